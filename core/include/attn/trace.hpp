@@ -1,0 +1,83 @@
+// The trace: every intermediate of one attention computation, in order.
+// The app draws each stage as a grid and the CLI prints them; both read the
+// same structure, so what students see is exactly what was computed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/matrix.hpp"
+#include "attn/scenario.hpp"
+
+namespace attn {
+
+// How a stage's numbers should be read (and coloured).
+enum class ValueKind {
+  Signed,       // any real number; diverging colours around 0
+  Probability,  // in [0, 1]; sequential colours
+  Mask,         // 0/1 flags (1 = blocked)
+};
+
+const char* to_string(ValueKind k);
+
+// Identifies a stage: its id plus a head index (-1 when not per head).
+struct StageRef {
+  std::string id;
+  int head = -1;
+  bool operator==(const StageRef& o) const { return id == o.id && head == o.head; }
+};
+
+struct Stage {
+  std::string id;       // stable identifier: "x", "q", "scores", "weights", ...
+  int head = -1;        // head index for per-head stages, -1 otherwise
+  std::string title;    // short human name, e.g. "Q" or "softmax weights"
+  std::string formula;  // e.g. "Q = X · W_Q"
+  std::vector<StageRef> inputs;  // the stages this one reads from
+  Mat value;                     // (rows, cols); masked logits may be -inf
+  ValueKind kind = ValueKind::Signed;
+  std::vector<std::string> row_labels;  // one per row (tokens, or dims)
+  std::vector<std::string> col_labels;  // one per column
+  // Cells blocked by the mask, (rows, cols); empty for stages without a mask.
+  BoolMat blocked;
+  // Rows (keys axis) or columns (queries axis) whose every entry was blocked:
+  // their weights are defined as all zero instead of 0/0.
+  std::vector<int> fully_masked;
+
+  StageRef ref() const { return {id, head}; }
+  bool is_blocked(int r, int c) const {
+    return blocked.size() != 0 && blocked(r, c);
+  }
+};
+
+// Numbers the softmax used, kept so any weight can be explained.
+// Entries are per row for the keys axis, per column for the queries axis.
+struct SoftmaxStats {
+  Vec max;  // the maximum logit subtracted for stability
+  Mat exp;  // exp(logit - max), 0 for blocked cells; (n_q, n_k)
+  Vec sum;  // sum of exp over the normalised axis
+};
+
+struct Trace {
+  Dims dims;
+  SoftmaxAxis softmax_axis = SoftmaxAxis::Keys;
+  MaskMode mask_mode = MaskMode::BeforeSoftmax;
+  std::vector<Stage> stages;          // in computation order
+  std::vector<SoftmaxStats> softmax;  // one per head
+  std::vector<std::string> notes;     // human-readable flags (e.g. fully masked rows)
+
+  const Stage* find(const std::string& id, int head = -1) const;
+  const Stage* find(const StageRef& ref) const { return find(ref.id, ref.head); }
+  int index_of(const StageRef& ref) const;  // -1 when absent
+};
+
+// Thrown when the computation itself fails on valid shapes, e.g. a value
+// overflows to infinity. The message names the stage and the cell.
+struct ComputeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Computes the full trace. Throws std::invalid_argument with validate()'s
+// message for bad scenarios, and ComputeError on overflow. Never yields NaN.
+Trace compute_trace(const Scenario& s, const Limits& limits = {});
+
+}  // namespace attn

@@ -1,0 +1,46 @@
+// The published scenario file format ("attnviz-scenario", version 1) and the
+// trace JSON format ("attnviz-trace", version 1). Kept out of attn_core so the
+// core stays Eigen-only; both the CLI and the app load files through here.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/scenario.hpp"
+#include "attn/trace.hpp"
+
+namespace attn::io {
+
+// Any problem with a file: the message names the field and the problem,
+// e.g. "x[2]: expected 4 numbers like the other rows, got 3".
+struct FormatError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A scenario plus the parts of the file the core does not use.
+struct ScenarioFile {
+  Scenario scenario;
+  std::string title;        // optional "title"
+  std::string description;  // optional "description"
+  // Everything under the app's own key ("attnviz": view state, lesson
+  // steps); kept verbatim so saving never drops it.
+  nlohmann::json app = nlohmann::json::object();
+};
+
+// Parses and fully validates (shapes included, via attn::validate).
+// Throws FormatError.
+ScenarioFile parse_scenario(const std::string& text, const Limits& limits = {});
+ScenarioFile load_scenario(const std::string& path, const Limits& limits = {});
+
+nlohmann::json scenario_to_json(const ScenarioFile& file);
+// Writes to a temporary file then renames, so a failed save never destroys
+// the previous file. Throws FormatError with the OS reason on failure.
+void save_scenario(const std::string& path, const ScenarioFile& file);
+
+// {"format":"attnviz-trace","version":1,"stages":[{"id","head","rows","cols","data"}...]}
+// -inf is written as null; heads that do not apply are null.
+nlohmann::json trace_to_json(const Trace& trace);
+
+}  // namespace attn::io

@@ -1,0 +1,51 @@
+// Plain-text rendering of an explanation (what `attn explain` prints) and
+// the one number format every view uses.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "attn/explain.hpp"
+
+namespace attn {
+
+std::string format_number(double v, int precision) {
+  if (std::isnan(v)) return "NaN";  // never expected: computation rejects NaN
+  if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
+  if (v == 0) return "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+  return buf;
+}
+
+std::string Explanation::to_text() const {
+  std::ostringstream os;
+  os << stage.id;
+  if (stage.head >= 0) os << " (head " << stage.head << ")";
+  os << " [" << row << "," << col << "] = " << format_number(value, 6) << "\n";
+  os << "  " << formula << "\n";
+  for (const ExplainStep& s : steps) {
+    os << "  " << s.title << ":";
+    const bool list_terms = !s.terms.empty() && s.title != "sum" && s.terms.size() <= 64;
+    if (list_terms) {
+      os << "\n";
+      for (const Term& t : s.terms) {
+        os << "    ";
+        if (t.op == "exp" || t.op == "tanh" || t.op == "sin" || t.op == "cos")
+          os << t.op << "(" << t.lhs_label << ") = " << t.op << "(" << format_number(t.lhs, 6) << ")";
+        else if (t.op.empty())
+          os << t.lhs_label;
+        else
+          os << t.lhs_label << " " << t.op << " " << t.rhs_label << " = " << format_number(t.lhs, 6) << " "
+             << t.op << " " << format_number(t.rhs, 6);
+        os << " = " << format_number(t.value, 6) << "\n";
+      }
+      if (!s.equation.empty()) os << "    " << s.equation << "\n";
+    } else {
+      os << " " << s.equation << "\n";
+    }
+  }
+  if (!note.empty()) os << "  note: " << note << "\n";
+  return os.str();
+}
+
+}  // namespace attn

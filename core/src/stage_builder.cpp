@@ -1,0 +1,58 @@
+// Stage assembly and the overflow guard: a value that overflowed is reported
+// with its stage and cell instead of silently turning into NaN downstream.
+#include "stage_builder.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace attn::detail {
+
+std::vector<std::string> token_labels(const std::vector<std::string>& given, int n,
+                                      const char* prefix) {
+  if ((int)given.size() == n) return given;
+  std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) out.push_back(prefix + std::to_string(i));
+  return out;
+}
+
+std::vector<std::string> index_labels(int n) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) out.push_back(std::to_string(i));
+  return out;
+}
+
+Stage& push_stage(Trace& trace, StageSpec spec, Mat value, BoolMat blocked,
+                  bool allow_blocked_minus_inf) {
+  for (Eigen::Index c = 0; c < value.cols(); ++c)
+    for (Eigen::Index r = 0; r < value.rows(); ++r) {
+      const double v = value(r, c);
+      if (std::isfinite(v)) continue;
+      const bool ok = allow_blocked_minus_inf && blocked.size() && blocked(r, c) &&
+                      v == -std::numeric_limits<double>::infinity();
+      if (ok) continue;
+      std::ostringstream os;
+      os << "stage \"" << spec.id << "\"";
+      if (spec.head >= 0) os << " (head " << spec.head << ")";
+      os << ", cell [" << r << "][" << c << "]: value " << (std::isnan(v) ? "is not a number" : "overflowed")
+         << " (" << spec.formula << "); the inputs are too large for double precision";
+      throw ComputeError(os.str());
+    }
+  Stage s;
+  s.id = std::move(spec.id);
+  s.head = spec.head;
+  s.title = std::move(spec.title);
+  s.formula = std::move(spec.formula);
+  s.inputs = std::move(spec.inputs);
+  s.kind = spec.kind;
+  s.row_labels = std::move(spec.rows);
+  s.col_labels = std::move(spec.cols);
+  s.value = std::move(value);
+  s.blocked = std::move(blocked);
+  trace.stages.push_back(std::move(s));
+  return trace.stages.back();
+}
+
+}  // namespace attn::detail

@@ -1,0 +1,33 @@
+// Internal: assembling Stage records with labels and overflow checks, so the
+// pipeline in compute.cpp reads as the sequence of formulas it implements.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/trace.hpp"
+
+namespace attn::detail {
+
+// Labels for token axes (given tokens, or t0, t1, ... / c0, c1, ...) and for
+// feature axes (0, 1, 2, ...).
+std::vector<std::string> token_labels(const std::vector<std::string>& given, int n, const char* prefix);
+std::vector<std::string> index_labels(int n);
+
+struct StageSpec {
+  std::string id;
+  int head = -1;
+  std::string title;
+  std::string formula;
+  std::vector<StageRef> inputs;
+  ValueKind kind = ValueKind::Signed;
+  std::vector<std::string> rows, cols;
+};
+
+// Appends a stage after checking its values are finite. -inf is allowed only
+// in cells that `blocked` marks (the masked logits); anything else that is
+// not finite throws ComputeError naming the stage and the cell.
+Stage& push_stage(Trace& trace, StageSpec spec, Mat value, BoolMat blocked = {},
+                  bool allow_blocked_minus_inf = false);
+
+}  // namespace attn::detail

@@ -1,0 +1,26 @@
+// Small helpers on the trace: lookups by stage id and head.
+#include "attn/trace.hpp"
+
+namespace attn {
+
+const char* to_string(ValueKind k) {
+  switch (k) {
+    case ValueKind::Signed: return "signed";
+    case ValueKind::Probability: return "probability";
+    case ValueKind::Mask: return "mask";
+  }
+  return "signed";
+}
+
+int Trace::index_of(const StageRef& ref) const {
+  for (size_t i = 0; i < stages.size(); ++i)
+    if (stages[i].id == ref.id && stages[i].head == ref.head) return static_cast<int>(i);
+  return -1;
+}
+
+const Stage* Trace::find(const std::string& id, int head) const {
+  const int i = index_of({id, head});
+  return i < 0 ? nullptr : &stages[static_cast<size_t>(i)];
+}
+
+}  // namespace attn

@@ -1,0 +1,172 @@
+// Checks a scenario before computing: every message names the field and the
+// problem in words a student can act on. Runs before any large allocation.
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "attn/scenario.hpp"
+
+namespace attn {
+namespace {
+
+std::string first_non_finite(const std::string& field, const Mat& m) {
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      if (!std::isfinite(m(r, c))) {
+        std::ostringstream os;
+        os << field << "[" << r << "][" << c << "]: not a finite number ("
+           << (std::isnan(m(r, c)) ? "NaN" : "infinity") << ")";
+        return os.str();
+      }
+  return {};
+}
+
+std::string expect_rows(const std::string& field, const Mat& m, long long rows,
+                        const std::string& why) {
+  if (m.rows() == rows) return {};
+  std::ostringstream os;
+  os << field << ": expected " << rows << " rows (" << why << "), got " << m.rows();
+  return os.str();
+}
+
+std::string expect_cols(const std::string& field, const Mat& m, long long cols,
+                        const std::string& why) {
+  if (m.cols() == cols) return {};
+  std::ostringstream os;
+  os << field << ": expected " << cols << " columns (" << why << "), got " << m.cols();
+  return os.str();
+}
+
+std::string check_labels(const std::string& field, const std::vector<std::string>& labels,
+                         long long n, const std::string& of) {
+  if (labels.empty() || (long long)labels.size() == n) return {};
+  std::ostringstream os;
+  os << field << ": expected " << n << " labels (one per row of " << of << "), got "
+     << labels.size();
+  return os.str();
+}
+
+std::string check_limits(const Scenario& s, const Limits& lim) {
+  std::ostringstream os;
+  auto too_many = [&](const std::string& field, long long value, long long limit,
+                      const char* what) {
+    os << field << ": " << value << " " << what << " exceeds the limit of " << limit;
+    return os.str();
+  };
+  if (s.x.rows() > lim.max_tokens) return too_many("x", s.x.rows(), lim.max_tokens, "tokens");
+  if (s.x.cols() > lim.max_width) return too_many("x", s.x.cols(), lim.max_width, "features");
+  if (s.context) {
+    if (s.context->rows() > lim.max_tokens)
+      return too_many("context", s.context->rows(), lim.max_tokens, "tokens");
+    if (s.context->cols() > lim.max_width)
+      return too_many("context", s.context->cols(), lim.max_width, "features");
+  }
+  if ((long long)s.heads.size() > lim.max_heads)
+    return too_many("heads", (long long)s.heads.size(), lim.max_heads, "heads");
+  return {};
+}
+
+// Shapes of the projections; every head must agree on d_k and d_v.
+std::string check_heads(const Scenario& s, const Dims& d) {
+  const std::string kv_why = s.is_cross() ? "context width" : "d_model, the width of x";
+  for (size_t h = 0; h < s.heads.size(); ++h) {
+    const HeadWeights& w = s.heads[h];
+    const std::string p = "heads[" + std::to_string(h) + "].";
+    std::string e;
+    if (!(e = expect_rows(p + "w_q", w.w_q, d.d_model, "d_model, the width of x")).empty()) return e;
+    if (!(e = expect_rows(p + "w_k", w.w_k, d.d_ctx, kv_why)).empty()) return e;
+    if (!(e = expect_rows(p + "w_v", w.w_v, d.d_ctx, kv_why)).empty()) return e;
+    if (w.w_q.cols() < 1) return p + "w_q: needs at least one column";
+    if (w.w_v.cols() < 1) return p + "w_v: needs at least one column";
+    if (h > 0 && !(e = expect_cols(p + "w_q", w.w_q, d.d_k, "d_k, as in heads[0]")).empty()) return e;
+    if (!(e = expect_cols(p + "w_k", w.w_k, w.w_q.cols(), "d_k, the columns of w_q")).empty()) return e;
+    if (h > 0 && !(e = expect_cols(p + "w_v", w.w_v, d.d_v, "d_v, as in heads[0]")).empty()) return e;
+    for (auto [name, m] : {std::pair<const char*, const Mat*>{"w_q", &w.w_q}, {"w_k", &w.w_k}, {"w_v", &w.w_v}})
+      if (!(e = first_non_finite(p + name, *m)).empty()) return e;
+  }
+  return {};
+}
+
+std::string check_additive(const Scenario& s, const Dims& d) {
+  if (s.score != ScoreFn::Additive || s.additive.empty()) return {};
+  if ((int)s.additive.size() != d.n_heads)
+    return "additive: expected " + std::to_string(d.n_heads) + " entries (one per head), got " +
+           std::to_string(s.additive.size());
+  for (size_t h = 0; h < s.additive.size(); ++h) {
+    const AdditiveParams& a = s.additive[h];
+    const std::string p = "additive[" + std::to_string(h) + "].";
+    std::string e;
+    if (!(e = expect_rows(p + "w", a.w, d.d_k, "d_k")).empty()) return e;
+    if (!(e = expect_rows(p + "u", a.u, d.d_k, "d_k")).empty()) return e;
+    if (a.w.cols() < 1) return p + "w: needs at least one column";
+    if (!(e = expect_cols(p + "u", a.u, a.w.cols(), "the columns of w")).empty()) return e;
+    if (a.v.size() != a.w.cols())
+      return p + "v: expected " + std::to_string(a.w.cols()) + " numbers (the columns of w), got " +
+             std::to_string(a.v.size());
+    if (!(e = first_non_finite(p + "w", a.w)).empty()) return e;
+    if (!(e = first_non_finite(p + "u", a.u)).empty()) return e;
+    if (!(e = first_non_finite(p + "v", Mat(a.v))).empty()) return e;
+  }
+  return {};
+}
+
+std::string check_mask(const Scenario& s, const Dims& d) {
+  if (s.mask == MaskKind::Custom &&
+      (s.custom_mask.rows() != d.n_q || s.custom_mask.cols() != d.n_k)) {
+    std::ostringstream os;
+    os << "mask: expected a " << d.n_q << "×" << d.n_k << " array (queries × keys), got "
+       << s.custom_mask.rows() << "×" << s.custom_mask.cols();
+    return os.str();
+  }
+  if (!s.key_padding.empty() && (int)s.key_padding.size() != d.n_k)
+    return "key_padding: expected " + std::to_string(d.n_k) + " entries (one per key), got " +
+           std::to_string(s.key_padding.size());
+  return {};
+}
+
+}  // namespace
+
+std::string validate(const Scenario& s, const Limits& limits) {
+  std::string e;
+  if (s.x.rows() < 1 || s.x.cols() < 1) return "x: needs at least one row (token) and one column (feature)";
+  if (s.context && (s.context->rows() < 1 || s.context->cols() < 1))
+    return "context: needs at least one row (token) and one column (feature)";
+  if (!(e = check_limits(s, limits)).empty()) return e;
+  if (!(e = first_non_finite("x", s.x)).empty()) return e;
+  if (s.context && !(e = first_non_finite("context", *s.context)).empty()) return e;
+  const Dims d = dims_of(s);
+  if (!(e = check_labels("tokens", s.tokens, d.n_q, "x")).empty()) return e;
+  if (!(e = check_labels("context_tokens", s.context_tokens, d.n_k, "context")).empty()) return e;
+  if (!s.context && !s.context_tokens.empty()) return "context_tokens: given without a context";
+  if (s.heads.empty() && d.d_model != d.d_ctx)
+    return "context: width " + std::to_string(d.d_ctx) + " differs from the width of x (" +
+           std::to_string(d.d_model) + "); without heads the queries and keys are compared "
+           "directly, so add heads with projections";
+  if (!(e = check_heads(s, d)).empty()) return e;
+  if (s.w_o) {
+    std::ostringstream why;
+    why << "heads × d_v = " << d.n_heads << " × " << d.d_v;
+    if (!(e = expect_rows("w_o", *s.w_o, (long long)d.n_heads * d.d_v, why.str())).empty()) return e;
+    if (s.w_o->cols() < 1) return "w_o: needs at least one column";
+    if (!(e = first_non_finite("w_o", *s.w_o)).empty()) return e;
+  }
+  if (s.scale == ScaleMode::Temperature && !(std::isfinite(s.temperature) && s.temperature > 0)) {
+    std::ostringstream os;
+    os << "scale: the temperature must be a positive number, got " << s.temperature;
+    return os.str();
+  }
+  if (!(e = check_mask(s, d)).empty()) return e;
+  if (!(e = check_additive(s, d)).empty()) return e;
+  const long long bytes = estimated_trace_bytes(d);
+  if (bytes > limits.max_trace_bytes) {
+    std::ostringstream os;
+    os.precision(3);
+    os << "scenario too large: " << d.n_q << " queries × " << d.n_k << " keys × " << d.n_heads
+       << " heads would need about " << (double)bytes / (1 << 30) << " GiB (limit "
+       << (double)limits.max_trace_bytes / (1 << 30) << " GiB)";
+    return os.str();
+  }
+  return {};
+}
+
+}  // namespace attn

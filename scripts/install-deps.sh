@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the system packages attnviz needs, only those missing.
+# Debian/Ubuntu: apt-get (with sudo when not root). Elsewhere: prints the
+# package names to install and exits non-zero, instead of failing obscurely.
+# Usage: install-deps.sh [--headless]   (headless: core, CLI and tests only)
+set -euo pipefail
+
+core_pkgs=(build-essential cmake pkg-config libeigen3-dev doctest-dev
+           nlohmann-json3-dev libcli11-dev)
+app_pkgs=(libimgui-dev libstb-dev libglfw3-dev libfreetype-dev fonts-dejavu-core
+          libgl1-mesa-dri libgl-dev xvfb xauth xdotool)
+
+pkgs=("${core_pkgs[@]}")
+[ "${1:-}" = "--headless" ] || pkgs+=("${app_pkgs[@]}")
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  echo "attnviz: this is not a Debian/Ubuntu system, so packages are not installed automatically." >&2
+  echo "Install the equivalents of these Debian packages, then run make again:" >&2
+  printf '  %s\n' "${pkgs[@]}" >&2
+  echo "(CMake also falls back to fetching Eigen, nlohmann-json, CLI11, doctest, GLFW and ImGui.)" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "attnviz: installing missing packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "attnviz: not root and no sudo; please install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,92 @@
+# Dependencies: Debian's packages first, then a FetchContent fallback pinned to
+# the same versions Debian 12 ships, for platforms without them.
+include(FetchContent)
+
+# --- Eigen 3.4 (core) -------------------------------------------------------
+find_package(Eigen3 3.4 QUIET NO_MODULE)
+if(NOT TARGET Eigen3::Eigen)
+  message(STATUS "attnviz: Eigen3 not found, fetching 3.4.0")
+  FetchContent_Declare(eigen
+    URL https://gitlab.com/libeigen/eigen/-/archive/3.4.0/eigen-3.4.0.tar.gz)
+  FetchContent_GetProperties(eigen)
+  if(NOT eigen_POPULATED)
+    FetchContent_Populate(eigen)
+  endif()
+  add_library(Eigen3::Eigen INTERFACE IMPORTED)
+  target_include_directories(Eigen3::Eigen INTERFACE ${eigen_SOURCE_DIR})
+endif()
+
+# --- nlohmann-json 3.11.2 (file formats) --------------------------------------
+find_package(nlohmann_json 3.11 QUIET)
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  message(STATUS "attnviz: nlohmann_json not found, fetching 3.11.2")
+  FetchContent_Declare(nlohmann_json
+    URL https://github.com/nlohmann/json/releases/download/v3.11.2/json.tar.xz)
+  FetchContent_MakeAvailable(nlohmann_json)
+endif()
+
+# --- CLI11 2.1.2 (argument parsing) -------------------------------------------
+find_package(CLI11 2.1 QUIET)
+if(NOT TARGET CLI11::CLI11)
+  message(STATUS "attnviz: CLI11 not found, fetching 2.1.2")
+  FetchContent_Declare(cli11
+    GIT_REPOSITORY https://github.com/CLIUtils/CLI11.git GIT_TAG v2.1.2)
+  FetchContent_MakeAvailable(cli11)
+endif()
+
+# --- doctest 2.4.9 (tests) ----------------------------------------------------
+if(ATTNVIZ_BUILD_TESTS)
+  find_package(doctest 2.4 QUIET)
+  if(NOT TARGET doctest::doctest)
+    message(STATUS "attnviz: doctest not found, fetching 2.4.9")
+    FetchContent_Declare(doctest
+      GIT_REPOSITORY https://github.com/doctest/doctest.git GIT_TAG v2.4.9)
+    FetchContent_MakeAvailable(doctest)
+    list(APPEND CMAKE_MODULE_PATH ${doctest_SOURCE_DIR}/scripts/cmake)
+  endif()
+endif()
+
+# --- App only: OpenGL, GLFW 3.3, Dear ImGui 1.86, stb -------------------------
+if(ATTNVIZ_BUILD_APP)
+  set(OpenGL_GL_PREFERENCE GLVND)
+  find_package(OpenGL REQUIRED)
+
+  find_package(glfw3 3.3 QUIET)
+  if(NOT TARGET glfw)
+    message(STATUS "attnviz: GLFW not found, fetching 3.3.8")
+    set(GLFW_BUILD_DOCS OFF CACHE BOOL "" FORCE)
+    set(GLFW_BUILD_TESTS OFF CACHE BOOL "" FORCE)
+    set(GLFW_BUILD_EXAMPLES OFF CACHE BOOL "" FORCE)
+    FetchContent_Declare(glfw GIT_REPOSITORY https://github.com/glfw/glfw.git GIT_TAG 3.3.8)
+    FetchContent_MakeAvailable(glfw)
+  endif()
+
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui>=1.86)
+  endif()
+  add_library(attnviz_imgui INTERFACE)
+  if(IMGUI_FOUND)
+    # Debian's libimgui.a already holds the GLFW/OpenGL3 backends, stdlib and
+    # FreeType helpers, linked against the system stb (-lstb from imgui.pc).
+    target_link_libraries(attnviz_imgui INTERFACE PkgConfig::IMGUI glfw OpenGL::GL)
+    find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb REQUIRED)
+    target_include_directories(attnviz_imgui INTERFACE ${STB_INCLUDE_DIR})
+  else()
+    message(STATUS "attnviz: imgui not found via pkg-config, fetching v1.86")
+    FetchContent_Declare(imgui GIT_REPOSITORY https://github.com/ocornut/imgui.git GIT_TAG v1.86)
+    FetchContent_Declare(stb GIT_REPOSITORY https://github.com/nothings/stb.git
+      GIT_TAG 5736b15f7ea0ffb08dd38af21067c314d6a3aae9)
+    FetchContent_MakeAvailable(imgui stb)
+    add_library(attnviz_imgui_fetched STATIC
+      ${imgui_SOURCE_DIR}/imgui.cpp ${imgui_SOURCE_DIR}/imgui_draw.cpp
+      ${imgui_SOURCE_DIR}/imgui_tables.cpp ${imgui_SOURCE_DIR}/imgui_widgets.cpp
+      ${imgui_SOURCE_DIR}/imgui_demo.cpp ${imgui_SOURCE_DIR}/misc/cpp/imgui_stdlib.cpp
+      ${imgui_SOURCE_DIR}/backends/imgui_impl_glfw.cpp
+      ${imgui_SOURCE_DIR}/backends/imgui_impl_opengl3.cpp)
+    target_include_directories(attnviz_imgui_fetched PUBLIC
+      ${imgui_SOURCE_DIR} ${imgui_SOURCE_DIR}/backends ${imgui_SOURCE_DIR}/misc/cpp ${stb_SOURCE_DIR})
+    target_link_libraries(attnviz_imgui_fetched PUBLIC glfw OpenGL::GL)
+    target_link_libraries(attnviz_imgui INTERFACE attnviz_imgui_fetched)
+  endif()
+endif()
