@@ -29,6 +29,11 @@ struct Timeline {
   std::vector<Step> steps;
   double total = 0;              // seconds
   std::vector<int> stage_order;  // stage indices in play order
+  // Time span of each stage's steps, parallel to stage_order.
+  struct Span {
+    double start = 0, end = 0;
+  };
+  std::vector<Span> spans;
 };
 
 // Input stages (x, weights matrices, ...) are shown from the start; every
