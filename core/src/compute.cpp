@@ -124,19 +124,18 @@ void push_head(Trace& t, const Scenario& s, const Dims& d, int h, const std::str
 
   const bool additive = s.score == ScoreFn::Additive;
   Mat scores = additive ? additive_scores(q, k, s, h) : Mat(q * k.transpose());  // (n_q, n_k)
-  push_stage(t, {"scores", h, additive ? "additive scores" : "QKᵀ",
-                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : "scores = Q · Kᵀ",
-                 {{"q", h}, {"k", h}}, ValueKind::Signed, lab.queries, lab.keys}, scores);
-
   const ScaleInfo sc = scale_info(s, d.d_k);
   Mat logits = scores / sc.divisor;  // (n_q, n_k)
+  push_stage(t, {"scores", h, additive ? "additive scores" : "QKᵀ",
+                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : "scores = Q · Kᵀ",
+                 {{"q", h}, {"k", h}}, ValueKind::Signed, lab.queries, lab.keys}, std::move(scores));
   push_stage(t, {"scaled", h, "scaled", sc.formula, {{"scores", h}}, ValueKind::Signed, lab.queries, lab.keys}, logits);
   std::string pre_mask = "scaled";
   if (s.positional == Positional::Alibi) {
     Mat bias = detail::alibi_bias(d.n_q, d.n_k, detail::alibi_slope(h, d.n_heads));
-    push_stage(t, {"alibi", h, "ALiBi bias", "bias[i,j] = -m·|i - j|, m = 2^(-8(h+1)/heads)", {},
-                   ValueKind::Signed, lab.queries, lab.keys}, bias);
     logits += bias;
+    push_stage(t, {"alibi", h, "ALiBi bias", "bias[i,j] = -m·|i - j|, m = 2^(-8(h+1)/heads)", {},
+                   ValueKind::Signed, lab.queries, lab.keys}, std::move(bias));
     push_stage(t, {"biased", h, "scaled + bias", "biased = scaled + ALiBi bias", {{"scaled", h}, {"alibi", h}},
                    ValueKind::Signed, lab.queries, lab.keys}, logits);
     pre_mask = "biased";
@@ -182,8 +181,9 @@ void push_head(Trace& t, const Scenario& s, const Dims& d, int h, const std::str
                       " has every entry masked; its weights are defined as 0");
   t.softmax.push_back(std::move(sm.stats));
 
+  Mat head_output = weights * v;  // (n_q, d_v)
   push_stage(t, {"head_output", h, "weights · V", "head_output = weights · V", {{"weights", h}, {"v", h}},
-                 ValueKind::Signed, lab.queries, dims_v}, Mat(weights * v));
+                 ValueKind::Signed, lab.queries, dims_v}, std::move(head_output));
 }
 
 }  // namespace

@@ -9,33 +9,37 @@
 namespace attn::detail {
 namespace {
 
-// Softmax of each row of `logits`; the queries axis is handled by transposing.
-SoftmaxResult row_softmax(const Mat& logits, const BoolMat& blocked) {
-  const Eigen::Index rows = logits.rows(), cols = logits.cols();
+// Softmax of each column of `lines` (Eigen is column-major, so columns are
+// contiguous); the keys axis is handled by transposing in and out.
+SoftmaxResult column_softmax(const Mat& lines, const BoolMat& blocked) {
+  const Eigen::Index n = lines.rows(), count = lines.cols();
   const bool has_mask = blocked.size() != 0;
   SoftmaxResult r;
-  r.weights = Mat::Zero(rows, cols);
-  r.stats.max = Vec::Zero(rows);
-  r.stats.exp = Mat::Zero(rows, cols);
-  r.stats.sum = Vec::Zero(rows);
-  for (Eigen::Index i = 0; i < rows; ++i) {
+  r.weights = Mat::Zero(n, count);
+  r.stats.max = Vec::Zero(count);
+  r.stats.exp = Mat::Zero(n, count);
+  r.stats.sum = Vec::Zero(count);
+  for (Eigen::Index line = 0; line < count; ++line) {
+    const double* l = &lines(0, line);
+    const bool* b = has_mask ? &blocked(0, line) : nullptr;
     double m = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index j = 0; j < cols; ++j)
-      if (!(has_mask && blocked(i, j))) m = std::max(m, logits(i, j));
+    for (Eigen::Index k = 0; k < n; ++k)
+      if (!(b && b[k])) m = std::max(m, l[k]);
     if (m == -std::numeric_limits<double>::infinity()) {
-      r.empty.push_back(static_cast<int>(i));  // nothing to attend to: weights stay 0
+      r.empty.push_back(static_cast<int>(line));  // nothing to attend to: weights stay 0
       continue;
     }
-    r.stats.max(i) = m;
+    r.stats.max(line) = m;
+    double* e = &r.stats.exp(0, line);
     double sum = 0;
-    for (Eigen::Index j = 0; j < cols; ++j) {
-      if (has_mask && blocked(i, j)) continue;
-      const double e = std::exp(logits(i, j) - m);
-      r.stats.exp(i, j) = e;
-      sum += e;
+    for (Eigen::Index k = 0; k < n; ++k) {
+      if (b && b[k]) continue;
+      e[k] = std::exp(l[k] - m);
+      sum += e[k];
     }
-    r.stats.sum(i) = sum;  // >= 1: the maximum contributes exp(0)
-    for (Eigen::Index j = 0; j < cols; ++j) r.weights(i, j) = r.stats.exp(i, j) / sum;
+    r.stats.sum(line) = sum;  // >= 1: the maximum contributes exp(0)
+    double* w = &r.weights(0, line);
+    for (Eigen::Index k = 0; k < n; ++k) w[k] = e[k] / sum;
   }
   return r;
 }
@@ -43,9 +47,9 @@ SoftmaxResult row_softmax(const Mat& logits, const BoolMat& blocked) {
 }  // namespace
 
 SoftmaxResult masked_softmax(const Mat& logits, const BoolMat& blocked, SoftmaxAxis axis) {
-  if (axis == SoftmaxAxis::Keys) return row_softmax(logits, blocked);
+  if (axis == SoftmaxAxis::Queries) return column_softmax(logits, blocked);
   const BoolMat bt = blocked.size() ? BoolMat(blocked.transpose()) : BoolMat();
-  SoftmaxResult t = row_softmax(logits.transpose(), bt);
+  SoftmaxResult t = column_softmax(logits.transpose(), bt);
   t.weights.transposeInPlace();
   t.stats.exp.transposeInPlace();
   return t;
