@@ -165,10 +165,14 @@ void push_head(Trace& t, const Scenario& s, const Dims& d, int h, const std::str
     push_stage(t, {"softmax", h, "softmax (unmasked)", "softmax(logits) " + axis, {{"masked", h}},
                    ValueKind::Probability, lab.queries, lab.keys}, weights, blocked);
     if (blocked.size()) {
-      empty.clear();
       for (Eigen::Index j = 0; j < weights.cols(); ++j)
         for (Eigen::Index i = 0; i < weights.rows(); ++i)
           if (blocked(i, j)) weights(i, j) = 0;
+      // Lines whose every entry was zeroed, reported as in the correct mode.
+      const bool rows = s.softmax_axis == SoftmaxAxis::Keys;
+      const BoolMat lines = rows ? BoolMat(blocked.transpose()) : blocked;  // one column per line
+      for (Eigen::Index l = 0; l < lines.cols(); ++l)
+        if (lines.col(l).all()) empty.push_back(static_cast<int>(l));
     }
     push_stage(t, {"weights", h, "weights (zeroed after softmax)",
                    "weights = softmax · keep — not renormalised, so rows no longer sum to 1", {{"softmax", h}},

@@ -1,0 +1,44 @@
+// Seeded random scenarios for the reference comparison table: one small
+// struct says the shapes and options of a case, and make_scenario fills in
+// deterministic numbers so every run checks the same values.
+#pragma once
+
+#include <string>
+
+#include "attn/scenario.hpp"
+
+namespace ref {
+
+enum class PaddingKind { None, LastKey, AllKeys };
+
+struct CaseSpec {
+  std::string name;
+  int n_q = 3;
+  int n_k = 3;        // used when cross (otherwise n_k = n_q)
+  int d_model = 4;
+  int d_ctx = 4;      // used when cross
+  int d_k = 3, d_v = 3;
+  int n_heads = 0;    // 0: no projections (basic attention)
+  int d_out = 0;      // 0: no W_O
+  bool cross = false;
+  attn::MaskKind mask = attn::MaskKind::None;
+  bool full_row = false;  // custom mask blocks the whole first row
+  PaddingKind padding = PaddingKind::None;
+  attn::MaskMode mode = attn::MaskMode::BeforeSoftmax;
+  attn::ScaleMode scale = attn::ScaleMode::SqrtDk;
+  double temperature = 1.0;
+  attn::ScoreFn score = attn::ScoreFn::Dot;
+  int d_att = 0;      // additive: 0 uses the default W = U = I, v = 1
+  attn::Positional positional = attn::Positional::None;
+  attn::SoftmaxAxis axis = attn::SoftmaxAxis::Keys;
+  unsigned seed = 1;
+};
+
+// Uniform numbers in [-1, 1) from a fixed seed; shapes obey the spec, so the
+// result passes attn::validate.
+attn::Scenario make_scenario(const CaseSpec& c);
+
+// One-line summary of a case for failure messages.
+std::string describe(const CaseSpec& c);
+
+}  // namespace ref

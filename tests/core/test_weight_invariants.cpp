@@ -1,0 +1,150 @@
+// Invariants of the attention weights: normalised lines (or exact zeros when
+// fully masked), exact zeros where blocked in both mask modes, invariance of
+// softmax to a per-line shift, and no NaN even for empty rows or huge logits.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "attn/attn.hpp"
+#include "compare.hpp"
+#include "invariant_cases.hpp"
+#include "random_scenario.hpp"
+
+using attn::MaskKind;
+using attn::MaskMode;
+using attn::SoftmaxAxis;
+using inv::kTol;
+using inv::masked_cases;
+using inv::stage;
+using ref::CaseSpec;
+
+namespace {
+
+// weights(i, j) along the normalised axis: line a, entry b.
+double along(const attn::Mat& w, SoftmaxAxis axis, int a, int b) {
+  return axis == SoftmaxAxis::Keys ? w(a, b) : w(b, a);
+}
+
+void check_normalised(const attn::Stage& w, SoftmaxAxis axis, const std::string& what) {
+  const bool by_row = axis == SoftmaxAxis::Keys;
+  const int lines = static_cast<int>(by_row ? w.value.rows() : w.value.cols());
+  const int len = static_cast<int>(by_row ? w.value.cols() : w.value.rows());
+  for (int a = 0; a < lines; ++a) {
+    bool all_blocked = true;
+    double sum = 0;
+    for (int b = 0; b < len; ++b) {
+      const int r = by_row ? a : b, c = by_row ? b : a;
+      all_blocked = all_blocked && w.is_blocked(r, c);
+      sum += along(w.value, axis, a, b);
+    }
+    const bool listed = std::find(w.fully_masked.begin(), w.fully_masked.end(), a) != w.fully_masked.end();
+    INFO(what << " line " << a << " sum " << sum);
+    CHECK(listed == all_blocked);
+    if (all_blocked) {
+      for (int b = 0; b < len; ++b) CHECK(along(w.value, axis, a, b) == 0.0);
+    } else {
+      CHECK(std::abs(sum - 1.0) <= kTol);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("invariant: weight rows sum to 1, or are exactly 0 and listed when fully masked") {
+  for (SoftmaxAxis axis : {SoftmaxAxis::Keys, SoftmaxAxis::Queries}) {
+    for (CaseSpec c : masked_cases()) {
+      c.axis = axis;
+      const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
+      for (int h = 0; h < c.n_heads; ++h)
+        check_normalised(stage(t, "weights", h), axis,
+                         c.name + (axis == SoftmaxAxis::Keys ? " keys" : " queries") + " head " +
+                             std::to_string(h));
+    }
+  }
+}
+
+TEST_CASE("invariant: blocked weights are exactly 0 in both mask modes") {
+  for (MaskMode mode : {MaskMode::BeforeSoftmax, MaskMode::AfterSoftmax}) {
+    for (CaseSpec c : masked_cases()) {
+      c.mode = mode;
+      const attn::Scenario s = ref::make_scenario(c);
+      const attn::Trace t = attn::compute_trace(s);
+      const ref::RMask blocked = ref::reference_trace(s).blocked;
+      for (int h = 0; h < c.n_heads; ++h) {
+        const attn::Mat& w = stage(t, "weights", h).value;
+        for (int i = 0; i < w.rows(); ++i)
+          for (int j = 0; j < w.cols(); ++j)
+            if (blocked[i][j]) {
+              INFO(c.name << " head " << h << " cell " << i << "," << j);
+              CHECK(w(i, j) == 0.0);
+            }
+      }
+    }
+  }
+}
+
+TEST_CASE("invariant: after_softmax rows with a blocked cell sum to less than 1") {
+  CaseSpec c;
+  c.n_q = 4, c.mask = MaskKind::Causal, c.mode = MaskMode::AfterSoftmax, c.seed = 77;
+  const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
+  const attn::Mat& w = stage(t, "weights", 0).value;
+  CHECK(std::abs(w.row(c.n_q - 1).sum() - 1.0) <= kTol);  // last row sees every key
+  for (int i = 0; i + 1 < c.n_q; ++i) CHECK(w.row(i).sum() < 1.0 - 1e-6);
+}
+
+TEST_CASE("invariant: softmax ignores a constant added to every logit of a line") {
+  // Scenario B appends two features: x gets [c_i, 1]; W_Q copies c_i into an
+  // extra query column, W_K copies the constant 1 into an extra key column.
+  // So scores_B = scores_A + c_i on every row (scale none keeps it exact).
+  // For the queries axis the roles swap and each column gets + c_j.
+  for (SoftmaxAxis axis : {SoftmaxAxis::Keys, SoftmaxAxis::Queries}) {
+    CaseSpec c;
+    c.n_q = 4, c.d_model = 3, c.d_k = 2, c.d_v = 2, c.n_heads = 1, c.seed = 91;
+    c.mask = MaskKind::Causal, c.axis = axis, c.scale = attn::ScaleMode::None;
+    const attn::Scenario a = ref::make_scenario(c);
+    attn::Scenario b = a;
+    const int n = c.n_q, d = c.d_model, dk = c.d_k;
+    const attn::Vec shift = (attn::Vec(n) << 3.0, -7.5, 12.25, 0.5).finished();
+    b.x = attn::Mat::Zero(n, d + 2);
+    b.x << a.x, shift, attn::Vec::Ones(n);
+    const bool keys = axis == SoftmaxAxis::Keys;
+    attn::HeadWeights hw{attn::Mat::Zero(d + 2, dk + 1), attn::Mat::Zero(d + 2, dk + 1),
+                         attn::Mat::Zero(d + 2, c.d_v)};
+    hw.w_q.topLeftCorner(d, dk) = a.heads[0].w_q;
+    hw.w_k.topLeftCorner(d, dk) = a.heads[0].w_k;
+    hw.w_v.topRows(d) = a.heads[0].w_v;
+    hw.w_q(keys ? d : d + 1, dk) = 1.0;  // query extra column: c_i (keys) or 1
+    hw.w_k(keys ? d + 1 : d, dk) = 1.0;  // key extra column: 1 (keys) or c_j
+    b.heads = {hw};
+    REQUIRE(attn::validate(b).empty());
+    const attn::Trace ta = attn::compute_trace(a), tb = attn::compute_trace(b);
+    const attn::Mat& sa = stage(ta, "scores", 0).value;
+    const attn::Mat& sb = stage(tb, "scores", 0).value;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) CHECK(std::abs(sb(i, j) - sa(i, j) - shift(keys ? i : j)) <= 1e-12 * 16);
+    const ref::Worst w = ref::worst_element(stage(tb, "weights", 0).value,
+                                            ref::from_eigen(stage(ta, "weights", 0).value));
+    INFO(ref::describe(keys ? "weights, keys axis" : "weights, queries axis", w));
+    CHECK(ref::within(w, kTol));
+  }
+}
+
+TEST_CASE("invariant: no NaN in any stage, fully masked rows and large logits included") {
+  for (MaskMode mode : {MaskMode::BeforeSoftmax, MaskMode::AfterSoftmax})
+    for (SoftmaxAxis axis : {SoftmaxAxis::Keys, SoftmaxAxis::Queries})
+      for (CaseSpec c : masked_cases()) {
+        c.mode = mode, c.axis = axis;
+        attn::Scenario s = ref::make_scenario(c);
+        for (double factor : {1.0, 30.0}) {  // 30x inputs: logits in the thousands
+          attn::Scenario scaled = s;
+          scaled.x *= factor;
+          const attn::Trace t = attn::compute_trace(scaled);
+          INFO(c.name << " factor " << factor);
+          CHECK_FALSE(ref::has_nan(t));
+          for (int h = 0; h < c.n_heads; ++h) CHECK(stage(t, "weights", h).value.allFinite());
+        }
+      }
+}
