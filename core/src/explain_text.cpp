@@ -39,7 +39,8 @@ std::string Explanation::to_text() const {
              << t.op << " " << format_number(t.rhs, 6);
         os << " = " << format_number(t.value, 6) << "\n";
       }
-      if (!s.equation.empty()) os << "    " << s.equation << "\n";
+      // A single term already shows the whole calculation.
+      if (!s.equation.empty() && s.terms.size() > 1) os << "    " << s.equation << "\n";
     } else {
       os << " " << s.equation << "\n";
     }

@@ -3,6 +3,7 @@
 // same structure, so what students see is exactly what was computed.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 

@@ -14,7 +14,7 @@
 namespace attn::io {
 
 // Any problem with a file: the message names the field and the problem,
-// e.g. "x[2]: expected 4 numbers like the other rows, got 3".
+// e.g. "x[2]: row has 3 numbers, expected 4 like row 0".
 struct FormatError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

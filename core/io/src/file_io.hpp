@@ -1,0 +1,22 @@
+// Whole-file reads and atomic writes with FormatError messages that carry
+// the OS reason. Kept apart from the format code so parsing stays testable
+// on strings alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace attn::io::detail {
+
+// Largest file load_scenario will read; a full-size teaching scenario is a
+// few megabytes, so anything near this is a mistake or an attack.
+constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;
+
+// Throws FormatError("cannot open: <reason>" etc.), without the path prefix.
+std::string read_text_file(const std::string& path);
+
+// Writes to a temporary file in the same directory, then renames it over
+// `path`, so a failed save leaves the previous file intact.
+void write_text_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace attn::io::detail

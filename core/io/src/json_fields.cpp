@@ -1,0 +1,193 @@
+// Typed field readers (see json_fields.hpp). Shape is checked row by row in
+// file order so the first problem a reader would spot is the one reported:
+// a bad row before a bad cell further down.
+#include "json_fields.hpp"
+
+#include <cmath>
+
+#include "attn/io/scenario_file.hpp"
+#include "field_path.hpp"
+
+namespace attn::io::detail {
+
+using nlohmann::json;
+
+std::string describe(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return v.get<bool>() ? "true" : "false";
+    case json::value_t::string: {
+      std::string text = v.dump();  // quoted and escaped: stays on one line
+      if (text.size() > 40) text = text.substr(0, 36) + "...\"";
+      return "string " + text;
+    }
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+      return "number " + v.dump();
+    case json::value_t::array:
+      return v.empty() ? "an empty array" : "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "an unsupported value";
+  }
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem) {
+  throw FormatError(path + ": " + problem);
+}
+
+void check_count(long long count, long long limit, const std::string& path,
+                 const char* what) {
+  if (count > limit) {
+    fail(path, std::to_string(count) + " " + what + " exceeds the limit of " +
+                   std::to_string(limit));
+  }
+}
+
+struct GridShape {
+  Eigen::Index rows = 0, cols = 0;
+};
+
+// Checks that j is a non-empty rectangular array of arrays within the limits.
+// `cells` names what a row holds ("numbers" or "flags") in messages.
+GridShape check_grid(const json& j, const std::string& path, long long max_rows,
+                     long long max_cols, const char* cells) {
+  if (!j.is_array()) {
+    fail(path, std::string("expected an array of rows of ") + cells + ", got " + describe(j));
+  }
+  if (j.empty()) fail(path, "expected at least one row, got an empty array");
+  check_count(static_cast<long long>(j.size()), max_rows, path, "rows");
+  GridShape shape;
+  shape.rows = static_cast<Eigen::Index>(j.size());
+  for (std::size_t r = 0; r < j.size(); ++r) {
+    const json& row = j[r];
+    const std::string row_path = path_index(path, r);
+    if (!row.is_array()) {
+      fail(row_path, std::string("expected a row (an array of ") + cells + "), got " +
+                         describe(row));
+    }
+    if (r == 0) {
+      if (row.empty()) fail(row_path, std::string("row is empty; expected at least one of the ") + cells);
+      check_count(static_cast<long long>(row.size()), max_cols, row_path, cells);
+      shape.cols = static_cast<Eigen::Index>(row.size());
+    } else if (static_cast<Eigen::Index>(row.size()) != shape.cols) {
+      fail(row_path, "row has " + std::to_string(row.size()) + " " + cells + ", expected " +
+                         std::to_string(shape.cols) + " like row 0");
+    }
+  }
+  return shape;
+}
+
+double read_number(const json& v, const std::string& path) {
+  if (!v.is_number()) fail(path, "expected a number, got " + describe(v));
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) fail(path, "not finite");
+  return d;
+}
+
+bool read_flag(const json& v, const std::string& path) {
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number_integer() || v.is_number_unsigned()) {
+    const auto i = v.get<long long>();
+    if (i == 0 || i == 1) return i == 1;
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == 0.0 || d == 1.0) return d == 1.0;
+  }
+  fail(path, "expected 0, 1, true or false, got " + describe(v));
+}
+
+}  // namespace
+
+Mat read_matrix(const json& j, const std::string& path, long long max_rows,
+                long long max_cols) {
+  const GridShape shape = check_grid(j, path, max_rows, max_cols, "numbers");
+  Mat m(shape.rows, shape.cols);
+  for (Eigen::Index r = 0; r < shape.rows; ++r) {
+    const json& row = j[static_cast<std::size_t>(r)];
+    const std::string row_path = path_index(path, static_cast<std::size_t>(r));
+    for (Eigen::Index c = 0; c < shape.cols; ++c) {
+      m(r, c) = read_number(row[static_cast<std::size_t>(c)],
+                            path_index(row_path, static_cast<std::size_t>(c)));
+    }
+  }
+  return m;
+}
+
+BoolMat read_flag_matrix(const json& j, const std::string& path, long long max_rows,
+                         long long max_cols) {
+  const GridShape shape = check_grid(j, path, max_rows, max_cols, "flags");
+  BoolMat m(shape.rows, shape.cols);
+  for (Eigen::Index r = 0; r < shape.rows; ++r) {
+    const json& row = j[static_cast<std::size_t>(r)];
+    const std::string row_path = path_index(path, static_cast<std::size_t>(r));
+    for (Eigen::Index c = 0; c < shape.cols; ++c) {
+      m(r, c) = read_flag(row[static_cast<std::size_t>(c)],
+                          path_index(row_path, static_cast<std::size_t>(c)));
+    }
+  }
+  return m;
+}
+
+Vec read_vector(const json& j, const std::string& path, long long max_len) {
+  if (!j.is_array()) fail(path, "expected an array of numbers, got " + describe(j));
+  if (j.empty()) fail(path, "expected at least one number, got an empty array");
+  check_count(static_cast<long long>(j.size()), max_len, path, "numbers");
+  Vec v(static_cast<Eigen::Index>(j.size()));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    v(static_cast<Eigen::Index>(i)) = read_number(j[i], path_index(path, i));
+  }
+  return v;
+}
+
+std::vector<bool> read_flags(const json& j, const std::string& path, long long max_len) {
+  if (!j.is_array()) fail(path, "expected an array of true/false flags, got " + describe(j));
+  check_count(static_cast<long long>(j.size()), max_len, path, "flags");
+  std::vector<bool> flags;
+  flags.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) flags.push_back(read_flag(j[i], path_index(path, i)));
+  return flags;
+}
+
+std::vector<std::string> read_labels(const json& j, const std::string& path,
+                                     long long max_len) {
+  if (!j.is_array()) fail(path, "expected an array of strings, got " + describe(j));
+  check_count(static_cast<long long>(j.size()), max_len, path, "labels");
+  std::vector<std::string> labels;
+  labels.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string()) fail(path_index(path, i), "expected a string label, got " + describe(j[i]));
+    labels.push_back(j[i].get<std::string>());
+  }
+  return labels;
+}
+
+std::string read_string(const json& j, const std::string& path) {
+  if (!j.is_string()) fail(path, "expected a string, got " + describe(j));
+  return j.get<std::string>();
+}
+
+std::string list_choices(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out += "\"" + names[i] + "\"";
+  }
+  return out;
+}
+
+void throw_bad_choice(const json& j, const std::string& path,
+                      const std::vector<std::string>& names) {
+  if (j.is_string()) {
+    fail(path, "unknown value " + j.dump() + " (expected " + list_choices(names) + ")");
+  }
+  fail(path, "expected " + list_choices(names) + ", got " + describe(j));
+}
+
+}  // namespace attn::io::detail

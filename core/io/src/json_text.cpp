@@ -1,0 +1,106 @@
+// Parses JSON text with JsonDomBuilder and phrases every failure as one line
+// naming where it happened: the field path when known, else line and column.
+// nlohmann's own messages carry exception ids and lexer jargon; we keep only
+// the useful part.
+#include "json_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "attn/io/scenario_file.hpp"
+#include "json_dom_builder.hpp"
+#include "text_checks.hpp"
+
+namespace attn::io::detail {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// True when the text at `start` spells NaN or Infinity, the non-JSON numbers
+// other tools (Python's json, JavaScript) like to emit.
+bool looks_like_non_finite(const std::string& text, std::size_t start) {
+  std::size_t i = start;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  const std::string word = lower(text.substr(i, 3));
+  return word == "nan" || word == "inf";
+}
+
+// nlohmann: "[json.exception.parse_error.101] parse error at line 1,
+// column 5: syntax error while parsing value - invalid literal; last read: 'x'"
+// -> "invalid literal; last read: 'x'".
+std::string core_of(const std::string& what) {
+  const std::string marker = "syntax error while parsing ";
+  std::size_t p = what.find(marker);
+  if (p != std::string::npos) {
+    const std::size_t dash = what.find(" - ", p);
+    if (dash != std::string::npos) return what.substr(dash + 3);
+    return what.substr(p);
+  }
+  p = what.find("] ");
+  return p == std::string::npos ? what : what.substr(p + 2);
+}
+
+std::string where(const std::string& text, std::size_t byte) {
+  const TextPosition pos = position_of(text, byte);
+  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
+
+std::string in_path(const std::string& path) {
+  return path.empty() ? std::string() : " (in " + path + ")";
+}
+
+std::string message_for(const ParseFailure& f, const std::string& text,
+                        std::size_t max_depth) {
+  using Kind = ParseFailure::Kind;
+  switch (f.kind) {
+    case Kind::TooDeep: {
+      // A hostile file's path is mostly "[0][0]...": only a named start
+      // (e.g. "attnviz.view[0]...") helps, and only its beginning.
+      std::string path = f.path.empty() || f.path[0] == '[' ? std::string() : f.path;
+      if (path.size() > 40) path = path.substr(0, 40) + "...";
+      return "nesting is deeper than " + std::to_string(max_depth) +
+             " levels of arrays/objects" + in_path(path) + "; a scenario needs at most 5";
+    }
+    case Kind::DuplicateKey:
+      return f.path + ": duplicate key (it appears more than once in the same object)";
+    case Kind::NumberOverflow:
+      return (f.path.empty() ? std::string("number") : f.path) +
+             ": not finite (" + f.token + " is too large for a double)";
+    case Kind::Syntax:
+    case Kind::None:
+      break;
+  }
+  // The lexer position counts the byte it failed on, so it is one past the
+  // 0-based offset; at the end of input it passes text.size().
+  const std::size_t offset = f.byte == 0 ? 0 : f.byte - 1;
+  if (offset >= text.size() || f.token == "<end of input>" || f.token.empty()) {
+    return "file ends unexpectedly at byte " + std::to_string(text.size()) +
+           in_path(f.path) + "; is it truncated?";
+  }
+  const std::size_t token_start = offset + 1 >= f.token.size() ? offset + 1 - f.token.size() : 0;
+  if (looks_like_non_finite(text, token_start) || looks_like_non_finite(text, offset)) {
+    return (f.path.empty() ? std::string("value") : f.path) +
+           ": NaN and Infinity are not valid JSON numbers (at " + where(text, offset) +
+           "); write a finite number";
+  }
+  const std::string hint = text[offset] == '\'' ? " (JSON strings use double quotes)" : "";
+  return "invalid JSON at " + where(text, offset) + in_path(f.path) + ": " + core_of(f.detail) + hint;
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text, std::size_t max_depth) {
+  if (is_blank(text)) throw FormatError("file is empty; expected a JSON scenario object");
+  check_text_is_utf8(text);
+  JsonDomBuilder builder(max_depth);
+  const bool ok = nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json,
+                                            /*strict=*/true, /*ignore_comments=*/false);
+  if (!ok) throw FormatError(message_for(builder.failure(), text, max_depth));
+  return std::move(builder.result());
+}
+
+}  // namespace attn::io::detail

@@ -1,0 +1,19 @@
+// Turns file text into a JSON document, or one clear FormatError.
+// Wraps nlohmann's parser with the guards untrusted files need (encoding,
+// nesting depth, duplicate keys) and rewrites its errors for people.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace attn::io::detail {
+
+// Deepest nesting accepted; scenario files need 5 levels, app data a few more.
+constexpr std::size_t kMaxJsonDepth = 32;
+
+nlohmann::json parse_json_text(const std::string& text,
+                               std::size_t max_depth = kMaxJsonDepth);
+
+}  // namespace attn::io::detail
