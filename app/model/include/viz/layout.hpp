@@ -1,0 +1,124 @@
+// Pipeline layout: where each stage's grid sits on the canvas, in world units,
+// in computation order left to right (X -> W -> Q,K,V -> QKᵀ -> ... -> output),
+// one horizontal lane per head. Pure geometry plus exact hit testing, so the
+// view, the screenshot tests and the unit tests all agree on every cell's place.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/trace.hpp"
+
+namespace viz {
+
+struct Vec2d {
+  double x = 0, y = 0;
+};
+
+// Half-open rectangle [x0, x1) x [y0, y1).
+struct Rect {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  double width() const { return x1 - x0; }
+  double height() const { return y1 - y0; }
+  bool contains(Vec2d p) const { return p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1; }
+  bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+Rect united(const Rect& a, const Rect& b);
+
+// Sizes in world units; the view multiplies everything by its zoom.
+struct LayoutOptions {
+  int head = -1;             // -1: every head in its own lane; h: only head h
+  double cell = 30;          // side of one (square) cell
+  double title_h = 40;       // two text lines above the grid: name + shape, formula
+  double col_label_h = 16;   // column labels
+  double char_w = 7.5;       // average label character width, for row labels
+  double title_char_w = 9.5; // average title character width
+  double caption_h = 54;     // colour legend and a two-line caption below the grid
+  double legend_h = 22;      // colour legend only (heads after the first)
+  double min_box_w = 150;    // room for the title and caption text
+  double gap_x = 44;         // between columns
+  double gap_y = 26;         // between grids in one column
+  double lane_gap = 40;      // between head lanes
+  // When > 0, columns that would end right of this width wrap onto a new
+  // band below (like lines of text), so a long pipeline fits a window.
+  double wrap_width = 0;
+  // When > 1 (and wrap_width is 0): wrap into at most this many bands, with
+  // the narrowest possible widest band.
+  int bands = 1;
+  double band_gap = 70;      // between bands
+};
+
+// One stage's grid. Row r, column c of the stage is cell (r, c): rows go down,
+// columns go right, exactly as the matrix is written (never transposed).
+struct GridBox {
+  int stage = -1;  // index into Trace::stages
+  int rows = 0, cols = 0;
+  int column = 0;  // computation-order column, 0 = inputs
+  int lane = -1;   // head lane, -1 for shared stages
+  int band = 0;    // wrapped band (0 = top); columns run left to right in each
+  Rect box;        // title, labels, cells and caption together
+  Rect cells;      // the cells only
+  double cell = 0;
+  bool captioned = true;  // room for a caption under the legend
+
+  Rect cell_rect(int r, int c) const {
+    return {cells.x0 + c * cell, cells.y0 + r * cell, cells.x0 + (c + 1) * cell,
+            cells.y0 + (r + 1) * cell};
+  }
+  Vec2d cell_center(int r, int c) const {
+    return {cells.x0 + (c + 0.5) * cell, cells.y0 + (r + 0.5) * cell};
+  }
+};
+
+struct CellHit {
+  int grid = -1;   // index into PipelineLayout::grids
+  int stage = -1;  // index into Trace::stages
+  int row = -1, col = -1;
+};
+
+struct PipelineLayout {
+  std::vector<GridBox> grids;  // in trace order
+  Rect bounds;                 // union of every box
+  int bands = 1;
+
+  // The grid of a trace stage, or nullptr when it is not laid out (other head).
+  const GridBox* find(int stage) const;
+  // The cell under a world point. Boundaries belong to the cell to their
+  // right/below, so every point of the cell area maps to exactly one cell.
+  std::optional<CellHit> hit(Vec2d world) const;
+};
+
+// Parameters (W_Q, W_K, W_V, W_O, positional encodings, the ALiBi bias):
+// inputs that feed one computation, drawn just left of it.
+bool is_parameter_stage(const attn::Stage& stage);
+
+// The same options with every text band (titles, labels, captions) scaled,
+// for presentation mode's larger canvas text.
+LayoutOptions scaled_text(LayoutOptions options, double factor);
+
+// The title drawn above a grid: "Q  4×3", plus "· head 1" with several heads.
+std::string grid_title(const attn::Stage& stage, int n_heads);
+
+// Estimated width of a label (UTF-8 code points times char_w).
+double label_width(const std::string& text, double char_w);
+
+PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& options = {});
+
+// A cell size for this trace: the standard size for small scenes, smaller for
+// large ones so the biggest grid stays about as large as the text around it
+// allows (a 1024x1024 score grid gets ~1-unit cells), keeping titles readable.
+double auto_cell_size(const attn::Trace& trace, double standard = 30, double largest_grid = 400);
+
+// Tries 1..max_bands bands and returns the layout that can be shown largest
+// in a view of view_w x view_h pixels (ties go to fewer bands).
+PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions options, double view_w, double view_h,
+                               int max_bands = 4);
+
+// The computation-order column of every stage (same indexing as trace.stages).
+// Parameters (W_*, positional encodings, biases) sit one column left of the
+// stage that consumes them, like the articles draw X · W_Q -> Q.
+std::vector<int> stage_columns(const attn::Trace& trace);
+
+}  // namespace viz

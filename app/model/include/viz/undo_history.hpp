@@ -1,0 +1,47 @@
+// Undo/redo of scenario edits as whole snapshots. A continuous edit (dragging
+// a value over many frames) becomes one undo step: the view edits the live
+// scenario freely and calls commit() when the gesture ends.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+
+#include "attn/scenario.hpp"
+
+namespace viz {
+
+class UndoHistory {
+ public:
+  explicit UndoHistory(std::size_t max_bytes = 256u << 20, std::size_t max_steps = 200)
+      : max_bytes_(max_bytes), max_steps_(max_steps) {}
+
+  // Forgets everything; `current` becomes the committed state (file loaded).
+  void reset(const attn::Scenario& current);
+  // Records that the scenario changed from the last committed state to
+  // `current`: the old state becomes undoable and the redo list is cleared.
+  void commit(const attn::Scenario& current);
+
+  bool can_undo() const { return !undo_.empty(); }
+  bool can_redo() const { return !redo_.empty(); }
+  std::size_t undo_size() const { return undo_.size(); }
+  std::size_t redo_size() const { return redo_.size(); }
+
+  // Returns the state to show; call only when can_undo()/can_redo().
+  const attn::Scenario& undo();
+  const attn::Scenario& redo();
+
+  const attn::Scenario& committed() const { return committed_; }
+
+ private:
+  void trim();
+
+  std::size_t max_bytes_, max_steps_;
+  std::size_t bytes_ = 0;
+  attn::Scenario committed_;
+  std::deque<attn::Scenario> undo_, redo_;
+};
+
+// Approximate heap size of a scenario, used to bound the history's memory.
+std::size_t scenario_bytes(const attn::Scenario& s);
+
+}  // namespace viz

@@ -1,0 +1,80 @@
+// Layout building blocks: which column each stage goes in (data flow, with
+// parameters just left of their consumer), grid titles and label widths.
+#include <algorithm>
+
+#include "viz/layout.hpp"
+
+namespace viz {
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+// Learned or fixed operands that feed one computation (W_Q, PE, ALiBi bias).
+bool is_parameter_stage(const attn::Stage& s) {
+  return s.inputs.empty() && (starts_with(s.id, "w_") || starts_with(s.id, "pe") || s.id == "alibi");
+}
+
+LayoutOptions scaled_text(LayoutOptions o, double f) {
+  o.title_h *= f;
+  o.col_label_h *= f;
+  o.char_w *= f;
+  o.title_char_w *= f;
+  o.caption_h *= f;
+  o.legend_h *= f;
+  o.min_box_w *= f;
+  return o;
+}
+
+Rect united(const Rect& a, const Rect& b) {
+  return {std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
+}
+
+std::string grid_title(const attn::Stage& s, int n_heads) {
+  std::string t = s.title + "  " + std::to_string(s.value.rows()) + "×" + std::to_string(s.value.cols());
+  if (s.head >= 0 && n_heads > 1) t += "  · head " + std::to_string(s.head);
+  return t;
+}
+
+double label_width(const std::string& text, double char_w) {
+  int code_points = 0;
+  for (unsigned char ch : text)
+    if ((ch & 0xC0) != 0x80) ++code_points;
+  return code_points * char_w;
+}
+
+std::vector<int> stage_columns(const attn::Trace& trace) {
+  const int n = static_cast<int>(trace.stages.size());
+  std::vector<int> column(static_cast<size_t>(n), 0);
+  std::vector<bool> parameter(static_cast<size_t>(n), false);
+  for (int i = 0; i < n; ++i) parameter[static_cast<size_t>(i)] = is_parameter_stage(trace.stages[static_cast<size_t>(i)]);
+  // Trace order is computation order, so inputs are placed before consumers.
+  for (int i = 0; i < n; ++i) {
+    const attn::Stage& s = trace.stages[static_cast<size_t>(i)];
+    if (s.inputs.empty()) continue;
+    int base = 0;
+    bool has_parameter = false;
+    for (const attn::StageRef& in : s.inputs) {
+      const int j = trace.index_of(in);
+      if (j < 0) continue;
+      if (parameter[static_cast<size_t>(j)]) has_parameter = true;
+      else base = std::max(base, column[static_cast<size_t>(j)]);
+    }
+    column[static_cast<size_t>(i)] = base + (has_parameter ? 2 : 1);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!parameter[static_cast<size_t>(i)]) continue;
+    int best = -1;
+    for (int k = 0; k < n; ++k)
+      for (const attn::StageRef& in : trace.stages[static_cast<size_t>(k)].inputs)
+        if (trace.index_of(in) == i) {
+          const int c = column[static_cast<size_t>(k)] - 1;
+          best = best < 0 ? c : std::min(best, c);
+        }
+    column[static_cast<size_t>(i)] = std::max(best, 0);
+  }
+  return column;
+}
+
+}  // namespace viz

@@ -1,0 +1,54 @@
+// Layout queries and choices that depend on the view: the cell size for a
+// scene, how many bands fit a window best, and exact hit testing.
+#include <algorithm>
+#include <cmath>
+
+#include "viz/layout.hpp"
+
+namespace viz {
+
+double auto_cell_size(const attn::Trace& trace, double standard, double largest_grid) {
+  Eigen::Index biggest = 1;
+  for (const attn::Stage& s : trace.stages) biggest = std::max({biggest, s.value.rows(), s.value.cols()});
+  return std::min(standard, largest_grid / static_cast<double>(biggest));
+}
+
+PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double view_w, double view_h,
+                               int max_bands) {
+  o.wrap_width = 0;
+  PipelineLayout best = layout_pipeline(trace, o);
+  auto scale = [&](const PipelineLayout& l) {
+    return std::min(view_w / std::max(l.bounds.width(), 1.0), view_h / std::max(l.bounds.height(), 1.0));
+  };
+  double best_scale = scale(best);
+  for (int bands = 2; bands <= max_bands; ++bands) {
+    o.bands = bands;
+    PipelineLayout l = layout_pipeline(trace, o);
+    if (l.bands <= best.bands) continue;
+    const double sc = scale(l);
+    if (sc > best_scale * 1.05) {
+      best = std::move(l);
+      best_scale = sc;
+    }
+  }
+  return best;
+}
+
+const GridBox* PipelineLayout::find(int stage) const {
+  for (const GridBox& g : grids)
+    if (g.stage == stage) return &g;
+  return nullptr;
+}
+
+std::optional<CellHit> PipelineLayout::hit(Vec2d p) const {
+  for (size_t i = 0; i < grids.size(); ++i) {
+    const GridBox& g = grids[i];
+    if (!g.cells.contains(p) || g.cell <= 0) continue;
+    const int c = std::clamp(static_cast<int>(std::floor((p.x - g.cells.x0) / g.cell)), 0, g.cols - 1);
+    const int r = std::clamp(static_cast<int>(std::floor((p.y - g.cells.y0) / g.cell)), 0, g.rows - 1);
+    return CellHit{static_cast<int>(i), g.stage, r, c};
+  }
+  return std::nullopt;
+}
+
+}  // namespace viz

@@ -1,0 +1,65 @@
+// Snapshot undo history with a memory bound: the oldest steps are dropped
+// first so a long session on a large scenario cannot exhaust memory.
+#include "viz/undo_history.hpp"
+
+#include <utility>
+
+namespace viz {
+
+std::size_t scenario_bytes(const attn::Scenario& s) {
+  std::size_t n = static_cast<std::size_t>(s.x.size());
+  if (s.context) n += static_cast<std::size_t>(s.context->size());
+  for (const attn::HeadWeights& h : s.heads)
+    n += static_cast<std::size_t>(h.w_q.size() + h.w_k.size() + h.w_v.size());
+  if (s.w_o) n += static_cast<std::size_t>(s.w_o->size());
+  for (const attn::AdditiveParams& a : s.additive)
+    n += static_cast<std::size_t>(a.w.size() + a.u.size() + a.v.size());
+  std::size_t bytes = n * sizeof(double) + static_cast<std::size_t>(s.custom_mask.size());
+  for (const std::string& t : s.tokens) bytes += t.size() + sizeof(std::string);
+  for (const std::string& t : s.context_tokens) bytes += t.size() + sizeof(std::string);
+  return bytes + sizeof(attn::Scenario);
+}
+
+void UndoHistory::reset(const attn::Scenario& current) {
+  committed_ = current;
+  undo_.clear();
+  redo_.clear();
+  bytes_ = 0;
+}
+
+void UndoHistory::commit(const attn::Scenario& current) {
+  bytes_ += scenario_bytes(committed_);
+  undo_.push_back(std::exchange(committed_, current));
+  for (const attn::Scenario& s : redo_) bytes_ -= scenario_bytes(s);
+  redo_.clear();
+  trim();
+}
+
+const attn::Scenario& UndoHistory::undo() {
+  const std::size_t b = scenario_bytes(committed_);
+  redo_.push_back(std::move(committed_));
+  committed_ = std::move(undo_.back());
+  undo_.pop_back();
+  bytes_ += b;
+  bytes_ -= scenario_bytes(committed_);
+  return committed_;
+}
+
+const attn::Scenario& UndoHistory::redo() {
+  const std::size_t b = scenario_bytes(committed_);
+  undo_.push_back(std::move(committed_));
+  committed_ = std::move(redo_.back());
+  redo_.pop_back();
+  bytes_ += b;
+  bytes_ -= scenario_bytes(committed_);
+  return committed_;
+}
+
+void UndoHistory::trim() {
+  while (!undo_.empty() && (undo_.size() > max_steps_ || (bytes_ > max_bytes_ && undo_.size() > 1))) {
+    bytes_ -= scenario_bytes(undo_.front());
+    undo_.pop_front();
+  }
+}
+
+}  // namespace viz

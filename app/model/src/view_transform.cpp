@@ -1,0 +1,25 @@
+// Canvas camera math: zoom about the cursor and fit-to-window.
+#include "viz/view_transform.hpp"
+
+#include <algorithm>
+
+namespace viz {
+
+void ViewTransform::zoom_at(Vec2d p, double factor) {
+  const Vec2d w = to_world(p);
+  zoom = std::clamp(zoom * factor, kMinZoom, kMaxZoom);
+  offset = {p.x - w.x * zoom, p.y - w.y * zoom};
+}
+
+ViewTransform fit(const Rect& world, const Rect& screen, double margin, double max_zoom) {
+  ViewTransform t;
+  const double avail_w = std::max(1.0, screen.width() - 2 * margin);
+  const double avail_h = std::max(1.0, screen.height() - 2 * margin);
+  const double ww = std::max(world.width(), 1e-9), wh = std::max(world.height(), 1e-9);
+  t.zoom = std::clamp(std::min(avail_w / ww, avail_h / wh), ViewTransform::kMinZoom, max_zoom);
+  const double cx = (world.x0 + world.x1) / 2, cy = (world.y0 + world.y1) / 2;
+  t.offset = {(screen.x0 + screen.x1) / 2 - cx * t.zoom, (screen.y0 + screen.y1) / 2 - cy * t.zoom};
+  return t;
+}
+
+}  // namespace viz

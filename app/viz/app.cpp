@@ -1,0 +1,140 @@
+// Construction, start-up options and the three run modes (interactive,
+// screenshot, benchmark). One frame is in app_frame.cpp.
+#include "app.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "app_actions.hpp"
+#include "capture.hpp"
+#include "menu_bar.hpp"
+#include "recent_files.hpp"
+
+namespace viz {
+namespace {
+
+PlatformOptions platform_options(const Options& o) {
+  PlatformOptions p;
+  p.width = o.width;
+  p.height = o.height;
+  p.visible = !o.headless();
+  p.vsync = !o.headless();
+  p.fit_screen = !o.size_given;  // an explicit --size is taken as asked
+  return p;
+}
+
+}  // namespace
+
+App::App(const Options& options, AppState initial)
+    : options_(options),
+      state_(std::move(initial)),
+      platform_(platform_options(options)),
+      fonts_(17.0f, 27.0f),
+      base_style_(ImGui::GetStyle()),
+      remember_recent_(!(options.headless() || options.test_mode || !options.dump_state.empty())) {
+  renderer_ = std::make_unique<GridRenderer>();
+  textures_ = std::make_unique<GridTextures>();
+  state_.granularity = options.granularity;
+  state_.view.presentation = options.presentation;
+  if (options.head) state_.view.head = *options.head;
+  if (!options.stage.empty()) {
+    state_.view.focus_stage = options.stage;
+    state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
+  }
+  if (remember_recent_) state_.recent = load_recent_files(recent_files_path());
+  if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
+  if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
+}
+
+// Time options need the timeline, so they apply after the first recompute.
+void App::apply_start_options() {
+  if (start_applied_ || !model_.has_trace()) return;
+  start_applied_ = true;
+  const Timeline& tl = model_.timeline();
+  double t = tl.total;
+  if (!options_.stage.empty()) {
+    int index = model_.trace().index_of({options_.stage, state_.view.focus_head});
+    if (index < 0) index = model_.trace().index_of({options_.stage, std::max(state_.view.head, 0)});
+    for (size_t k = 0; k < tl.stage_order.size(); ++k)
+      if (tl.stage_order[k] == index) t = tl.spans[k].end;
+    if (index < 0) std::fprintf(stderr, "attnviz: no stage \"%s\" in this scenario; showing everything\n", options_.stage.c_str());
+  }
+  if (options_.time) t = std::clamp(*options_.time, 0.0, tl.total);
+  state_.clock.scrub(tl, t);
+}
+
+int App::run() {
+  if (!options_.screenshot.empty()) return run_screenshot();
+  if (options_.benchmark) return run_benchmark();
+  return run_interactive();
+}
+
+int App::run_interactive() {
+  int settle = 3;  // ImGui needs a few frames after any input to settle hovers and layouts
+  auto last = std::chrono::steady_clock::now();
+  while (!state_.quit) {
+    if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None) {
+      platform_.poll();
+    } else {
+      // Idle: sleep until something happens (a blinking text cursor needs a slow tick).
+      platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : -1.0);
+      settle = 3;
+      last = std::chrono::steady_clock::now();
+    }
+    if (platform_.take_close_request()) actions::request_quit(state_);
+    for (const std::string& path : platform_.take_drops()) request_open(state_, path);
+    const auto now = std::chrono::steady_clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    const std::uint64_t revision = state_.revision;
+    frame(dt);
+    platform_.swap();
+    if (state_.revision != revision || state_.clock.playing) settle = 3;
+    else --settle;
+  }
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
+  if (remember_recent_) save_recent_files(recent_files_path(), state_.recent);
+  return 0;
+}
+
+int App::run_screenshot() {
+  for (int i = 0; i < 3; ++i) {
+    frame(0);
+    if (i < 2) platform_.swap();
+  }
+  int w = 0, h = 0;
+  platform_.framebuffer_size(&w, &h);
+  const bool ok = write_screenshot(options_.screenshot, w, h);
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
+  if (!ok) std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
+  return ok ? 0 : 1;
+}
+
+int App::run_benchmark() {
+  std::vector<double> ms;
+  auto last = std::chrono::steady_clock::now();
+  for (int i = 0; i < options_.frames + 5; ++i) {
+    if (options_.play && !state_.clock.playing && model_.has_trace()) {
+      state_.clock.t = 0;
+      state_.clock.play(model_.timeline());
+    }
+    frame(1.0 / 60);
+    platform_.swap();
+    platform_.poll();
+    const auto now = std::chrono::steady_clock::now();
+    if (i >= 5) ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());  // skip warm-up
+    last = now;
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2], p90 = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
+  const attn::Dims d = model_.has_trace() ? model_.trace().dims : attn::Dims{};
+  std::printf("attnviz benchmark: %s (%d tokens, %d heads)%s: %d frames, median %.2f ms, p90 %.2f ms, "
+              "recompute %.1f ms, texture uploads %d\n",
+              state_.path.empty() ? "built-in lesson" : state_.path.c_str(), d.n_q, d.n_heads,
+              options_.play ? ", playing" : "",
+              static_cast<int>(ms.size()), median, p90, model_.last_compute_ms(), textures_->uploads());
+  return 0;
+}
+
+}  // namespace viz

@@ -1,0 +1,133 @@
+// One frame: controls that edit AppState first, then the derived data
+// (recompute on a new revision, animation frame, layout, textures,
+// explanations), then the views that only read it. Because the editor runs
+// before the recompute, an edit shows in every grid in the same frame.
+#include <algorithm>
+
+#include "app.hpp"
+#include "canvas_view.hpp"
+#include "capture.hpp"
+#include "inspector_panel.hpp"
+#include "menu_bar.hpp"
+#include "shortcuts.hpp"
+#include "transport_bar.hpp"
+
+namespace viz {
+
+App::Panels App::panels() const {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float font = ImGui::GetFontSize();
+  const float top = ImGui::GetFrameHeight();  // main menu bar
+  // Side panels follow the font size but never take more than 30% each.
+  const float editor_w = state_.view.show_editor ? std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f) : 0;
+  const float inspector_w = state_.view.show_inspector ? std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f) : 0;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float transport_h = 2 * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  Panels p;
+  p.editor_pos = {0, top};
+  p.editor_size = {editor_w, display.y - top};
+  p.inspector_pos = {display.x - inspector_w, top};
+  p.inspector_size = {inspector_w, display.y - top};
+  p.transport_pos = {editor_w, display.y - transport_h};
+  p.transport_size = {display.x - editor_w - inspector_w, transport_h};
+  p.canvas_pos = {editor_w, top};
+  p.canvas_size = {std::max(50.0f, display.x - editor_w - inspector_w), std::max(50.0f, display.y - top - transport_h)};
+  return p;
+}
+
+void App::update_derived(const Panels& p, double dt) {
+  const double old_total = last_total_;
+  const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
+  model_.update(state_.doc.scenario, state_.revision, TimelineKey{state_.granularity, state_.view.head});
+  if (!model_.has_trace()) return;
+  const attn::Trace& trace = model_.trace();
+  const Timeline& tl = model_.timeline();
+  apply_start_options();
+  if (tl.total != old_total) {
+    // A new trace or timeline: stay at the end if we were there, else clamp.
+    state_.clock.t = at_end ? tl.total : std::min(state_.clock.t, tl.total);
+    last_total_ = tl.total;
+  }
+  state_.clock.tick(tl, dt);
+
+  const std::uint64_t generation = model_.generation();
+  if (scales_generation_ != generation) {
+    scales_.clear();
+    for (const attn::Stage& s : trace.stages) scales_.push_back(scale_for(s));
+    scales_generation_ = generation;
+  }
+  const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(p.canvas_size.y),
+                      state_.view.presentation};
+  if (!(key == layout_key_)) {
+    LayoutOptions lo;
+    lo.head = state_.view.head;
+    lo.cell = auto_cell_size(trace);
+    lo = scaled_text(lo, text_scale(state_.view));
+    layout_ = layout_for_view(trace, lo, p.canvas_size.x, p.canvas_size.y);
+    // Re-fit when the view changed shape, not when a value edit resized a grid.
+    if (key.head != layout_key_.head || key.width != layout_key_.width || key.height != layout_key_.height ||
+        layout_.bands != layout_bands_)
+      state_.view.fit_pending = true;
+    layout_bands_ = layout_.bands;
+    layout_key_ = key;
+  }
+  frame_ = evaluate(trace, tl, state_.clock.t);
+  textures_->sync(trace, generation, layout_, scales_);
+  textures_->update_live(trace, tl, frame_, layout_);
+
+  const std::optional<CellRef>& cell = state_.inspected();
+  inspected_ = cell ? inspect_cache_.get(trace, model_.scenario(), generation, cell->stage, cell->row, cell->col) : nullptr;
+  active_cell_ = nullptr;
+  if (frame_.active_stage >= 0 && frame_.active_col >= 0 && frame_.terms_total > 0)
+    active_cell_ = active_cache_.get(trace, model_.scenario(), generation, trace.stages[static_cast<size_t>(frame_.active_stage)].ref(),
+                                     frame_.active_row, frame_.active_col);
+  caption_ = describe_step(trace, tl, frame_, active_cell_);
+}
+
+void App::draw_views(const Panels& p) {
+  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_};
+  draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
+  if (state_.view.show_inspector)
+    draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
+}
+
+void App::frame(double dt) {
+  if (presentation_applied_ != state_.view.presentation) {
+    // Presenting: large text, and the editor makes room for the canvas.
+    if (state_.view.presentation) state_.view.show_editor = false;
+    else if (presentation_applied_) state_.view.show_editor = true;
+    fonts_.set_presentation(state_.view.presentation, base_style_);
+    presentation_applied_ = state_.view.presentation;
+    state_.view.fit_pending = true;
+  }
+  platform_.begin_frame();
+  renderer_->begin_frame();
+  WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
+  const Panels p = panels();
+
+  // 1. Input: everything that edits AppState.
+  handle_shortcuts(state_, model_.timeline());
+  draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1);
+  if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, probe);
+  draw_transport(p.transport_pos, p.transport_size, model_, state_);
+  draw_dialogs(state_);
+  // 2. Derived data, recomputed only when its inputs changed.
+  update_derived(p, dt);
+  // 3. Views of const data.
+  draw_views(p);
+  platform_.end_frame();
+
+  if (!options_.dump_state.empty() && model_.has_trace() &&
+      (model_.generation() != dumped_generation_ || model_.error() != dumped_error_)) {
+    write_state_dump(options_.dump_state, state_, model_);
+    dumped_generation_ = model_.generation();
+    dumped_error_ = model_.error();
+  }
+  if (probe && model_.has_trace()) {
+    const ImVec2 size = ImGui::GetIO().DisplaySize;
+    write_layout_dump(options_.dump_layout, layout_, state_.view.transform, model_.trace(), probe_,
+                      static_cast<int>(size.x), static_cast<int>(size.y));
+  }
+}
+
+}  // namespace viz

@@ -1,0 +1,99 @@
+// Canvas mouse input. Hit testing is exact layout math (never pixel reads),
+// so hovering works the same for a 4x4 grid and a 1024x1024 texture.
+#include <cmath>
+
+#include "app_actions.hpp"
+#include "canvas_parts.hpp"
+#include "viz/scenario_edit.hpp"
+
+namespace viz {
+namespace {
+
+std::optional<CellRef> cell_at(const CanvasData& d, const AppState& state, ImVec2 mouse) {
+  const Vec2d world = state.view.transform.to_world(Vec2d{mouse.x, mouse.y});
+  const std::optional<CellHit> hit = d.layout.hit(world);
+  if (!hit) return std::nullopt;
+  const attn::Stage& s = d.model.trace().stages[static_cast<size_t>(hit->stage)];
+  return CellRef{s.ref(), hit->row, hit->col};
+}
+
+void start_gesture(const CanvasData& d, AppState& state, const CellRef& cell, bool alt) {
+  const attn::Stage* s = d.model.trace().find(cell.stage);
+  if (!s) return;
+  if (alt && edit::editable_value(state.doc.scenario, cell.stage, cell.row, cell.col)) {
+    const double* v = edit::editable_value(state.doc.scenario, cell.stage, cell.row, cell.col);
+    const int index = d.model.trace().index_of(cell.stage);
+    const double limit = d.scales[static_cast<size_t>(index)].limit;
+    state.gesture = {CanvasGesture::Kind::EditValue, cell, *v, std::max(0.002, limit / 150), true};
+    state.edit_in_progress = true;
+  } else if (state.paint_mask && maskable(*s)) {
+    const bool blocked = edit::effective_blocked(state.doc.scenario, cell.row, cell.col);
+    state.gesture = {CanvasGesture::Kind::PaintMask, cell, 0, 0, !blocked};
+    state.edit_in_progress = true;
+  }
+}
+
+void continue_gesture(AppState& state, const std::optional<CellRef>& under_mouse) {
+  CanvasGesture& g = state.gesture;
+  if (g.kind == CanvasGesture::Kind::EditValue) {
+    double* v = edit::editable_value(state.doc.scenario, g.cell.stage, g.cell.row, g.cell.col);
+    const double drag = -ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 0.0f).y;
+    const double next = std::round((g.start_value + drag * g.per_pixel) * 1000) / 1000;
+    if (v && *v != next) {
+      *v = next;
+      actions::changed(state, false);
+    }
+  } else if (g.kind == CanvasGesture::Kind::PaintMask && under_mouse && under_mouse->stage.head == g.cell.stage.head &&
+             under_mouse->stage.id == g.cell.stage.id) {
+    if (edit::effective_blocked(state.doc.scenario, under_mouse->row, under_mouse->col) != g.paint_blocked) {
+      edit::set_blocked(state.doc.scenario, under_mouse->row, under_mouse->col, g.paint_blocked);
+      actions::changed(state, false);
+    }
+  }
+}
+
+}  // namespace
+
+bool maskable(const attn::Stage& s) {
+  return s.id == "scores" || s.id == "scaled" || s.id == "biased" || s.id == "masked" || s.id == "softmax" ||
+         s.id == "weights";
+}
+
+void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state) {
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::InvisibleButton("##canvas_area", size,
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                             ImGuiButtonFlags_MouseButtonMiddle);
+  ImGui::SetItemAllowOverlap();  // the overlay buttons drawn later stay clickable
+  const bool hovered = ImGui::IsItemHovered();
+  const bool active = ImGui::IsItemActive();
+  const ImGuiIO& io = ImGui::GetIO();
+  ViewTransform& view = state.view.transform;
+
+  if (active && (ImGui::IsMouseDragging(ImGuiMouseButton_Right) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle)))
+    view.pan(io.MouseDelta.x, io.MouseDelta.y);
+  if (hovered && io.MouseWheel != 0.0f)
+    view.zoom_at(Vec2d{io.MousePos.x, io.MousePos.y}, std::pow(1.18, static_cast<double>(io.MouseWheel)));
+
+  const std::optional<CellRef> under = hovered || active ? cell_at(d, state, io.MousePos) : std::nullopt;
+  state.hovered = under;
+
+  if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && under)
+    start_gesture(d, state, *under, io.KeyAlt);
+  if (active && ImGui::IsMouseDown(ImGuiMouseButton_Left)) continue_gesture(state, under);
+
+  if (ImGui::IsItemDeactivated()) {
+    const bool was_gesture = state.gesture.kind != CanvasGesture::Kind::None;
+    if (was_gesture && state.edit_in_progress) actions::commit(state);
+    state.gesture = {};
+    // A plain left click (no drag, no gesture) pins or unpins the cell.
+    const ImVec2 moved = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);  // 0 below the drag threshold
+    const bool clicked = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && moved.x == 0 && moved.y == 0;
+    if (!was_gesture && clicked) {
+      if (under && !(state.pinned && *state.pinned == *under)) state.pinned = under;
+      else state.pinned.reset();
+    }
+  }
+}
+
+}  // namespace viz

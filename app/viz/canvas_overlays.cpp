@@ -1,0 +1,116 @@
+// Canvas overlays in screen space (not zoomed): what the animation is doing
+// now, the running products of a cell step, compute errors, view buttons and
+// a one-line hint of the mouse controls, so a new user is never left guessing.
+#include <algorithm>
+#include <string>
+
+#include "canvas_parts.hpp"
+#include "transport_bar.hpp"
+#include "viz/stage_roles.hpp"
+
+namespace viz {
+namespace {
+
+constexpr ImU32 kPanel = IM_COL32(255, 255, 255, 235);
+constexpr ImU32 kPanelBorder = IM_COL32(205, 208, 218, 255);
+constexpr ImU32 kTerm = IM_COL32(255, 140, 0, 255);
+
+// Squares for the products of a cell step: done ones coloured by value, the
+// rest empty, then the running sum.
+void product_strip(ImDrawList* list, ImVec2 at, const CanvasData& d, float unit) {
+  const attn::Explanation& e = *d.active_cell;
+  if (e.steps.empty() || e.steps[0].terms.empty()) return;
+  const std::vector<attn::Term>& terms = e.steps[0].terms;
+  const int stage = d.frame.active_stage;
+  const ColorScale& scale = d.scales[static_cast<size_t>(stage)];
+  const int n = std::min<int>(static_cast<int>(terms.size()), 24);
+  double sum = 0;
+  for (int t = 0; t < n; ++t) {
+    const ImVec2 a(at.x + t * (unit + 3), at.y), b(a.x + unit, a.y + unit);
+    if (t < d.frame.terms_done) {
+      sum += terms[static_cast<size_t>(t)].value;
+      list->AddRectFilled(a, b, to_imgui(color_of(scale, terms[static_cast<size_t>(t)].value)));
+    }
+    list->AddRect(a, b, t == d.frame.terms_done - 1 ? kTerm : kPanelBorder, 0, 0, t == d.frame.terms_done - 1 ? 2.0f : 1.0f);
+  }
+  const std::string s = "→ Σ = " + attn::format_number(sum, 4);
+  list->AddText({at.x + n * (unit + 3) + 6, at.y + (unit - ImGui::GetFontSize()) / 2}, IM_COL32(30, 30, 40, 255),
+                s.c_str());
+}
+
+}  // namespace
+
+void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, const Frame& f) {
+  if (f.terms_done <= 0 || f.active_stage < 0 || f.active_row < 0 || f.active_col < 0) return;
+  const ProductOperands ops = product_operands(ctx.trace, f.active_stage);
+  if (!ops.valid()) return;
+  const int t = f.terms_done - 1;
+  if (const GridBox* a = layout.find(ops.a)) paint_region(ctx, *a, f.active_row, f.active_row + 1, t, t + 1, kTerm, 3.5f);
+  if (const GridBox* b = layout.find(ops.b)) {
+    if (ops.b_transposed) paint_region(ctx, *b, f.active_col, f.active_col + 1, t, t + 1, kTerm, 3.5f);
+    else paint_region(ctx, *b, t, t + 1, f.active_col, f.active_col + 1, kTerm, 3.5f);
+  }
+}
+
+void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state) {
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float pad = 10;
+  const float width = std::min(size.x - 2 * pad - 150, 60 * ImGui::GetFontSize());
+
+  // Status: which step, and what it does (with the arithmetic).
+  const bool strip = d.active_cell && d.frame.terms_total > 0;
+  const ImVec2 wrap_size = ImGui::CalcTextSize(d.caption.detail.c_str(), nullptr, false, width - 2 * pad);
+  float height = line + wrap_size.y + 2 * pad + (strip ? line * 1.3f : 0);
+  const std::vector<std::string>& notes = d.model.trace().notes;
+  height += static_cast<float>(std::min<size_t>(notes.size(), 2)) * line;
+  const ImVec2 a(pos.x + pad, pos.y + pad), b(a.x + width, a.y + height);
+  list->AddRectFilled(a, b, kPanel, 6);
+  list->AddRect(a, b, kPanelBorder, 6);
+  ImGui::SetCursorScreenPos({a.x + pad, a.y + pad});
+  ImGui::BeginGroup();  // keeps every line indented to the panel
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
+  ImGui::TextColored(ImVec4(0.1f, 0.1f, 0.2f, 1), "%s", d.caption.status.c_str());
+  ImGui::TextWrapped("%s", d.caption.detail.c_str());
+  if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f);
+  if (strip) ImGui::Dummy({1, line * 1.3f});
+  for (size_t i = 0; i < notes.size() && i < 2; ++i) ImGui::TextColored(ImVec4(0.55f, 0.3f, 0, 1), "note: %s", notes[i].c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+
+  // Invalid edit: say why, and that the last good result is still shown.
+  if (!d.model.error().empty()) {
+    const std::string msg = "Cannot compute this scenario: " + d.model.error() +
+                            "\nShowing the last result that worked. Fix the value or press Ctrl+Z to undo.";
+    const ImVec2 ts = ImGui::CalcTextSize(msg.c_str(), nullptr, false, width - 2 * pad);
+    const ImVec2 ea(a.x, b.y + 8), eb(a.x + width, b.y + 8 + ts.y + 2 * pad);
+    list->AddRectFilled(ea, eb, IM_COL32(255, 232, 230, 245), 6);
+    list->AddRect(ea, eb, IM_COL32(210, 60, 50, 255), 6, 0, 2);
+    ImGui::SetCursorScreenPos({ea.x + pad, ea.y + pad});
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
+    ImGui::TextColored(ImVec4(0.6f, 0.05f, 0.05f, 1), "%s", msg.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+  }
+
+  // View buttons, top right.
+  ImGui::SetCursorScreenPos({pos.x + size.x - 140, pos.y + pad});
+  if (ImGui::Button("Fit (F)")) state.view.fit_pending = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom and pan so the whole pipeline fits the window");
+  ImGui::SameLine();
+  ImGui::Text("%.0f%%", state.view.transform.zoom * 100);
+
+  const char* hint = state.paint_mask
+                         ? "painting the mask: click or drag on a score or weight grid"
+                         : "wheel: zoom · right-drag: pan · click: pin a cell · Alt+drag: edit an input";
+  const float legend_w = ImGui::GetFontSize() * 14.5f + ImGui::CalcTextSize("−+01masked").x;
+  ImGui::SetCursorScreenPos({pos.x + pad, pos.y + size.y - line - 4});
+  ImGui::PushClipRect({pos.x, pos.y}, {pos.x + size.x - legend_w - 2 * pad, pos.y + size.y}, true);
+  ImGui::TextColored(ImVec4(0.4f, 0.4f, 0.48f, 1), "%s", hint);
+  ImGui::PopClipRect();
+  ImGui::SetCursorScreenPos({pos.x + size.x - legend_w, pos.y + size.y - line - 4});
+  colour_legends();
+}
+
+}  // namespace viz

@@ -1,0 +1,22 @@
+// Internal pieces of the canvas, split by feature so each file stays small:
+// mouse input (canvas_input.cpp) and overlays (canvas_overlays.cpp).
+#pragma once
+
+#include "canvas_view.hpp"
+#include "grid_painter.hpp"
+
+namespace viz {
+
+// Pan, zoom, hover, pin, Alt+drag value edits and mask painting.
+void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state);
+
+// At cell granularity: the operands of the product being added right now.
+void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, const Frame& frame);
+
+// Status caption, product strip, error banner, zoom buttons and hints.
+void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state);
+
+// Stages whose cells are (query, key) pairs, where painting edits the mask.
+bool maskable(const attn::Stage& stage);
+
+}  // namespace viz

@@ -1,0 +1,148 @@
+// Canvas drawing: arrows first (behind), then every grid, then highlights
+// (what the active step reads, what the inspected cell came from), then the
+// overlays. Input handling lives in canvas_input.cpp, overlays in
+// canvas_overlays.cpp.
+#include "canvas_view.hpp"
+
+#include <algorithm>
+
+#include "canvas_parts.hpp"
+#include "grid_painter.hpp"
+
+namespace viz {
+namespace {
+
+constexpr ImU32 kArrow = IM_COL32(175, 180, 195, 255);
+constexpr ImU32 kStepHighlight = IM_COL32(255, 140, 0, 255);
+constexpr ImU32 kStepFill = IM_COL32(255, 160, 0, 40);
+constexpr ImU32 kSourceHighlight = IM_COL32(120, 60, 220, 255);
+constexpr ImU32 kSourceFill = IM_COL32(140, 80, 240, 45);
+constexpr ImU32 kCellOutline = IM_COL32(20, 20, 30, 255);
+
+ImVec2 im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
+
+void arrow(const PaintContext& ctx, Vec2d a, Vec2d b) {
+  const float zoom = static_cast<float>(ctx.view.zoom);
+  const float dx = static_cast<float>(b.x - a.x) * 0.5f;
+  ctx.list->AddBezierCubic(im(a), {static_cast<float>(a.x) + dx, static_cast<float>(a.y)},
+                           {static_cast<float>(b.x) - dx, static_cast<float>(b.y)}, im(b), kArrow,
+                           std::max(1.0f, 1.5f * zoom));
+  const float h = std::max(3.0f, 6 * zoom);
+  ctx.list->AddTriangleFilled(im(b), {static_cast<float>(b.x) - h, static_cast<float>(b.y) - h / 2},
+                              {static_cast<float>(b.x) - h, static_cast<float>(b.y) + h / 2}, kArrow);
+}
+
+// Data-flow arrows from each input grid to the stage computed from it. A
+// product with a parameter reads "X -> W_Q -> Q": the data arrow goes to the
+// parameter's grid and the parameter's arrow to the result.
+void paint_arrows(const PaintContext& ctx, const PipelineLayout& layout) {
+  auto left_mid = [&](const GridBox& g) { return ctx.view.to_screen(Vec2d{g.box.x0 - 5, (g.cells.y0 + g.cells.y1) / 2}); };
+  auto right_mid = [&](const GridBox& g) { return ctx.view.to_screen(Vec2d{g.cells.x1 + 3, (g.cells.y0 + g.cells.y1) / 2}); };
+  for (const GridBox& g : layout.grids) {
+    const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
+    const GridBox* parameter = nullptr;
+    for (const attn::StageRef& in : s.inputs) {
+      const int i = ctx.trace.index_of(in);
+      if (i >= 0 && is_parameter_stage(ctx.trace.stages[static_cast<size_t>(i)])) parameter = layout.find(i);
+    }
+    for (const attn::StageRef& in : s.inputs) {
+      const GridBox* from = layout.find(ctx.trace.index_of(in));
+      if (!from) continue;
+      const GridBox& to = parameter && from != parameter ? *parameter : g;
+      if (from->band == to.band) arrow(ctx, right_mid(*from), left_mid(to));
+    }
+  }
+}
+
+void paint_sources(const PaintContext& ctx, const PipelineLayout& layout, const std::vector<attn::SourceRegion>& regions,
+                   ImU32 outline, ImU32 fill) {
+  for (const attn::SourceRegion& r : regions) {
+    const GridBox* g = layout.find(ctx.trace.index_of(r.stage));
+    if (g) paint_region(ctx, *g, r.row0, r.row1, r.col0, r.col1, outline, 2.5f, fill);
+  }
+}
+
+void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, const attn::StageRef& stage, int row,
+                        int col, ImU32 color, float thickness) {
+  const GridBox* g = layout.find(ctx.trace.index_of(stage));
+  if (g) paint_region(ctx, *g, row, row + 1, col, col + 1, color, thickness);
+}
+
+}  // namespace
+
+float text_scale(const ViewOptions& view) { return view.presentation ? 1.5f : 1.0f; }
+
+Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
+  if (view.focus_stage.empty()) return layout.bounds;
+  int index = trace.index_of({view.focus_stage, view.focus_head});
+  if (index < 0) index = trace.index_of({view.focus_stage, std::max(view.head, 0)});  // per-head stage, no head given
+  const GridBox* g = layout.find(index);
+  if (!g) return layout.bounds;
+  Rect r = g->box;
+  for (const attn::StageRef& in : trace.stages[static_cast<size_t>(index)].inputs)
+    if (const GridBox* from = layout.find(trace.index_of(in))) r = united(r, from->box);
+  return r;
+}
+
+void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& renderer, AppState& state) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(250, 250, 252, 255));
+  ImGui::Begin("##canvas", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
+                   ImGuiWindowFlags_NoNav);
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar(2);
+
+  if (d.model.has_trace()) {
+    const attn::Trace& trace = d.model.trace();
+    if (state.view.fit_pending) {
+      // Keep clear of the status panel at the top and the hint line at the bottom.
+      // (cell steps add a row of product squares to the status panel).
+      const double lines = state.granularity == Granularity::Cell ? 4.8 : 3.6;
+      const double top = lines * ImGui::GetTextLineHeightWithSpacing(), bottom = 1.5 * ImGui::GetTextLineHeightWithSpacing();
+      state.view.transform = fit(fit_target(d.layout, trace, state.view),
+                                 Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
+      state.view.fit_pending = false;
+    }
+    handle_canvas_input(pos, size, d, state);
+
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const ImVec4 clip(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+    list->PushClipRect({clip.x, clip.y}, {clip.z, clip.w}, true);
+    const PaintContext ctx{list, trace, d.model.timeline(), d.frame, state.view.transform, d.fonts, d.textures,
+                           renderer, clip, state.view.show_values, text_scale(state.view)};
+    paint_arrows(ctx, d.layout);
+    for (const GridBox& g : d.layout.grids) paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)]);
+
+    // What the animation step reads (query row, key column, value rows...).
+    if (!d.frame.finished) paint_sources(ctx, d.layout, d.frame.highlights, kStepHighlight, kStepFill);
+    if (d.frame.active_stage >= 0 && d.frame.active_row >= 0) {
+      const attn::Stage& s = trace.stages[static_cast<size_t>(d.frame.active_stage)];
+      const int c0 = d.frame.active_col >= 0 ? d.frame.active_col : 0;
+      const int c1 = d.frame.active_col >= 0 ? c0 + 1 : static_cast<int>(s.value.cols());
+      if (const GridBox* g = d.layout.find(d.frame.active_stage))
+        paint_region(ctx, *g, d.frame.active_row, d.frame.active_row + 1, c0, c1, kStepHighlight, 3.0f);
+    }
+    if (d.active_cell) paint_current_term(ctx, d.layout, d.frame);
+    // Where the inspected cell came from.
+    if (d.inspected) {
+      paint_sources(ctx, d.layout, d.inspected->sources, kSourceHighlight, kSourceFill);
+      paint_cell_outline(ctx, d.layout, d.inspected->stage, d.inspected->row, d.inspected->col, kCellOutline, 3.0f);
+    }
+    if (state.hovered && (!d.inspected || !(state.hovered->stage == d.inspected->stage) ||
+                          state.hovered->row != d.inspected->row || state.hovered->col != d.inspected->col))
+      paint_cell_outline(ctx, d.layout, state.hovered->stage, state.hovered->row, state.hovered->col, kCellOutline, 1.5f);
+    list->PopClipRect();
+    paint_overlays(pos, size, d, state);
+  } else {
+    ImGui::SetCursorPos({20, 20});
+    ImGui::TextWrapped("Nothing to show: %s", d.model.error().c_str());
+  }
+  ImGui::End();
+}
+
+}  // namespace viz

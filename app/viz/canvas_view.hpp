@@ -1,0 +1,46 @@
+// The pipeline canvas: every laid-out grid, data-flow arrows, animation and
+// inspection highlights, the status caption; pan (right/middle drag), zoom
+// (wheel), hover/pin (left click), Alt+drag to change an input value, and
+// mask painting. Reads const model data; user input edits AppState only.
+#pragma once
+
+#include <vector>
+
+#include <imgui.h>
+
+#include "app_state.hpp"
+#include "font_set.hpp"
+#include "grid_renderer.hpp"
+#include "grid_textures.hpp"
+#include "viz/animation.hpp"
+#include "viz/colormap.hpp"
+#include "viz/layout.hpp"
+#include "viz/step_caption.hpp"
+#include "viz/trace_model.hpp"
+
+namespace viz {
+
+struct CanvasData {
+  const TraceModel& model;
+  const Frame& frame;
+  const PipelineLayout& layout;
+  const std::vector<ColorScale>& scales;   // parallel to trace.stages
+  const attn::Explanation* inspected;      // hovered or pinned cell, or null
+  const attn::Explanation* active_cell;    // the cell being animated, or null
+  const StepCaption& caption;
+  const FontSet& fonts;
+  const GridTextures& textures;
+};
+
+// Draws the canvas into the area [pos, pos + size) and applies the user's
+// mouse input to `state`.
+void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& data, GridRenderer& renderer, AppState& state);
+
+// How much larger the canvas text is drawn (presentation mode); the layout
+// scales its text bands by the same factor.
+float text_scale(const ViewOptions& view);
+
+// The world rectangle to fit: the whole layout, or a focused stage with its inputs.
+Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view);
+
+}  // namespace viz

@@ -1,0 +1,85 @@
+// PNG capture (rows flipped: GL's origin is bottom-left) and JSON dumps,
+// written to a temporary file and renamed so a reader never sees half a file.
+#include "capture.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <stb_image_write.h>
+
+#include "gl.hpp"
+
+namespace viz {
+namespace {
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) return;
+  }
+  std::rename(tmp.c_str(), path.c_str());
+}
+
+nlohmann::json row_of(const attn::Stage* s, int row) {
+  nlohmann::json out = nlohmann::json::array();
+  if (!s || row >= s->value.rows()) return out;
+  for (Eigen::Index c = 0; c < s->value.cols(); ++c) out.push_back(s->value(row, c));
+  return out;
+}
+
+}  // namespace
+
+bool write_screenshot(const std::string& path, int width, int height) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+  const size_t stride = static_cast<size_t>(width) * 3;
+  std::vector<unsigned char> flipped(pixels.size());
+  for (int y = 0; y < height; ++y)
+    std::copy_n(pixels.data() + static_cast<size_t>(height - 1 - y) * stride, stride, flipped.data() + static_cast<size_t>(y) * stride);
+  return stbi_write_png(path.c_str(), width, height, 3, flipped.data(), static_cast<int>(stride)) != 0;
+}
+
+void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model) {
+  nlohmann::json j;
+  j["revision"] = state.revision;
+  j["dirty"] = state.dirty();
+  j["error"] = model.error();
+  j["scenario"] = attn::io::scenario_to_json(state.doc);
+  if (model.has_trace()) {
+    const attn::Trace& t = model.trace();
+    j["generation"] = model.generation();
+    j["weights_row0"] = row_of(t.find("weights", 0), 0);
+    j["weights_row_last"] = row_of(t.find("weights", 0), t.dims.n_q - 1);
+    j["output_row0"] = row_of(t.find("output"), 0);
+  }
+  write_atomically(path, j.dump(2));
+}
+
+void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,
+                       const attn::Trace& trace, const WidgetProbe& widgets, int width, int height) {
+  nlohmann::json j;
+  j["window"] = {width, height};
+  j["zoom"] = view.zoom;
+  j["bands"] = layout.bands;
+  nlohmann::json grids = nlohmann::json::array();
+  for (const GridBox& g : layout.grids) {
+    const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
+    const Rect cells = view.to_screen(g.cells);
+    grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
+                     {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
+                     {"cell", g.cell * view.zoom}});
+  }
+  j["grids"] = grids;
+  nlohmann::json w = nlohmann::json::object();
+  for (const auto& [name, r] : widgets) w[name] = {r.x, r.y, r.z, r.w};
+  j["widgets"] = w;
+  write_atomically(path, j.dump(1));
+}
+
+}  // namespace viz

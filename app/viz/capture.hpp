@@ -1,0 +1,23 @@
+// Headless outputs for scripts and tests: a PNG of the back buffer, a JSON
+// dump of the state (scenario + a few results) and one of the layout (every
+// grid's cells and some widgets, in screen pixels).
+#pragma once
+
+#include <string>
+
+#include "app_state.hpp"
+#include "editor_panel.hpp"
+#include "viz/layout.hpp"
+#include "viz/trace_model.hpp"
+
+namespace viz {
+
+// Reads GL_BACK (call before swapping) and writes an RGB PNG; false on failure.
+bool write_screenshot(const std::string& path, int width, int height);
+
+void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model);
+
+void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,
+                       const attn::Trace& trace, const WidgetProbe& widgets, int width, int height);
+
+}  // namespace viz

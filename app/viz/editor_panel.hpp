@@ -1,0 +1,29 @@
+// The scenario editor: shape (tokens, d_model, d_k, d_v, heads, W_O, cross
+// attention), token names, options (scaling, temperature, score function,
+// positional encoding, softmax axis, mask and where it applies), every input
+// value, randomise with a seed, reset, undo and redo. Edits AppState in place;
+// the trace is recomputed from it in the same frame.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <imgui.h>
+
+#include "app_state.hpp"
+
+namespace viz {
+
+// Screen rectangles of named widgets ("x[0,1]"), recorded for UI tests.
+using WidgetProbe = std::map<std::string, ImVec4>;
+
+void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, WidgetProbe* probe);
+
+// Value tables (matrix_editor.cpp).
+void draw_matrix_editors(AppState& state, WidgetProbe* probe);
+
+// Shared helpers for the editor files.
+void editor_tooltip(const char* text);
+void note_drag_edit(AppState& state);  // after a value widget: live change + undo commit
+
+}  // namespace viz

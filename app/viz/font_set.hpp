@@ -1,0 +1,33 @@
+// Fonts: DejaVu Sans rasterised at the sizes we draw (normal and presentation)
+// with the glyphs attention needs (Greek, subscripts, √ ∞ × ÷ · Σ ᵀ), falling
+// back to ImGui's built-in font when the file is missing.
+#pragma once
+
+#include <imgui.h>
+
+namespace viz {
+
+class FontSet {
+ public:
+  // Loads into the current ImGui context's atlas; call before the first frame.
+  FontSet(float base_px, float large_px);
+
+  ImFont* regular() const { return regular_; }
+  ImFont* large() const { return large_; }
+  float base_px() const { return base_px_; }
+  bool dejavu() const { return dejavu_; }
+  // Picks the rasterised font closest to `px` so scaled canvas text stays crisp.
+  ImFont* for_size(float px) const { return px > (base_px_ + large_px_) / 2 ? large_ : regular_; }
+
+  // Switches the whole UI between normal and presentation size.
+  void set_presentation(bool on, const ImGuiStyle& base_style);
+
+ private:
+  ImVector<ImWchar> ranges_;  // must outlive the atlas build
+  ImFont* regular_ = nullptr;
+  ImFont* large_ = nullptr;
+  float base_px_, large_px_;
+  bool dejavu_ = false;
+};
+
+}  // namespace viz

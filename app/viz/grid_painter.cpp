@@ -1,0 +1,234 @@
+// Grid drawing. Everything scales with the canvas zoom like a map; text is
+// drawn with the rasterised size nearest to its on-screen size and skipped
+// when it would be too small to read. Only cells inside the clip are visited.
+#include "grid_painter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "attn/explain.hpp"
+#include "viz/step_caption.hpp"
+
+namespace viz {
+namespace {
+
+// Text is never drawn smaller than kMinTextPx. Labels, formulas and captions
+// whose natural size (at this zoom) is below kSkipTextPx are left out; titles
+// stay while they fit above the cells, so an overview still names its grids.
+constexpr float kMinTextPx = 8.5f;
+constexpr float kSkipTextPx = 6.0f;
+
+ImVec2 to_im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
+
+// Text of a given pixel size in the closest rasterised font.
+void text(const PaintContext& ctx, float px, ImVec2 pos, ImU32 color, const std::string& s, float wrap = 0) {
+  px = std::max(px, kMinTextPx);
+  ctx.list->AddText(ctx.fonts.for_size(px), px, pos, color, s.c_str(), s.c_str() + s.size(), wrap);
+}
+
+ImVec2 text_size(const PaintContext& ctx, float px, const std::string& s) {
+  px = std::max(px, kMinTextPx);
+  return ctx.fonts.for_size(px)->CalcTextSizeA(px, 1e9f, 0, s.c_str(), s.c_str() + s.size());
+}
+
+void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 color) {
+  const float side = b.x - a.x, step = std::max(4.0f, side / 4);
+  for (float d = step; d < 2 * side; d += step) {
+    const ImVec2 p(a.x + std::min(d, side), a.y + std::max(0.0f, d - side));
+    const ImVec2 q(a.x + std::max(0.0f, d - side), a.y + std::min(d, side));
+    list->AddLine(p, q, color, 1.0f);
+  }
+}
+
+// Shortens text with "…" until it fits max_w pixels.
+std::string fit_text(const PaintContext& ctx, float px, std::string s, float max_w) {
+  if (text_size(ctx, px, s).x <= max_w) return s;
+  while (!s.empty()) {
+    // Drop one UTF-8 code point: its continuation bytes, then its lead byte.
+    while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();
+    if (!s.empty()) s.pop_back();
+    if (text_size(ctx, px, s + "…").x <= max_w) return s + "…";
+  }
+  return s;
+}
+
+void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, float zoom) {
+  const float z = zoom * ctx.text_scale;  // world text sizes grow in presentation mode
+  const float title_px = std::min(16 * z, 40.0f), small_px = std::min(12.5f * z, 30.0f);
+  // Zoomed far out the labels are gone, so the title may use their band too,
+  // sitting right on top of the cells.
+  const float band_px = static_cast<float>((g.cells.y0 - g.box.y0) * zoom);
+  if (band_px < kMinTextPx + 1) return;
+  const bool compact = small_px < kSkipTextPx;
+  const float shown_px = std::max(title_px, kMinTextPx);
+  Vec2d top = ctx.view.to_screen(Vec2d{g.box.x0, g.box.y0});
+  if (compact) top.y = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y0}).y - shown_px - 1;
+  const float room = static_cast<float>((g.box.width() + 30) * zoom);  // may run a little into the gap
+  const std::string title = fit_text(ctx, title_px, grid_title(s, ctx.trace.dims.n_heads), room);
+  text(ctx, title_px, to_im(top), IM_COL32(25, 25, 35, 255), title);
+  if (compact) return;
+  if (const ImU32 accent = stage_accent(s)) {
+    const ImVec2 sz = text_size(ctx, title_px, s.title);
+    const float y = static_cast<float>(top.y) + shown_px + 1;
+    ctx.list->AddLine({static_cast<float>(top.x), y}, {static_cast<float>(top.x) + sz.x, y}, accent,
+                      std::max(1.0f, 2.5f * static_cast<float>(zoom)));
+  }
+  text(ctx, small_px, {static_cast<float>(top.x), static_cast<float>(top.y) + shown_px * 1.3f}, IM_COL32(90, 90, 105, 255),
+       fit_text(ctx, small_px, s.formula, room));
+}
+
+// Labels drawn every k-th row/column so they never overlap.
+void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, float zoom) {
+  const float z = zoom * ctx.text_scale;
+  const float px = std::clamp(static_cast<float>(std::min(12.5 * z, g.cell * zoom * 0.8)), kMinTextPx, 24.0f * ctx.text_scale);
+  if (12.5 * z < kSkipTextPx) return;
+  const float cell_px = static_cast<float>(g.cell * zoom);
+  const ImU32 color = IM_COL32(70, 70, 85, 255);
+  const int col_every = std::max(1, static_cast<int>(std::ceil(px * 2.2f / cell_px)));
+  const int row_every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / cell_px)));
+  const Rect cells = ctx.view.to_screen(g.cells);
+  const int c_first = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / cell_px));
+  const int c_last = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
+  for (int c = c_first - c_first % col_every; c <= c_last; c += col_every) {
+    const std::string& l = s.col_labels.size() > static_cast<size_t>(c) ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
+    const ImVec2 sz = text_size(ctx, px, l);
+    text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * cell_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
+  }
+  const int r_first = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
+  const int r_last = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
+  for (int r = r_first - r_first % row_every; r <= r_last; r += row_every) {
+    std::string l = s.row_labels.size() > static_cast<size_t>(r) ? s.row_labels[static_cast<size_t>(r)] : std::to_string(r);
+    if (l.size() > 16) l = l.substr(0, 15) + "…";
+    const ImVec2 sz = text_size(ctx, px, l);
+    text(ctx, px, {static_cast<float>(cells.x0) - sz.x - 4, static_cast<float>(cells.y0 + (r + 0.5) * cell_px) - px / 2}, color, l);
+  }
+}
+
+void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
+  const Rect cells = ctx.view.to_screen(g.cells);
+  const float cell_px = static_cast<float>(g.cell * zoom);
+  const float gap = cell_px >= 6 ? 1.0f : 0.0f;
+  const int c0 = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / cell_px));
+  const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
+  const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
+  const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
+  const float value_px = std::min(cell_px * 0.4f, 17.0f * ctx.text_scale);
+  const int digits = cell_px >= 44 ? 3 : 2;
+  const bool values = ctx.show_values && value_px >= 7.5f && cell_px >= 18;
+  for (int r = r0; r <= r1; ++r)
+    for (int c = c0; c <= c1; ++c) {
+      const ImVec2 a(static_cast<float>(cells.x0 + c * cell_px), static_cast<float>(cells.y0 + r * cell_px));
+      const ImVec2 b(a.x + cell_px - gap, a.y + cell_px - gap);
+      const float vis = cell_visibility(ctx.trace, ctx.timeline, ctx.frame, g.stage, r, c);
+      const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
+      const bool masked = masked_look(s, r, c, v);
+      ctx.list->AddRectFilled(a, b, cell_fill(scale, v, masked, vis));
+      const bool show_mask = masked && vis > 0.5f;
+      if (show_mask && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
+      if (!values || vis < 0.5f) continue;
+      const std::string label = attn::format_number(v, digits);
+      const ImVec2 sz = text_size(ctx, value_px, label);
+      if (sz.x > cell_px - 3) continue;
+      const Rgba bg = show_mask ? masked_color() : color_of(scale, v);
+      const Rgba fg = text_color_on(bg);
+      text(ctx, value_px, {(a.x + b.x - sz.x) / 2, (a.y + b.y - sz.y) / 2}, IM_COL32(fg.r, fg.g, fg.b, 255), label);
+    }
+}
+
+void paint_texture(const PaintContext& ctx, const GridBox& g, const attn::Stage& s) {
+  const float p = ctx.frame.stage_progress.empty() ? 1.0f : ctx.frame.stage_progress[static_cast<size_t>(g.stage)];
+  GridQuad q;
+  q.screen = ctx.view.to_screen(g.cells);
+  q.rows = g.rows;
+  q.cols = g.cols;
+  q.values = ctx.textures.values(g.stage);
+  q.visibility = ctx.textures.live(g.stage);
+  q.lut = ctx.textures.lut(s.kind);
+  q.alpha = q.visibility ? 1.0f : (p > 0 ? 1.0f : 0.0f);
+  q.clip = ctx.clip;
+  if (q.values) ctx.renderer.add(ctx.list, q);
+}
+
+// Colour bar with its range, then the caption, below the cells.
+void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
+  const float z = zoom * ctx.text_scale;
+  const float px = std::clamp(12 * z, kMinTextPx, 24.0f * ctx.text_scale);
+  if (12 * z < kSkipTextPx) return;
+  const Vec2d at = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y1 + 6});
+  const float bar_w = px * 5, bar_h = px * 0.66f;
+  const std::string lo = scale.kind == attn::ValueKind::Signed ? attn::format_number(-scale.limit, 2) : "0";
+  const std::string hi = scale.kind == attn::ValueKind::Signed ? attn::format_number(scale.limit, 2) : "1";
+  const ImU32 grey = IM_COL32(80, 80, 95, 255);
+  float x = static_cast<float>(at.x);
+  const float y = static_cast<float>(at.y);
+  text(ctx, px, {x, y}, grey, lo);
+  x += text_size(ctx, px, lo).x + 4;
+  constexpr int kSteps = 12;
+  for (int i = 0; i < kSteps; ++i) {
+    const Rgba c = color_at(scale.kind, (i + 0.5f) / kSteps);
+    ctx.list->AddRectFilled({x + bar_w * i / kSteps, y + (px - bar_h) / 2}, {x + bar_w * (i + 1) / kSteps + 0.5f, y + (px + bar_h) / 2}, to_imgui(c));
+  }
+  x += bar_w + 4;
+  text(ctx, px, {x, y}, grey, hi);
+  x += text_size(ctx, px, hi).x + 10;
+  if (s.blocked.size() != 0 && s.blocked.any()) {
+    const ImVec2 a(x, y + (px - bar_h * 1.4f) / 2), b(x + bar_h * 1.4f, y + (px + bar_h * 1.4f) / 2);
+    ctx.list->AddRectFilled(a, b, GridRenderer::masked_fill());
+    hatch(ctx.list, a, b, GridRenderer::hatch_color());
+    text(ctx, px, {b.x + 3, y}, grey, "masked");
+  }
+  if (!g.captioned) return;
+  const float wrap = static_cast<float>(g.box.width() * zoom);
+  text(ctx, px, {static_cast<float>(at.x), y + px + 4}, IM_COL32(95, 95, 110, 255), stage_caption(ctx.trace, s), wrap);
+}
+
+}  // namespace
+
+ImU32 to_imgui(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+ImU32 cell_fill(const ColorScale& scale, double value, bool blocked, float visibility) {
+  const ImU32 target = blocked ? GridRenderer::masked_fill() : to_imgui(color_of(scale, value));
+  if (visibility >= 1.0f) return target;
+  const ImVec4 a = ImGui::ColorConvertU32ToFloat4(GridRenderer::empty_color());
+  const ImVec4 b = ImGui::ColorConvertU32ToFloat4(target);
+  const float f = std::clamp(visibility, 0.0f, 1.0f);
+  return ImGui::ColorConvertFloat4ToU32({a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f, 1.0f});
+}
+
+ImU32 stage_accent(const attn::Stage& s) {
+  if (s.id == "q" || s.id == "w_q") return IM_COL32(171, 99, 250, 255);
+  if (s.id == "k" || s.id == "w_k") return IM_COL32(230, 170, 40, 255);
+  if (s.id == "v" || s.id == "w_v") return IM_COL32(0, 180, 130, 255);
+  return 0;
+}
+
+void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale) {
+  const Rect box = ctx.view.to_screen(g.box);
+  if (box.x1 < ctx.clip.x || box.x0 > ctx.clip.z || box.y1 < ctx.clip.y || box.y0 > ctx.clip.w) return;
+  const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
+  const float zoom = static_cast<float>(ctx.view.zoom);
+  paint_header(ctx, g, s, zoom);
+  paint_labels(ctx, g, s, zoom);
+  const Rect cells = ctx.view.to_screen(g.cells);
+  ctx.list->AddRect({static_cast<float>(cells.x0) - 1, static_cast<float>(cells.y0) - 1},
+                    {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, IM_COL32(200, 202, 210, 255));
+  if (uses_texture(g)) paint_texture(ctx, g, s);
+  else paint_cells(ctx, g, s, scale, zoom);
+  paint_caption(ctx, g, s, scale, zoom);
+}
+
+void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int c0, int c1, ImU32 color,
+                  float thickness, ImU32 fill) {
+  r0 = std::clamp(r0, 0, g.rows), r1 = std::clamp(r1, 0, g.rows);
+  c0 = std::clamp(c0, 0, g.cols), c1 = std::clamp(c1, 0, g.cols);
+  if (r1 <= r0 || c1 <= c0) return;
+  const Vec2d a = ctx.view.to_screen(Vec2d{g.cells.x0 + c0 * g.cell, g.cells.y0 + r0 * g.cell});
+  const Vec2d b = ctx.view.to_screen(Vec2d{g.cells.x0 + c1 * g.cell, g.cells.y0 + r1 * g.cell});
+  if (fill) ctx.list->AddRectFilled(to_im(a), to_im(b), fill);
+  const float h = thickness / 2;
+  ctx.list->AddRect({static_cast<float>(a.x) - h, static_cast<float>(a.y) - h},
+                    {static_cast<float>(b.x) + h, static_cast<float>(b.y) + h}, color, 0, 0, thickness);
+}
+
+}  // namespace viz

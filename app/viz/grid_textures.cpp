@@ -1,0 +1,123 @@
+// Texture uploads for the large-grid path. Values are converted to colormap
+// coordinates on the CPU with the same viz::normalised() the per-cell path
+// uses, so the shader only has to index the LUT and both paths agree.
+#include "grid_textures.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace viz {
+namespace {
+
+void set_nearest(GLenum target) {
+  glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+}
+
+void upload_r32f(GLuint texture, int cols, int rows, const float* data) {
+  glBindTexture(GL_TEXTURE_2D, texture);
+  set_nearest(GL_TEXTURE_2D);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, data);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+int kind_index(attn::ValueKind k) {
+  switch (k) {
+    case attn::ValueKind::Signed: return 0;
+    case attn::ValueKind::Probability: return 1;
+    case attn::ValueKind::Mask: return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<float> colormap_coordinates(const attn::Stage& stage, const ColorScale& scale) {
+  const int rows = static_cast<int>(stage.value.rows()), cols = static_cast<int>(stage.value.cols());
+  std::vector<float> out(static_cast<size_t>(rows) * static_cast<size_t>(cols));
+  // Eigen is column-major; GL wants row 0 first, so convert explicitly here.
+  for (int c = 0; c < cols; ++c)
+    for (int r = 0; r < rows; ++r) {
+      const double v = stage.value(r, c);
+      out[static_cast<size_t>(r) * static_cast<size_t>(cols) + static_cast<size_t>(c)] =
+          masked_look(stage, r, c, v) ? -1.0f : normalised(scale, v);
+    }
+  return out;
+}
+
+GridTextures::GridTextures() {
+  const attn::ValueKind kinds[] = {attn::ValueKind::Signed, attn::ValueKind::Probability, attn::ValueKind::Mask};
+  for (attn::ValueKind k : kinds) {
+    const std::vector<std::uint8_t> lut = lookup_table(k, 256);
+    gl::Texture& t = luts_[kind_index(k)];
+    t = gl::make_texture();
+    glBindTexture(GL_TEXTURE_2D, t.id());
+    set_nearest(GL_TEXTURE_2D);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, lut.data());
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  live_ = gl::make_texture();
+}
+
+void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, const PipelineLayout& layout,
+                        const std::vector<ColorScale>& scales) {
+  if (generation != generation_) {
+    generation_ = generation;
+    for (Entry& e : values_) e.texture.reset();  // free the old trace's GPU memory now
+  }
+  if (values_.size() != trace.stages.size()) values_.resize(trace.stages.size());
+  for (const GridBox& g : layout.grids) {
+    if (!uses_texture(g) || g.stage < 0 || g.stage >= static_cast<int>(trace.stages.size())) continue;
+    Entry& e = values_[static_cast<size_t>(g.stage)];
+    if (e.texture && e.generation == generation_) continue;
+    const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
+    const std::vector<float> u = colormap_coordinates(s, scales.at(static_cast<size_t>(g.stage)));
+    if (!e.texture) e.texture = gl::make_texture();
+    upload_r32f(e.texture.id(), static_cast<int>(s.value.cols()), static_cast<int>(s.value.rows()), u.data());
+    e.generation = generation_;
+    ++uploads_;
+  }
+}
+
+GLuint GridTextures::values(int stage) const {
+  if (stage < 0 || stage >= static_cast<int>(values_.size())) return 0;
+  const Entry& e = values_[static_cast<size_t>(stage)];
+  return e.generation == generation_ ? e.texture.id() : 0;
+}
+
+GLuint GridTextures::lut(attn::ValueKind kind) const { return luts_[kind_index(kind)].id(); }
+
+void GridTextures::update_live(const attn::Trace& trace, const Timeline& tl, const Frame& f,
+                               const PipelineLayout& layout) {
+  const int stage = f.active_stage;
+  const GridBox* g = stage >= 0 ? layout.find(stage) : nullptr;
+  if (!g || !uses_texture(*g) || f.finished) {
+    live_stage_ = -1;
+    return;
+  }
+  if (stage == live_stage_ && f.t == live_t_ && live_generation_ == generation_) return;
+  const int rows = g->rows, cols = g->cols;
+  scratch_.assign(static_cast<size_t>(rows) * static_cast<size_t>(cols), 0.0f);
+  for (int r = 0; r < rows; ++r) {
+    float* row = scratch_.data() + static_cast<size_t>(r) * static_cast<size_t>(cols);
+    // Visibility is monotonic along a row (a sweep or a wave), so equal ends
+    // mean the whole row shares one value: two evaluations instead of cols.
+    const float first = cell_visibility(trace, tl, f, stage, r, 0);
+    const float last = cell_visibility(trace, tl, f, stage, r, cols - 1);
+    if (first == last) {
+      std::fill(row, row + cols, first);
+    } else {
+      for (int c = 0; c < cols; ++c) row[c] = cell_visibility(trace, tl, f, stage, r, c);
+    }
+  }
+  upload_r32f(live_.id(), cols, rows, scratch_.data());
+  live_stage_ = stage;
+  live_t_ = f.t;
+  live_generation_ = generation_;
+}
+
+}  // namespace viz

@@ -1,0 +1,70 @@
+// GL textures behind the large-grid path: one R32F texture of colormap
+// coordinates per large stage, uploaded once per trace (generation), the
+// three colormap LUTs, and a per-cell visibility texture for the one large
+// stage being animated, refreshed only when the animation time moves.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "gl_objects.hpp"
+#include "viz/animation.hpp"
+#include "viz/colormap.hpp"
+#include "viz/layout.hpp"
+
+namespace viz {
+
+// Grids with more cells than this draw through the shader, not per-cell rects.
+constexpr long long kTextureThreshold = 64 * 64;
+inline bool uses_texture(const GridBox& g) { return static_cast<long long>(g.rows) * g.cols > kTextureThreshold; }
+
+// A blocked cell gets the masked look once its value says so: −∞ logits, or
+// a zero weight. (With the mask applied after softmax, the logits and the raw
+// softmax are not blocked yet, so they keep their colours.)
+inline bool masked_look(const attn::Stage& s, int r, int c, double v) {
+  if (!std::isfinite(v)) return true;
+  return s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0;
+}
+
+// Packs a stage into colormap coordinates, row-major (row 0 first), the
+// layout GL expects: u in [0, 1], or -1 for blocked / non-finite cells.
+std::vector<float> colormap_coordinates(const attn::Stage& stage, const ColorScale& scale);
+
+class GridTextures {
+ public:
+  GridTextures();  // needs a current GL context
+
+  // Uploads the value texture of every large grid in `layout` that is not
+  // current for this trace generation; everything else is left untouched.
+  // `scales` is parallel to trace.stages.
+  void sync(const attn::Trace& trace, std::uint64_t generation, const PipelineLayout& layout,
+            const std::vector<ColorScale>& scales);
+  // The value texture of a stage (0 when not uploaded).
+  GLuint values(int stage) const;
+  GLuint lut(attn::ValueKind kind) const;
+
+  // Refreshes per-cell visibility of the large grid being animated; returns
+  // the texture to sample for `stage` (0 when the stage is not animating).
+  void update_live(const attn::Trace& trace, const Timeline& timeline, const Frame& frame,
+                   const PipelineLayout& layout);
+  GLuint live(int stage) const { return stage == live_stage_ ? live_.id() : 0; }
+
+  int uploads() const { return uploads_; }  // for the benchmark and tests
+
+ private:
+  struct Entry {
+    std::uint64_t generation = 0;
+    gl::Texture texture;
+  };
+  std::vector<Entry> values_;
+  gl::Texture luts_[3];
+  gl::Texture live_;
+  int live_stage_ = -1;
+  double live_t_ = -1;
+  std::uint64_t generation_ = 0, live_generation_ = 0;
+  int uploads_ = 0;
+  std::vector<float> scratch_;
+};
+
+}  // namespace viz

@@ -1,0 +1,127 @@
+// Inspector rendering. Long term lists (a 1024-key softmax row) go through
+// ImGuiListClipper so only the visible lines are laid out.
+#include "inspector_panel.hpp"
+
+#include <string>
+
+namespace viz {
+namespace {
+
+std::string num(double v) { return attn::format_number(v, 4); }
+
+std::string term_text(const attn::Term& t) {
+  if (t.op == "exp" || t.op == "tanh" || t.op == "sin" || t.op == "cos")
+    return t.op + "(" + t.lhs_label + ") = " + t.op + "(" + num(t.lhs) + ")";
+  if (t.op.empty()) return t.lhs_label;
+  return t.lhs_label + " " + t.op + " " + t.rhs_label + " = " + num(t.lhs) + " " + t.op + " " + num(t.rhs);
+}
+
+std::string region_text(const attn::Trace& trace, const attn::SourceRegion& r) {
+  const attn::Stage* s = trace.find(r.stage);
+  const std::string name = s ? s->title : r.stage.id;
+  const int rows = s ? static_cast<int>(s->value.rows()) : 0, cols = s ? static_cast<int>(s->value.cols()) : 0;
+  std::string what;
+  if (r.row1 - r.row0 == 1 && r.col1 - r.col0 == 1) what = "cell [" + std::to_string(r.row0) + "," + std::to_string(r.col0) + "]";
+  else if (r.row1 - r.row0 == 1 && r.col0 == 0 && r.col1 == cols) what = "row " + std::to_string(r.row0);
+  else if (r.col1 - r.col0 == 1 && r.row0 == 0 && r.row1 == rows) what = "column " + std::to_string(r.col0);
+  else what = "rows " + std::to_string(r.row0) + "–" + std::to_string(r.row1 - 1) + ", columns " +
+              std::to_string(r.col0) + "–" + std::to_string(r.col1 - 1);
+  return what + " of " + name + (r.stage.head >= 0 ? " (head " + std::to_string(r.stage.head) + ")" : "");
+}
+
+void draw_step(const attn::ExplainStep& step, int index) {
+  ImGui::PushID(index);
+  ImGui::TextColored(ImVec4(0.35f, 0.2f, 0.75f, 1), "%d. %s", index + 1, step.title.c_str());
+  // The "sum" step repeats the products' terms; its equation says it all.
+  const bool list = !step.terms.empty() && step.title != "sum";
+  if (list) {
+    // Long lists (a 1024-key softmax row) show their ends; the rest on demand.
+    const int n = static_cast<int>(step.terms.size());
+    constexpr int kEnds = 5;
+    const bool all = n <= 2 * kEnds + 2 || ImGui::TreeNode("terms", "all %d terms", n);
+    if (ImGui::BeginTable("terms", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
+                                          ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5);
+      auto row = [&](int i) {
+        const attn::Term& t = step.terms[static_cast<size_t>(i)];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(term_text(t).c_str());  // one line each: the clipper needs equal heights
+        ImGui::TableNextColumn();
+        ImGui::Text("= %s", num(t.value).c_str());
+      };
+      if (all) {
+        ImGuiListClipper clipper;
+        clipper.Begin(n);
+        while (clipper.Step())
+          for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) row(i);
+      } else {
+        for (int i = 0; i < kEnds; ++i) row(i);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("… %d more …", n - 2 * kEnds);
+        for (int i = n - kEnds; i < n; ++i) row(i);
+      }
+      ImGui::EndTable();
+    }
+    if (all && n > 2 * kEnds + 2) ImGui::TreePop();
+  }
+  if (!step.equation.empty()) ImGui::TextWrapped("%s", step.equation.c_str());
+  ImGui::Spacing();
+  ImGui::PopID();
+}
+
+}  // namespace
+
+void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* e, AppState& state) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                         ImGuiWindowFlags_NoSavedSettings);
+  if (!e || !trace) {
+    ImGui::TextWrapped("Hover over any cell to see exactly how it was computed, with the real numbers. "
+                       "Click a cell to pin it here; click it again or press Escape to unpin.");
+    ImGui::Spacing();
+    ImGui::TextDisabled("The cells it came from light up in purple.");
+    ImGui::End();
+    return;
+  }
+  const attn::Stage* s = trace->find(e->stage);
+  const std::string title = (s ? s->title : e->stage.id) + " [" + std::to_string(e->row) + ", " + std::to_string(e->col) + "]";
+  ImGui::Text("%s", title.c_str());
+  if (e->stage.head >= 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("head %d", e->stage.head);
+  }
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+  if (state.pinned) {
+    if (ImGui::SmallButton("unpin")) state.pinned.reset();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop showing this cell (Escape)");
+  } else {
+    ImGui::TextDisabled("hover");
+  }
+  if (s && e->row < static_cast<int>(s->row_labels.size()) && e->col < static_cast<int>(s->col_labels.size()))
+    ImGui::TextDisabled("row \"%s\", column \"%s\"", s->row_labels[static_cast<size_t>(e->row)].c_str(),
+                        s->col_labels[static_cast<size_t>(e->col)].c_str());
+  ImGui::Separator();
+  ImGui::Text("value = %s", attn::format_number(e->value, 6).c_str());
+  ImGui::TextWrapped("%s", e->formula.c_str());
+  ImGui::Spacing();
+  ImGui::BeginChild("steps", {0, 0}, false);
+  for (size_t i = 0; i < e->steps.size(); ++i) draw_step(e->steps[i], static_cast<int>(i));
+  if (!e->note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.3f, 0.0f, 1));
+    ImGui::TextWrapped("Note: %s", e->note.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!e->sources.empty()) {
+    ImGui::Separator();
+    ImGui::TextDisabled("Comes from (highlighted on the canvas):");
+    for (const attn::SourceRegion& r : e->sources) ImGui::BulletText("%s", region_text(*trace, r).c_str());
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace viz

@@ -1,0 +1,84 @@
+// CLI11 parsing for the app. Values are checked here so a typo in a test
+// script fails loudly instead of silently rendering the wrong thing.
+#include "options.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+namespace viz {
+
+std::optional<InspectTarget> parse_inspect(const std::string& text) {
+  std::istringstream in(text);
+  InspectTarget t;
+  std::string head, row, col;
+  if (!std::getline(in, t.stage, ':') || !std::getline(in, head, ':') || !std::getline(in, row, ':') ||
+      !std::getline(in, col))
+    return std::nullopt;
+  try {
+    size_t used = 0;
+    t.head = std::stoi(head, &used);
+    if (used != head.size()) return std::nullopt;
+    t.row = std::stoi(row, &used);
+    if (used != row.size()) return std::nullopt;
+    t.col = std::stoi(col, &used);
+    if (used != col.size()) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (t.stage.empty() || t.row < 0 || t.col < 0) return std::nullopt;
+  return t;
+}
+
+std::optional<int> parse_options(int argc, char** argv, Options& o) {
+  CLI::App app{"attnviz: see attention compute, one step at a time"};
+  std::string size, inspect, granularity = "stage";
+  int head = -2;
+  double time = -1;
+  app.add_option("file", o.file, "Scenario file to open (default: the built-in lesson)");
+  app.add_option("--screenshot", o.screenshot, "Render one frame to this PNG and exit");
+  app.add_option("--stage", o.stage, "Focus this stage id (e.g. weights) and show it complete");
+  app.add_option("--head", head, "Show only this head, -1 for all side by side (default: all; head 0 for 256+ tokens)");
+  app.add_option("--time", time, "Animation time in seconds (default: the end, everything shown)");
+  app.add_option("--inspect", inspect, "Pin the inspector on a cell: STAGE:HEAD:ROW:COL (HEAD -1 if shared)");
+  app.add_option("--size", size, "Window size WxH (default 1600x1000)");
+  app.add_option("--granularity", granularity, "Animation steps: stage, row or cell")
+      ->check(CLI::IsMember({"stage", "row", "cell"}));
+  app.add_flag("--benchmark", o.benchmark, "Render frames without waiting and print the median frame time");
+  app.add_flag("--play", o.play, "With --benchmark: measure while the animation plays (from the start, looping)");
+  app.add_option("--frames", o.frames, "Frames for --benchmark (default 120)")->check(CLI::Range(1, 100000));
+  app.add_option("--dump-state", o.dump_state, "Write the scenario and a few results as JSON (on every recompute and at exit)");
+  app.add_option("--dump-layout", o.dump_layout, "Write every grid's cell rectangles (screen pixels) as JSON");
+  app.add_flag("--presentation", o.presentation, "Start with large fonts");
+  app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (!size.empty()) {
+    o.size_given = true;
+    char x = 0;
+    std::istringstream in(size);
+    if (!(in >> o.width >> x >> o.height) || (x != 'x' && x != 'X') || o.width < 200 || o.height < 150 ||
+        o.width > 8192 || o.height > 8192) {
+      std::fprintf(stderr, "attnviz: --size expects WxH, e.g. 1600x1000 (got \"%s\")\n", size.c_str());
+      return 2;
+    }
+  }
+  if (head >= -1) o.head = head;
+  if (time >= 0) o.time = time;
+  if (!inspect.empty()) {
+    o.inspect = parse_inspect(inspect);
+    if (!o.inspect) {
+      std::fprintf(stderr, "attnviz: --inspect expects STAGE:HEAD:ROW:COL, e.g. weights:0:2:1 (got \"%s\")\n",
+                   inspect.c_str());
+      return 2;
+    }
+  }
+  o.granularity = granularity == "cell" ? Granularity::Cell : granularity == "row" ? Granularity::Row : Granularity::Stage;
+  return std::nullopt;
+}
+
+}  // namespace viz

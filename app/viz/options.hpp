@@ -1,0 +1,45 @@
+// Command-line options of the attnviz app: the file to open, and the headless
+// modes used by scripts and tests (screenshot, benchmark, state/layout dumps).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "viz/timeline.hpp"
+
+namespace viz {
+
+struct InspectTarget {
+  std::string stage;
+  int head = -1, row = 0, col = 0;
+};
+
+struct Options {
+  std::string file;                  // empty: the built-in default lesson
+  std::string screenshot;            // write a PNG and exit
+  std::string stage;                 // focus this stage id (and show it complete)
+  std::optional<int> head;           // show only this head
+  std::optional<double> time;        // animation time in seconds (default: the end)
+  std::optional<InspectTarget> inspect;
+  int width = 1600, height = 1000;
+  bool size_given = false;
+  Granularity granularity = Granularity::Stage;
+  bool benchmark = false;
+  int frames = 120;
+  bool play = false;                 // --benchmark while the animation plays
+  std::string dump_state;            // JSON of the scenario + a few trace values
+  std::string dump_layout;           // JSON of every grid's cell rectangles
+  bool presentation = false;
+  bool test_mode = false;            // UI tests: no recent-files list read or written
+
+  bool headless() const { return !screenshot.empty() || benchmark; }
+};
+
+// Parses argv. Returns an exit code when the program should stop (help,
+// version or an error, already printed), or nullopt to continue.
+std::optional<int> parse_options(int argc, char** argv, Options& out);
+
+// "ID:H:I:J" (H may be -1 for shared stages) -> target; nullopt when malformed.
+std::optional<InspectTarget> parse_inspect(const std::string& text);
+
+}  // namespace viz

@@ -1,0 +1,115 @@
+// GLFW + OpenGL 3.3 core + Dear ImGui set-up. Checks for a display before
+// touching GLFW so a headless machine gets a clear message, not a crash.
+#include "platform.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include "gl.hpp"
+#include <GLFW/glfw3.h>
+
+namespace viz {
+
+Platform::Platform(const PlatformOptions& o) {
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!display || !*display) && (!wayland || !*wayland))
+    throw NoDisplayError("no display found (DISPLAY is not set)");
+  if (!glfwInit()) throw NoDisplayError("could not connect to the display " + std::string(display ? display : ""));
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, o.visible ? GLFW_TRUE : GLFW_FALSE);
+  int width = o.width, height = o.height;
+  if (o.visible && o.fit_screen) {
+    // Never open larger than the screen (a 1366x768 laptop, a projector).
+    if (const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor())) {
+      width = std::min(width, mode->width * 95 / 100);
+      height = std::min(height, mode->height * 90 / 100);
+    }
+  }
+  window_ = glfwCreateWindow(width, height, o.title.c_str(), nullptr, nullptr);
+  if (!window_) {
+    glfwTerminate();
+    throw NoDisplayError("could not open a window with OpenGL 3.3 on this display");
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(o.vsync ? 1 : 0);
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetDropCallback(window_, &Platform::on_drop);
+  glfwSetWindowCloseCallback(window_, &Platform::on_close);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  // Every panel is placed from the window size each frame, so there is no
+  // layout worth saving: never write imgui.ini into the user's folder.
+  io.IniFilename = nullptr;
+  // No keyboard navigation: arrows, Space and PageUp/PageDown drive the animation.
+  io.ConfigWindowsMoveFromTitleBarOnly = true;
+  ImGui::StyleColorsLight();
+  imgui_glfw_ = ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  imgui_gl_ = ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+Platform::~Platform() {
+  if (imgui_gl_) ImGui_ImplOpenGL3_Shutdown();
+  if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
+  if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
+  if (window_) glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Platform::should_close() const { return glfwWindowShouldClose(window_); }
+void Platform::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
+
+void Platform::begin_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Platform::end_frame() {
+  ImGui::Render();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glViewport(0, 0, w, h);
+  glClearColor(0.97f, 0.97f, 0.98f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Platform::swap() { glfwSwapBuffers(window_); }
+
+void Platform::wait(double timeout) const {
+  if (timeout < 0) glfwWaitEvents();
+  else glfwWaitEventsTimeout(timeout);
+}
+
+void Platform::poll() const { glfwPollEvents(); }
+
+void Platform::framebuffer_size(int* w, int* h) const { glfwGetFramebufferSize(window_, w, h); }
+
+std::vector<std::string> Platform::take_drops() { return std::exchange(drops_, {}); }
+
+bool Platform::take_close_request() { return std::exchange(close_requested_, false); }
+
+void Platform::on_drop(GLFWwindow* w, int count, const char** paths) {
+  auto* self = static_cast<Platform*>(glfwGetWindowUserPointer(w));
+  for (int i = 0; i < count; ++i) self->drops_.emplace_back(paths[i]);
+}
+
+void Platform::on_close(GLFWwindow* w) {
+  // The app decides: it asks about unsaved edits and closes itself.
+  auto* self = static_cast<Platform*>(glfwGetWindowUserPointer(w));
+  glfwSetWindowShouldClose(w, GLFW_FALSE);
+  self->close_requested_ = true;
+}
+
+}  // namespace viz

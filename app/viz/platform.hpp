@@ -1,0 +1,59 @@
+// The window, the GL context and Dear ImGui, owned together so they are torn
+// down in the right order (ImGui backends, then the window, then GLFW).
+// Construction fails with NoDisplayError when there is no display to open.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace viz {
+
+struct NoDisplayError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct PlatformOptions {
+  int width = 1600, height = 1000;
+  bool visible = true;       // hidden for screenshots and benchmarks
+  bool vsync = true;
+  bool fit_screen = true;    // shrink the window to fit the screen
+  std::string title = "attnviz";
+};
+
+class Platform {
+ public:
+  explicit Platform(const PlatformOptions& options);
+  ~Platform();
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  GLFWwindow* window() const { return window_; }
+  bool should_close() const;
+  void cancel_close();
+  void begin_frame();
+  void end_frame();  // renders ImGui into the back buffer (no swap)
+  void swap();
+  // Blocks until an event arrives, or at most `timeout` seconds (< 0: forever).
+  void wait(double timeout) const;
+  void poll() const;
+  void framebuffer_size(int* w, int* h) const;
+
+  // Files dropped on the window since the last call.
+  std::vector<std::string> take_drops();
+  // True once after the user tried to close the window.
+  bool take_close_request();
+
+ private:
+  static void on_drop(GLFWwindow* w, int count, const char** paths);
+  static void on_close(GLFWwindow* w);
+
+  GLFWwindow* window_ = nullptr;
+  std::vector<std::string> drops_;
+  bool close_requested_ = false;
+  bool imgui_glfw_ = false, imgui_gl_ = false;
+};
+
+}  // namespace viz

@@ -1,0 +1,50 @@
+// Shortcut handling through ImGui's key state (GLFW key codes in 1.86), so
+// keys typed into a text field never also drive the animation.
+#include "shortcuts.hpp"
+
+#include <imgui.h>
+
+#include <GLFW/glfw3.h>
+
+#include "app_actions.hpp"
+
+namespace viz {
+namespace {
+
+bool pressed(int key, bool repeat = false) { return ImGui::IsKeyPressed(key, repeat); }
+
+}  // namespace
+
+void handle_shortcuts(AppState& state, const Timeline& tl) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool modal = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+  if (io.KeyCtrl && !modal) {
+    if (pressed(GLFW_KEY_Z, true)) {
+      if (io.KeyShift) actions::redo(state);
+      else actions::undo(state);
+    }
+    if (pressed(GLFW_KEY_Y, true)) actions::redo(state);
+    if (pressed(GLFW_KEY_S)) {
+      if (state.path.empty()) state.save_dialog = true;
+      else actions::save(state, state.path);
+    }
+    if (pressed(GLFW_KEY_O)) state.open_dialog = true;
+    if (pressed(GLFW_KEY_Q)) actions::request_quit(state);
+    return;
+  }
+  if (io.WantTextInput || modal) return;
+  Clock& clock = state.clock;
+  if (pressed(GLFW_KEY_SPACE)) {
+    if (clock.playing) clock.pause();
+    else clock.play(tl);
+  }
+  if (pressed(GLFW_KEY_RIGHT, true) || pressed(GLFW_KEY_PAGE_DOWN, true)) clock.step_forward(tl);
+  if (pressed(GLFW_KEY_LEFT, true) || pressed(GLFW_KEY_PAGE_UP, true)) clock.step_back(tl);
+  if (pressed(GLFW_KEY_HOME)) clock.scrub(tl, 0);
+  if (pressed(GLFW_KEY_END)) clock.to_end(tl);
+  if (pressed(GLFW_KEY_F)) state.view.fit_pending = true;
+  if (pressed(GLFW_KEY_ESCAPE)) state.pinned.reset();
+  if (pressed(GLFW_KEY_M)) state.paint_mask = !state.paint_mask;
+}
+
+}  // namespace viz

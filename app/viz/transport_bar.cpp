@@ -1,0 +1,120 @@
+// Playback controls. The clock is the only thing they change; the frame is
+// then re-evaluated from (trace, t), so stepping back is as cheap as forward.
+#include "transport_bar.hpp"
+
+#include <string>
+
+#include "grid_painter.hpp"
+#include "viz/colormap.hpp"
+
+namespace viz {
+namespace {
+
+void tooltip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+void masked_legend() {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  const ImVec2 b(a.x + h, a.y + h);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  list->AddRectFilled(a, b, GridRenderer::masked_fill());
+  for (float d = 4; d < 2 * h; d += 4)
+    list->AddLine({a.x + std::min(d, h), a.y + std::max(0.0f, d - h)}, {a.x + std::max(0.0f, d - h), a.y + std::min(d, h)},
+                  GridRenderer::hatch_color());
+  ImGui::Dummy({h, h});
+  ImGui::SameLine();
+  ImGui::TextUnformatted("masked");
+  tooltip("Blocked by the mask: −∞ before softmax, so its weight is exactly 0");
+}
+
+}  // namespace
+
+void colormap_legend(attn::ValueKind kind, const char* lo, const char* hi, float width) {
+  ImGui::TextUnformatted(lo);
+  ImGui::SameLine(0, 4);
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 24;
+  for (int i = 0; i < kSteps; ++i)
+    list->AddRectFilled({a.x + width * i / kSteps, a.y + 2}, {a.x + width * (i + 1) / kSteps + 0.5f, a.y + h - 2},
+                        to_imgui(color_at(kind, (i + 0.5f) / kSteps)));
+  ImGui::Dummy({width, h});
+  ImGui::SameLine(0, 4);
+  ImGui::TextUnformatted(hi);
+}
+
+void colour_legends() {
+  colormap_legend(attn::ValueKind::Signed, "−", "+", ImGui::GetFontSize() * 5);
+  tooltip("Signed values: red below 0, white at 0, blue above; darker = larger magnitude (per grid, see its range)");
+  ImGui::SameLine(0, 16);
+  colormap_legend(attn::ValueKind::Probability, "0", "1", ImGui::GetFontSize() * 4);
+  tooltip("Probabilities (softmax weights): white = 0, dark blue = 1");
+  ImGui::SameLine(0, 16);
+  masked_legend();
+}
+
+void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::Begin("Playback", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoScrollWithMouse);
+  const Timeline& tl = model.timeline();
+  Clock& clock = state.clock;
+
+  if (ImGui::Button("|< Start")) clock.scrub(tl, 0);
+  tooltip("Go to the beginning: only the inputs are shown (Home)");
+  ImGui::SameLine();
+  if (ImGui::Button("< Back")) clock.step_back(tl);
+  tooltip("Previous step (Left arrow or Page Up)");
+  ImGui::SameLine();
+  if (ImGui::Button(clock.playing ? "Pause" : "Play", {ImGui::GetFontSize() * 4, 0})) {
+    if (clock.playing) clock.pause();
+    else clock.play(tl);
+  }
+  tooltip("Play or pause the step-by-step animation (Space)");
+  ImGui::SameLine();
+  if (ImGui::Button("Next >")) clock.step_forward(tl);
+  tooltip("Next step (Right arrow or Page Down)");
+  ImGui::SameLine();
+  if (ImGui::Button("End >|")) clock.to_end(tl);
+  tooltip("Show everything computed (End)");
+  ImGui::SameLine();
+  float t = static_cast<float>(std::min(clock.t, tl.total));
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+  const std::string label = "%.1f / " + std::to_string(static_cast<int>(tl.total + 0.5)) + " s";
+  if (ImGui::SliderFloat("##time", &t, 0.0f, static_cast<float>(tl.total), label.c_str())) clock.scrub(tl, t);
+  tooltip("Drag to scrub through the computation");
+  float speed = static_cast<float>(clock.speed);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+  if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) clock.speed = speed;
+  tooltip("Playback speed");
+  ImGui::SameLine();
+  int g = static_cast<int>(state.granularity);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.5f);
+  if (ImGui::Combo("steps", &g, "whole stage\0one row\0one cell\0")) state.granularity = static_cast<Granularity>(g);
+  tooltip("How much each step computes: a whole matrix, one row, or one cell (showing its products)");
+  ImGui::SameLine();
+  const int heads = model.has_trace() ? model.trace().dims.n_heads : 1;
+  std::string preview = state.view.head < 0 ? "all heads" : "head " + std::to_string(state.view.head);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  if (ImGui::BeginCombo("##heads", preview.c_str())) {
+    if (ImGui::Selectable("all heads", state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
+    for (int h = 0; h < heads; ++h)
+      if (ImGui::Selectable(("head " + std::to_string(h)).c_str(), state.view.head == h))
+        state.view.head = h, state.view.fit_pending = true;
+    ImGui::EndCombo();
+  }
+  tooltip("Show every head side by side, or one head (plus the shared concat, W_O and output)");
+
+  // Second row: legends and the value toggle.
+  ImGui::SameLine(0, 16);
+  ImGui::Checkbox("numbers", &state.view.show_values);
+  tooltip("Print values in cells that are large enough");
+  ImGui::End();
+}
+
+}  // namespace viz

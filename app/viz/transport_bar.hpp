@@ -1,0 +1,21 @@
+// The playback bar under the canvas: step back, play/pause, step forward,
+// the timeline slider, speed, step granularity, which heads to show, and the
+// colour legends. Edits AppState (clock and view options) only.
+#pragma once
+
+#include <imgui.h>
+
+#include "app_state.hpp"
+#include "viz/trace_model.hpp"
+
+namespace viz {
+
+void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state);
+
+// The legends of both colormaps and the masked look, on one line.
+void colour_legends();
+
+// A small horizontal colour bar for a value kind, with its end labels.
+void colormap_legend(attn::ValueKind kind, const char* lo, const char* hi, float width);
+
+}  // namespace viz

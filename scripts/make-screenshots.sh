@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots in docs/ with `attnviz --screenshot`, under Xvfb
+# so they are reproducible (same size, no window manager). Usage:
+#   scripts/make-screenshots.sh [BUILD_DIR]     (make screenshots does this)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+APP="$BUILD/app/viz/attnviz"
+if [ ! -x "$APP" ]; then
+  echo "make-screenshots: $APP not found; build first (make build)" >&2
+  exit 1
+fi
+
+shot() {
+  if command -v xvfb-run >/dev/null 2>&1; then
+    xvfb-run -a -s "-screen 0 1920x1200x24" "$APP" "$@"
+  elif [ -n "${DISPLAY:-}" ]; then
+    "$APP" "$@"
+  else
+    echo "make-screenshots: needs xvfb-run or a display" >&2
+    exit 1
+  fi
+}
+
+mkdir -p docs
+echo "docs/default.png: the built-in first lesson, everything computed"
+shot --screenshot docs/default.png --size 1600x1000
+echo "docs/cell-step.png: one score being built from its products (cell steps)"
+shot --screenshot docs/cell-step.png --size 1600x1000 --granularity cell --time 61.2
+echo "docs/inspect.png: a softmax weight pinned in the inspector, its sources outlined"
+shot --screenshot docs/inspect.png --size 1600x1000 --inspect weights:0:2:1
+echo "docs/multihead.png: four heads side by side, concatenated and mixed by W_O"
+shot assets/scenarios/four_heads.json --screenshot docs/multihead.png --size 1920x1200
+echo "docs/large.png: 1024 tokens, 8 heads (head 0 shown), one weight of a 1024-key row pinned"
+shot assets/scenarios/large_1024x8.json --screenshot docs/large.png --size 1600x1000 --inspect weights:0:700:350
+echo "done: $(ls docs/*.png | tr '\n' ' ')"

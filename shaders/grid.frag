@@ -1,0 +1,40 @@
+// Colours a whole grid from one value texture: u_values holds each cell's
+// colormap coordinate u in [0, 1] (computed on the CPU by viz::normalised, so
+// both render paths agree) or a negative sentinel for masked cells, which get
+// the masked colour plus screen-space hatching. The 256-entry LUT comes from
+// viz::lookup_table. u_visibility (optional) fades cells in during animation.
+#version 330 core
+in vec2 v_cell;
+uniform sampler2D u_values;      // R32F, width = cols, height = rows, row 0 first
+uniform sampler2D u_lut;         // RGBA8, 256 x 1
+uniform sampler2D u_visibility;  // R32F like u_values, used when u_has_visibility
+uniform bool u_has_visibility;
+uniform float u_alpha;           // whole-grid visibility
+uniform vec4 u_background;
+uniform vec4 u_masked;
+uniform vec4 u_hatch;
+uniform vec2 u_grid;             // (cols, rows)
+uniform float u_cell_px;         // on-screen size of one cell, for gaps and hatching
+out vec4 frag_color;
+
+void main() {
+  ivec2 cell = ivec2(clamp(floor(v_cell), vec2(0.0), u_grid - vec2(1.0)));
+  float u = texelFetch(u_values, cell, 0).r;
+  vec4 color;
+  if (u < -0.5) {
+    // Masked: its own look, not just a colour.
+    float stripe = mod(gl_FragCoord.x + gl_FragCoord.y, 7.0);
+    color = stripe < 1.6 ? u_hatch : u_masked;
+  } else {
+    int index = int(clamp(u, 0.0, 1.0) * 255.0 + 0.5);
+    color = texelFetch(u_lut, ivec2(index, 0), 0);
+  }
+  float visibility = u_alpha;
+  if (u_has_visibility) visibility *= texelFetch(u_visibility, cell, 0).r;
+  // Thin gaps between cells once they are big enough to tell apart.
+  if (u_cell_px >= 6.0) {
+    vec2 f = fract(v_cell) * u_cell_px;
+    if (f.x < 1.0 || f.y < 1.0) visibility = 0.0;
+  }
+  frag_color = mix(u_background, color, visibility);
+}

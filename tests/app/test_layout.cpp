@@ -1,0 +1,157 @@
+// Pipeline layout and hit testing: computation order left to right, no
+// overlaps, non-square matrices laid out rows x cols (never transposed),
+// exact cell boundaries, heads in lanes, and wrapping into bands.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "attn/io/scenario_file.hpp"
+#include "scenes.hpp"
+#include "viz/layout.hpp"
+#include "viz/view_transform.hpp"
+
+namespace {
+
+const viz::GridBox& box_of(const viz::PipelineLayout& l, const attn::Trace& t, const std::string& id, int head = -1) {
+  const viz::GridBox* g = l.find(t.index_of({id, head}));
+  REQUIRE_MESSAGE(g != nullptr, "no grid for " << id << " head " << head);
+  return *g;
+}
+
+attn::Trace default_trace() {
+  return attn::compute_trace(attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json").scenario);
+}
+
+}  // namespace
+
+TEST_CASE("layout: stages run left to right in computation order") {
+  const attn::Trace t = default_trace();
+  const viz::PipelineLayout l = viz::layout_pipeline(t);
+  const char* order[] = {"x", "w_q", "q", "scores", "scaled", "masked", "weights", "head_output", "concat", "w_o", "output"};
+  double previous = -1e9;
+  for (const char* id : order) {
+    const int head = std::string(id) == "x" || std::string(id) == "concat" || std::string(id) == "w_o" ||
+                             std::string(id) == "output" ? -1 : 0;
+    const viz::GridBox& g = box_of(l, t, id, head);
+    CHECK_MESSAGE(g.box.x0 > previous, id << " starts at " << g.box.x0 << ", not right of the previous stage");
+    previous = g.box.x0;
+  }
+  // W_Q, W_K, W_V share a column; Q, K, V share the next one, aligned by slot.
+  CHECK(box_of(l, t, "w_q", 0).column == box_of(l, t, "w_k", 0).column);
+  CHECK(box_of(l, t, "q", 0).column == box_of(l, t, "w_q", 0).column + 1);
+  CHECK(box_of(l, t, "k", 0).box.y0 == doctest::Approx(box_of(l, t, "w_k", 0).box.y0));
+  CHECK(box_of(l, t, "q", 0).box.y0 == doctest::Approx(box_of(l, t, "scores", 0).box.y0));
+}
+
+TEST_CASE("layout: no two grids overlap, also with several heads and bands") {
+  attn::Scenario s = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json").scenario;
+  const attn::Trace t = attn::compute_trace(s);
+  for (double wrap : {0.0, 800.0}) {
+    viz::LayoutOptions o;
+    o.wrap_width = wrap;
+    const viz::PipelineLayout l = viz::layout_pipeline(t, o);
+    CHECK(l.grids.size() == t.stages.size());
+    for (size_t i = 0; i < l.grids.size(); ++i)
+      for (size_t j = i + 1; j < l.grids.size(); ++j)
+        CHECK_MESSAGE(!l.grids[i].box.overlaps(l.grids[j].box),
+                      t.stages[static_cast<size_t>(l.grids[i].stage)].id << " overlaps "
+                                                                           << t.stages[static_cast<size_t>(l.grids[j].stage)].id);
+    if (wrap > 0) CHECK(l.bands > 1);
+  }
+  // Head lanes: head 1's Q sits below head 0's Q in the same column.
+  const viz::PipelineLayout l = viz::layout_pipeline(t);
+  CHECK(box_of(l, t, "q", 1).column == box_of(l, t, "q", 0).column);
+  CHECK(box_of(l, t, "q", 1).box.y0 > box_of(l, t, "q", 0).box.y1);
+}
+
+TEST_CASE("layout: one head shows only that head plus the shared stages") {
+  attn::Scenario s = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json").scenario;
+  const attn::Trace t = attn::compute_trace(s);
+  viz::LayoutOptions o;
+  o.head = 1;
+  const viz::PipelineLayout l = viz::layout_pipeline(t, o);
+  CHECK(l.find(t.index_of({"q", 0})) == nullptr);
+  CHECK(l.find(t.index_of({"q", 1})) != nullptr);
+  CHECK(l.find(t.index_of({"concat", -1})) != nullptr);
+}
+
+TEST_CASE("layout: a 2x6 matrix is laid out as 2 rows of 6 cells, not transposed") {
+  attn::Scenario s;
+  s.x = attn::Mat::Zero(2, 6);  // 2 tokens, 6 features
+  const attn::Trace t = attn::compute_trace(s);
+  const viz::PipelineLayout l = viz::layout_pipeline(t);
+  const viz::GridBox& x = box_of(l, t, "x");
+  CHECK(x.rows == 2);
+  CHECK(x.cols == 6);
+  CHECK(x.cells.width() == doctest::Approx(6 * x.cell));
+  CHECK(x.cells.height() == doctest::Approx(2 * x.cell));
+  // Cell (1, 5) is bottom right: right of and below cell (0, 0).
+  const viz::Rect last = x.cell_rect(1, 5);
+  CHECK(last.x1 == doctest::Approx(x.cells.x1));
+  CHECK(last.y1 == doctest::Approx(x.cells.y1));
+  const std::optional<viz::CellHit> hit = l.hit(x.cell_center(1, 5));
+  REQUIRE(hit);
+  CHECK(hit->row == 1);
+  CHECK(hit->col == 5);
+}
+
+TEST_CASE("hit testing is exact at cell boundaries") {
+  const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
+  const viz::PipelineLayout l = viz::layout_pipeline(t);
+  const viz::GridBox& g = box_of(l, t, "scores", 0);
+  const int index = t.index_of({"scores", 0});
+  for (int r = 0; r < g.rows; ++r)
+    for (int c = 0; c < g.cols; ++c) {
+      const viz::Rect cell = g.cell_rect(r, c);
+      // The top-left corner belongs to the cell; a hair before it to the neighbour.
+      const std::optional<viz::CellHit> at = l.hit({cell.x0, cell.y0});
+      REQUIRE(at);
+      CHECK(at->stage == index);
+      CHECK(at->row == r);
+      CHECK(at->col == c);
+      const std::optional<viz::CellHit> inside = l.hit({cell.x1 - 1e-9, cell.y1 - 1e-9});
+      REQUIRE(inside);
+      CHECK(inside->row == r);
+      CHECK(inside->col == c);
+    }
+  // The far edges are outside the grid.
+  CHECK_FALSE(l.hit({g.cells.x1, g.cells.y0}).has_value());
+  CHECK_FALSE(l.hit({g.cells.x0, g.cells.y1}).has_value());
+  CHECK_FALSE(l.hit({g.cells.x0 - 1e-9, g.cells.y0}).has_value());
+}
+
+TEST_CASE("hit testing through the view transform round-trips") {
+  const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
+  const viz::PipelineLayout l = viz::layout_pipeline(t);
+  viz::ViewTransform v = viz::fit(l.bounds, {100, 50, 1100, 750});
+  v.zoom_at({400, 300}, 1.7);
+  const viz::GridBox& g = box_of(l, t, "weights", 0);
+  const viz::Vec2d screen = v.to_screen(g.cell_center(2, 1));
+  const std::optional<viz::CellHit> hit = l.hit(v.to_world(screen));
+  REQUIRE(hit);
+  CHECK(hit->row == 2);
+  CHECK(hit->col == 1);
+}
+
+TEST_CASE("fit shows the whole world rectangle inside the screen rectangle") {
+  const viz::Rect world{0, 0, 2000, 500};
+  const viz::Rect screen{10, 20, 1010, 820};
+  const viz::ViewTransform v = viz::fit(world, screen, 16);
+  const viz::Rect s = v.to_screen(world);
+  CHECK(s.x0 >= screen.x0 + 15.9);
+  CHECK(s.x1 <= screen.x1 - 15.9);
+  CHECK(s.y0 >= screen.y0);
+  CHECK(s.y1 <= screen.y1);
+  CHECK((s.x0 + s.x1) / 2 == doctest::Approx((screen.x0 + screen.x1) / 2));
+}
+
+TEST_CASE("a long pipeline wraps into bands when that shows it larger") {
+  const attn::Trace t = default_trace();
+  const viz::PipelineLayout one = viz::layout_pipeline(t);
+  const viz::PipelineLayout fitted = viz::layout_for_view(t, {}, 900, 900);
+  CHECK(fitted.bands > 1);
+  auto scale = [](const viz::PipelineLayout& l) { return std::min(900 / l.bounds.width(), 900 / l.bounds.height()); };
+  CHECK(scale(fitted) > scale(one));
+  // Wide and short windows keep one band.
+  CHECK(viz::layout_for_view(t, {}, 4000, 700).bands == 1);
+}

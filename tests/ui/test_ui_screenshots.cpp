@@ -1,0 +1,152 @@
+// Headless screenshots under Xvfb: the colour of every cell of known grids,
+// at the position the app's own layout dump reports, must be the colormap
+// colour of that cell's value as computed here (per-cell and texture paths,
+// a non-square input, multi-head), and the animation must hide cells at
+// t = 0 that it shows at the end.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "attn/io/scenario_file.hpp"
+#include "ui_support.hpp"
+#include "viz/colormap.hpp"
+#include "viz/scenario_edit.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+constexpr int kTolerance = 10;  // the texture path quantises through a 256-entry LUT
+const viz::Rgba kEmpty{236, 238, 242, 255};
+const viz::Rgba kMaskedFill = viz::masked_color();
+const viz::Rgba kHatch{120, 120, 130, 255};
+
+struct Shot {
+  Image image;
+  nlohmann::json layout;
+  attn::Trace trace;
+};
+
+Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra) {
+  Shot s;
+  const std::string png = temp_path(name + ".png"), layout = temp_path(name + "_layout.json");
+  std::remove(png.c_str());
+  std::remove(layout.c_str());
+  std::string out;
+  const int code = run(attnviz("\"" + scenario + "\" --screenshot \"" + png + "\" --dump-layout \"" + layout +
+                               "\" --size 1600x1000 " + extra),
+                       &out);
+  REQUIRE_MESSAGE(code == 0, "attnviz failed: " << out);
+  s.image = load_png(png);
+  REQUIRE_MESSAGE(s.image.ok(), "no PNG written at " << png);
+  CHECK(s.image.width == 1600);
+  CHECK(s.image.height == 1000);
+  s.layout = load_json(layout);
+  REQUIRE_MESSAGE(s.layout.is_object(), "no layout dump at " << layout);
+  s.trace = attn::compute_trace(attn::io::load_scenario(scenario).scenario);
+  return s;
+}
+
+bool masked_look(const attn::Stage& s, int r, int c) {
+  const double v = s.value(r, c);
+  return !std::isfinite(v) || (s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0);
+}
+
+// Every cell of the stage: pixel at (fx, fy) of the cell vs the expected colour.
+void check_grid_colours(const Shot& shot, const std::string& id, int head, double fx, double fy) {
+  const attn::Stage* stage = shot.trace.find(id, head);
+  REQUIRE_MESSAGE(stage != nullptr, "no stage " << id);
+  const nlohmann::json* grid = grid_of(shot.layout, id, head);
+  REQUIRE_MESSAGE(grid != nullptr, "stage " << id << " head " << head << " not in the layout dump");
+  CHECK((*grid)["rows"] == stage->value.rows());  // not transposed
+  CHECK((*grid)["cols"] == stage->value.cols());
+  const viz::ColorScale scale = viz::scale_for(*stage);
+  int worst = 0, worst_r = -1, worst_c = -1, bad = 0;
+  for (int r = 0; r < stage->value.rows(); ++r)
+    for (int c = 0; c < stage->value.cols(); ++c) {
+      int x = 0, y = 0;
+      cell_point(*grid, r, c, fx, fy, &x, &y);
+      const viz::Rgba got = shot.image.at(x, y);
+      int d;
+      if (masked_look(*stage, r, c)) d = std::min(distance(got, kMaskedFill), distance(got, kHatch));
+      else d = distance(got, viz::color_of(scale, stage->value(r, c)));
+      if (d > kTolerance) ++bad;
+      if (d > worst) worst = d, worst_r = r, worst_c = c;
+    }
+  INFO("stage " << id << " head " << head << ": worst cell (" << worst_r << ", " << worst_c << ") off by " << worst);
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_SUITE("screenshots") {
+  TEST_CASE("ui: the default lesson's grids show the colormap colour of every cell") {
+    const Shot shot = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", "default", "");
+    for (const char* id : {"w_q", "w_k", "w_v", "q", "k", "v", "scores", "scaled", "masked", "weights", "head_output"})
+      check_grid_colours(shot, id, 0, 0.5, 0.15);
+    for (const char* id : {"x", "concat", "w_o", "output"}) check_grid_colours(shot, id, -1, 0.5, 0.15);
+  }
+
+  TEST_CASE("ui: a non-square input and one head of four are drawn rows x cols") {
+    const Shot shot = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/four_heads.json", "four_heads", "--head 2");
+    check_grid_colours(shot, "x", -1, 0.5, 0.2);        // 6 x 8
+    check_grid_colours(shot, "w_q", 2, 0.5, 0.2);       // 8 x 2
+    check_grid_colours(shot, "weights", 2, 0.5, 0.2);
+    check_grid_colours(shot, "concat", -1, 0.5, 0.2);   // 6 x 8
+    CHECK(grid_of(shot.layout, "q", 0) == nullptr);     // other heads hidden
+  }
+
+  TEST_CASE("ui: large grids drawn through the colormap shader match the colormap too") {
+    // 80 tokens: the 80 x 80 score grids exceed 64 x 64 and use the texture path.
+    attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
+    viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, 80);
+    viz::edit::randomise(file.scenario, 5);
+    const std::string path = temp_path("medium80_scenario.json");
+    attn::io::save_scenario(path, file);
+    const Shot shot = shoot(path, "medium80", "--stage weights --time 9999");  // focus, but show the end
+    const nlohmann::json* grid = grid_of(shot.layout, "weights", 0);
+    REQUIRE(grid != nullptr);
+    REQUIRE_MESSAGE((*grid)["cell"].get<double>() >= 3.0, "cells too small to sample: " << (*grid)["cell"]);
+    check_grid_colours(shot, "weights", 0, 0.5, 0.5);
+    check_grid_colours(shot, "masked", 0, 0.5, 0.5);
+  }
+
+  TEST_CASE("ui: a pinned cell outlines the cells it came from") {
+    const Shot shot = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", "inspect", "--inspect weights:0:2:1");
+    // The softmax of weights[2,1] reads row 2 of the masked logits: its
+    // outline (purple) runs along the row's top edge.
+    const nlohmann::json* masked = grid_of(shot.layout, "masked", 0);
+    REQUIRE(masked != nullptr);
+    int x = 0, y = 0;
+    cell_point(*masked, 2, 0, 0.5, 0.0, &x, &y);
+    bool purple = false;
+    for (int dy = -3; dy <= 3; ++dy) purple |= distance(shot.image.at(x, y + dy), {120, 60, 220, 255}) < 40;
+    CHECK_MESSAGE(purple, "no source outline at (" << x << ", " << y << ")");
+  }
+}
+
+TEST_SUITE("animation") {
+  TEST_CASE("ui: at t = 0 computed grids are empty; at the end they are coloured") {
+    const std::string scenario = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
+    const Shot start = shoot(scenario, "t0", "--time 0");
+    const Shot end = shoot(scenario, "tend", "");
+    const attn::Stage* weights = end.trace.find("weights", 0);
+    const viz::ColorScale scale = viz::scale_for(*weights);
+    int x = 0, y = 0;
+    for (int r = 0; r < 4; ++r) {
+      cell_point(*grid_of(start.layout, "weights", 0), r, 0, 0.5, 0.15, &x, &y);
+      CHECK_MESSAGE(distance(start.image.at(x, y), kEmpty) <= 2, "weights[" << r << ",0] drawn at t = 0");
+      cell_point(*grid_of(end.layout, "weights", 0), r, 0, 0.5, 0.15, &x, &y);
+      const viz::Rgba expected = viz::color_of(scale, weights->value(r, 0));
+      CHECK_MESSAGE(distance(end.image.at(x, y), expected) <= kTolerance, "weights[" << r << ",0] wrong at the end");
+      CHECK(distance(expected, kEmpty) > 10);  // the test can tell the two apart
+    }
+    // Inputs are shown from the start (X is lit as the first step's source, so check W_O).
+    check_grid_colours(start, "w_o", -1, 0.5, 0.15);
+    // Mid-way through a cell step at cell granularity the result is partly built.
+    const Shot mid = shoot(scenario, "mid", "--granularity cell --time 40");
+    cell_point(*grid_of(mid.layout, "output", -1), 3, 3, 0.5, 0.15, &x, &y);
+    CHECK(distance(mid.image.at(x, y), kEmpty) <= 2);
+  }
+}

@@ -1,0 +1,43 @@
+// Helpers for the UI tests: run attnviz (already under Xvfb), read the PNGs
+// and JSON dumps it writes, and compare pixels with the colormap. The tests
+// compute the trace themselves, so a wrong colour, position or transposed
+// grid in the app shows up as a mismatch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "viz/colormap.hpp"
+
+namespace ui_test {
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+  bool ok() const { return width > 0; }
+  viz::Rgba at(int x, int y) const;
+};
+
+Image load_png(const std::string& path);
+nlohmann::json load_json(const std::string& path);
+
+// Runs a shell command; returns its exit status (and its output in *out).
+int run(const std::string& command, std::string* out = nullptr);
+
+// "attnviz" plus arguments, with stderr folded into the output.
+std::string attnviz(const std::string& args);
+
+std::string temp_path(const std::string& name);
+
+// Largest absolute channel difference.
+int distance(viz::Rgba a, viz::Rgba b);
+
+// The grid entry of the layout dump for a stage, or null.
+const nlohmann::json* grid_of(const nlohmann::json& layout, const std::string& id, int head);
+
+// Screen point inside cell (r, c) of a dumped grid, at fraction (fx, fy) of the cell.
+void cell_point(const nlohmann::json& grid, int r, int c, double fx, double fy, int* x, int* y);
+
+}  // namespace ui_test
