@@ -32,7 +32,12 @@ std::string cell(const std::string& id, long r, long c) {
 std::string sum_equation(const std::vector<Term>& terms, double result) {
   std::string eq;
   const size_t shown = std::min<size_t>(terms.size(), 8);
-  for (size_t i = 0; i < shown; ++i) eq += (i ? " + " : "") + format_number(terms[i].value);
+  for (size_t i = 0; i < shown; ++i) {
+    // "a − b" rather than "a + -b": read aloud the way a teacher writes it.
+    const double v = terms[i].value;
+    if (i == 0) eq += format_number(v);
+    else eq += (v < 0 ? " − " : " + ") + format_number(std::abs(v));
+  }
   if (terms.size() > shown) eq += " + … (" + std::to_string(terms.size() - shown) + " more)";
   return eq + " = " + format_number(result);
 }

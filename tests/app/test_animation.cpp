@@ -90,13 +90,26 @@ TEST_CASE("softmax step exponentiates, then normalises") {
   const int w = tr.index_of({"weights", 0});
   const int k = steps_before(tl, w) + 2;  // row 2: nothing masked
   const Step& st = tl.steps[static_cast<size_t>(k)];
-  const Frame half = evaluate(tr, tl, st.start + st.duration * 0.5);
-  CHECK(half.transition == Transition::Softmax);
+  const Frame first = evaluate(tr, tl, st.start + st.duration * 0.3);
+  CHECK(first.transition == Transition::Softmax);
   const double e = tr.softmax[0].exp(2, 1);
-  CHECK(displayed_value(tr, half, w, 2, 1) == doctest::Approx(e));
-  const Frame end = evaluate(tr, tl, st.start + st.duration);
+  // Shown numbers are always real intermediates: exp values, then weights.
+  CHECK(displayed_value(tr, first, w, 2, 1) == doctest::Approx(e));
+  const Frame end = evaluate(tr, tl, st.start + st.duration * 0.7);
   CHECK(displayed_value(tr, end, w, 2, 1) == doctest::Approx(tr.stages[static_cast<size_t>(w)].value(2, 1)));
   CHECK(std::abs(e - tr.stages[static_cast<size_t>(w)].value(2, 1)) > 1e-3);  // the two phases differ
+}
+
+TEST_CASE("scaling shows the raw score, then the scaled value, never a blend") {
+  const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
+  const Timeline tl = build_timeline(tr, Granularity::Row);
+  const int sc = tr.index_of({"scaled", 0});
+  const Step& st = tl.steps[static_cast<size_t>(steps_before(tl, sc) + 1)];  // row 1
+  for (double f = 0.05; f < 1.0; f += 0.1) {
+    const double v = displayed_value(tr, evaluate(tr, tl, st.start + st.duration * f), sc, 1, 0);
+    const bool real = v == tr.find("scores", 0)->value(1, 0) || v == tr.find("scaled", 0)->value(1, 0);
+    CHECK_MESSAGE(real, "phase " << f << " shows " << v);
+  }
 }
 
 TEST_CASE("masked cells blank at half-time of their step") {

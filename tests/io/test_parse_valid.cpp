@@ -124,3 +124,13 @@ TEST_CASE("unknown top-level keys are ignored, app data is kept verbatim") {
   CHECK(f.app == doc["attnviz"]);
   CHECK(f.scenario.x.rows() == 3);
 }
+
+TEST_CASE("unknown top-level keys load but are reported as warnings") {
+  json doc = self_attention_sample();
+  CHECK(parse_scenario(doc.dump()).warnings.empty());  // every sample key is known
+  doc["maks"] = "causal";
+  const attn::io::ScenarioFile f = parse_scenario(doc.dump());
+  REQUIRE(f.warnings.size() == 1);
+  CHECK(f.warnings[0].find("\"maks\"") != std::string::npos);
+  CHECK(f.scenario.mask == attn::MaskKind::Causal);  // the sample's own mask, untouched
+}

@@ -15,6 +15,7 @@ namespace {
 
 int run_check(const std::string& path) {
   const LoadedScenario loaded = load_and_compute(path);
+  for (const std::string& w : loaded.file.warnings) std::cerr << "attn: " << path << ": warning: " << w << "\n";
   std::cout << "ok: " << summarize(loaded.file.scenario) << "\n";
   return 0;
 }

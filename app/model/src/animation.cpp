@@ -13,8 +13,6 @@ namespace {
 
 using attn::SourceRegion;
 
-double lerp(double a, double b, double f) { return a + (b - a) * f; }
-
 // Phase at which a cell of the active step is "done" within a stage-level
 // step: a top-to-bottom wave so the stage visibly builds.
 double wave(double phase, int r, int rows) {
@@ -140,19 +138,22 @@ double displayed_value(const attn::Trace& trace, const Frame& f, int stage, int 
     const int idx = trace.index_of(s.inputs.at(k));
     return idx < 0 ? final_value : trace.stages[static_cast<size_t>(idx)].value(r, c);
   };
+  // Every number shown is a real intermediate, never a blend of two: a
+  // teacher may pause anywhere. The motion comes from cells switching one
+  // after another as the step sweeps (and from the visibility fades).
   switch (transition_of(trace, s)) {
     case Transition::Scale:
     case Transition::Bias:
-      return lerp(input_value(0), final_value, ease_in_out(ph));
+      return ph < 0.5 ? input_value(0) : final_value;
     case Transition::MaskBlank:
       if (!s.is_blocked(r, c)) return final_value;
       return ph < 0.5 ? input_value(0) : final_value;  // blanks at half-time
     case Transition::Softmax: {
       if (s.head < 0 || static_cast<size_t>(s.head) >= trace.softmax.size()) return final_value;
+      // First half: exp(l - max), which is <= 1 and so already fits the
+      // probability colours; second half: divided by the row sum.
       const attn::SoftmaxStats& st = trace.softmax[static_cast<size_t>(s.head)];
-      const double e = st.exp(r, c);  // exp(l - max) <= 1: already in [0, 1]
-      if (ph < 0.5) return lerp(0.0, e, ease_in_out(ph * 2));
-      return lerp(e, final_value, ease_in_out(ph * 2 - 1));
+      return ph < 0.5 ? st.exp(r, c) : final_value;
     }
     default: break;
   }

@@ -2,6 +2,7 @@
 // Each field is checked on its own here (types, rectangular matrices, finite
 // numbers, size limits); shapes that relate fields to each other are left to
 // attn::validate so the app and the CLI share one set of rules.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -205,6 +206,17 @@ void read_extras(const json& doc, ScenarioFile& f) {
   }
 }
 
+void warn_unknown_keys(const json& doc, ScenarioFile& f) {
+  static const char* const known[] = {
+      "format", "version", "title", "description", "attnviz", "x", "tokens", "context", "context_tokens",
+      "heads", "w_o", "scale", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
+      "softmax_axis"};
+  for (const auto& item : doc.items()) {
+    const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });
+    if (!ok) f.warnings.push_back("unknown key \"" + item.key() + "\" ignored (misspelt option?)");
+  }
+}
+
 }  // namespace
 
 ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
@@ -217,7 +229,9 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
   read_numbers(doc, file.scenario, limits);
   read_options(doc, file.scenario, limits);
   read_extras(doc, file);
-  // Unknown top-level keys are ignored on purpose: newer files keep loading.
+  // Unknown top-level keys still load (newer files must keep working), but
+  // are reported so a misspelt option does not pass unnoticed.
+  warn_unknown_keys(doc, file);
   const std::string problem = validate(file.scenario, limits);
   if (!problem.empty()) throw FormatError(problem);
   return file;

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,9 @@ struct ScenarioFile {
   // Everything under the app's own key ("attnviz": view state, lesson
   // steps); kept verbatim so saving never drops it.
   nlohmann::json app = nlohmann::json::object();
+  // Problems that do not stop loading, e.g. an unknown top-level key (a typo
+  // such as "maks" would otherwise pass silently). Not saved.
+  std::vector<std::string> warnings;
 };
 
 // Parses and fully validates (shapes included, via attn::validate).
