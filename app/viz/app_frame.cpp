@@ -19,17 +19,23 @@ App::Panels App::panels() const {
   const float font = ImGui::GetFontSize();
   const float top = ImGui::GetFrameHeight();  // main menu bar
   // Side panels follow the font size but never take more than 30% each.
+  // Presenting, the inspector is narrower and the transport bar runs under
+  // it too, so the canvas (and the large-font bar) get the room.
+  const bool presenting = state_.view.presentation;
   const float editor_w = state_.view.show_editor ? std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f) : 0;
-  const float inspector_w = state_.view.show_inspector ? std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f) : 0;
+  const float inspector_w =
+      !state_.view.show_inspector ? 0
+      : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
+                   : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float transport_h = 2 * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
   p.editor_pos = {0, top};
   p.editor_size = {editor_w, display.y - top};
   p.inspector_pos = {display.x - inspector_w, top};
-  p.inspector_size = {inspector_w, display.y - top};
+  p.inspector_size = {inspector_w, display.y - top - (presenting ? transport_h : 0)};
   p.transport_pos = {editor_w, display.y - transport_h};
-  p.transport_size = {display.x - editor_w - inspector_w, transport_h};
+  p.transport_size = {display.x - editor_w - (presenting ? 0 : inspector_w), transport_h};
   p.canvas_pos = {editor_w, top};
   p.canvas_size = {std::max(50.0f, display.x - editor_w - inspector_w), std::max(50.0f, display.y - top - transport_h)};
   return p;
@@ -63,7 +69,9 @@ void App::update_derived(const Panels& p, double dt) {
     lo.head = state_.view.head;
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
-    layout_ = layout_for_view(trace, lo, p.canvas_size.x, p.canvas_size.y);
+    // The status panel and the hint line take about five lines of the canvas.
+    const float overlays = 5.5f * ImGui::GetTextLineHeightWithSpacing();
+    layout_ = layout_for_view(trace, lo, p.canvas_size.x, std::max(50.0f, p.canvas_size.y - overlays));
     // Re-fit when the view changed shape, not when a value edit resized a grid.
     if (key.head != layout_key_.head || key.width != layout_key_.width || key.height != layout_key_.height ||
         layout_.bands != layout_bands_)

@@ -52,6 +52,21 @@ void continue_gesture(AppState& state, const std::optional<CellRef>& under_mouse
   }
 }
 
+// Titles and formulas are shortened to their grid's width: hovering the
+// header of a grid shows them in full.
+void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
+  const Vec2d p = state.view.transform.to_world(Vec2d{mouse.x, mouse.y});
+  const attn::Trace& trace = d.model.trace();
+  for (const GridBox& g : d.layout.grids) {
+    const Rect header{g.box.x0, g.box.y0, g.box.x1, g.cells.y0};
+    if (!header.contains(p)) continue;
+    const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
+    ImGui::SetTooltip("%s\n%s\n%s", grid_title(s).c_str(), grid_subtitle(s, trace.dims.n_heads).c_str(),
+                      stage_caption(trace, s, d.model.scenario()).c_str());
+    return;
+  }
+}
+
 }  // namespace
 
 bool maskable(const attn::Stage& s) {
@@ -77,6 +92,7 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState&
 
   const std::optional<CellRef> under = hovered || active ? cell_at(d, state, io.MousePos) : std::nullopt;
   state.hovered = under;
+  if (hovered && !under && !active) header_tooltip(d, state, io.MousePos);
 
   if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && under)
     start_gesture(d, state, *under, io.KeyAlt);

@@ -52,24 +52,56 @@ void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, c
   }
 }
 
+namespace {
+
+constexpr float kPad = 10;
+
+float panel_width(float canvas_width) {
+  // Room on the right for the Fit button and the zoom percentage.
+  const float buttons = ImGui::CalcTextSize("Fit (F)  100%").x + 3 * ImGui::GetStyle().FramePadding.x + 2 * kPad;
+  return std::max(100.0f, std::min(canvas_width - 2 * kPad - buttons, 60 * ImGui::GetFontSize()));
+}
+
+std::string error_text(const CanvasData& d) {
+  return "Cannot compute this scenario: " + d.model.error() +
+         "\nShowing the last result that worked. Fix the value or press Ctrl+Z to undo.";
+}
+
+}  // namespace
+
+float status_panel_height(const CanvasData& d, float canvas_width) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float wrap = panel_width(canvas_width) - 2 * kPad;
+  const bool strip = d.active_cell && d.frame.terms_total > 0;
+  // At least two detail lines, so a longer caption later in the animation fits too.
+  float height = line + std::max(ImGui::CalcTextSize(d.caption.detail.c_str(), nullptr, false, wrap).y, 2 * line) +
+                 2 * kPad + (strip ? line * 1.3f : 0);
+  height += static_cast<float>(std::min<size_t>(d.model.trace().notes.size(), 2)) * line;
+  if (!d.model.error().empty()) height += ImGui::CalcTextSize(error_text(d).c_str(), nullptr, false, wrap).y + kPad;
+  return height;
+}
+
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float pad = 10;
-  const float width = std::min(size.x - 2 * pad - 150, 60 * ImGui::GetFontSize());
+  const float pad = kPad;
+  const float width = panel_width(size.x);
 
-  // Status: which step, and what it does (with the arithmetic).
+  // Status: which step, and what it does (with the arithmetic). An invalid
+  // edit is said inside the same panel (red), which the fit keeps clear of.
   const bool strip = d.active_cell && d.frame.terms_total > 0;
-  const ImVec2 wrap_size = ImGui::CalcTextSize(d.caption.detail.c_str(), nullptr, false, width - 2 * pad);
-  float height = line + wrap_size.y + 2 * pad + (strip ? line * 1.3f : 0);
   const std::vector<std::string>& notes = d.model.trace().notes;
-  height += static_cast<float>(std::min<size_t>(notes.size(), 2)) * line;
-  const ImVec2 a(pos.x + pad, pos.y + pad), b(a.x + width, a.y + height);
-  list->AddRectFilled(a, b, kPanel, 6);
-  list->AddRect(a, b, kPanelBorder, 6);
+  const bool error = !d.model.error().empty();
+  const ImVec2 a(pos.x + pad, pos.y + pad), b(a.x + width, a.y + status_panel_height(d, size.x));
+  list->AddRectFilled(a, b, error ? IM_COL32(255, 238, 236, 245) : kPanel, 6);
+  list->AddRect(a, b, error ? IM_COL32(210, 60, 50, 255) : kPanelBorder, 6, 0, error ? 2.0f : 1.0f);
   ImGui::SetCursorScreenPos({a.x + pad, a.y + pad});
   ImGui::BeginGroup();  // keeps every line indented to the panel
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
+  if (error) {
+    ImGui::TextColored(ImVec4(0.6f, 0.05f, 0.05f, 1), "%s", error_text(d).c_str());
+    ImGui::Dummy({1, pad - ImGui::GetStyle().ItemSpacing.y});
+  }
   ImGui::TextColored(ImVec4(0.1f, 0.1f, 0.2f, 1), "%s", d.caption.status.c_str());
   ImGui::TextWrapped("%s", d.caption.detail.c_str());
   if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f);
@@ -78,33 +110,28 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 
-  // Invalid edit: say why, and that the last good result is still shown.
-  if (!d.model.error().empty()) {
-    const std::string msg = "Cannot compute this scenario: " + d.model.error() +
-                            "\nShowing the last result that worked. Fix the value or press Ctrl+Z to undo.";
-    const ImVec2 ts = ImGui::CalcTextSize(msg.c_str(), nullptr, false, width - 2 * pad);
-    const ImVec2 ea(a.x, b.y + 8), eb(a.x + width, b.y + 8 + ts.y + 2 * pad);
-    list->AddRectFilled(ea, eb, IM_COL32(255, 232, 230, 245), 6);
-    list->AddRect(ea, eb, IM_COL32(210, 60, 50, 255), 6, 0, 2);
-    ImGui::SetCursorScreenPos({ea.x + pad, ea.y + pad});
-    ImGui::BeginGroup();
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
-    ImGui::TextColored(ImVec4(0.6f, 0.05f, 0.05f, 1), "%s", msg.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndGroup();
-  }
-
   // View buttons, top right.
-  ImGui::SetCursorScreenPos({pos.x + size.x - 140, pos.y + pad});
+  const float buttons = ImGui::CalcTextSize("Fit (F)  100%").x + 3 * ImGui::GetStyle().FramePadding.x;
+  ImGui::SetCursorScreenPos({pos.x + size.x - buttons - pad, pos.y + pad});
   if (ImGui::Button("Fit (F)")) state.view.fit_pending = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom and pan so the whole pipeline fits the window");
   ImGui::SameLine();
   ImGui::Text("%.0f%%", state.view.transform.zoom * 100);
 
-  const char* hint = state.paint_mask
-                         ? "painting the mask: click or drag on a score or weight grid"
-                         : "wheel: zoom · right-drag: pan · click: pin a cell · Alt+drag: edit an input";
+  // The longest hint that fits left of the legend (narrow windows, large fonts).
+  const char* const hints[] = {
+      "wheel: zoom · right-drag: pan · click: pin a cell · Alt+drag: edit an input",
+      "wheel: zoom · right-drag: pan · click: pin a cell", "wheel: zoom · right-drag: pan", ""};
+  const char* const paint_hints[] = {"painting the mask: click or drag on a score or weight grid",
+                                     "painting the mask: drag on scores or weights", "painting the mask", ""};
   const float legend_w = ImGui::GetFontSize() * 14.5f + ImGui::CalcTextSize("−+01masked").x;
+  const float hint_room = size.x - legend_w - 3 * pad;
+  const char* hint = "";
+  for (const char* h : state.paint_mask ? paint_hints : hints)
+    if (ImGui::CalcTextSize(h).x <= hint_room) {
+      hint = h;
+      break;
+    }
   ImGui::SetCursorScreenPos({pos.x + pad, pos.y + size.y - line - 4});
   ImGui::PushClipRect({pos.x, pos.y}, {pos.x + size.x - legend_w - 2 * pad, pos.y + size.y}, true);
   ImGui::TextColored(ImVec4(0.4f, 0.4f, 0.48f, 1), "%s", hint);

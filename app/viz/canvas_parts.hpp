@@ -13,6 +13,11 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& data, AppSta
 // At cell granularity: the operands of the product being added right now.
 void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, const Frame& frame);
 
+// Height of the status panel at the top of a canvas of this width (caption,
+// product strip, notes, and the error when the scenario does not compute), so
+// the fit can keep the top row of grids clear of it.
+float status_panel_height(const CanvasData& data, float canvas_width);
+
 // Status caption, product strip, error banner, zoom buttons and hints.
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state);
 

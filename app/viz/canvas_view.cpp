@@ -70,7 +70,10 @@ void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, c
 
 }  // namespace
 
-float text_scale(const ViewOptions& view) { return view.presentation ? 1.5f : 1.0f; }
+// Presentation mode enlarges the panels' text and gives the canvas more room;
+// canvas text grows with the zoom like everything else there. Scaling it on
+// top would widen every text band and make the fit (and the cells) smaller.
+float text_scale(const ViewOptions&) { return 1.0f; }
 
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
   if (view.focus_stage.empty()) return layout.bounds;
@@ -100,10 +103,12 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
   if (d.model.has_trace()) {
     const attn::Trace& trace = d.model.trace();
     if (state.view.fit_pending) {
-      // Keep clear of the status panel at the top and the hint line at the bottom.
-      // (cell steps add a row of product squares to the status panel).
-      const double lines = state.granularity == Granularity::Cell ? 4.8 : 3.6;
-      const double top = lines * ImGui::GetTextLineHeightWithSpacing(), bottom = 1.5 * ImGui::GetTextLineHeightWithSpacing();
+      // Keep clear of the status panel at the top (with the error, if any;
+      // cell steps add a row of product squares) and the hint line at the bottom.
+      const double line = ImGui::GetTextLineHeightWithSpacing();
+      const double strip = state.granularity == Granularity::Cell ? 1.3 * line : 0;
+      const double top = 14 + std::max<double>(status_panel_height(d, size.x), 3 * line + strip);
+      const double bottom = 1.5 * line;
       state.view.transform = fit(fit_target(d.layout, trace, state.view),
                                  Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
       state.view.fit_pending = false;
@@ -113,7 +118,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     ImDrawList* list = ImGui::GetWindowDrawList();
     const ImVec4 clip(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
     list->PushClipRect({clip.x, clip.y}, {clip.z, clip.w}, true);
-    const PaintContext ctx{list, trace, d.model.timeline(), d.frame, state.view.transform, d.fonts, d.textures,
+    const PaintContext ctx{list, trace, d.model.scenario(), d.model.timeline(), d.frame, state.view.transform, d.fonts, d.textures,
                            renderer, clip, state.view.show_values, text_scale(state.view)};
     paint_arrows(ctx, d.layout);
     for (const GridBox& g : d.layout.grids) paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)]);

@@ -3,6 +3,7 @@
 #include "capture.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <vector>
 
@@ -50,7 +51,15 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["revision"] = state.revision;
   j["dirty"] = state.dirty();
   j["error"] = model.error();
-  j["scenario"] = attn::io::scenario_to_json(state.doc);
+  // scenario_to_json refuses values a file must not hold (e.g. τ = 0 typed
+  // mid-edit); the dump then records why instead of ending the app.
+  try {
+    j["scenario"] = attn::io::scenario_to_json(state.doc);
+  } catch (const std::exception& e) {
+    j["scenario"] = nullptr;
+    j["scenario_error"] = e.what();
+    std::fprintf(stderr, "attnviz: state dump without the scenario: %s\n", e.what());
+  }
   if (model.has_trace()) {
     const attn::Trace& t = model.trace();
     j["generation"] = model.generation();
@@ -58,7 +67,11 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
     j["weights_row_last"] = row_of(t.find("weights", 0), t.dims.n_q - 1);
     j["output_row0"] = row_of(t.find("output"), 0);
   }
-  write_atomically(path, j.dump(2));
+  try {
+    write_atomically(path, j.dump(2));
+  } catch (const std::exception& e) {  // e.g. a token name that is not UTF-8
+    std::fprintf(stderr, "attnviz: could not write the state dump: %s\n", e.what());
+  }
 }
 
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,

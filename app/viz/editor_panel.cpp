@@ -141,33 +141,35 @@ void draw_options(AppState& state) {
   };
   combo("scaling", &s.scale, "÷ √d_k\0none\0÷ temperature τ\0", "What the scores are divided by before softmax");
   if (s.scale == attn::ScaleMode::Temperature) {
-    float tau = static_cast<float>(s.temperature);
+    // A double, so files and dumps keep what the user typed (no 1.30999994);
+    // AlwaysClamp keeps a Ctrl+click-typed 0 or negative out of the scenario.
+    const double lo = 0.05, hi = 20.0;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    if (ImGui::SliderFloat("τ", &tau, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic)) {
-      s.temperature = tau;
+    if (ImGui::SliderScalar("τ", ImGuiDataType_Double, &s.temperature, &lo, &hi, "%.2f",
+                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
       actions::changed(state, false);
       state.edit_in_progress = true;
     }
     note_drag_edit(state);
-    editor_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it");
+    editor_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nCtrl+click to type a value (0.05 to 20)");
   }
   combo("score", &s.score, "dot product q·k\0additive v·tanh(qW + kU)\0", "How a query and a key are compared");
   combo("positions", &s.positional, "none\0sinusoidal encoding\0ALiBi bias\0",
         "Position information: added to X (sinusoidal) or as a distance penalty on scores (ALiBi)");
-  combo("softmax over", &s.softmax_axis, "keys (rows sum to 1)\0queries (columns sum to 1)\0",
-        "The axis softmax normalises: the usual choice is over keys, so each query's weights sum to 1");
+  combo("softmax over", &s.softmax_axis, "keys (rows)\0queries (columns)\0",
+        "The axis softmax normalises: over keys (the usual choice) each row of weights sums to 1, so each query's weights sum to 1; over queries each column does");
   attn::MaskKind mask = s.mask;
   int m = static_cast<int>(mask);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::Combo("mask", &m, "none\0causal (no peeking ahead)\0custom (painted)\0")) {
+  if (ImGui::Combo("mask", &m, "none\0causal\0custom (painted)\0")) {
     edit::set_mask_kind(s, static_cast<attn::MaskKind>(m));
     actions::changed(state);
   }
-  editor_tooltip("Which (query, key) pairs are blocked");
+  editor_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token");
   ImGui::Checkbox("paint mask with the mouse", &state.paint_mask);
   editor_tooltip("Click or drag on a score or weight grid to block/unblock cells (switches the mask to custom). Key: M");
-  combo("apply mask", &s.mask_mode, "before softmax (−∞, correct)\0after softmax (zero, a common mistake)\0",
-        "Before softmax the blocked cells get −∞ and the rest renormalise; zeroing after softmax leaves rows summing to less than 1");
+  combo("apply mask", &s.mask_mode, "before softmax (−∞)\0after softmax (0)\0",
+        "Before softmax (correct): the blocked cells get −∞ and the rest renormalise.\nAfter softmax (a common mistake): blocked weights are zeroed, so rows sum to less than 1");
   const int n_k = static_cast<int>(s.keys_source().rows());
   if (n_k <= 64 && ImGui::TreeNode("padding (block whole keys)")) {
     for (int j = 0; j < n_k; ++j) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "attn/explain.hpp"
+#include "viz/cell_format.hpp"
 #include "viz/step_caption.hpp"
 
 namespace viz {
@@ -64,8 +65,9 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   const float shown_px = std::max(title_px, kMinTextPx);
   Vec2d top = ctx.view.to_screen(Vec2d{g.box.x0, g.box.y0});
   if (compact) top.y = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y0}).y - shown_px - 1;
-  const float room = static_cast<float>((g.box.width() + 30) * zoom);  // may run a little into the gap
-  const std::string title = fit_text(ctx, title_px, grid_title(s, ctx.trace.dims.n_heads), room);
+  // Titles may run a little into the gap; longer ones end in "…" (full text on hover).
+  const float room = static_cast<float>((g.box.width() + 24) * zoom);
+  const std::string title = fit_text(ctx, title_px, grid_title(s), room);
   text(ctx, title_px, to_im(top), IM_COL32(25, 25, 35, 255), title);
   if (compact) return;
   if (const ImU32 accent = stage_accent(s)) {
@@ -75,7 +77,7 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
                       std::max(1.0f, 2.5f * static_cast<float>(zoom)));
   }
   text(ctx, small_px, {static_cast<float>(top.x), static_cast<float>(top.y) + shown_px * 1.3f}, IM_COL32(90, 90, 105, 255),
-       fit_text(ctx, small_px, s.formula, room));
+       fit_text(ctx, small_px, grid_subtitle(s, ctx.trace.dims.n_heads), room));
 }
 
 // Labels drawn every k-th row/column so they never overlap.
@@ -85,13 +87,28 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   if (12.5 * z < kSkipTextPx) return;
   const float cell_px = static_cast<float>(g.cell * zoom);
   const ImU32 color = IM_COL32(70, 70, 85, 255);
-  const int col_every = std::max(1, static_cast<int>(std::ceil(px * 2.2f / cell_px)));
   const int row_every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / cell_px)));
   const Rect cells = ctx.view.to_screen(g.cells);
   const int c_first = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / cell_px));
   const int c_last = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
+  auto col_label = [&](int c) {
+    return s.col_labels.size() > static_cast<size_t>(c) ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
+  };
+  // Column labels never overlap: index labels thin out to every k-th column;
+  // token labels keep every column (each names a key) and end in "…" when
+  // wider than their cell, unless not even two characters would fit.
+  float widest = 0;
+  if (c_last - c_first <= 128)
+    for (int c = std::max(c_first, 0); c <= c_last; ++c) widest = std::max(widest, text_size(ctx, px, col_label(c)).x);
+  else
+    widest = text_size(ctx, px, col_label(c_last)).x;  // indices: the last is the widest
+  const float shortest = text_size(ctx, px, "00").x;
+  const bool tokens = !s.col_labels.empty();
+  const float needed = tokens ? std::min(widest, shortest) : widest;
+  const int col_every = std::max(1, static_cast<int>(std::ceil((needed + 4) / cell_px)));
+  const float max_w = col_every * cell_px - 4;
   for (int c = c_first - c_first % col_every; c <= c_last; c += col_every) {
-    const std::string& l = s.col_labels.size() > static_cast<size_t>(c) ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
+    const std::string l = fit_text(ctx, px, col_label(c), max_w);
     const ImVec2 sz = text_size(ctx, px, l);
     text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * cell_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
   }
@@ -113,9 +130,9 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
   const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
   const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
   const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
-  const float value_px = std::min(cell_px * 0.4f, 17.0f * ctx.text_scale);
+  const float value_px = std::max(std::min(cell_px * 0.4f, 17.0f * ctx.text_scale), kMinTextPx);
   const int digits = cell_px >= 44 ? 3 : 2;
-  const bool values = ctx.show_values && value_px >= 7.5f && cell_px >= 18;
+  const bool values = ctx.show_values && cell_px >= 16;  // narrow cells fall back to one digit
   for (int r = r0; r <= r1; ++r)
     for (int c = c0; c <= c1; ++c) {
       const ImVec2 a(static_cast<float>(cells.x0 + c * cell_px), static_cast<float>(cells.y0 + r * cell_px));
@@ -127,9 +144,17 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
       const bool show_mask = masked && vis > 0.5f;
       if (show_mask && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
       if (!values || vis < 0.5f) continue;
-      const std::string label = attn::format_number(v, digits);
-      const ImVec2 sz = text_size(ctx, value_px, label);
-      if (sz.x > cell_px - 3) continue;
+      // Shorter forms before none: a blank cell would read as masked.
+      std::string label;
+      ImVec2 sz;
+      for (std::string& candidate : compact_candidates(v, digits)) {
+        sz = text_size(ctx, value_px, candidate);
+        if (sz.x <= cell_px - 3) {
+          label = std::move(candidate);
+          break;
+        }
+      }
+      if (label.empty()) continue;
       const Rgba bg = show_mask ? masked_color() : color_of(scale, v);
       const Rgba fg = text_color_on(bg);
       text(ctx, value_px, {(a.x + b.x - sz.x) / 2, (a.y + b.y - sz.y) / 2}, IM_COL32(fg.r, fg.g, fg.b, 255), label);
@@ -180,7 +205,7 @@ void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage&
   }
   if (!g.captioned) return;
   const float wrap = static_cast<float>(g.box.width() * zoom);
-  text(ctx, px, {static_cast<float>(at.x), y + px + 4}, IM_COL32(95, 95, 110, 255), stage_caption(ctx.trace, s), wrap);
+  text(ctx, px, {static_cast<float>(at.x), y + px + 4}, IM_COL32(95, 95, 110, 255), stage_caption(ctx.trace, s, ctx.scenario), wrap);
 }
 
 }  // namespace

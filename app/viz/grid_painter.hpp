@@ -19,6 +19,7 @@ namespace viz {
 struct PaintContext {
   ImDrawList* list;
   const attn::Trace& trace;
+  const attn::Scenario& scenario;  // the one the trace was computed from (captions)
   const Timeline& timeline;
   const Frame& frame;
   const ViewTransform& view;

@@ -2,6 +2,7 @@
 // ImGuiListClipper so only the visible lines are laid out.
 #include "inspector_panel.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace viz {
@@ -9,11 +10,18 @@ namespace {
 
 std::string num(double v) { return attn::format_number(v, 4); }
 
-std::string term_text(const attn::Term& t) {
+// A term in two parts, each one line: what is combined ("q[0] × k[2]",
+// "exp(x)") and with which numbers ("0.31 × -0.2"); the value goes in a
+// third column so no part hides another.
+struct TermText {
+  std::string labels, numbers;
+};
+
+TermText term_text(const attn::Term& t) {
   if (t.op == "exp" || t.op == "tanh" || t.op == "sin" || t.op == "cos")
-    return t.op + "(" + t.lhs_label + ") = " + t.op + "(" + num(t.lhs) + ")";
-  if (t.op.empty()) return t.lhs_label;
-  return t.lhs_label + " " + t.op + " " + t.rhs_label + " = " + num(t.lhs) + " " + t.op + " " + num(t.rhs);
+    return {t.op + "(" + t.lhs_label + ")", t.op + "(" + num(t.lhs) + ")"};
+  if (t.op.empty()) return {t.lhs_label, ""};
+  return {t.lhs_label + " " + t.op + " " + t.rhs_label, num(t.lhs) + " " + t.op + " " + num(t.rhs)};
 }
 
 std::string region_text(const attn::Trace& trace, const attn::SourceRegion& r) {
@@ -32,24 +40,62 @@ std::string region_text(const attn::Trace& trace, const attn::SourceRegion& r) {
 void draw_step(const attn::ExplainStep& step, int index) {
   ImGui::PushID(index);
   ImGui::TextColored(ImVec4(0.35f, 0.2f, 0.75f, 1), "%d. %s", index + 1, step.title.c_str());
-  // The "sum" step repeats the products' terms; its equation says it all.
-  const bool list = !step.terms.empty() && step.title != "sum";
+  // The "sum" step repeats the products' terms, and a single-term step's
+  // equation already shows the whole calculation: list terms only otherwise.
+  const bool single = step.terms.size() == 1 && !step.equation.empty();
+  const bool list = !step.terms.empty() && step.title != "sum" && !single;
   if (list) {
     // Long lists (a 1024-key softmax row) show their ends; the rest on demand.
     const int n = static_cast<int>(step.terms.size());
     constexpr int kEnds = 5;
     const bool all = n <= 2 * kEnds + 2 || ImGui::TreeNode("terms", "all %d terms", n);
-    if (ImGui::BeginTable("terms", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
-                                          ImGuiTableFlags_BordersInnerV)) {
+    // Three columns (what · numbers · value) when they fit the panel, else
+    // two lines per term, so no part is ever clipped.
+    const float spacing = ImGui::GetStyle().CellPadding.x * 6 + ImGui::GetStyle().ItemSpacing.x;
+    float w_labels = 0, w_numbers = 0, w_value = 0;
+    for (int i = 0; i < n; i = (n > 2 * kEnds && i == kEnds - 1) ? n - kEnds : i + 1) {
+      const attn::Term& t = step.terms[static_cast<size_t>(i)];
+      const TermText text = term_text(t);
+      w_labels = std::max(w_labels, ImGui::CalcTextSize(text.labels.c_str()).x);
+      w_numbers = std::max(w_numbers, ImGui::CalcTextSize(text.numbers.c_str()).x);
+      w_value = std::max(w_value, ImGui::CalcTextSize(("= " + num(t.value)).c_str()).x);
+    }
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const bool columns = w_labels + w_numbers + w_value + spacing <= avail;
+    // Stacked: "= a × b = value" on one indented line if it fits, else two.
+    const float indent = ImGui::GetStyle().IndentSpacing + spacing;
+    const bool split_value = w_numbers + w_value + ImGui::CalcTextSize("= ").x + indent > avail;
+    if (ImGui::BeginTable("terms", columns ? 3 : 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                                      (columns ? ImGuiTableFlags_BordersInnerV : 0))) {
       ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5);
+      if (columns) {
+        ImGui::TableSetupColumn("numbers");
+        ImGui::TableSetupColumn("value");
+      }
       auto row = [&](int i) {
         const attn::Term& t = step.terms[static_cast<size_t>(i)];
+        const TermText text = term_text(t);
+        const std::string value = "= " + num(t.value);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(term_text(t).c_str());  // one line each: the clipper needs equal heights
-        ImGui::TableNextColumn();
-        ImGui::Text("= %s", num(t.value).c_str());
+        // Every term takes the same number of lines: the clipper needs equal heights.
+        if (columns) ImGui::TextUnformatted(text.labels.c_str());
+        else ImGui::TextWrapped("%s", text.labels.c_str());
+        if (columns) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(text.numbers.c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(value.c_str());
+        } else {
+          ImGui::Indent();
+          if (split_value) {
+            ImGui::Text("%s%s", text.numbers.empty() ? "" : "= ", text.numbers.c_str());
+            ImGui::TextUnformatted(value.c_str());
+          } else {
+            ImGui::Text("%s%s %s", text.numbers.empty() ? "" : "= ", text.numbers.c_str(), value.c_str());
+          }
+          ImGui::Unindent();
+        }
       };
       if (all) {
         ImGuiListClipper clipper;
@@ -94,7 +140,11 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     ImGui::SameLine();
     ImGui::TextDisabled("head %d", e->stage.head);
   }
-  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+  // "unpin" at the right end of the title line, or under it when the panel is narrow.
+  const float button_w = ImGui::CalcTextSize("unpin").x + 2 * ImGui::GetStyle().FramePadding.x;
+  const float title_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  const float button_x = ImGui::GetWindowContentRegionMax().x - button_w;
+  if (button_x > title_end + ImGui::GetStyle().ItemSpacing.x) ImGui::SameLine(button_x);
   if (state.pinned) {
     if (ImGui::SmallButton("unpin")) state.pinned.reset();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop showing this cell (Escape)");
@@ -102,8 +152,12 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     ImGui::TextDisabled("hover");
   }
   if (s && e->row < static_cast<int>(s->row_labels.size()) && e->col < static_cast<int>(s->col_labels.size()))
-    ImGui::TextDisabled("row \"%s\", column \"%s\"", s->row_labels[static_cast<size_t>(e->row)].c_str(),
-                        s->col_labels[static_cast<size_t>(e->col)].c_str());
+  {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("row \"%s\", column \"%s\"", s->row_labels[static_cast<size_t>(e->row)].c_str(),
+                       s->col_labels[static_cast<size_t>(e->col)].c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Separator();
   ImGui::Text("value = %s", attn::format_number(e->value, 6).c_str());
   ImGui::TextWrapped("%s", e->formula.c_str());
@@ -117,7 +171,9 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
   }
   if (!e->sources.empty()) {
     ImGui::Separator();
-    ImGui::TextDisabled("Comes from (highlighted on the canvas):");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("Comes from (highlighted on the canvas):");
+    ImGui::PopStyleColor();
     for (const attn::SourceRegion& r : e->sources) ImGui::BulletText("%s", region_text(*trace, r).c_str());
   }
   ImGui::EndChild();

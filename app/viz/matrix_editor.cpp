@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app_actions.hpp"
+#include "attn/explain.hpp"
 #include "editor_panel.hpp"
 
 namespace viz {
@@ -12,8 +13,20 @@ namespace {
 
 constexpr int kMaxColumns = 40;  // ImGui tables hold 64 columns; wider matrices are cut
 
-void matrix_table(const char* id, const std::string& name, attn::Mat& m, const std::vector<std::string>* row_labels,
-                  AppState& state, WidgetProbe* probe) {
+// "X[0,0] (token "the", feature 0) = 1", "W_Q[2,1] (head 1) = 0.3".
+std::string cell_tooltip(const std::string& symbol, const std::string& head, int r, int c,
+                         const std::vector<std::string>* row_labels, double v) {
+  std::string t = symbol + "[" + std::to_string(r) + "," + std::to_string(c) + "]";
+  if (row_labels && r < static_cast<int>(row_labels->size()))
+    t += " (token \"" + (*row_labels)[static_cast<size_t>(r)] + "\", feature " + std::to_string(c) + ")";
+  else if (!head.empty())
+    t += " (" + head + ")";
+  return t + " = " + attn::format_number(v, 6);
+}
+
+// `symbol` names a cell in tooltips ("X", "W_Q"); `head` is "head 1" or empty.
+void matrix_table(const char* id, const std::string& name, const std::string& symbol, const std::string& head,
+                  attn::Mat& m, const std::vector<std::string>* row_labels, AppState& state, WidgetProbe* probe) {
   const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
   const int shown_cols = std::min(cols, kMaxColumns);
   ImGui::Text("%s  %d×%d", name.c_str(), rows, cols);
@@ -53,7 +66,7 @@ void matrix_table(const char* id, const std::string& name, attn::Mat& m, const s
           (*probe)[std::string(id) + "[" + std::to_string(r) + "," + std::to_string(c) + "]"] = ImVec4(a.x, a.y, b.x, b.y);
         }
         if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-          ImGui::SetTooltip("%s[%d,%d] = %.6g\nDrag to change, double-click to type", name.c_str(), r, c, m(r, c));
+          ImGui::SetTooltip("%s\nDrag to change, double-click to type", cell_tooltip(symbol, head, r, c, row_labels, m(r, c)).c_str());
         ImGui::PopID();
       }
     }
@@ -65,22 +78,24 @@ void matrix_table(const char* id, const std::string& name, attn::Mat& m, const s
 void draw_matrix_editors(AppState& state, WidgetProbe* probe) {
   attn::Scenario& s = state.doc.scenario;
   const bool sinusoidal = s.positional == attn::Positional::Sinusoidal;
-  matrix_table("x", sinusoidal ? "X (embeddings, before + PE)" : "X (one row per token)", s.x, &s.tokens, state, probe);
-  if (s.context) matrix_table("context", "context C", *s.context, &s.context_tokens, state, probe);
+  matrix_table("x", sinusoidal ? "X (embeddings, before + PE)" : "X (one row per token)", "X", "", s.x, &s.tokens, state,
+               probe);
+  if (s.context) matrix_table("context", "context C", "C", "", *s.context, &s.context_tokens, state, probe);
   for (size_t h = 0; h < s.heads.size(); ++h) {
     const std::string suffix = s.heads.size() > 1 ? " · head " + std::to_string(h) : "";
+    const std::string head = s.heads.size() > 1 ? "head " + std::to_string(h) : "";
     const std::string node = "weights" + suffix;
     ImGui::PushID(static_cast<int>(h));
     if (ImGui::TreeNodeEx(node.c_str(), h == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       attn::HeadWeights& w = s.heads[h];
-      matrix_table("w_q", "W_Q" + suffix, w.w_q, nullptr, state, probe);
-      matrix_table("w_k", "W_K" + suffix, w.w_k, nullptr, state, probe);
-      matrix_table("w_v", "W_V" + suffix, w.w_v, nullptr, state, probe);
+      matrix_table("w_q", "W_Q" + suffix, "W_Q", head, w.w_q, nullptr, state, probe);
+      matrix_table("w_k", "W_K" + suffix, "W_K", head, w.w_k, nullptr, state, probe);
+      matrix_table("w_v", "W_V" + suffix, "W_V", head, w.w_v, nullptr, state, probe);
       ImGui::TreePop();
     }
     ImGui::PopID();
   }
-  if (s.w_o) matrix_table("w_o", "W_O", *s.w_o, nullptr, state, probe);
+  if (s.w_o) matrix_table("w_o", "W_O", "W_O", "", *s.w_o, nullptr, state, probe);
 }
 
 }  // namespace viz

@@ -40,5 +40,52 @@ TEST_CASE("captions: finished and stage steps") {
   const viz::StepCaption first = viz::describe_step(t, tl, viz::evaluate(t, tl, 0.01), nullptr);
   CHECK(first.status.find("step 1 of") == 0);
   CHECK_FALSE(first.detail.empty());
-  for (const attn::Stage& s : t.stages) CHECK_FALSE(viz::stage_caption(t, s).empty());
+  for (const attn::Stage& s : t.stages) CHECK_FALSE(viz::stage_caption(t, s, test_scenes::small_projected()).empty());
+}
+
+namespace {
+std::string caption_of(const attn::Scenario& sc, const std::string& id) {
+  const attn::Trace t = attn::compute_trace(sc);
+  const attn::Stage* s = t.find(id, 0);
+  REQUIRE(s != nullptr);
+  return viz::stage_caption(t, *s, sc);
+}
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("grid captions follow the softmax axis and the mask mode") {
+  attn::Scenario sc = test_scenes::small_projected();
+  CHECK(has(caption_of(sc, "weights"), "each row sums to 1"));
+  sc.softmax_axis = attn::SoftmaxAxis::Queries;
+  CHECK(has(caption_of(sc, "weights"), "each column sums to 1"));
+  CHECK_FALSE(has(caption_of(sc, "weights"), "row sums"));
+  sc = test_scenes::small_projected();
+  sc.mask_mode = attn::MaskMode::AfterSoftmax;
+  const std::string after = caption_of(sc, "weights");
+  CHECK(has(after, "less than 1"));
+  CHECK(has(after, "not renormalised"));
+  CHECK_FALSE(has(after, "sums to 1"));
+  // Without any blocked cell, zeroing after softmax changes nothing.
+  sc.mask = attn::MaskKind::None;
+  CHECK(has(caption_of(sc, "weights"), "each row sums to 1"));
+}
+
+TEST_CASE("grid captions name fully masked rows") {
+  attn::Scenario sc = test_scenes::small_projected();
+  sc.mask = attn::MaskKind::None;
+  sc.key_padding = {true, true, true};  // every key blocked: every row is all 0
+  const std::string c = caption_of(sc, "weights");
+  CHECK(has(c, "rows 0, 1, 2 are fully masked: all 0"));
+}
+
+TEST_CASE("grid captions follow the scaling") {
+  attn::Scenario sc = test_scenes::small_projected();
+  CHECK(has(caption_of(sc, "scaled"), "softmax is not too peaked"));
+  sc.scale = attn::ScaleMode::None;
+  CHECK(caption_of(sc, "scaled") == "no scaling (scaled = scores)");
+  sc.scale = attn::ScaleMode::Temperature;
+  sc.temperature = 0.5;
+  const std::string tau = caption_of(sc, "scaled");
+  CHECK(has(tau, "τ = 0.5"));
+  CHECK(has(tau, "τ < 1 sharpens, τ > 1 flattens"));
 }

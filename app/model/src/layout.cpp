@@ -11,13 +11,14 @@
 namespace viz {
 namespace {
 
-double box_width(const attn::Stage& s, const LayoutOptions& o, int n_heads, double* row_label_w) {
+// The grid and its row labels decide the width, with a modest minimum for the
+// caption; a long title must not shrink every grid of the scene at fit.
+double box_width(const attn::Stage& s, const LayoutOptions& o, double* row_label_w) {
   double widest = 0;
   for (const std::string& label : s.row_labels) widest = std::max(widest, label_width(label, o.char_w));
   *row_label_w = std::min(widest, 16 * o.char_w) + 8;
   const double cells_w = static_cast<double>(s.value.cols()) * o.cell;
-  const double title_w = label_width(grid_title(s, n_heads), o.title_char_w);
-  return std::max({*row_label_w + cells_w, o.min_box_w, title_w});
+  return std::max(*row_label_w + cells_w, o.min_box_w);
 }
 
 double box_height(const attn::Stage& s, const LayoutOptions& o, bool captioned) {
@@ -48,7 +49,7 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
       if (it == lanes.end()) lanes.push_back(s.head);
     }
     Item item{static_cast<int>(i), column[i], lane, 0, 0, 0, lane <= 0};
-    item.w = box_width(s, o, trace.dims.n_heads, &item.row_label_w);
+    item.w = box_width(s, o, &item.row_label_w);
     item.h = box_height(s, o, item.captioned);
     items.push_back(item);
   }

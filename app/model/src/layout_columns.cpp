@@ -20,7 +20,6 @@ LayoutOptions scaled_text(LayoutOptions o, double f) {
   o.title_h *= f;
   o.col_label_h *= f;
   o.char_w *= f;
-  o.title_char_w *= f;
   o.caption_h *= f;
   o.legend_h *= f;
   o.min_box_w *= f;
@@ -31,10 +30,12 @@ Rect united(const Rect& a, const Rect& b) {
   return {std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
 }
 
-std::string grid_title(const attn::Stage& s, int n_heads) {
-  std::string t = s.title + "  " + std::to_string(s.value.rows()) + "×" + std::to_string(s.value.cols());
-  if (s.head >= 0 && n_heads > 1) t += "  · head " + std::to_string(s.head);
-  return t;
+std::string grid_title(const attn::Stage& s) {
+  return s.title + "  " + std::to_string(s.value.rows()) + "×" + std::to_string(s.value.cols());
+}
+
+std::string grid_subtitle(const attn::Stage& s, int n_heads) {
+  return s.head >= 0 && n_heads > 1 ? "head " + std::to_string(s.head) + " · " + s.formula : s.formula;
 }
 
 double label_width(const std::string& text, double char_w) {

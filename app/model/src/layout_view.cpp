@@ -10,7 +10,10 @@ namespace viz {
 double auto_cell_size(const attn::Trace& trace, double standard, double largest_grid) {
   Eigen::Index biggest = 1;
   for (const attn::Stage& s : trace.stages) biggest = std::max({biggest, s.value.rows(), s.value.cols()});
-  return std::min(standard, largest_grid / static_cast<double>(biggest));
+  // Up to 1.6× for scenes whose largest matrix has 5 or fewer rows/columns
+  // (1.5× for 6, none from 9): their grids are small next to the text bands.
+  const double boost = std::clamp(9.0 / static_cast<double>(biggest), 1.0, 1.6);
+  return std::min(standard * boost, largest_grid / static_cast<double>(biggest));
 }
 
 PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double view_w, double view_h,

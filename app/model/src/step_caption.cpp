@@ -58,7 +58,7 @@ std::string transition_text(const attn::Trace& trace, const attn::Stage& s, cons
                  : "blocked cells become −∞, so softmax will give them weight 0";
     case Transition::Softmax:
       return f.step_phase < 0.5 ? "softmax, part 1: exponentiate exp(x − max) — everything becomes positive"
-                                : "softmax, part 2: divide by the sum so the weights add up to 1";
+                                : (trace.softmax_axis == attn::SoftmaxAxis::Keys ? "softmax, part 2: divide by the sum so each row of weights adds up to 1" : "softmax, part 2: divide by the sum so each column of weights adds up to 1");
     case Transition::WeightedSum:
       return "each weight scales a value row; the scaled rows add up to the output row" + row;
     case Transition::Concat: return "the heads' outputs are placed side by side";
@@ -66,6 +66,44 @@ std::string transition_text(const attn::Trace& trace, const attn::Stage& s, cons
     case Transition::None: break;
   }
   return s.formula;
+}
+
+const char* sums_to_one(attn::SoftmaxAxis axis) {
+  return axis == attn::SoftmaxAxis::Keys ? "each row sums to 1" : "each column sums to 1";
+}
+
+// The caption must never contradict the numbers: which lines sum to 1 depends
+// on the axis, zeroing after softmax breaks the sums, and fully masked lines
+// are all 0.
+std::string weights_caption(const attn::Trace& trace, const attn::Stage& s) {
+  const bool rows = trace.softmax_axis == attn::SoftmaxAxis::Keys;
+  std::string text;
+  if (trace.mask_mode == attn::MaskMode::AfterSoftmax && s.blocked.size() != 0 && s.blocked.any())
+    text = std::string("blocked weights zeroed after softmax, not renormalised: ") +
+           (rows ? "rows" : "columns") + " may sum to less than 1";
+  else
+    text = rows ? "each row sums to 1: how much query i attends to key j"
+                : "each column sums to 1: how key j's attention splits over queries";
+  if (!s.fully_masked.empty()) {
+    std::string list;
+    for (size_t i = 0; i < s.fully_masked.size() && i < 4; ++i)
+      list += (i ? ", " : "") + std::to_string(s.fully_masked[i]);
+    if (s.fully_masked.size() > 4) list += ", …";
+    const bool one = s.fully_masked.size() == 1;
+    text += std::string("; ") + (rows ? (one ? "row " : "rows ") : (one ? "column " : "columns ")) + list +
+            (one ? " is" : " are") + " fully masked: all 0";
+  }
+  return text;
+}
+
+std::string scaled_caption(const attn::Scenario& scenario) {
+  switch (scenario.scale) {
+    case attn::ScaleMode::None: return "no scaling (scaled = scores)";
+    case attn::ScaleMode::Temperature:
+      return "divided by τ = " + attn::format_number(scenario.temperature, 3) + ": τ < 1 sharpens, τ > 1 flattens";
+    case attn::ScaleMode::SqrtDk: break;
+  }
+  return "scores shrunk so softmax is not too peaked";
 }
 
 }  // namespace
@@ -105,7 +143,7 @@ StepCaption describe_step(const attn::Trace& trace, const Timeline& tl, const Fr
   return c;
 }
 
-std::string stage_caption(const attn::Trace& trace, const attn::Stage& s) {
+std::string stage_caption(const attn::Trace& trace, const attn::Stage& s, const attn::Scenario& scenario) {
   const std::string& id = s.id;
   if (id == "x" || id == "x_raw") return "one row per token, one column per feature";
   if (id == "context" || id == "context_raw") return "the sequence the keys and values come from";
@@ -117,17 +155,15 @@ std::string stage_caption(const attn::Trace& trace, const attn::Stage& s) {
   if (id == "k") return "keys: what each token offers to be found by";
   if (id == "v") return "values: what each token hands over";
   if (id == "scores") return "row i, column j: how well query i matches key j";
-  if (id == "scaled") return "scores shrunk so softmax is not too peaked";
+  if (id == "scaled") return scaled_caption(scenario);
   if (id == "alibi") return "penalty growing with distance between tokens";
   if (id == "biased") return "scaled scores plus the distance penalty";
   if (id == "masked")
     return s.blocked.size() == 0 || !s.blocked.any() ? "no mask: nothing is blocked"
            : trace.mask_mode == attn::MaskMode::AfterSoftmax ? "the mask waits until after softmax"
                                                              : "hatched cells are blocked (−∞)";
-  if (id == "softmax") return "softmax before the mask is applied";
-  if (id == "weights")
-    return trace.softmax_axis == attn::SoftmaxAxis::Keys ? "each row sums to 1: how much query i attends to key j"
-                                                         : "each column sums to 1 (softmax over queries)";
+  if (id == "softmax") return "softmax before the mask: " + std::string(sums_to_one(trace.softmax_axis));
+  if (id == "weights") return weights_caption(trace, s);
   if (id == "head_output") return "row i = Σⱼ weight[i,j] × value row j";
   if (id == "concat") return "all heads' outputs side by side";
   if (id == "w_o") return "mixes the heads into the output";

@@ -34,10 +34,9 @@ struct LayoutOptions {
   double title_h = 40;       // two text lines above the grid: name + shape, formula
   double col_label_h = 16;   // column labels
   double char_w = 7.5;       // average label character width, for row labels
-  double title_char_w = 9.5; // average title character width
   double caption_h = 54;     // colour legend and a two-line caption below the grid
   double legend_h = 22;      // colour legend only (heads after the first)
-  double min_box_w = 150;    // room for the title and caption text
+  double min_box_w = 125;    // room for the caption text (titles are shortened)
   double gap_x = 44;         // between columns
   double gap_y = 26;         // between grids in one column
   double lane_gap = 40;      // between head lanes
@@ -98,17 +97,21 @@ bool is_parameter_stage(const attn::Stage& stage);
 // for presentation mode's larger canvas text.
 LayoutOptions scaled_text(LayoutOptions options, double factor);
 
-// The title drawn above a grid: "Q  4×3", plus "· head 1" with several heads.
-std::string grid_title(const attn::Stage& stage, int n_heads);
+// The title drawn above a grid: "Q  4×3". Titles and subtitles do not widen
+// the layout: the painter shortens them with "…" and the full text shows on hover.
+std::string grid_title(const attn::Stage& stage);
+// The line under the title: the formula, after "head 1 · " with several heads.
+std::string grid_subtitle(const attn::Stage& stage, int n_heads);
 
 // Estimated width of a label (UTF-8 code points times char_w).
 double label_width(const std::string& text, double char_w);
 
 PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& options = {});
 
-// A cell size for this trace: the standard size for small scenes, smaller for
-// large ones so the biggest grid stays about as large as the text around it
-// allows (a 1024x1024 score grid gets ~1-unit cells), keeping titles readable.
+// A cell size for this trace: larger than standard for tiny scenes (a 2×2
+// matrix should show its numbers at fit), the standard size for small ones,
+// smaller for large ones so the biggest grid stays about as large as the text
+// around it allows (a 1024x1024 score grid gets ~1-unit cells).
 double auto_cell_size(const attn::Trace& trace, double standard = 30, double largest_grid = 400);
 
 // Tries 1..max_bands bands and returns the layout that can be shown largest

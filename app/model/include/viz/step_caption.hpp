@@ -22,7 +22,9 @@ StepCaption describe_step(const attn::Trace& trace, const Timeline& timeline, co
 // Digits as Unicode subscripts: 12 -> "₁₂".
 std::string subscript(int n);
 
-// One line saying what a stage holds, for the caption under its grid.
-std::string stage_caption(const attn::Trace& trace, const attn::Stage& stage);
+// One line saying what a stage holds, for the caption under its grid. It
+// follows the options (scaling, mask mode, softmax axis) of `scenario`, the
+// one the trace was computed from, so it never contradicts the numbers.
+std::string stage_caption(const attn::Trace& trace, const attn::Stage& stage, const attn::Scenario& scenario);
 
 }  // namespace viz
