@@ -12,12 +12,16 @@ namespace viz::actions {
 namespace {
 
 void replace_document(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
+  // The loader skips unknown keys; say so, since "maks" was meant to be "mask".
+  s.notices.clear();
+  const std::string name = path.empty() ? "built-in lesson" : path.substr(path.find_last_of("/\\") + 1);
+  for (const std::string& w : file.warnings) s.notices.push_back(name + ": " + w);
   s.doc = std::move(file);
   s.path = path;
   s.original = s.doc.scenario;
   s.history.reset(s.doc.scenario);
   ++s.revision;
-  s.saved_revision = s.revision;
+  s.saved_position = s.history.position();
   s.edit_in_progress = false;
   s.hovered.reset();
   s.pinned.reset();
@@ -83,10 +87,11 @@ void open_builtin(AppState& s) {
 }
 
 bool save(AppState& s, const std::string& path) {
+  if (s.edit_in_progress) commit(s);  // what is written is a state undo knows
   try {
     attn::io::save_scenario(path, s.doc);
     s.path = path;
-    s.saved_revision = s.revision;
+    s.saved_position = s.history.position();
     remember_recent(s, path);
     s.message.clear();
     return true;
@@ -94,6 +99,10 @@ bool save(AppState& s, const std::string& path) {
     s.message = "Could not save " + path + ": " + e.what();
     return false;
   }
+}
+
+void notify(AppState& s, const std::string& text) {
+  if (std::find(s.notices.begin(), s.notices.end(), text) == s.notices.end()) s.notices.push_back(text);
 }
 
 void remember_recent(AppState& s, const std::string& path) {

@@ -26,6 +26,8 @@ void open_builtin(AppState& s);  // the embedded default lesson
 bool save(AppState& s, const std::string& path);
 
 void remember_recent(AppState& s, const std::string& path);
+// Adds a line to the status panel's notices (once; dismissed by the user).
+void notify(AppState& s, const std::string& text);
 void request_quit(AppState& s);  // asks first when there are unsaved edits
 
 }  // namespace viz::actions

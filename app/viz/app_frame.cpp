@@ -93,7 +93,7 @@ void App::update_derived(const Panels& p, double dt) {
 }
 
 void App::draw_views(const Panels& p) {
-  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_};
+  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices};
   draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   if (state_.view.show_inspector)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);

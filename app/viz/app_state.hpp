@@ -51,7 +51,7 @@ struct AppState {
   std::string path;              // empty: the built-in lesson
   attn::Scenario original;       // what Reset goes back to
   std::uint64_t revision = 1;    // bumped by every change of doc.scenario
-  std::uint64_t saved_revision = 1;
+  std::uint64_t saved_position = 0;  // history.position() when last saved or opened
   UndoHistory history;
   bool edit_in_progress = false; // a drag is changing values; commit when it ends
 
@@ -72,6 +72,9 @@ struct AppState {
 
   // Dialogs and messages.
   std::string message;           // last file error, shown until dismissed
+  // Things the user should notice but that need no answer (typos the file
+  // loader skipped, a value the editor limited): in the status panel until dismissed.
+  std::vector<std::string> notices;
   bool open_dialog = false, save_dialog = false;
   std::string dialog_path;       // the path being typed in the open/save dialog
   bool confirm_discard = false;  // closing or opening with unsaved edits
@@ -80,7 +83,9 @@ struct AppState {
   bool show_help = false;
   bool quit = false;
 
-  bool dirty() const { return revision != saved_revision; }
+  // Compares history positions, not revisions, so undoing back to the saved
+  // state is clean again.
+  bool dirty() const { return edit_in_progress || history.position() != saved_position; }
   const std::optional<CellRef>& inspected() const { return pinned ? pinned : hovered; }
 };
 

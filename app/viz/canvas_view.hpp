@@ -30,6 +30,7 @@ struct CanvasData {
   const StepCaption& caption;
   const FontSet& fonts;
   const GridTextures& textures;
+  const std::vector<std::string>& notices;  // AppState::notices, for the status panel
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

@@ -13,80 +13,91 @@ namespace {
 using edit::Sequence;
 
 // An integer field with +/- buttons; returns true when the user changed it.
-bool int_field(const char* label, int* v, int lo, int hi, const char* help) {
+// A typed value out of range is limited and said in the status panel: the
+// field itself keeps showing the typed text until it loses focus.
+bool int_field(AppState& state, const char* label, int* v, int lo, int hi, const char* help) {
   const int before = *v;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::InputInt(label, v, 1, 4);
   editor_tooltip(help);
-  *v = std::clamp(*v, lo, hi);
+  if (*v > hi || *v < lo) {
+    actions::notify(state, std::string(label) + (*v > hi ? " limited to " + std::to_string(hi) : " is at least " + std::to_string(lo)) +
+                               " (asked for " + std::to_string(*v) + ")");
+    *v = std::clamp(*v, lo, hi);
+  }
   return *v != before;
+}
+
+// A new shape moves and resizes grids: fit the view to it again.
+void reshaped(AppState& state) {
+  state.view.fit_pending = true;
+  actions::changed(state);
 }
 
 void draw_shape(AppState& state) {
   attn::Scenario& s = state.doc.scenario;
   int n = edit::n_tokens(s, Sequence::Queries);
-  if (int_field("tokens", &n, 1, 4096, "Number of query tokens (rows of X); new rows get seeded values")) {
+  if (int_field(state, "tokens", &n, 1, 4096, "Number of query tokens (rows of X); new rows get seeded values")) {
     edit::set_n_tokens(s, Sequence::Queries, n);
-    actions::changed(state);
+    reshaped(state);
   }
   int d = edit::d_model(s);
-  if (int_field("d_model", &d, 1, 512, "Features per token (columns of X)")) {
+  if (int_field(state, "d_model", &d, 1, 512, "Features per token (columns of X)")) {
     edit::set_d_model(s, d);
-    actions::changed(state);
+    reshaped(state);
   }
   bool projected = !s.heads.empty();
   if (ImGui::Checkbox("learned projections W_Q, W_K, W_V", &projected)) {
     edit::set_projected(s, projected);
-    actions::changed(state);
+    reshaped(state);
   }
   editor_tooltip("Off: Q = K = V = X, the parameter-free attention of the first article");
   if (projected) {
     int dk = edit::d_k(s), dv = edit::d_v(s), heads = edit::n_heads(s);
-    if (int_field("d_k", &dk, 1, 256, "Width of queries and keys (columns of W_Q and W_K)")) {
+    if (int_field(state, "d_k", &dk, 1, 256, "Width of queries and keys (columns of W_Q and W_K)")) {
       edit::set_d_k(s, dk);
-      actions::changed(state);
+      reshaped(state);
     }
-    if (int_field("d_v", &dv, 1, 256, "Width of values (columns of W_V)")) {
+    if (int_field(state, "d_v", &dv, 1, 256, "Width of values (columns of W_V)")) {
       edit::set_d_v(s, dv);
-      actions::changed(state);
+      reshaped(state);
     }
-    if (int_field("heads", &heads, 1, 16, "Number of attention heads, each with its own W_Q, W_K, W_V")) {
+    if (int_field(state, "heads", &heads, 1, 16, "Number of attention heads, each with its own W_Q, W_K, W_V")) {
       edit::set_n_heads(s, heads);
       if (state.view.head >= heads) state.view.head = -1;
-      state.view.fit_pending = true;
-      actions::changed(state);
+      reshaped(state);
     }
   }
   bool w_o = s.w_o.has_value();
   if (ImGui::Checkbox("output projection W_O", &w_o)) {
     edit::set_w_o(s, w_o);
-    actions::changed(state);
+    reshaped(state);
   }
   editor_tooltip("Mixes the concatenated heads: output = concat · W_O");
   if (w_o) {
     int d_out = edit::d_out(s);
-    if (int_field("d_out", &d_out, 1, 256, "Output width (columns of W_O)")) {
+    if (int_field(state, "d_out", &d_out, 1, 256, "Output width (columns of W_O)")) {
       edit::set_d_out(s, d_out);
-      actions::changed(state);
+      reshaped(state);
     }
   }
   bool cross = s.is_cross();
   if (ImGui::Checkbox("cross-attention (keys from a context)", &cross)) {
     if (cross && s.heads.empty()) edit::set_projected(s, true);
     edit::set_cross(s, cross);
-    actions::changed(state);
+    reshaped(state);
   }
   editor_tooltip("Queries come from X, keys and values from a separate context sequence C");
   if (cross) {
     int nk = edit::n_tokens(s, Sequence::Context);
-    if (int_field("context tokens", &nk, 1, 4096, "Rows of the context C (the keys)")) {
+    if (int_field(state, "context tokens", &nk, 1, 4096, "Rows of the context C (the keys)")) {
       edit::set_n_tokens(s, Sequence::Context, nk);
-      actions::changed(state);
+      reshaped(state);
     }
     int dc = s.context ? static_cast<int>(s.context->cols()) : 1;
-    if (int_field("d_context", &dc, 1, 512, "Features per context token")) {
+    if (int_field(state, "d_context", &dc, 1, 512, "Features per context token")) {
       edit::set_d_context(s, dc);
-      actions::changed(state);
+      reshaped(state);
     }
   }
 }

@@ -46,9 +46,11 @@ TEST_CASE("layout: stages run left to right in computation order") {
 TEST_CASE("layout: no two grids overlap, also with several heads and bands") {
   attn::Scenario s = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json").scenario;
   const attn::Trace t = attn::compute_trace(s);
-  for (double wrap : {0.0, 800.0}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const double wrap = variant % 2 ? 800.0 : 0.0;
     viz::LayoutOptions o;
     o.wrap_width = wrap;
+    o.side_by_side = variant >= 2;  // projections beside their weights
     const viz::PipelineLayout l = viz::layout_pipeline(t, o);
     CHECK(l.grids.size() == t.stages.size());
     for (size_t i = 0; i < l.grids.size(); ++i)
@@ -154,4 +156,34 @@ TEST_CASE("a long pipeline wraps into bands when that shows it larger") {
   CHECK(scale(fitted) > scale(one));
   // Wide and short windows keep one band.
   CHECK(viz::layout_for_view(t, {}, 4000, 700).bands == 1);
+}
+
+TEST_CASE("four heads fit larger with each projection beside its weights") {
+  // four_heads.json: 4 heads, 6 tokens, d_model 8, d_k = d_v = 2. Stacking
+  // W_Q/W_K/W_V in every lane made 12 rows of grids: ~16-20% zoom at fit in
+  // the canvas of a 1600x1000 window (about 900x700 pixels).
+  const attn::Trace t = attn::compute_trace(
+      attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/four_heads.json").scenario);
+  viz::LayoutOptions o;
+  o.cell = viz::auto_cell_size(t);
+  const double w = 900, h = 700;
+  auto scale = [&](const viz::PipelineLayout& l) { return std::min(w / l.bounds.width(), h / l.bounds.height()); };
+  const viz::PipelineLayout stacked = viz::layout_pipeline(t, o);
+  const viz::PipelineLayout fitted = viz::layout_for_view(t, o, w, h);
+  INFO("stacked " << stacked.bounds.width() << "x" << stacked.bounds.height() << " -> " << scale(stacked) << ", fitted "
+                  << fitted.bounds.width() << "x" << fitted.bounds.height() << " -> " << scale(fitted));
+  CHECK(scale(fitted) >= 0.30);
+  CHECK(scale(fitted) >= 1.5 * scale(stacked));
+  // Side by side still reads left to right: X -> W_Q -> Q -> W_K -> K -> W_V -> V -> QKᵀ, one row per head.
+  o.side_by_side = true;
+  const viz::PipelineLayout l = viz::layout_pipeline(t, o);
+  for (int head = 0; head < 4; ++head) {
+    double previous = box_of(l, t, "x").box.x1;
+    for (const char* id : {"w_q", "q", "w_k", "k", "w_v", "v", "scores"}) {
+      const viz::GridBox& g = box_of(l, t, id, head);
+      CHECK_MESSAGE(g.box.x0 > previous, id << " of head " << head << " starts at " << g.box.x0);
+      CHECK(g.box.y0 == doctest::Approx(box_of(l, t, "q", head).box.y0));
+      previous = g.box.x1;
+    }
+  }
 }

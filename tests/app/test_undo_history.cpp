@@ -1,5 +1,6 @@
-// Undo/redo of scenario snapshots: order, redo cleared by a new edit, and the
-// step and memory bounds dropping the oldest states first.
+// Undo/redo of scenario snapshots: order, redo cleared by a new edit, the
+// step and memory bounds dropping the oldest states first, and positions
+// (what the "edited" mark compares with the saved state).
 #include <doctest/doctest.h>
 
 #include "scenes.hpp"
@@ -69,4 +70,39 @@ TEST_CASE("undo history: bounded by steps and by memory, oldest dropped first") 
   CHECK(by_bytes.undo_size() <= 4);
   CHECK(by_bytes.undo_size() >= 1);
   CHECK(by_bytes.undo().x(0, 0) == 9);
+}
+
+TEST_CASE("undo history: undoing back to the saved state returns its position") {
+  // The app's "(edited)" mark compares positions: saved at 2, edited to 3,
+  // undone to 2 is clean again; a new edit from 1 to an equal value is a new state.
+  viz::UndoHistory h;
+  h.reset(with_x00(1));
+  const std::uint64_t opened = h.position();
+  h.commit(with_x00(2));
+  const std::uint64_t saved = h.position();
+  CHECK(saved != opened);
+  h.commit(with_x00(3));
+  CHECK(h.position() != saved);
+  h.undo();
+  CHECK(h.position() == saved);
+  h.undo();
+  CHECK(h.position() == opened);
+  h.redo();
+  CHECK(h.position() == saved);
+  h.undo();
+  h.commit(with_x00(2));
+  CHECK(h.position() != saved);
+  CHECK(h.position() != opened);
+  // Positions survive the oldest steps being trimmed away.
+  viz::UndoHistory small(256u << 20, 2);
+  small.reset(with_x00(0));
+  small.commit(with_x00(1));
+  const std::uint64_t kept = small.position();
+  small.commit(with_x00(2));
+  small.commit(with_x00(3));
+  small.undo();
+  small.undo();
+  CHECK(small.position() == kept);
+  h.reset(with_x00(5));
+  CHECK(h.position() != saved);
 }

@@ -107,6 +107,7 @@ TEST_SUITE("typing") {
         wait_for(app.state, [x00](const nlohmann::json& j) { return j["scenario"]["x"][0][0] == x00; });
     REQUIRE_MESSAGE(undone.is_object(), "Ctrl+Z did not restore X[0][0]");
     CHECK(max_change(undone["weights_row_last"], before["weights_row_last"]) < 1e-12);
+    CHECK(undone["dirty"] == false);  // back at the opened state: no "(edited)"
   }
 
   TEST_CASE("ui: Alt+drag on an X cell of the canvas changes that input") {

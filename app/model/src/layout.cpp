@@ -29,7 +29,7 @@ double box_height(const attn::Stage& s, const LayoutOptions& o, bool captioned) 
 
 PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o) {
   PipelineLayout out;
-  const std::vector<int> column = stage_columns(trace);
+  const std::vector<int> column = o.side_by_side ? side_by_side_columns(trace, stage_columns(trace)) : stage_columns(trace);
 
   // Which stages are shown and in which lane.
   struct Item {
@@ -156,11 +156,16 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
         const auto found = item_of_stage.find(trace.index_of(in));
         if (found == item_of_stage.end() || !placed[found->second]) continue;
         const size_t j = found->second;
+        // Inputs in another band say nothing about height here.
+        if (col_band[static_cast<size_t>(items[j].column)] != col_band[static_cast<size_t>(it.column)]) continue;
         lo = std::min(lo, top[j] + o.title_h + o.col_label_h);
         hi = std::max(hi, top[j] + o.title_h + o.col_label_h + trace.stages[static_cast<size_t>(items[j].stage)].value.rows() * o.cell);
       }
-      const double cells_centre = lo <= hi ? (lo + hi) / 2 : lanes_h / 2;
-      place_on(k, cells_centre - (o.title_h + o.col_label_h - o.caption_h) / 2);
+      if (lo > hi) {
+        place_on(k, it.h / 2);  // top of its band, below what is already there
+        continue;
+      }
+      place_on(k, (lo + hi) / 2 - (o.title_h + o.col_label_h - o.caption_h) / 2);
     }
   }
   // Shared parameters (W_O) line up with their consumer.

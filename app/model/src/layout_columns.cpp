@@ -1,6 +1,7 @@
 // Layout building blocks: which column each stage goes in (data flow, with
 // parameters just left of their consumer), grid titles and label widths.
 #include <algorithm>
+#include <map>
 
 #include "viz/layout.hpp"
 
@@ -76,6 +77,41 @@ std::vector<int> stage_columns(const attn::Trace& trace) {
     column[static_cast<size_t>(i)] = std::max(best, 0);
   }
   return column;
+}
+
+std::vector<int> side_by_side_columns(const attn::Trace& trace, std::vector<int> column) {
+  const size_t n = trace.stages.size();
+  // Projections by column, and their rank within their lane in that column.
+  std::vector<int> parameter_of(n, -1), rank(n, 0);
+  std::map<int, int> pairs;                  // projection column -> most pairs in one lane
+  std::map<std::pair<int, int>, int> count;  // (head, column) -> projections so far
+  for (size_t i = 0; i < n; ++i) {
+    const attn::Stage& s = trace.stages[i];
+    if (s.head < 0) continue;
+    for (const attn::StageRef& in : s.inputs) {
+      const int j = trace.index_of(in);
+      if (j >= 0 && trace.stages[static_cast<size_t>(j)].head == s.head && is_parameter_stage(trace.stages[static_cast<size_t>(j)]))
+        parameter_of[i] = j;
+    }
+    if (parameter_of[i] < 0) continue;
+    rank[i] = count[{s.head, column[i]}]++;
+    pairs[column[i]] = std::max(pairs[column[i]], rank[i] + 1);
+  }
+  // Every column right of a projection column moves by the pairs added there.
+  auto shifted = [&](int c) {
+    int extra = 0;
+    for (const auto& [p, k] : pairs)
+      if (c > p) extra += 2 * (k - 1);
+    return c + extra;
+  };
+  std::vector<int> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = shifted(column[i]);
+  for (size_t i = 0; i < n; ++i) {
+    if (parameter_of[i] < 0) continue;
+    out[i] = shifted(column[i]) + 2 * rank[i];
+    out[static_cast<size_t>(parameter_of[i])] = out[i] - 1;
+  }
+  return out;
 }
 
 }  // namespace viz

@@ -19,19 +19,45 @@ double auto_cell_size(const attn::Trace& trace, double standard, double largest_
 PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double view_w, double view_h,
                                int max_bands) {
   o.wrap_width = 0;
+  o.bands = 1;
+  o.side_by_side = false;
   PipelineLayout best = layout_pipeline(trace, o);
   auto scale = [&](const PipelineLayout& l) {
     return std::min(view_w / std::max(l.bounds.width(), 1.0), view_h / std::max(l.bounds.height(), 1.0));
   };
   double best_scale = scale(best);
-  for (int bands = 2; bands <= max_bands; ++bands) {
-    o.bands = bands;
-    PipelineLayout l = layout_pipeline(trace, o);
-    if (l.bands <= best.bands) continue;
+  // Side by side only pays with several head lanes; one lane stays as the
+  // articles draw it, W_Q over W_K over W_V.
+  const bool lanes = std::any_of(best.grids.begin(), best.grids.end(), [](const GridBox& g) { return g.lane > 0; });
+  auto consider = [&](const LayoutOptions& options) {
+    PipelineLayout l = layout_pipeline(trace, options);
+    if (l.bands > max_bands) return;
     const double sc = scale(l);
     if (sc > best_scale * 1.05) {
       best = std::move(l);
       best_scale = sc;
+    }
+  };
+  for (const bool side_by_side : {false, true}) {
+    if (side_by_side && !lanes) break;
+    o.side_by_side = side_by_side;
+    o.wrap_width = 0;
+    for (int bands = side_by_side ? 1 : 2; bands <= max_bands; ++bands) {
+      o.bands = bands;
+      consider(o);
+    }
+    // Bands of even width are not always best: head lanes are tall and the
+    // shared tail (concat, W_O, output) short, so also try breaking after
+    // each column of the unwrapped layout.
+    o.bands = 1;
+    const PipelineLayout one = layout_pipeline(trace, o);
+    std::vector<double> edges;
+    for (const GridBox& g : one.grids) edges.push_back(g.box.x1);
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    for (double edge : edges) {
+      o.wrap_width = edge + 0.5;
+      if (o.wrap_width < one.bounds.width()) consider(o);
     }
   }
   return best;

@@ -22,16 +22,21 @@ std::size_t scenario_bytes(const attn::Scenario& s) {
 
 void UndoHistory::reset(const attn::Scenario& current) {
   committed_ = current;
+  committed_id_ = ++next_id_;
   undo_.clear();
   redo_.clear();
+  undo_ids_.clear();
+  redo_ids_.clear();
   bytes_ = 0;
 }
 
 void UndoHistory::commit(const attn::Scenario& current) {
   bytes_ += scenario_bytes(committed_);
   undo_.push_back(std::exchange(committed_, current));
+  undo_ids_.push_back(std::exchange(committed_id_, ++next_id_));
   for (const attn::Scenario& s : redo_) bytes_ -= scenario_bytes(s);
   redo_.clear();
+  redo_ids_.clear();
   trim();
 }
 
@@ -40,6 +45,8 @@ const attn::Scenario& UndoHistory::undo() {
   redo_.push_back(std::move(committed_));
   committed_ = std::move(undo_.back());
   undo_.pop_back();
+  redo_ids_.push_back(std::exchange(committed_id_, undo_ids_.back()));
+  undo_ids_.pop_back();
   bytes_ += b;
   bytes_ -= scenario_bytes(committed_);
   return committed_;
@@ -50,6 +57,8 @@ const attn::Scenario& UndoHistory::redo() {
   undo_.push_back(std::move(committed_));
   committed_ = std::move(redo_.back());
   redo_.pop_back();
+  undo_ids_.push_back(std::exchange(committed_id_, redo_ids_.back()));
+  redo_ids_.pop_back();
   bytes_ += b;
   bytes_ -= scenario_bytes(committed_);
   return committed_;
@@ -59,6 +68,7 @@ void UndoHistory::trim() {
   while (!undo_.empty() && (undo_.size() > max_steps_ || (bytes_ > max_bytes_ && undo_.size() > 1))) {
     bytes_ -= scenario_bytes(undo_.front());
     undo_.pop_front();
+    undo_ids_.pop_front();
   }
 }
 

@@ -47,6 +47,9 @@ struct LayoutOptions {
   // the narrowest possible widest band.
   int bands = 1;
   double band_gap = 70;      // between bands
+  // Each projection beside its weights (W_Q Q W_K K W_V V) instead of the
+  // three stacked: a lane is then one grid tall, so several heads fit larger.
+  bool side_by_side = false;
 };
 
 // One stage's grid. Row r, column c of the stage is cell (r, c): rows go down,
@@ -114,8 +117,9 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& op
 // around it allows (a 1024x1024 score grid gets ~1-unit cells).
 double auto_cell_size(const attn::Trace& trace, double standard = 30, double largest_grid = 400);
 
-// Tries 1..max_bands bands and returns the layout that can be shown largest
-// in a view of view_w x view_h pixels (ties go to fewer bands).
+// Tries 1..max_bands bands (and, with several head lanes, projections side by
+// side) and returns the layout that can be shown largest in a view of
+// view_w x view_h pixels (ties go to fewer bands, then stacked projections).
 PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions options, double view_w, double view_h,
                                int max_bands = 4);
 
@@ -123,5 +127,9 @@ PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions options, 
 // Parameters (W_*, positional encodings, biases) sit one column left of the
 // stage that consumes them, like the articles draw X · W_Q -> Q.
 std::vector<int> stage_columns(const attn::Trace& trace);
+// The same columns with the projections of each head lane (a head stage made
+// from a head parameter, e.g. Q = X·W_Q) spread out in pairs, parameter then
+// result, in trace order; later columns move right to make room.
+std::vector<int> side_by_side_columns(const attn::Trace& trace, std::vector<int> column);
 
 }  // namespace viz

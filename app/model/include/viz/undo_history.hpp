@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 
 #include "attn/scenario.hpp"
@@ -31,6 +32,10 @@ class UndoHistory {
   const attn::Scenario& redo();
 
   const attn::Scenario& committed() const { return committed_; }
+  // Names the committed state: every reset and commit gets a new number, and
+  // undo/redo bring a state's number back with it. Remember it when saving;
+  // the document is unchanged since exactly when the number is the same.
+  std::uint64_t position() const { return committed_id_; }
 
  private:
   void trim();
@@ -39,6 +44,8 @@ class UndoHistory {
   std::size_t bytes_ = 0;
   attn::Scenario committed_;
   std::deque<attn::Scenario> undo_, redo_;
+  std::uint64_t next_id_ = 0, committed_id_ = 0;
+  std::deque<std::uint64_t> undo_ids_, redo_ids_;  // beside undo_, redo_
 };
 
 // Approximate heap size of a scenario, used to bound the history's memory.
