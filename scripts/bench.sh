@@ -6,18 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 FRAMES=${2:-120}
-APP="$BUILD/app/viz/attnviz"
-if [ ! -x "$APP" ]; then
-  echo "bench: $APP not found; build first (make build)" >&2
-  exit 1
-fi
-run() {
-  if command -v xvfb-run >/dev/null 2>&1; then
-    xvfb-run -a -s "-screen 0 1920x1080x24" "$APP" "$@"
-  else
-    "$APP" "$@"
-  fi
-}
+NAME=bench
+. scripts/attnviz-headless.sh
+run() { run_app 1920x1080 "$@"; }
 # Idle view (what a still frame costs), then while the animation plays.
 run --benchmark --frames "$FRAMES" --size 1600x1000
 run assets/scenarios/large_1024x8.json --benchmark --frames "$FRAMES" --size 1600x1000

@@ -5,22 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
-APP="$BUILD/app/viz/attnviz"
-if [ ! -x "$APP" ]; then
-  echo "make-screenshots: $APP not found; build first (make build)" >&2
-  exit 1
-fi
-
-shot() {
-  if command -v xvfb-run >/dev/null 2>&1; then
-    xvfb-run -a -s "-screen 0 1920x1200x24" "$APP" "$@"
-  elif [ -n "${DISPLAY:-}" ]; then
-    "$APP" "$@"
-  else
-    echo "make-screenshots: needs xvfb-run or a display" >&2
-    exit 1
-  fi
-}
+NAME=make-screenshots
+. scripts/attnviz-headless.sh
+shot() { run_app 1920x1200 "$@"; }
 
 mkdir -p docs
 echo "docs/default.png: the built-in first lesson, everything computed"
