@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app_actions.hpp"
+#include "viz/app_actions.hpp"
 #include "capture.hpp"
 #include "menu_bar.hpp"
 #include "recent_files.hpp"
@@ -83,7 +83,7 @@ int App::run_interactive() {
       last = std::chrono::steady_clock::now();
     }
     if (platform_.take_close_request()) actions::request_quit(state_);
-    for (const std::string& path : platform_.take_drops()) request_open(state_, path);
+    for (const std::string& path : platform_.take_drops()) actions::request(state_, {PendingAction::Kind::Open, path});
     const auto now = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
@@ -107,8 +107,18 @@ int App::run_screenshot() {
   platform_.framebuffer_size(&w, &h);
   const bool ok = write_screenshot(options_.screenshot, w, h);
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
-  if (!ok) std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
-  return ok ? 0 : 1;
+  if (!ok) {
+    std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
+    return 1;
+  }
+  // The picture is written either way (it shows the error); like `attn
+  // check`, a scenario that cannot be computed exits 2.
+  if (!model_.error().empty()) {
+    std::fprintf(stderr, "attnviz: %s cannot be computed: %s\n", state_.path.empty() ? "the scenario" : state_.path.c_str(),
+                 model_.error().c_str());
+    return 2;
+  }
+  return 0;
 }
 
 int App::run_benchmark() {

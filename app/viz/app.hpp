@@ -9,7 +9,7 @@
 
 #include <imgui.h>
 
-#include "app_state.hpp"
+#include "viz/app_state.hpp"
 #include "editor_panel.hpp"
 #include "font_set.hpp"
 #include "grid_renderer.hpp"
@@ -80,8 +80,7 @@ class App {
   const attn::Explanation* active_cell_ = nullptr;
   StepCaption caption_;
   WidgetProbe probe_;
-  std::uint64_t dumped_generation_ = 0;
-  std::string dumped_error_;
+  std::string dumped_key_;  // what the last --dump-state reported
   bool start_applied_ = false;
 };
 

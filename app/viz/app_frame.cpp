@@ -8,6 +8,7 @@
 #include "canvas_view.hpp"
 #include "capture.hpp"
 #include "inspector_panel.hpp"
+#include "dialogs.hpp"
 #include "menu_bar.hpp"
 #include "shortcuts.hpp"
 #include "transport_bar.hpp"
@@ -44,7 +45,7 @@ App::Panels App::panels() const {
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
-  model_.update(state_.doc.scenario, state_.revision, TimelineKey{state_.granularity, state_.view.head});
+  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head});
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
   const Timeline& tl = model_.timeline();
@@ -93,7 +94,8 @@ void App::update_derived(const Panels& p, double dt) {
 }
 
 void App::draw_views(const Panels& p) {
-  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices};
+  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
+                        state_.history.can_undo()};
   draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   if (state_.view.show_inspector)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
@@ -116,20 +118,25 @@ void App::frame(double dt) {
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
   draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1);
-  if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, probe);
+  if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   draw_transport(p.transport_pos, p.transport_size, model_, state_);
-  draw_dialogs(state_);
   // 2. Derived data, recomputed only when its inputs changed.
   update_derived(p, dt);
   // 3. Views of const data.
   draw_views(p);
+  draw_help_window(state_);
+  // 4. Modals last: ImGui 1.86 asserts when a window is first created after a
+  // modal opened in the same frame (a start-up error would open one in the
+  // very first frame). What a dialog answer changes shows from the next frame.
+  draw_modals(state_);
   platform_.end_frame();
 
-  if (!options_.dump_state.empty() && model_.has_trace() &&
-      (model_.generation() != dumped_generation_ || model_.error() != dumped_error_)) {
-    write_state_dump(options_.dump_state, state_, model_);
-    dumped_generation_ = model_.generation();
-    dumped_error_ = model_.error();
+  if (!options_.dump_state.empty()) {
+    std::string key = state_dump_key(state_, model_);
+    if (key != dumped_key_) {
+      write_state_dump(options_.dump_state, state_, model_);
+      dumped_key_ = std::move(key);
+    }
   }
   if (probe && model_.has_trace()) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;

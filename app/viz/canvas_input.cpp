@@ -2,7 +2,7 @@
 // so hovering works the same for a 4x4 grid and a 1024x1024 texture.
 #include <cmath>
 
-#include "app_actions.hpp"
+#include "viz/app_actions.hpp"
 #include "canvas_parts.hpp"
 #include "viz/scenario_edit.hpp"
 

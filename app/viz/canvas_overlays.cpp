@@ -65,9 +65,10 @@ float panel_width(float canvas_width) {
 constexpr size_t kMaxNotices = 3;  // more are summed up in the dismiss line
 ImVec4 notice_colour() { return {0.65f, 0.25f, 0.0f, 1}; }
 
+// Never offers an action that is not available (no undo right after opening).
 std::string error_text(const CanvasData& d) {
-  return "Cannot compute this scenario: " + d.model.error() +
-         "\nShowing the last result that worked. Fix the value or press Ctrl+Z to undo.";
+  return "Your last edit cannot be computed: " + d.model.error() + "\nShowing the last state that worked. " +
+         (d.can_undo ? "Fix the value in the editor, or press Ctrl+Z to undo." : "Fix the value in the editor.");
 }
 
 }  // namespace
@@ -82,7 +83,7 @@ float status_panel_height(const CanvasData& d, float canvas_width) {
   height += static_cast<float>(std::min<size_t>(d.model.trace().notes.size(), 2)) * line;
   if (!d.model.error().empty()) height += ImGui::CalcTextSize(error_text(d).c_str(), nullptr, false, wrap).y + kPad;
   for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i)
-    height += ImGui::CalcTextSize(d.notices[i].c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    height += ImGui::CalcTextSize(d.notices[i].text.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
   if (!d.notices.empty()) height += ImGui::GetFrameHeightWithSpacing();
   return height;
 }
@@ -113,7 +114,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f);
   if (strip) ImGui::Dummy({1, line * 1.3f});
   for (size_t i = 0; i < notes.size() && i < 2; ++i) ImGui::TextColored(ImVec4(0.55f, 0.3f, 0, 1), "note: %s", notes[i].c_str());
-  for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i) ImGui::TextColored(notice_colour(), "%s", d.notices[i].c_str());
+  for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i) ImGui::TextColored(notice_colour(), "%s", d.notices[i].text.c_str());
   if (!d.notices.empty()) {
     if (ImGui::SmallButton("OK##notices")) state.notices.clear();
     if (d.notices.size() > kMaxNotices) {

@@ -144,8 +144,18 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     list->PopClipRect();
     paint_overlays(pos, size, d, state);
   } else {
-    ImGui::SetCursorPos({20, 20});
-    ImGui::TextWrapped("Nothing to show: %s", d.model.error().c_str());
+    // A document that never computed: an empty canvas that says why; the
+    // editor lists (and marks) the values behind it.
+    const float pad = ImGui::GetFontSize() * 2;
+    ImGui::SetCursorPos({pad, pad});
+    ImGui::PushTextWrapPos(size.x - pad);
+    ImGui::TextColored(ImVec4(0.6f, 0.05f, 0.05f, 1), "This scenario cannot be computed.");
+    ImGui::TextWrapped("%s", d.model.error().c_str());
+    ImGui::Spacing();
+    ImGui::TextWrapped("%s", d.model.offending().empty()
+                                 ? "Change its values in the editor on the left, or open another scenario."
+                                 : "The values behind it are marked red in the editor on the left: change them, or open another scenario.");
+    ImGui::PopTextWrapPos();
   }
   ImGui::End();
 }

@@ -8,7 +8,7 @@
 
 #include <imgui.h>
 
-#include "app_state.hpp"
+#include "viz/app_state.hpp"
 #include "font_set.hpp"
 #include "grid_renderer.hpp"
 #include "grid_textures.hpp"
@@ -30,7 +30,8 @@ struct CanvasData {
   const StepCaption& caption;
   const FontSet& fonts;
   const GridTextures& textures;
-  const std::vector<std::string>& notices;  // AppState::notices, for the status panel
+  const std::vector<Notice>& notices;  // AppState::notices, for the status panel
+  bool can_undo;                       // error messages offer Ctrl+Z only then
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

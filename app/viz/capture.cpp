@@ -11,6 +11,7 @@
 #include <stb_image_write.h>
 
 #include "gl.hpp"
+#include <imgui.h>
 
 namespace viz {
 namespace {
@@ -49,8 +50,24 @@ bool write_screenshot(const std::string& path, int width, int height) {
 void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model) {
   nlohmann::json j;
   j["revision"] = state.revision;
+  j["document"] = state.document;
+  j["path"] = state.path;
+  j["title"] = state.doc.title;
   j["dirty"] = state.dirty();
+  j["can_undo"] = state.history.can_undo();
   j["error"] = model.error();
+  j["has_trace"] = model.has_trace();
+  j["stale"] = model.stale();
+  j["message"] = state.message;
+  j["confirm_discard"] = state.confirm_discard;
+  j["save_dialog"] = state.save_dialog;
+  j["typing"] = state.draft.widget != 0;
+  nlohmann::json notices = nlohmann::json::array();
+  for (const Notice& n : state.notices) notices.push_back(n.text);
+  j["notices"] = notices;
+  nlohmann::json offending = nlohmann::json::array();
+  for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
+  j["offending"] = offending;
   // scenario_to_json refuses values a file must not hold (e.g. τ = 0 typed
   // mid-edit); the dump then records why instead of ending the app.
   try {
@@ -63,6 +80,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   if (model.has_trace()) {
     const attn::Trace& t = model.trace();
     j["generation"] = model.generation();
+    j["tokens"] = t.stages.front().row_labels;
     j["weights_row0"] = row_of(t.find("weights", 0), 0);
     j["weights_row_last"] = row_of(t.find("weights", 0), t.dims.n_q - 1);
     j["output_row0"] = row_of(t.find("output"), 0);
@@ -74,10 +92,22 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   }
 }
 
+std::string state_dump_key(const AppState& state, const TraceModel& model) {
+  std::string key = std::to_string(state.revision) + "/" + std::to_string(state.document) + "/" +
+                    std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
+                    std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
+                    std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) + "/" + model.error() + "/" +
+                    state.message + "/" + state.path;
+  return key;
+}
+
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,
                        const attn::Trace& trace, const WidgetProbe& widgets, int width, int height) {
   nlohmann::json j;
   j["window"] = {width, height};
+  // Widgets settle over the first frames (scroll bars appear, windows fit):
+  // tests wait for a few frames before trusting positions.
+  j["frame"] = ImGui::GetFrameCount();
   j["zoom"] = view.zoom;
   j["bands"] = layout.bands;
   nlohmann::json grids = nlohmann::json::array();

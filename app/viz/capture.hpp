@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "app_state.hpp"
+#include "viz/app_state.hpp"
 #include "editor_panel.hpp"
 #include "viz/layout.hpp"
 #include "viz/trace_model.hpp"
@@ -16,6 +16,8 @@ namespace viz {
 bool write_screenshot(const std::string& path, int width, int height);
 
 void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model);
+// Changes whenever something the state dump reports changes (cheap: no scenario).
+std::string state_dump_key(const AppState& state, const TraceModel& model);
 
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,
                        const attn::Trace& trace, const WidgetProbe& widgets, int width, int height);

@@ -4,7 +4,9 @@
 
 #include <imgui_stdlib.h>
 
-#include "app_actions.hpp"
+#include "viz/app_actions.hpp"
+#include "typed_fields.hpp"
+#include "attn/explain.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace viz {
@@ -12,97 +14,50 @@ namespace {
 
 using edit::Sequence;
 
-// An integer field with +/- buttons; returns true when the user changed it.
-// A typed value out of range is limited and said in the status panel: the
-// field itself keeps showing the typed text until it loses focus.
-bool int_field(AppState& state, const char* label, int* v, int lo, int hi, const char* help) {
-  const int before = *v;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::InputInt(label, v, 1, 4);
-  editor_tooltip(help);
-  if (*v > hi || *v < lo) {
-    actions::notify(state, std::string(label) + (*v > hi ? " limited to " + std::to_string(hi) : " is at least " + std::to_string(lo)) +
-                               " (asked for " + std::to_string(*v) + ")");
-    *v = std::clamp(*v, lo, hi);
-  }
-  return *v != before;
-}
-
-// A new shape moves and resizes grids: fit the view to it again.
-void reshaped(AppState& state) {
-  state.view.fit_pending = true;
-  actions::changed(state);
-}
-
-void draw_shape(AppState& state) {
-  attn::Scenario& s = state.doc.scenario;
-  int n = edit::n_tokens(s, Sequence::Queries);
-  if (int_field(state, "tokens", &n, 1, 4096, "Number of query tokens (rows of X); new rows get seeded values")) {
-    edit::set_n_tokens(s, Sequence::Queries, n);
-    reshaped(state);
-  }
-  int d = edit::d_model(s);
-  if (int_field(state, "d_model", &d, 1, 512, "Features per token (columns of X)")) {
-    edit::set_d_model(s, d);
-    reshaped(state);
-  }
+void draw_shape(AppState& state, WidgetProbe* probe) {
+  const attn::Scenario& s = state.doc.scenario;
+  shape_field(state, probe, "tokens", edit::n_tokens(s, Sequence::Queries), 1, 4096,
+              "Number of query tokens (rows of X). Type a number and press Enter, or use - and +",
+              [](attn::Scenario& x, int n) { edit::set_n_tokens(x, Sequence::Queries, n); });
+  shape_field(state, probe, "d_model", edit::d_model(s), 1, 512, "Features per token (columns of X)",
+              [](attn::Scenario& x, int d) { edit::set_d_model(x, d); });
   bool projected = !s.heads.empty();
-  if (ImGui::Checkbox("learned projections W_Q, W_K, W_V", &projected)) {
-    edit::set_projected(s, projected);
-    reshaped(state);
-  }
+  if (ImGui::Checkbox("learned projections W_Q, W_K, W_V", &projected))
+    actions::reshape(state, [&](attn::Scenario& x) { edit::set_projected(x, projected); });
   editor_tooltip("Off: Q = K = V = X, the parameter-free attention of the first article");
   if (projected) {
-    int dk = edit::d_k(s), dv = edit::d_v(s), heads = edit::n_heads(s);
-    if (int_field(state, "d_k", &dk, 1, 256, "Width of queries and keys (columns of W_Q and W_K)")) {
-      edit::set_d_k(s, dk);
-      reshaped(state);
-    }
-    if (int_field(state, "d_v", &dv, 1, 256, "Width of values (columns of W_V)")) {
-      edit::set_d_v(s, dv);
-      reshaped(state);
-    }
-    if (int_field(state, "heads", &heads, 1, 16, "Number of attention heads, each with its own W_Q, W_K, W_V")) {
-      edit::set_n_heads(s, heads);
-      if (state.view.head >= heads) state.view.head = -1;
-      reshaped(state);
-    }
+    shape_field(state, probe, "d_k", edit::d_k(s), 1, 256, "Width of queries and keys (columns of W_Q and W_K)",
+                [](attn::Scenario& x, int d) { edit::set_d_k(x, d); });
+    shape_field(state, probe, "d_v", edit::d_v(s), 1, 256, "Width of values (columns of W_V)",
+                [](attn::Scenario& x, int d) { edit::set_d_v(x, d); });
+    shape_field(state, probe, "heads", edit::n_heads(s), 1, 16, "Number of attention heads, each with its own W_Q, W_K, W_V",
+                [&](attn::Scenario& x, int h) {
+                  edit::set_n_heads(x, h);
+                  if (state.view.head >= h) state.view.head = -1;
+                });
   }
   bool w_o = s.w_o.has_value();
-  if (ImGui::Checkbox("output projection W_O", &w_o)) {
-    edit::set_w_o(s, w_o);
-    reshaped(state);
-  }
+  if (ImGui::Checkbox("output projection W_O", &w_o)) actions::reshape(state, [&](attn::Scenario& x) { edit::set_w_o(x, w_o); });
   editor_tooltip("Mixes the concatenated heads: output = concat · W_O");
-  if (w_o) {
-    int d_out = edit::d_out(s);
-    if (int_field(state, "d_out", &d_out, 1, 256, "Output width (columns of W_O)")) {
-      edit::set_d_out(s, d_out);
-      reshaped(state);
-    }
-  }
+  if (w_o)
+    shape_field(state, probe, "d_out", edit::d_out(s), 1, 256, "Output width (columns of W_O)",
+                [](attn::Scenario& x, int d) { edit::set_d_out(x, d); });
   bool cross = s.is_cross();
-  if (ImGui::Checkbox("cross-attention (keys from a context)", &cross)) {
-    if (cross && s.heads.empty()) edit::set_projected(s, true);
-    edit::set_cross(s, cross);
-    reshaped(state);
-  }
+  if (ImGui::Checkbox("cross-attention (keys from a context)", &cross))
+    actions::reshape(state, [&](attn::Scenario& x) {
+      if (cross && x.heads.empty()) edit::set_projected(x, true);
+      edit::set_cross(x, cross);
+    });
   editor_tooltip("Queries come from X, keys and values from a separate context sequence C");
   if (cross) {
-    int nk = edit::n_tokens(s, Sequence::Context);
-    if (int_field(state, "context tokens", &nk, 1, 4096, "Rows of the context C (the keys)")) {
-      edit::set_n_tokens(s, Sequence::Context, nk);
-      reshaped(state);
-    }
-    int dc = s.context ? static_cast<int>(s.context->cols()) : 1;
-    if (int_field(state, "d_context", &dc, 1, 512, "Features per context token")) {
-      edit::set_d_context(s, dc);
-      reshaped(state);
-    }
+    shape_field(state, probe, "context tokens", edit::n_tokens(s, Sequence::Context), 1, 4096, "Rows of the context C (the keys)",
+                [](attn::Scenario& x, int n) { edit::set_n_tokens(x, Sequence::Context, n); });
+    shape_field(state, probe, "d_context", s.context ? static_cast<int>(s.context->cols()) : 1, 1, 512, "Features per context token",
+                [](attn::Scenario& x, int d) { edit::set_d_context(x, d); });
   }
 }
 
-void draw_tokens(AppState& state, Sequence which) {
+void draw_tokens(AppState& state, Sequence which, WidgetProbe* probe) {
   attn::Scenario& s = state.doc.scenario;
   const int n = edit::n_tokens(s, which);
   if (n > 64) {
@@ -113,23 +68,26 @@ void draw_tokens(AppState& state, Sequence which) {
   ImGui::PushID(which == Sequence::Queries ? "q" : "c");
   for (int i = 0; i < n; ++i) {
     ImGui::PushID(i);
-    std::string name = i < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(i)]
-                                                            : (which == Sequence::Queries ? "t" : "c") + std::to_string(i);
+    const std::string name = i < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(i)]
+                                                                  : (which == Sequence::Queries ? "t" : "c") + std::to_string(i);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::InputText("##name", &name)) {
-      edit::rename_token(s, which, i, name);
-      actions::changed(state, false);
-      state.edit_in_progress = true;
+    std::string renamed;
+    if (text_field(state, "##name", name, &renamed)) {
+      edit::rename_token(s, which, i, renamed);
+      actions::changed(state);
     }
-    if (ImGui::IsItemDeactivatedAfterEdit()) actions::commit(state);
+    probe_item(probe, std::string(which == Sequence::Queries ? "token" : "context_token") + "[" + std::to_string(i) + "]");
+    editor_tooltip("Type a new name and press Enter");
     ImGui::SameLine();
     if (ImGui::SmallButton("+")) {
+      state.shape_memory.forget_token_rows();  // rows after this one move down
       edit::insert_token(s, which, i + 1, "");
       actions::changed(state);
     }
     editor_tooltip("Insert a token after this one");
     ImGui::SameLine();
     if (n > 1 && ImGui::SmallButton("remove")) {
+      state.shape_memory.forget_token_rows();
       edit::remove_token(s, which, i);
       actions::changed(state);
     }
@@ -197,7 +155,33 @@ void draw_options(AppState& state) {
   }
 }
 
+// Why the scenario does not compute, and what the student can do about it.
+// Offers undo only when there is something to undo.
+void draw_error_box(const AppState& state, const TraceModel& model) {
+  if (model.error().empty()) return;
+  const ImVec4 red(0.65f, 0.08f, 0.05f, 1);
+  ImGui::PushStyleColor(ImGuiCol_Text, red);
+  ImGui::TextWrapped("%s %s", model.stale() ? "Your last edit cannot be computed:" : "This scenario cannot be computed:",
+                     model.error().c_str());
+  if (!model.offending().empty()) {
+    ImGui::TextWrapped("The values behind it (marked red below):");
+    for (const InputCell& c : model.offending())
+      ImGui::BulletText("%s = %s", input_cell_name(state.doc.scenario, c).c_str(), attn::format_number(c.value, 6).c_str());
+  }
+  ImGui::PopStyleColor();
+  if (model.stale())
+    ImGui::TextWrapped(state.history.can_undo() ? "The grids show the last state that worked. Change the value, or Undo."
+                                                 : "The grids show the last state that worked. Change the value to fix it.");
+  ImGui::Separator();
+}
+
 }  // namespace
+
+void probe_item(WidgetProbe* probe, const std::string& name) {
+  if (!probe) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  (*probe)[name] = ImVec4(a.x, a.y, b.x, b.y);
+}
 
 void editor_tooltip(const char* text) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text);
@@ -207,14 +191,14 @@ void note_drag_edit(AppState& state) {
   if (ImGui::IsItemDeactivatedAfterEdit()) actions::commit(state);
 }
 
-void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, WidgetProbe* probe) {
+void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& model, WidgetProbe* probe) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   ImGui::Begin("Scenario", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                         ImGuiWindowFlags_NoSavedSettings);
   const std::string& title = state.doc.title.empty() ? std::string("untitled scenario") : state.doc.title;
   ImGui::TextWrapped("%s%s", title.c_str(), state.dirty() ? "  (edited)" : "");
-  if (!state.doc.description.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.doc.description.c_str());
+  draw_error_box(state, model);
 
   ImGui::BeginDisabled(!state.history.can_undo());
   if (ImGui::Button("Undo")) actions::undo(state);
@@ -237,16 +221,23 @@ void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, WidgetProbe* probe) {
   if (ImGui::InputInt("seed", &seed, 0)) state.seed = static_cast<std::uint64_t>(std::max(0, seed));
   editor_tooltip("The seed Randomise uses");
 
-  if (ImGui::CollapsingHeader("Shape", ImGuiTreeNodeFlags_DefaultOpen)) draw_shape(state);
-  if (ImGui::CollapsingHeader("Tokens")) {
-    draw_tokens(state, Sequence::Queries);
+  if (ImGui::CollapsingHeader("Shape", ImGuiTreeNodeFlags_DefaultOpen)) draw_shape(state, probe);
+  const bool tokens_open = ImGui::CollapsingHeader("Tokens");
+  probe_item(probe, "header:Tokens");
+  if (tokens_open) {
+    draw_tokens(state, Sequence::Queries, probe);
     if (state.doc.scenario.is_cross()) {
       ImGui::TextDisabled("context tokens");
-      draw_tokens(state, Sequence::Context);
+      draw_tokens(state, Sequence::Context, probe);
     }
   }
   if (ImGui::CollapsingHeader("Options", ImGuiTreeNodeFlags_DefaultOpen)) draw_options(state);
-  if (ImGui::CollapsingHeader("Values", ImGuiTreeNodeFlags_DefaultOpen)) draw_matrix_editors(state, probe);
+  // A new failure opens the tables on the values behind it, once.
+  const bool reveal = !model.offending().empty() && state.revealed_revision != state.revision;
+  if (reveal) ImGui::SetNextItemOpen(true);
+  if (ImGui::CollapsingHeader("Values", ImGuiTreeNodeFlags_DefaultOpen))
+    draw_matrix_editors(state, EditorContext{probe, model.offending(), reveal});
+  if (reveal) state.revealed_revision = state.revision;
   ImGui::End();
 }
 

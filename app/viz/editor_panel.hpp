@@ -10,19 +10,28 @@
 
 #include <imgui.h>
 
-#include "app_state.hpp"
+#include "viz/app_state.hpp"
+#include "viz/trace_model.hpp"
 
 namespace viz {
 
 // Screen rectangles of named widgets ("x[0,1]"), recorded for UI tests.
 using WidgetProbe = std::map<std::string, ImVec4>;
 
-void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, WidgetProbe* probe);
+void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& model, WidgetProbe* probe);
+
+// What the value tables need from the frame.
+struct EditorContext {
+  WidgetProbe* probe;                      // null unless --dump-layout
+  const std::vector<InputCell>& offending;  // values behind an overflow, marked red
+  bool reveal;                             // open and scroll to them (once per failed edit)
+};
 
 // Value tables (matrix_editor.cpp).
-void draw_matrix_editors(AppState& state, WidgetProbe* probe);
+void draw_matrix_editors(AppState& state, const EditorContext& ctx);
 
 // Shared helpers for the editor files.
+void probe_item(WidgetProbe* probe, const std::string& name);  // records the last item's rectangle
 void editor_tooltip(const char* text);
 void note_drag_edit(AppState& state);  // after a value widget: live change + undo commit
 

@@ -126,6 +126,12 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
   ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                          ImGuiWindowFlags_NoSavedSettings);
   if (!e || !trace) {
+    // Nothing inspected: the panel tells what this scene is about, in full.
+    if (!state.doc.description.empty()) {
+      ImGui::TextColored(ImVec4(0.2f, 0.2f, 0.45f, 1), "About this scene");
+      ImGui::TextWrapped("%s", state.doc.description.c_str());
+      ImGui::Separator();
+    }
     ImGui::TextWrapped("Hover over any cell to see exactly how it was computed, with the real numbers. "
                        "Click a cell to pin it here; click it again or press Escape to unpin.");
     ImGui::Spacing();

@@ -5,7 +5,7 @@
 
 #include <imgui.h>
 
-#include "app_state.hpp"
+#include "viz/app_state.hpp"
 #include "attn/explain.hpp"
 
 namespace viz {

@@ -5,21 +5,25 @@
 #include <exception>
 
 #include "app.hpp"
-#include "app_actions.hpp"
+#include "embedded_assets.hpp"
+#include "viz/app_actions.hpp"
 
 int main(int argc, char** argv) {
   viz::Options options;
   if (std::optional<int> exit_code = viz::parse_options(argc, argv, options)) return *exit_code;
 
   viz::AppState state;
+  state.builtin_text = std::string(viz::embedded::get("default.json"));
   viz::actions::open_builtin(state);
-  if (!options.file.empty() && !viz::actions::open(state, options.file)) {
-    std::fprintf(stderr, "attnviz: %s\n", state.message.c_str());
-    if (options.headless()) return 1;  // scripts must notice; the window shows the message instead
-  }
+  // A file that cannot be opened is the commonest start-up mistake: the app
+  // opens anyway, on the built-in lesson, with the reason in a dialog.
+  const bool start_failed = !options.file.empty() && !viz::actions::open(state, options.file);
+  if (start_failed) std::fprintf(stderr, "attnviz: %s\n", viz::actions::one_line(state.message).c_str());
   try {
     viz::App app(options, std::move(state));
-    return app.run();
+    const int code = app.run();
+    // Scripts must notice: headless runs still write their output, then fail.
+    return start_failed && options.headless() ? 2 : code;
   } catch (const viz::NoDisplayError& e) {
     std::fprintf(stderr,
                  "attnviz: %s. attnviz needs a graphical display; use `attn` for the command line "

@@ -1,10 +1,12 @@
 // Value tables for every input matrix (X, the context, each head's W_Q, W_K,
-// W_V, and W_O). Drag a number or double-click to type it; the grids update
-// while dragging and the whole drag becomes one undo step.
+// W_V, and W_O). Drag a number (live, one undo step per drag) or double-click
+// to type it (applied on Enter). When the scenario cannot be computed, the
+// tables open on the values behind the overflow and mark them red.
 #include <algorithm>
 #include <string>
 
-#include "app_actions.hpp"
+#include "typed_fields.hpp"
+#include "viz/app_actions.hpp"
 #include "attn/explain.hpp"
 #include "editor_panel.hpp"
 
@@ -24,12 +26,32 @@ std::string cell_tooltip(const std::string& symbol, const std::string& head, int
   return t + " = " + attn::format_number(v, 6);
 }
 
-// `symbol` names a cell in tooltips ("X", "W_Q"); `head` is "head 1" or empty.
-void matrix_table(const char* id, const std::string& name, const std::string& symbol, const std::string& head,
-                  attn::Mat& m, const std::vector<std::string>* row_labels, AppState& state, WidgetProbe* probe) {
+// What a table needs besides its matrix: how to name cells, and which of
+// its cells to mark (and scroll to) because the scenario overflowed there.
+struct TableInfo {
+  const char* id;           // "x", "w_q"...: also the matrix name in InputCell
+  std::string name;         // heading, e.g. "W_Q · head 1"
+  std::string symbol;       // "X", "W_Q"
+  int head = -1;            // -1 for shared matrices
+  const std::vector<std::string>* row_labels = nullptr;
+};
+
+constexpr ImU32 kOffendingBg = IM_COL32(255, 170, 160, 255);
+
+bool offending_at(const std::vector<InputCell>& bad, const TableInfo& t, int r, int c) {
+  return std::any_of(bad.begin(), bad.end(), [&](const InputCell& b) {
+    return b.matrix == t.id && b.head == t.head && b.row == r && b.col == c;
+  });
+}
+
+void matrix_table(const TableInfo& t, attn::Mat& m, AppState& state, const EditorContext& ctx) {
   const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
   const int shown_cols = std::min(cols, kMaxColumns);
-  ImGui::Text("%s  %d×%d", name.c_str(), rows, cols);
+  const std::string head = t.head >= 0 && state.doc.scenario.heads.size() > 1 ? "head " + std::to_string(t.head) : "";
+  int first_bad = -1;
+  for (const InputCell& b : ctx.offending)
+    if (b.matrix == t.id && b.head == t.head && (first_bad < 0 || b.row < first_bad)) first_bad = b.row;
+  ImGui::Text("%s  %d×%d", t.name.c_str(), rows, cols);
   if (cols > shown_cols) {
     ImGui::SameLine();
     ImGui::TextDisabled("(first %d columns; Alt+drag on the canvas edits any cell)", shown_cols);
@@ -38,7 +60,7 @@ void matrix_table(const char* id, const std::string& name, const std::string& sy
   const float height = row_h * static_cast<float>(std::min(rows, 10) + 1) + 6;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable(id, shown_cols + 1, flags, {0, height})) return;
+  if (!ImGui::BeginTable(t.id, shown_cols + 1, flags, {0, height})) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
   for (int c = 0; c < shown_cols; ++c)
@@ -46,27 +68,30 @@ void matrix_table(const char* id, const std::string& name, const std::string& sy
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(rows);
+  if (first_bad >= 0 && ctx.reveal) clipper.ForceDisplayRangeByIndices(first_bad, first_bad + 1);
   while (clipper.Step())
     for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const bool labelled = row_labels && r < static_cast<int>(row_labels->size());
-      ImGui::TextUnformatted(labelled ? (*row_labels)[static_cast<size_t>(r)].c_str() : std::to_string(r).c_str());
+      const bool labelled = t.row_labels && r < static_cast<int>(t.row_labels->size());
+      ImGui::TextUnformatted(labelled ? (*t.row_labels)[static_cast<size_t>(r)].c_str() : std::to_string(r).c_str());
+      if (r == first_bad && ctx.reveal) ImGui::SetScrollHereY(0.3f);
       for (int c = 0; c < shown_cols; ++c) {
         ImGui::TableNextColumn();
+        const bool bad = offending_at(ctx.offending, t, r, c);
+        if (bad) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, kOffendingBg);
         ImGui::PushID(r * kMaxColumns + c);
         ImGui::SetNextItemWidth(-1);
-        if (ImGui::DragScalar("##v", ImGuiDataType_Double, &m(r, c), 0.01f, nullptr, nullptr, "%.3g")) {
-          actions::changed(state, false);
-          state.edit_in_progress = true;
-        }
-        note_drag_edit(state);
-        if (probe) {
+        value_cell(state, "##v", &m(r, c), 0.01f, "%.3g");
+        if (ctx.probe) {
           const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-          (*probe)[std::string(id) + "[" + std::to_string(r) + "," + std::to_string(c) + "]"] = ImVec4(a.x, a.y, b.x, b.y);
+          (*ctx.probe)[std::string(t.id) + (t.head > 0 ? std::to_string(t.head) : "") + "[" + std::to_string(r) + "," +
+                       std::to_string(c) + "]"] = ImVec4(a.x, a.y, b.x, b.y);
         }
         if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-          ImGui::SetTooltip("%s\nDrag to change, double-click to type", cell_tooltip(symbol, head, r, c, row_labels, m(r, c)).c_str());
+          ImGui::SetTooltip("%s%s\nDrag to change, double-click to type (Enter applies)",
+                            cell_tooltip(t.symbol, head, r, c, t.row_labels, m(r, c)).c_str(),
+                            bad ? "\nToo large: the computation overflows here" : "");
         ImGui::PopID();
       }
     }
@@ -75,27 +100,28 @@ void matrix_table(const char* id, const std::string& name, const std::string& sy
 
 }  // namespace
 
-void draw_matrix_editors(AppState& state, WidgetProbe* probe) {
+void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
   attn::Scenario& s = state.doc.scenario;
   const bool sinusoidal = s.positional == attn::Positional::Sinusoidal;
-  matrix_table("x", sinusoidal ? "X (embeddings, before + PE)" : "X (one row per token)", "X", "", s.x, &s.tokens, state,
-               probe);
-  if (s.context) matrix_table("context", "context C", "C", "", *s.context, &s.context_tokens, state, probe);
+  matrix_table({"x", sinusoidal ? "X (embeddings, before + PE)" : "X (one row per token)", "X", -1, &s.tokens}, s.x, state, ctx);
+  if (s.context) matrix_table({"context", "context C", "C", -1, &s.context_tokens}, *s.context, state, ctx);
   for (size_t h = 0; h < s.heads.size(); ++h) {
+    const int head = static_cast<int>(h);
     const std::string suffix = s.heads.size() > 1 ? " · head " + std::to_string(h) : "";
-    const std::string head = s.heads.size() > 1 ? "head " + std::to_string(h) : "";
     const std::string node = "weights" + suffix;
-    ImGui::PushID(static_cast<int>(h));
+    const bool bad = std::any_of(ctx.offending.begin(), ctx.offending.end(), [&](const InputCell& b) { return b.head == head; });
+    if (bad && ctx.reveal) ImGui::SetNextItemOpen(true);
+    ImGui::PushID(head);
     if (ImGui::TreeNodeEx(node.c_str(), h == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       attn::HeadWeights& w = s.heads[h];
-      matrix_table("w_q", "W_Q" + suffix, "W_Q", head, w.w_q, nullptr, state, probe);
-      matrix_table("w_k", "W_K" + suffix, "W_K", head, w.w_k, nullptr, state, probe);
-      matrix_table("w_v", "W_V" + suffix, "W_V", head, w.w_v, nullptr, state, probe);
+      matrix_table({"w_q", "W_Q" + suffix, "W_Q", head}, w.w_q, state, ctx);
+      matrix_table({"w_k", "W_K" + suffix, "W_K", head}, w.w_k, state, ctx);
+      matrix_table({"w_v", "W_V" + suffix, "W_V", head}, w.w_v, state, ctx);
       ImGui::TreePop();
     }
     ImGui::PopID();
   }
-  if (s.w_o) matrix_table("w_o", "W_O", "W_O", "", *s.w_o, nullptr, state, probe);
+  if (s.w_o) matrix_table({"w_o", "W_O", "W_O", -1}, *s.w_o, state, ctx);
 }
 
 }  // namespace viz

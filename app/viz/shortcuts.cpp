@@ -6,7 +6,7 @@
 
 #include <GLFW/glfw3.h>
 
-#include "app_actions.hpp"
+#include "viz/app_actions.hpp"
 
 namespace viz {
 namespace {
@@ -19,11 +19,14 @@ void handle_shortcuts(AppState& state, const Timeline& tl) {
   const ImGuiIO& io = ImGui::GetIO();
   const bool modal = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   if (io.KeyCtrl && !modal) {
-    if (pressed(GLFW_KEY_Z, true)) {
-      if (io.KeyShift) actions::redo(state);
-      else actions::undo(state);
+    // While a field has the keyboard, Ctrl+Z/Y edit its text, not the document.
+    if (!io.WantTextInput) {
+      if (pressed(GLFW_KEY_Z, true)) {
+        if (io.KeyShift) actions::redo(state);
+        else actions::undo(state);
+      }
+      if (pressed(GLFW_KEY_Y, true)) actions::redo(state);
     }
-    if (pressed(GLFW_KEY_Y, true)) actions::redo(state);
     if (pressed(GLFW_KEY_S)) {
       if (state.path.empty()) state.save_dialog = true;
       else actions::save(state, state.path);

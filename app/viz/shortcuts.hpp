@@ -3,7 +3,7 @@
 // Ctrl+Z/Y/S/O/Q edit and file actions. Ignored while a text field has the keyboard.
 #pragma once
 
-#include "app_state.hpp"
+#include "viz/app_state.hpp"
 #include "viz/timeline.hpp"
 
 namespace viz {

@@ -38,7 +38,7 @@ Stage& push_stage(Trace& trace, StageSpec spec, Mat value, BoolMat blocked,
       if (spec.head >= 0) os << " (head " << spec.head << ")";
       os << ", cell [" << r << "][" << c << "]: value " << (std::isnan(v) ? "is not a number" : "overflowed")
          << " (" << spec.formula << "); the inputs are too large for double precision";
-      throw ComputeError(os.str());
+      throw ComputeError(os.str(), {spec.id, spec.head}, static_cast<int>(r), static_cast<int>(c));
     }
   Stage s;
   s.id = std::move(spec.id);

@@ -12,13 +12,13 @@
 TEST_CASE("trace model: recomputes only when the revision changes") {
   viz::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();
-  CHECK(m.update(s, 1, {}));
+  CHECK(m.update(s, 1, 1, {}));
   CHECK(m.has_trace());
   CHECK(m.generation() == 1);
   s.x(0, 0) = 5;  // changed, but same revision: not recomputed
-  CHECK_FALSE(m.update(s, 1, {}));
+  CHECK_FALSE(m.update(s, 1, 1, {}));
   CHECK(m.trace().find("x")->value(0, 0) == doctest::Approx(0.1));
-  CHECK(m.update(s, 2, {}));
+  CHECK(m.update(s, 1, 2, {}));
   CHECK(m.generation() == 2);
   CHECK(m.trace().find("x")->value(0, 0) == 5);
 }
@@ -26,10 +26,10 @@ TEST_CASE("trace model: recomputes only when the revision changes") {
 TEST_CASE("trace model: an invalid edit keeps the last good trace and says why") {
   viz::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();
-  m.update(s, 1, {});
+  m.update(s, 1, 1, {});
   const double good = m.trace().find("weights", 0)->value(2, 0);
   s.heads[0].w_k.resize(2, 2);  // wrong shape
-  CHECK_FALSE(m.update(s, 2, {}));
+  CHECK_FALSE(m.update(s, 1, 2, {}));
   CHECK(m.has_trace());
   CHECK_FALSE(m.error().empty());
   CHECK(m.error().find("w_k") != std::string::npos);
@@ -37,23 +37,23 @@ TEST_CASE("trace model: an invalid edit keeps the last good trace and says why")
 
   attn::Scenario huge = test_scenes::small_projected();
   huge.x(0, 0) = 1e308;  // overflows during the computation
-  m.update(huge, 3, {});
+  m.update(huge, 1, 3, {});
   CHECK_FALSE(m.error().empty());
   CHECK(m.trace().find("weights", 0)->value(2, 0) == good);
   for (Eigen::Index i = 0; i < m.trace().find("weights", 0)->value.size(); ++i)
     CHECK_FALSE(std::isnan(m.trace().find("weights", 0)->value(i)));
 
-  CHECK(m.update(test_scenes::small_projected(), 4, {}));  // fixed: error clears
+  CHECK(m.update(test_scenes::small_projected(), 1, 4, {}));  // fixed: error clears
   CHECK(m.error().empty());
 }
 
 TEST_CASE("trace model: the timeline follows granularity and head without recomputing") {
   viz::TraceModel m;
   const attn::Scenario s = test_scenes::small_projected();
-  m.update(s, 1, {viz::Granularity::Stage, -1});
+  m.update(s, 1, 1, {viz::Granularity::Stage, -1});
   const size_t stage_steps = m.timeline().steps.size();
   const std::uint64_t gen = m.generation();
-  m.update(s, 1, {viz::Granularity::Row, -1});
+  m.update(s, 1, 1, {viz::Granularity::Row, -1});
   CHECK(m.generation() == gen);
   CHECK(m.timeline().granularity == viz::Granularity::Row);
   CHECK(m.timeline().steps.size() > stage_steps);
@@ -62,7 +62,7 @@ TEST_CASE("trace model: the timeline follows granularity and head without recomp
 TEST_CASE("explain cache: computes once per cell and trace, survives vanished cells") {
   viz::TraceModel m;
   const attn::Scenario s = test_scenes::small_projected();
-  m.update(s, 1, {});
+  m.update(s, 1, 1, {});
   viz::ExplainCache cache;
   const attn::Explanation* e = cache.get(m.trace(), m.scenario(), m.generation(), {"scores", 0}, 1, 0);
   REQUIRE(e != nullptr);

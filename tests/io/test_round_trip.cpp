@@ -10,12 +10,11 @@
 #include <string>
 
 #include "attn/io/scenario_file.hpp"
-#include "scenario_equal.hpp"
 #include "scenario_samples.hpp"
 
 namespace fs = std::filesystem;
 using attn::io::ScenarioFile;
-using attn::io::test::scenario_difference;
+using attn::scenario_difference;
 using nlohmann::json;
 
 namespace {

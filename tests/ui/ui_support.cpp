@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <chrono>
+#include <csignal>
 
 #include <stb_image.h>
 #include <sys/wait.h>
@@ -71,6 +74,70 @@ void cell_point(const nlohmann::json& g, int r, int c, double fx, double fy, int
   const double cell = g["cell"].get<double>();
   *x = static_cast<int>(g["x0"].get<double>() + (c + fx) * cell);
   *y = static_cast<int>(g["y0"].get<double>() + (r + fy) * cell);
+}
+
+void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+void key(const std::string& k) {
+  run(std::string(XDOTOOL) + " keydown " + k);
+  sleep_ms(60);
+  run(std::string(XDOTOOL) + " keyup " + k);
+  sleep_ms(60);
+}
+
+void chord(const std::string& modifier, const std::string& k) {
+  run(std::string(XDOTOOL) + " keydown " + modifier);
+  key(k);
+  run(std::string(XDOTOOL) + " keyup " + modifier);
+  sleep_ms(60);
+}
+
+void xdo(const std::string& args) {
+  run(std::string(XDOTOOL) + " " + args);
+  sleep_ms(60);
+}
+
+void type_text(const std::string& text) {
+  for (char c : text) {
+    const std::string name = c == '.' ? "period" : c == '-' ? "minus" : c == '+' ? "plus" : std::string(1, c);
+    key(name);
+  }
+}
+
+nlohmann::json wait_for(const std::string& path, const std::function<bool(const nlohmann::json&)>& ok, int timeout_ms) {
+  for (int waited = 0; waited < timeout_ms; waited += 50) {
+    nlohmann::json j = load_json(path);
+    if (j.is_object() && ok(j)) return j;
+    sleep_ms(50);
+  }
+  return nullptr;
+}
+
+RunningApp::RunningApp(const std::string& args, const std::string& name) {
+  state = temp_path(name + "_state.json");
+  layout = temp_path(name + "_layout.json");
+  std::remove(state.c_str());
+  std::remove(layout.c_str());
+  std::string out;
+  run("sh -c '" + attnviz("--test --size 1400x900 --dump-state \"" + state + "\" --dump-layout \"" + layout + "\" " + args) +
+          " >/dev/null 2>&1 & echo $!'",
+      &out);
+  pid = std::atoi(out.c_str());
+}
+
+RunningApp::~RunningApp() {
+  if (pid <= 0) return;
+  kill(pid, SIGKILL);
+  // Gone before the next test starts, so it cannot write a late dump.
+  for (int i = 0; i < 100 && alive(); ++i) sleep_ms(20);
+}
+
+// The app is started through sh, so it is not our child: ask the kernel
+// whether the process still exists (init reaps it when it dies).
+bool RunningApp::alive() const { return pid > 0 && kill(pid, 0) == 0; }
+
+nlohmann::json RunningApp::first_state() const {
+  return wait_for(state, [](const nlohmann::json&) { return true; });
 }
 
 }  // namespace ui_test

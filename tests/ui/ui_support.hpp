@@ -4,6 +4,7 @@
 // grid in the app shows up as a mismatch.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,32 @@ const nlohmann::json* grid_of(const nlohmann::json& layout, const std::string& i
 
 // Screen point inside cell (r, c) of a dumped grid, at fraction (fx, fy) of the cell.
 void cell_point(const nlohmann::json& grid, int r, int c, double fx, double fy, int* x, int* y);
+
+void sleep_ms(int ms);
+
+// xdotool with keys held ~60 ms: ImGui 1.86 can drop a press and release in one frame.
+void key(const std::string& k);
+// A key pressed with a modifier held, e.g. chord("ctrl", "z").
+void chord(const std::string& modifier, const std::string& k);
+void xdo(const std::string& args);
+// Types text one key at a time ("12", "1e308").
+void type_text(const std::string& text);
+
+// Waits until `ok(json)` holds for the JSON file at `path`; null on timeout.
+// Tests wait on state the app reports, never on a fixed time.
+nlohmann::json wait_for(const std::string& path, const std::function<bool(const nlohmann::json&)>& ok,
+                        int timeout_ms = 20000);
+
+// attnviz running in the background (under the test's Xvfb) with state and
+// layout dumps; killed when it goes out of scope.
+struct RunningApp {
+  int pid = 0;
+  std::string state, layout;
+  explicit RunningApp(const std::string& args = "", const std::string& name = "app");
+  ~RunningApp();
+  bool alive() const;
+  // Waits for the first state dump the app writes.
+  nlohmann::json first_state() const;
+};
 
 }  // namespace ui_test

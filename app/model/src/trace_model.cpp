@@ -7,11 +7,17 @@
 
 namespace viz {
 
-bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t revision, TimelineKey key,
-                        const attn::Limits& limits) {
+bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, std::uint64_t revision,
+                        TimelineKey key, const attn::Limits& limits) {
   bool changed = false;
-  if (revision != revision_ || !has_trace_) {
+  if (document != document_) {
+    document_ = document;
+    has_trace_ = false;  // never show one document's grids under another's name
+    revision_ = 0;
+  }
+  if (revision != revision_) {
     revision_ = revision;
+    offending_.clear();
     const auto start = std::chrono::steady_clock::now();
     try {
       attn::Trace fresh = attn::compute_trace(scenario, limits);
@@ -21,8 +27,11 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t revision, 
       error_.clear();
       ++generation_;
       changed = true;
+    } catch (const attn::ComputeError& e) {
+      error_ = e.what();  // keep showing the last good trace of this document
+      offending_ = offending_inputs(scenario, e.stage, e.row, e.col);
     } catch (const std::exception& e) {
-      error_ = e.what();  // keep showing the last good trace
+      error_ = e.what();
     }
     compute_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }

@@ -2,6 +2,7 @@
 // first so a long session on a large scenario cannot exhaust memory.
 #include "viz/undo_history.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace viz {
@@ -62,6 +63,10 @@ const attn::Scenario& UndoHistory::redo() {
   bytes_ += b;
   bytes_ -= scenario_bytes(committed_);
   return committed_;
+}
+
+bool UndoHistory::leads_here(std::uint64_t position) const {
+  return position == committed_id_ || std::find(undo_ids_.begin(), undo_ids_.end(), position) != undo_ids_.end();
 }
 
 void UndoHistory::trim() {

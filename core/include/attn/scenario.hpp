@@ -85,6 +85,11 @@ struct Limits {
 // "heads[1].w_k: expected 4 rows (context width), got 3".
 std::string validate(const Scenario& s, const Limits& limits = {});
 
+// Empty when a and b hold the same shapes, values, labels and options, else
+// the first difference, e.g. "heads[1].w_k differs". (Eigen matrices compare
+// element-wise, so there is no operator==.)
+std::string scenario_difference(const Scenario& a, const Scenario& b);
+
 // Estimated bytes of a full trace, used to refuse huge inputs up front.
 long long estimated_trace_bytes(const Dims& d);
 

@@ -73,8 +73,13 @@ struct Trace {
 
 // Thrown when the computation itself fails on valid shapes, e.g. a value
 // overflows to infinity. The message names the stage and the cell.
+// `stage`, `row` and `col` name the cell, so a front end can point at the
+// inputs behind it.
 struct ComputeError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  ComputeError(const std::string& what, StageRef stage_, int row_, int col_)
+      : std::runtime_error(what), stage(std::move(stage_)), row(row_), col(col_) {}
+  StageRef stage;
+  int row = -1, col = -1;
 };
 
 // Computes the full trace. Throws std::invalid_argument with validate()'s

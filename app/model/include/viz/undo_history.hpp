@@ -36,6 +36,9 @@ class UndoHistory {
   // undo/redo bring a state's number back with it. Remember it when saving;
   // the document is unchanged since exactly when the number is the same.
   std::uint64_t position() const { return committed_id_; }
+  // True when `position` is the current state or one that undo can go back
+  // to: the current state was reached from it without undoing it.
+  bool leads_here(std::uint64_t position) const;
 
  private:
   void trim();

@@ -1,8 +1,9 @@
-// Scenario comparison for round trips (see scenario_equal.hpp). Values must
-// match exactly: the writer promises full precision, not "close enough".
-#include "scenario_equal.hpp"
+// Field-by-field scenario comparison. Values must match exactly: round trips
+// promise full precision, and the app's "edited" flag means "differs from the
+// saved file", not "close to it".
+#include "attn/scenario.hpp"
 
-namespace attn::io::test {
+namespace attn {
 
 namespace {
 
@@ -50,4 +51,4 @@ std::string scenario_difference(const Scenario& a, const Scenario& b) {
   return {};
 }
 
-}  // namespace attn::io::test
+}  // namespace attn

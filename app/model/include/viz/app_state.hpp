@@ -1,6 +1,7 @@
 // AppState: everything the user controls, in one place (the document being
-// edited, playback, view, selection). Panels edit it in place; the derived
-// TraceModel is recomputed from it only when `revision` changes.
+// edited, playback, view, selection, dialogs). Panels edit it in place; the
+// derived TraceModel is recomputed from it only when `revision` changes.
+// Plain data with no GL or ImGui, so the document actions are unit-tested.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "viz/clock.hpp"
+#include "viz/shape_memory.hpp"
 #include "viz/timeline.hpp"
 #include "viz/undo_history.hpp"
 #include "viz/view_transform.hpp"
@@ -33,6 +35,16 @@ struct CanvasGesture {
   bool paint_blocked = true; // PaintMask: what the stroke writes
 };
 
+// What is being typed into one field. Typed text is applied only when the
+// user presses Enter or leaves the field, so "12" never passes through 1
+// token and 1e308 never through 1e3. At most one field is typed into at a time.
+struct FieldDraft {
+  std::uint32_t widget = 0;    // the field's widget id; 0: nothing typed
+  std::uint64_t document = 0;  // the document it was typed into
+  std::string text;            // the text as typed (shape fields, labels)
+  double value = 0;            // the number as typed (value cells)
+};
+
 struct ViewOptions {
   int head = -1;               // -1: all heads side by side
   bool show_values = true;     // print numbers in cells that fit
@@ -45,15 +57,36 @@ struct ViewOptions {
   ViewTransform transform;
 };
 
+// A line for the status panel that needs no answer. A notice raised by an
+// edit (a value the editor limited) belongs to the state that edit made and
+// goes away when that edit is undone.
+struct Notice {
+  std::string text;
+  std::uint64_t position = 0;  // UndoHistory position it belongs to; 0: none
+};
+
+// What to do once unsaved edits have been saved or discarded.
+struct PendingAction {
+  enum class Kind { None, Open, OpenBuiltin, Quit };
+  Kind kind = Kind::None;
+  std::string path;  // Open: the file
+};
+
 struct AppState {
   // The document.
   attn::io::ScenarioFile doc;
   std::string path;              // empty: the built-in lesson
+  std::string builtin_text;      // the built-in lesson's file text
+  std::uint64_t document = 0;    // bumped whenever another document is opened
   attn::Scenario original;       // what Reset goes back to
+  attn::Scenario saved;          // the content of the file on disk (edited = differs)
+  std::uint64_t saved_version = 0;  // bumped whenever `saved` changes
   std::uint64_t revision = 1;    // bumped by every change of doc.scenario
-  std::uint64_t saved_position = 0;  // history.position() when last saved or opened
   UndoHistory history;
   bool edit_in_progress = false; // a drag is changing values; commit when it ends
+  FieldDraft draft;
+  std::uint64_t revealed_revision = 0;  // the failed revision the editor last opened on
+  edit::ShapeMemory shape_memory;
 
   // Playback.
   Clock clock;
@@ -74,19 +107,23 @@ struct AppState {
   std::string message;           // last file error, shown until dismissed
   // Things the user should notice but that need no answer (typos the file
   // loader skipped, a value the editor limited): in the status panel until dismissed.
-  std::vector<std::string> notices;
+  std::vector<Notice> notices;
   bool open_dialog = false, save_dialog = false;
   std::string dialog_path;       // the path being typed in the open/save dialog
-  bool confirm_discard = false;  // closing or opening with unsaved edits
-  std::string pending_open;      // open this once the user agreed to discard
-  bool pending_builtin = false;  // ... or the built-in lesson
+  bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
+  PendingAction pending;         // runs after the answer (or after Save as)
   bool show_help = false;
   bool quit = false;
 
-  // Compares history positions, not revisions, so undoing back to the saved
-  // state is clean again.
-  bool dirty() const { return edit_in_progress || history.position() != saved_position; }
+  // True when the document differs from the file on disk (or the built-in
+  // lesson): content is compared, so undoing back, or Reset after Randomise,
+  // is not "edited". Cached per revision: large scenes hold megabytes.
+  bool dirty() const;
   const std::optional<CellRef>& inspected() const { return pinned ? pinned : hovered; }
+
+ private:
+  mutable std::uint64_t dirty_revision_ = 0, dirty_document_ = 0, dirty_saved_ = 0;
+  mutable bool dirty_ = false;
 };
 
 }  // namespace viz

@@ -1,0 +1,56 @@
+// The operations menus, shortcuts and panels share: mark an edit, commit it
+// for undo, undo/redo, reset, randomise, reshape, open and save, and the
+// "unsaved edits" question. Each keeps AppState consistent (revision,
+// history, edited flag, notices, selection) in one place.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "viz/app_state.hpp"
+
+namespace viz::actions {
+
+// A change of doc.scenario happened (recompute next); `commit` also records
+// it as one undo step. Drags call changed(false) each frame and commit() once.
+void changed(AppState& s, bool commit = true);
+void commit(AppState& s);
+
+void undo(AppState& s);
+void redo(AppState& s);
+void reset(AppState& s);
+void randomise(AppState& s);
+
+// A shape edit (tokens, d_model, d_k, heads...) as one undo step. What it
+// cuts off is remembered, and what it adds is restored from memory where
+// known, so 4 -> 2 -> 4 tokens gives back the same two tokens.
+void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit);
+
+// Opens a file as the new document (with a fresh undo history), even when
+// its numbers cannot be computed: the model then shows why. Returns false
+// and sets s.message when the file cannot be read or parsed; the current
+// document, its edits and its history are then kept untouched.
+bool open(AppState& s, const std::string& path);
+void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
+bool save(AppState& s, const std::string& path);
+
+// Runs `action` now, or, when there are unsaved edits, asks first
+// (Save / Discard / Cancel) and runs it after the answer.
+void request(AppState& s, PendingAction action);
+enum class Answer { Save, Discard, Cancel };
+void answer(AppState& s, Answer a);
+// The Save-as dialog raised by Answer::Save on an unsaved document closed:
+// continue the pending action when it saved, drop it otherwise.
+void save_as_closed(AppState& s, bool saved);
+void request_quit(AppState& s);
+
+void remember_recent(AppState& s, const std::string& path);  // stored absolute
+// A dialog message on one line, for the terminal.
+std::string one_line(const std::string& message);
+
+// Adds a line to the status panel's notices (once; dismissed by the user).
+void notify(AppState& s, const std::string& text);
+// A notice about the edit just committed: it goes away when that edit is undone.
+void notify_edit(AppState& s, const std::string& text);
+
+}  // namespace viz::actions

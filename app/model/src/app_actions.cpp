@@ -1,0 +1,207 @@
+// Document-level actions. Loading never touches the current document until
+// the new file has been read and parsed, so a bad file cannot lose the
+// user's work; a file that parses replaces it whole (never a mix of both).
+#include "viz/app_actions.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "viz/scenario_edit.hpp"
+
+namespace viz::actions {
+namespace {
+
+void replace_document(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
+  // The loader skips unknown keys; say so, since "maks" was meant to be "mask".
+  s.notices.clear();
+  const std::string name = path.empty() ? "built-in lesson" : std::filesystem::path(path).filename().string();
+  for (const std::string& w : file.warnings) s.notices.push_back({name + ": " + w, 0});
+  s.doc = std::move(file);
+  s.path = path;
+  ++s.document;
+  s.original = s.doc.scenario;
+  s.saved = s.doc.scenario;
+  ++s.saved_version;
+  s.history.reset(s.doc.scenario);
+  ++s.revision;
+  s.edit_in_progress = false;
+  s.draft = {};
+  s.shape_memory.clear();
+  s.gesture = {};
+  s.hovered.reset();
+  s.pinned.reset();
+  s.view.fit_pending = true;
+  // Big multi-head scenes start on one head: eight 1024x1024 lanes at once
+  // would be too small to read (the bar switches to all heads).
+  const attn::Dims d = attn::dims_of(s.doc.scenario);
+  s.view.head = d.n_q >= 256 && d.n_heads > 1 ? 0 : -1;
+  s.clock.t = 1e300;  // show the finished computation; clamped to the timeline's end
+  s.clock.playing = false;
+}
+
+// Notices raised by edits go when the state they describe is undone.
+void drop_undone_notices(AppState& s) {
+  s.notices.erase(std::remove_if(s.notices.begin(), s.notices.end(),
+                                 [&](const Notice& n) { return n.position != 0 && !s.history.leads_here(n.position); }),
+                  s.notices.end());
+}
+
+void run(AppState& s, const PendingAction& a) {
+  switch (a.kind) {
+    case PendingAction::Kind::Open: open(s, a.path); break;
+    case PendingAction::Kind::OpenBuiltin: open_builtin(s); break;
+    case PendingAction::Kind::Quit: s.quit = true; break;
+    case PendingAction::Kind::None: break;
+  }
+}
+
+}  // namespace
+
+void changed(AppState& s, bool do_commit) {
+  ++s.revision;
+  if (do_commit) commit(s);
+}
+
+void commit(AppState& s) {
+  s.history.commit(s.doc.scenario);
+  s.edit_in_progress = false;
+}
+
+void undo(AppState& s) {
+  if (s.edit_in_progress) commit(s);
+  s.draft = {};  // a half-typed field must not write itself back after undo
+  if (!s.history.can_undo()) return;
+  s.doc.scenario = s.history.undo();
+  ++s.revision;
+  drop_undone_notices(s);
+}
+
+void redo(AppState& s) {
+  s.draft = {};
+  if (!s.history.can_redo()) return;
+  s.doc.scenario = s.history.redo();
+  ++s.revision;
+}
+
+void reset(AppState& s) {
+  s.doc.scenario = s.original;
+  changed(s);
+}
+
+void randomise(AppState& s) {
+  edit::randomise(s.doc.scenario, s.seed);
+  changed(s);
+}
+
+void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit) {
+  const attn::Scenario before = s.doc.scenario;
+  s.shape_memory.remember(before);
+  edit(s.doc.scenario);
+  s.shape_memory.restore(before, s.doc.scenario);
+  s.view.fit_pending = true;  // grids moved and resized
+  changed(s);
+}
+
+bool open(AppState& s, const std::string& path) {
+  try {
+    attn::io::ScenarioFile file = attn::io::load_scenario(path);
+    replace_document(s, std::move(file), path);
+    remember_recent(s, path);
+    s.message.clear();
+    return true;
+  } catch (const std::exception& e) {
+    // load_scenario's message starts with the path already.
+    const std::string kept = s.path.empty() ? "The built-in lesson stays open." : std::filesystem::path(s.path).filename().string() + " stays open" + (s.dirty() ? ", with your edits." : ".");
+    s.message = std::string("Could not open the file:\n") + e.what() + "\n\n" + kept;
+    return false;
+  }
+}
+
+void open_builtin(AppState& s) {
+  replace_document(s, attn::io::parse_scenario(s.builtin_text), "");
+}
+
+bool save(AppState& s, const std::string& path) {
+  if (s.edit_in_progress) commit(s);  // what is written is a state undo knows
+  try {
+    attn::io::save_scenario(path, s.doc);
+    s.path = path;
+    s.saved = s.doc.scenario;
+    ++s.saved_version;
+    remember_recent(s, path);
+    s.message.clear();
+    return true;
+  } catch (const std::exception& e) {
+    s.message = std::string("Could not save. Your edits are still here.\n\n") + e.what();
+    return false;
+  }
+}
+
+void request(AppState& s, PendingAction action) {
+  if (!s.dirty()) {
+    run(s, action);
+    return;
+  }
+  s.pending = std::move(action);
+  s.confirm_discard = true;
+}
+
+void answer(AppState& s, Answer a) {
+  s.confirm_discard = false;
+  const PendingAction pending = std::exchange(s.pending, {});
+  switch (a) {
+    case Answer::Cancel: return;
+    case Answer::Discard: run(s, pending); return;
+    case Answer::Save:
+      if (s.path.empty()) {
+        // Nowhere to save yet: ask for a path, then carry on from there.
+        s.pending = pending;
+        s.dialog_path.clear();
+        s.save_dialog = true;
+      } else if (save(s, s.path)) {
+        run(s, pending);
+      }
+      return;
+  }
+}
+
+void save_as_closed(AppState& s, bool saved) {
+  const PendingAction pending = std::exchange(s.pending, {});
+  if (saved) run(s, pending);
+}
+
+void request_quit(AppState& s) { request(s, {PendingAction::Kind::Quit, {}}); }
+
+void remember_recent(AppState& s, const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path full = std::filesystem::absolute(path, ec);
+  const std::string entry = ec ? path : full.lexically_normal().string();
+  s.recent.erase(std::remove(s.recent.begin(), s.recent.end(), entry), s.recent.end());
+  s.recent.insert(s.recent.begin(), entry);
+  if (s.recent.size() > 8) s.recent.resize(8);
+}
+
+std::string one_line(const std::string& message) {
+  std::string out;
+  for (char c : message) {
+    if (c != '\n') out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  return out;
+}
+
+void notify(AppState& s, const std::string& text) {
+  const bool known = std::any_of(s.notices.begin(), s.notices.end(), [&](const Notice& n) { return n.text == text; });
+  if (!known) s.notices.push_back({text, 0});
+}
+
+void notify_edit(AppState& s, const std::string& text) {
+  s.notices.erase(std::remove_if(s.notices.begin(), s.notices.end(), [&](const Notice& n) { return n.text == text; }),
+                  s.notices.end());
+  s.notices.push_back({text, s.history.position()});
+}
+
+}  // namespace viz::actions

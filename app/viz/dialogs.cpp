@@ -1,0 +1,140 @@
+// Modal dialogs and the help window. Dialogs only ask; what an answer does
+// (open, save, continue after saving) is in viz::actions, where it is tested.
+#include "dialogs.hpp"
+
+#include <filesystem>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "menu_bar.hpp"
+#include "viz/app_actions.hpp"
+
+namespace viz {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool escape_pressed() { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)); }
+
+void file_list(AppState& state, const char* heading, const std::vector<std::string>& paths) {
+  if (paths.empty()) return;
+  ImGui::TextDisabled("%s", heading);
+  for (const std::string& p : paths) {
+    const std::string name = fs::path(p).filename().string();
+    if (ImGui::Selectable((name + "##" + p).c_str(), state.dialog_path == p, ImGuiSelectableFlags_AllowDoubleClick)) {
+      state.dialog_path = p;
+      if (ImGui::IsMouseDoubleClicked(0) && state.open_dialog) {
+        actions::request(state, {PendingAction::Kind::Open, p});
+        state.open_dialog = false;
+        ImGui::CloseCurrentPopup();
+      }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.c_str());
+  }
+}
+
+void path_dialog(AppState& state, bool saving) {
+  const char* id = saving ? "Save scenario as" : "Open scenario";
+  bool& flag = saving ? state.save_dialog : state.open_dialog;
+  if (flag && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
+  ImGui::SetNextWindowSize({ImGui::GetFontSize() * 34, 0}, ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  if (saving && state.pending.kind != PendingAction::Kind::None)
+    ImGui::TextWrapped("Save your edits first; then attnviz carries on.");
+  ImGui::TextUnformatted("Path:");
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  const bool enter = ImGui::InputText("##path", &state.dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (!saving) {
+    ImGui::BeginChild("files", {0, ImGui::GetFontSize() * 16}, true);
+    file_list(state, "recent", state.recent);
+    file_list(state, "bundled scenarios", bundled_scenarios());
+    ImGui::EndChild();
+  }
+  const bool ok = ImGui::Button(saving ? "Save" : "Open", {ImGui::GetFontSize() * 6, 0}) || enter;
+  ImGui::SameLine();
+  const bool cancel = ImGui::Button("Cancel", {ImGui::GetFontSize() * 6, 0}) || escape_pressed();
+  if ((ok && !state.dialog_path.empty()) || cancel) {
+    if (saving) actions::save_as_closed(state, ok && actions::save(state, state.dialog_path));
+    else if (ok) actions::request(state, {PendingAction::Kind::Open, state.dialog_path});
+    flag = false;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+void discard_dialog(AppState& state) {
+  const char* id = "Unsaved edits";
+  if (state.confirm_discard && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
+  if (!ImGui::BeginPopupModal(id, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  const std::string name = state.path.empty() ? "The built-in lesson" : fs::path(state.path).filename().string();
+  ImGui::Text("%s has edits that are not saved.", name.c_str());
+  const bool quitting = state.pending.kind == PendingAction::Kind::Quit;
+  ImGui::TextUnformatted(quitting ? "Save them before quitting?" : "Save them before opening another scenario?");
+  ImGui::Spacing();
+  const float w = ImGui::GetFontSize() * 6;
+  std::optional<actions::Answer> answer;
+  if (ImGui::Button(state.path.empty() ? "Save as..." : "Save", {w, 0})) answer = actions::Answer::Save;
+  ImGui::SameLine();
+  if (ImGui::Button("Discard", {w, 0})) answer = actions::Answer::Discard;
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", {w, 0}) || escape_pressed()) answer = actions::Answer::Cancel;
+  if (answer) {
+    actions::answer(state, *answer);
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+void message_dialog(AppState& state) {
+  const char* id = "attnviz";
+  if (!state.message.empty() && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
+  ImGui::SetNextWindowSize({ImGui::GetFontSize() * 30, 0}, ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  ImGui::TextWrapped("%s", state.message.c_str());
+  ImGui::Spacing();
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  if (ImGui::Button("OK", {ImGui::GetFontSize() * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+      escape_pressed()) {
+    state.message.clear();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
+void draw_help_window(AppState& state) {
+  if (!state.show_help) return;
+  const float font = ImGui::GetFontSize();
+  ImGui::SetNextWindowSize({font * 36, 0}, ImGuiCond_Appearing);
+  ImGui::SetNextWindowSizeConstraints({font * 20, 0}, {font * 60, ImGui::GetIO().DisplaySize.y * 0.9f});
+  if (ImGui::Begin("Keys and mouse", &state.show_help, ImGuiWindowFlags_NoSavedSettings)) {
+    // Wrapped (BulletText never wraps in 1.86), so no line is cut off
+    // however narrow the window.
+    for (const char* line :
+         {"Space: play / pause", "Right arrow or Page Down: next step.  Left arrow or Page Up: previous step",
+          "Home / End: the start / everything computed", "F: fit the pipeline to the window",
+          "M: paint the mask with the mouse", "Mouse wheel: zoom.  Right or middle drag: pan",
+          "Hover a cell: its sources light up and the inspector explains it",
+          "Click a cell: pin it.  Click it again or press Escape: unpin",
+          "Alt + drag up or down on X, C, W_Q, W_K, W_V or W_O: change that value",
+          "Typed values and shapes apply when you press Enter or leave the field",
+          "Ctrl+Z / Ctrl+Y: undo / redo.  Ctrl+O / Ctrl+S: open / save"})
+    {
+      ImGui::Bullet();
+      ImGui::TextWrapped("%s", line);
+    }
+  }
+  ImGui::End();
+}
+
+void draw_modals(AppState& state) {
+  path_dialog(state, false);
+  path_dialog(state, true);
+  discard_dialog(state);
+  message_dialog(state);
+}
+
+}  // namespace viz

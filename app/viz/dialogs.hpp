@@ -1,0 +1,17 @@
+// The app's dialogs: open / save-as with a path field (listing the bundled
+// scenarios and recent files), the Save / Discard / Cancel question about
+// unsaved edits, error messages, and the keys-and-mouse help window.
+//
+// Dear ImGui 1.86 asserts when a window is created after a modal opened in
+// the same frame (fixed upstream in 1.87, ocornut/imgui#4920), so the frame
+// draws every ordinary window first and draw_modals() last.
+#pragma once
+
+#include "viz/app_state.hpp"
+
+namespace viz {
+
+void draw_help_window(AppState& state);  // an ordinary window
+void draw_modals(AppState& state);       // after every other window of the frame
+
+}  // namespace viz

@@ -1,0 +1,135 @@
+// Typed fields. While a field has the keyboard, ImGui edits its own copy of
+// the text and writes it back to the buffer we pass each time it changes;
+// we keep that text in AppState::draft (UI state lives in one place) and
+// apply it only when the field is deactivated: Enter, Tab, a click
+// elsewhere, or Escape (which has already put the original text back).
+#include "typed_fields.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <algorithm>
+#include <optional>
+
+#include <imgui.h>
+#include <imgui_internal.h>  // TempInputIsActive: is a drag widget being typed into?
+#include <imgui_stdlib.h>
+
+#include "attn/explain.hpp"
+#include "editor_panel.hpp"
+#include "viz/app_actions.hpp"
+
+namespace viz {
+namespace {
+
+bool owns_draft(const AppState& state, ImGuiID id) {
+  return state.draft.widget == id && state.draft.document == state.document;
+}
+
+// The text to apply when the field was just left, else nothing.
+std::optional<std::string> drafted_text(AppState& state, const char* id, const std::string& current,
+                                        ImGuiInputTextFlags flags) {
+  const ImGuiID widget = ImGui::GetID(id);
+  std::string text = owns_draft(state, widget) ? state.draft.text : current;
+  ImGui::InputText(id, &text, flags);
+  if (ImGui::IsItemActive()) state.draft = {widget, state.document, text, 0};
+  if (!ImGui::IsItemDeactivated()) return std::nullopt;
+  if (owns_draft(state, widget)) state.draft = {};
+  return text;
+}
+
+// A whole number from typed text; nullopt unless the whole text is one.
+std::optional<long long> parse_whole(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return std::nullopt;
+  const char* begin = text.c_str() + first;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(begin, &end, 10);
+  while (*end == ' ' || *end == '\t') ++end;
+  if (end == begin || *end != '\0' || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+void shape_field(AppState& state, WidgetProbe* probe, const char* label, int current, int lo, int hi, const char* help,
+                 const std::function<void(attn::Scenario&, int)>& apply) {
+  ImGui::PushID(label);
+  std::optional<long long> asked;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  if (std::optional<std::string> typed = drafted_text(state, "##value", std::to_string(current),
+                                                      ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll)) {
+    asked = parse_whole(*typed);
+    if (!asked && *typed != std::to_string(current))
+      actions::notify(state, std::string(label) + ": \"" + typed->substr(0, 24) + "\" is not a whole number; kept " +
+                                 std::to_string(current));
+  }
+  probe_item(probe, std::string("shape:") + label);
+  editor_tooltip(help);
+  const float side = ImGui::GetFrameHeight();
+  ImGui::PushButtonRepeat(true);
+  ImGui::SameLine(0, 3);
+  if (ImGui::Button("-", {side, side})) asked = static_cast<long long>(current) - 1;
+  ImGui::SameLine(0, 3);
+  if (ImGui::Button("+", {side, side})) asked = static_cast<long long>(current) + 1;
+  ImGui::PopButtonRepeat();
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  editor_tooltip(help);
+  ImGui::PopID();
+  if (!asked || *asked == current) return;
+
+  const int n = static_cast<int>(std::clamp<long long>(*asked, lo, hi));
+  const std::string limited = std::string(label) + (*asked > hi ? " limited to " + std::to_string(hi) : " is at least " + std::to_string(lo)) +
+                              " (asked for " + std::to_string(*asked) + ")";
+  if (n == current) {  // nothing to change: the notice stands alone
+    actions::notify(state, limited);
+    return;
+  }
+  actions::reshape(state, [&](attn::Scenario& s) { apply(s, n); });
+  if (n != *asked) actions::notify_edit(state, limited);
+}
+
+bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format) {
+  const ImGuiID widget = ImGui::GetID(id);
+  const bool typing_before = ImGui::TempInputIsActive(widget);
+  double v = owns_draft(state, widget) ? state.draft.value : *value;
+  const bool changed = ImGui::DragScalar(id, ImGuiDataType_Double, &v, drag_speed, nullptr, nullptr, format);
+  const bool typing = typing_before || ImGui::TempInputIsActive(widget);
+  bool result = false;
+  if (typing && !owns_draft(state, widget)) state.draft = {widget, state.document, {}, *value};
+  if (changed && typing) {
+    state.draft = {widget, state.document, {}, v};
+  } else if (changed && std::isfinite(v)) {
+    *value = v;  // dragging: live, committed as one step when the drag ends
+    actions::changed(state, false);
+    state.edit_in_progress = true;
+    result = true;
+  }
+  if (ImGui::IsItemDeactivated()) {
+    if (owns_draft(state, widget)) {
+      const double typed = state.draft.value;
+      state.draft = {};
+      if (!std::isfinite(typed)) {
+        actions::notify(state, "That number is too large for double precision; the value stays " + attn::format_number(*value, 6));
+      } else if (typed != *value) {
+        *value = typed;
+        actions::changed(state);
+        result = true;
+      }
+    } else if (state.edit_in_progress) {
+      actions::commit(state);
+    }
+  }
+  return result;
+}
+
+bool text_field(AppState& state, const char* id, const std::string& current, std::string* out) {
+  std::optional<std::string> typed = drafted_text(state, id, current, ImGuiInputTextFlags_None);
+  if (!typed || *typed == current) return false;
+  *out = std::move(*typed);
+  return true;
+}
+
+}  // namespace viz

@@ -1,0 +1,102 @@
+// Start-up on a file that cannot be opened (missing, truncated, a directory,
+// not UTF-8) or cannot be computed: the app must come up, on the built-in
+// lesson with the reason in a dialog (or on the new file's own error state),
+// never abort. Before the fix, ImGui 1.86 aborted on the first frame's modal.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ui_support.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+struct BadFile {
+  std::string name, path, reason;  // reason: a phrase the message must contain
+};
+
+std::vector<BadFile> bad_files() {
+  namespace fs = std::filesystem;
+  const std::string dir = temp_path("startup");
+  fs::create_directories(dir + "/a_directory.json");
+  std::ofstream(dir + "/truncated.json") << R"({"format": "attnviz-scenario", "version": 1, "x": [[1, 2], [3)";
+  std::ofstream(dir + "/latin1.json") << "{\"x\": [[1]], \"title\": \"caf\xe9\"}";
+  return {{"missing", dir + "/no_such_file.json", "No such file"},
+          {"truncated", dir + "/truncated.json", "truncated"},
+          {"directory", dir + "/a_directory.json", "directory"},
+          {"not UTF-8", dir + "/latin1.json", "UTF-8"}};
+}
+
+}  // namespace
+
+TEST_SUITE("startup") {
+  TEST_CASE("ui: starting on a file that cannot be opened shows why, over the built-in lesson") {
+    for (const BadFile& bad : bad_files()) {
+      CAPTURE(bad.name);
+      RunningApp app("\"" + bad.path + "\"", "startup");
+      REQUIRE(app.pid > 0);
+      const nlohmann::json shown = wait_for(app.state, [](const nlohmann::json& j) { return j["has_trace"] == true; });
+      REQUIRE_MESSAGE(shown.is_object(), "the app wrote no state: did it abort on start-up?");
+      CHECK(app.alive());
+      const std::string message = shown["message"].get<std::string>();
+      CHECK_MESSAGE(message.find(bad.path) != std::string::npos, message);
+      CHECK_MESSAGE(message.find(bad.reason) != std::string::npos, message);
+      CHECK_MESSAGE(message.find(bad.path) == message.rfind(bad.path), "the path is repeated: " << message);
+      CHECK(shown["path"] == "");  // the built-in lesson stays open behind the message
+      CHECK(shown["error"] == "");
+      // Enter answers the dialog; the lesson is usable.
+      key("Return");
+      const nlohmann::json answered = wait_for(app.state, [](const nlohmann::json& j) { return j["message"] == ""; });
+      CHECK_MESSAGE(answered.is_object(), "Enter did not dismiss the message");
+      CHECK(app.alive());
+    }
+  }
+
+  TEST_CASE("ui: a headless screenshot of an unopenable file is written, shows the message, and exits 2") {
+    for (const BadFile& bad : bad_files()) {
+      CAPTURE(bad.name);
+      const std::string png = temp_path("startup_shot.png");
+      std::remove(png.c_str());
+      std::string out;
+      const int code = run(attnviz("\"" + bad.path + "\" --screenshot \"" + png + "\" --size 1200x800"), &out);
+      CHECK_MESSAGE(code == 2, out);
+      CHECK_MESSAGE(out.find(bad.reason) != std::string::npos, out);
+      const Image image = load_png(png);
+      REQUIRE(image.ok());
+      // The dialog sits in the middle of the window: a white panel with dark text.
+      int dark = 0, white = 0;
+      for (int y = image.height / 2 - 60; y < image.height / 2 + 60; ++y)
+        for (int x = image.width / 2 - 200; x < image.width / 2 + 200; ++x) {
+          const viz::Rgba p = image.at(x, y);
+          if (p.r < 60 && p.g < 60 && p.b < 60) ++dark;
+          if (p.r > 245 && p.g > 245 && p.b > 245) ++white;
+        }
+      CHECK_MESSAGE(dark > 200, "no text in the middle of the window: " << dark);
+      CHECK_MESSAGE(white > 5000, "no dialog panel in the middle of the window: " << white);
+    }
+  }
+
+  TEST_CASE("ui: a file that parses but overflows opens in its own error state, never over the old grids") {
+    const std::string path = temp_path("overflow.json");
+    std::ofstream(path) << R"({"format": "attnviz-scenario", "version": 1, "title": "Overflowing",
+      "tokens": ["big", "small"], "x": [[1e308, 1], [0.5, 2]], "scale": "none"})";
+    RunningApp app("\"" + path + "\"", "overflow");
+    const nlohmann::json s = wait_for(app.state, [](const nlohmann::json& j) { return j["error"] != ""; });
+    REQUIRE_MESSAGE(s.is_object(), "the app did not report the overflow");
+    CHECK(app.alive());
+    CHECK(s["title"] == "Overflowing");
+    CHECK(s["has_trace"] == false);  // no grids of the built-in lesson under this title
+    CHECK(s["can_undo"] == false);
+    REQUIRE(s["offending"].size() >= 1);
+    CHECK(s["offending"][0]["matrix"] == "x");
+    CHECK(s["offending"][0]["row"] == 0);
+    CHECK(s["offending"][0]["col"] == 0);
+
+    std::string out;
+    const int code = run(attnviz("\"" + path + "\" --screenshot \"" + temp_path("overflow.png") + "\""), &out);
+    CHECK_MESSAGE(code == 2, out);
+    CHECK_MESSAGE(out.find("overflow") != std::string::npos, out);
+  }
+}
