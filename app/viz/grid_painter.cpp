@@ -1,6 +1,7 @@
 // Grid drawing. Everything scales with the canvas zoom like a map; text is
 // drawn with the rasterised size nearest to its on-screen size and skipped
-// when it would be too small to read. Only cells inside the clip are visited.
+// when it would be too small to read (cell numbers: as grid_numbers.hpp
+// decides, for the whole grid). Only cells inside the clip are visited.
 #include "grid_painter.hpp"
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <string>
 
 #include "attn/explain.hpp"
-#include "viz/cell_format.hpp"
+#include "grid_numbers.hpp"
 #include "viz/step_caption.hpp"
 
 namespace viz {
@@ -17,7 +18,7 @@ namespace {
 // Text is never drawn smaller than kMinTextPx. Labels, formulas and captions
 // whose natural size (at this zoom) is below kSkipTextPx are left out; titles
 // stay while they fit above the cells, so an overview still names its grids.
-constexpr float kMinTextPx = 8.5f;
+constexpr float kMinTextPx = static_cast<float>(kMinReadablePx);
 constexpr float kSkipTextPx = 6.0f;
 
 ImVec2 to_im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
@@ -122,7 +123,8 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   }
 }
 
-void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
+void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom,
+                 const CellTextPlan& plan) {
   const Rect cells = ctx.view.to_screen(g.cells);
   const float cell_px = static_cast<float>(g.cell * zoom);
   const float gap = cell_px >= 6 ? 1.0f : 0.0f;
@@ -130,9 +132,9 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
   const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
   const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
   const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
-  const float value_px = std::max(std::min(cell_px * 0.4f, 17.0f * ctx.text_scale), kMinTextPx);
-  const int digits = cell_px >= 44 ? 3 : 2;
-  const bool values = ctx.show_values && cell_px >= 16;  // narrow cells fall back to one digit
+  const float value_px = static_cast<float>(plan.px);
+  const CellSize cell = screen_cell(g, ctx.view);
+  const TextWidth width = canvas_text_width(ctx.fonts);
   for (int r = r0; r <= r1; ++r)
     for (int c = c0; c <= c1; ++c) {
       const ImVec2 a(static_cast<float>(cells.x0 + c * cell_px), static_cast<float>(cells.y0 + r * cell_px));
@@ -143,18 +145,10 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
       ctx.list->AddRectFilled(a, b, cell_fill(scale, v, masked, vis));
       const bool show_mask = masked && vis > 0.5f;
       if (show_mask && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
-      if (!values || vis < 0.5f) continue;
-      // Shorter forms before none: a blank cell would read as masked.
-      std::string label;
-      ImVec2 sz;
-      for (std::string& candidate : compact_candidates(v, digits)) {
-        sz = text_size(ctx, value_px, candidate);
-        if (sz.x <= cell_px - 3) {
-          label = std::move(candidate);
-          break;
-        }
-      }
-      if (label.empty()) continue;
+      // The plan shows a number in every cell or in none (a blank among numbers reads as "not computed").
+      if (!plan.numbers || vis < 0.5f) continue;
+      const std::string label = cell_label(v, plan, cell, width);
+      const ImVec2 sz = text_size(ctx, value_px, label);
       const Rgba bg = show_mask ? masked_color() : color_of(scale, v);
       const Rgba fg = text_color_on(bg);
       text(ctx, value_px, {(a.x + b.x - sz.x) / 2, (a.y + b.y - sz.y) / 2}, IM_COL32(fg.r, fg.g, fg.b, 255), label);
@@ -228,7 +222,7 @@ ImU32 stage_accent(const attn::Stage& s) {
   return 0;
 }
 
-void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale) {
+void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale, const CellTextPlan& numbers) {
   const Rect box = ctx.view.to_screen(g.box);
   if (box.x1 < ctx.clip.x || box.x0 > ctx.clip.z || box.y1 < ctx.clip.y || box.y0 > ctx.clip.w) return;
   const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
@@ -239,7 +233,7 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& sca
   ctx.list->AddRect({static_cast<float>(cells.x0) - 1, static_cast<float>(cells.y0) - 1},
                     {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, IM_COL32(200, 202, 210, 255));
   if (uses_texture(g)) paint_texture(ctx, g, s);
-  else paint_cells(ctx, g, s, scale, zoom);
+  else paint_cells(ctx, g, s, scale, zoom, numbers);
   paint_caption(ctx, g, s, scale, zoom);
 }
 

@@ -1,0 +1,45 @@
+// Which grids print their numbers at this zoom and frame, measured with the
+// canvas fonts. The painter, the canvas hint and --dump-layout all ask here,
+// so what the dump reports is what the canvas draws.
+#pragma once
+
+#include <vector>
+
+#include "font_set.hpp"
+#include "viz/animation.hpp"
+#include "viz/cell_text_plan.hpp"
+#include "viz/layout.hpp"
+#include "viz/view_transform.hpp"
+
+namespace viz {
+
+struct NumberInputs {
+  const attn::Trace& trace;
+  const Frame& frame;
+  const FontSet& fonts;
+  const ViewTransform& view;
+  bool show_values = true;  // the "numbers" switch
+  float text_scale = 1;
+};
+
+// Width of text drawn px pixels tall in the font the canvas uses at that size.
+TextWidth canvas_text_width(const FontSet& fonts);
+
+// A grid's cell on screen, in pixels.
+CellSize screen_cell(const GridBox& g, const ViewTransform& view);
+
+// The plan of one grid, from its final values plus, while its step runs, the
+// values shown mid-step (so every drawn cell has a number that fits). Large
+// grids (drawn as a texture) and a switched-off "numbers" get none.
+CellTextPlan grid_number_plan(const NumberInputs& in, const GridBox& g);
+
+// grid_number_plan of every grid whose cells overlap `clip` (screen pixels),
+// in layout order; grids outside are not planned (no numbers).
+std::vector<CellTextPlan> plan_numbers(const NumberInputs& in, const PipelineLayout& layout, const Rect& clip);
+
+// True when a grid in view shows no numbers although zooming in would show
+// them: the canvas hint then says so.
+bool numbers_hidden_by_zoom(const NumberInputs& in, const PipelineLayout& layout, const std::vector<CellTextPlan>& plans,
+                            const Rect& clip);
+
+}  // namespace viz
