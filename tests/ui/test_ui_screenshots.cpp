@@ -22,32 +22,6 @@ const viz::Rgba kEmpty{236, 238, 242, 255};
 const viz::Rgba kMaskedFill = viz::masked_color();
 const viz::Rgba kHatch{120, 120, 130, 255};
 
-struct Shot {
-  Image image;
-  nlohmann::json layout;
-  attn::Trace trace;
-};
-
-Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra) {
-  Shot s;
-  const std::string png = temp_path(name + ".png"), layout = temp_path(name + "_layout.json");
-  std::remove(png.c_str());
-  std::remove(layout.c_str());
-  std::string out;
-  const int code = run(attnviz("\"" + scenario + "\" --screenshot \"" + png + "\" --dump-layout \"" + layout +
-                               "\" --size 1600x1000 " + extra),
-                       &out);
-  REQUIRE_MESSAGE(code == 0, "attnviz failed: " << out);
-  s.image = load_png(png);
-  REQUIRE_MESSAGE(s.image.ok(), "no PNG written at " << png);
-  CHECK(s.image.width == 1600);
-  CHECK(s.image.height == 1000);
-  s.layout = load_json(layout);
-  REQUIRE_MESSAGE(s.layout.is_object(), "no layout dump at " << layout);
-  s.trace = attn::compute_trace(attn::io::load_scenario(scenario).scenario);
-  return s;
-}
-
 bool masked_look(const attn::Stage& s, int r, int c) {
   const double v = s.value(r, c);
   return !std::isfinite(v) || (s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0);

@@ -1,4 +1,5 @@
-// UI test helpers: process running with popen, PNG and JSON loading.
+// UI test helpers: process running with popen, PNG and JSON loading, and
+// one headless frame of the app.
 #include "ui_support.hpp"
 
 #include <cstdio>
@@ -6,8 +7,11 @@
 #include <fstream>
 #include <sstream>
 
+#include <doctest/doctest.h>
 #include <stb_image.h>
 #include <sys/wait.h>
+
+#include "attn/io/scenario_file.hpp"
 
 namespace ui_test {
 
@@ -71,6 +75,27 @@ void cell_point(const nlohmann::json& g, int r, int c, double fx, double fy, int
   const double cell = g["cell"].get<double>();
   *x = static_cast<int>(g["x0"].get<double>() + (c + fx) * cell);
   *y = static_cast<int>(g["y0"].get<double>() + (r + fy) * cell);
+}
+
+Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra, int width, int height) {
+  Shot s;
+  const std::string png = temp_path(name + ".png"), layout = temp_path(name + "_layout.json");
+  std::remove(png.c_str());
+  std::remove(layout.c_str());
+  std::string out;
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  const int code = run(attnviz("\"" + scenario + "\" --screenshot \"" + png + "\" --dump-layout \"" + layout +
+                               "\" --size " + size + " " + extra),
+                       &out);
+  REQUIRE_MESSAGE(code == 0, "attnviz failed: " << out);
+  s.image = load_png(png);
+  REQUIRE_MESSAGE(s.image.ok(), "no PNG written at " << png);
+  CHECK(s.image.width == width);
+  CHECK(s.image.height == height);
+  s.layout = load_json(layout);
+  REQUIRE_MESSAGE(s.layout.is_object(), "no layout dump at " << layout);
+  s.trace = attn::compute_trace(attn::io::load_scenario(scenario).scenario);
+  return s;
 }
 
 }  // namespace ui_test

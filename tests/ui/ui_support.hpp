@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attn/trace.hpp"
 #include "viz/colormap.hpp"
 
 namespace ui_test {
@@ -39,5 +40,18 @@ const nlohmann::json* grid_of(const nlohmann::json& layout, const std::string& i
 
 // Screen point inside cell (r, c) of a dumped grid, at fraction (fx, fy) of the cell.
 void cell_point(const nlohmann::json& grid, int r, int c, double fx, double fy, int* x, int* y);
+
+// One headless frame: the PNG, the layout dump and the trace computed here.
+struct Shot {
+  Image image;
+  nlohmann::json layout;
+  attn::Trace trace;
+};
+
+// Runs attnviz on `scenario` with --screenshot and --dump-layout (files named
+// after `name`) at width x height plus `extra` arguments; fails the test
+// (REQUIRE) when it does not write them.
+Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra, int width = 1600,
+           int height = 1000);
 
 }  // namespace ui_test
