@@ -35,7 +35,7 @@ struct CanvasGesture {
 
 struct ViewOptions {
   int head = -1;               // -1: all heads side by side
-  bool show_values = true;     // print numbers in cells that fit
+  bool show_values = true;     // print numbers in grids whose cells have room
   bool presentation = false;   // large fonts for projectors
   bool fit_pending = true;     // fit the canvas on the next frame
   std::string focus_stage;     // fit on this stage (and its inputs) instead
