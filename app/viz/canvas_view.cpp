@@ -114,8 +114,10 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       const double strip = state.granularity == Granularity::Cell ? 1.3 * line : 0;
       const double top = 14 + std::max<double>(status_panel_height(d, size.x), 3 * line + strip);
       const double bottom = 1.5 * line;
-      state.view.transform = fit(fit_target(d.layout, trace, state.view),
-                                 Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
+      const Rect target = fit_target(d.layout, trace, state.view);
+      state.view.transform = fit(target, Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
+      state.view.transform.zoom_at(state.view.transform.to_screen(Vec2d{(target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2}),
+                                   state.view.fit_zoom);
       state.view.fit_pending = false;
     }
     handle_canvas_input(pos, size, d, state);

@@ -28,10 +28,21 @@ TextWidth canvas_text_width(const FontSet& fonts);
 // A grid's cell on screen, in pixels.
 CellSize screen_cell(const GridBox& g, const ViewTransform& view);
 
+// Cells [r0, r1) x [c0, c1) of a grid.
+struct CellRange {
+  int r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+  bool empty() const { return r1 <= r0 || c1 <= c0; }
+};
+
+// The cells of g that overlap `clip` (screen pixels).
+CellRange cells_in(const GridBox& g, const ViewTransform& view, const Rect& clip);
+
 // The plan of one grid, from its final values plus, while its step runs, the
-// values shown mid-step (so every drawn cell has a number that fits). Large
-// grids (drawn as a texture) and a switched-off "numbers" get none.
-CellTextPlan grid_number_plan(const NumberInputs& in, const GridBox& g);
+// values shown mid-step (so every drawn cell has a number that fits). Small
+// grids are planned over all their cells, so panning never changes their
+// text; large ones (drawn as a texture, up to millions of cells) over the
+// cells inside `clip`. No numbers when "numbers" is switched off.
+CellTextPlan grid_number_plan(const NumberInputs& in, const GridBox& g, const Rect& clip);
 
 // grid_number_plan of every grid whose cells overlap `clip` (screen pixels),
 // in layout order; grids outside are not planned (no numbers).

@@ -123,8 +123,7 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   }
 }
 
-void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom,
-                 const CellTextPlan& plan) {
+void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
   const Rect cells = ctx.view.to_screen(g.cells);
   const float cell_px = static_cast<float>(g.cell * zoom);
   const float gap = cell_px >= 6 ? 1.0f : 0.0f;
@@ -132,9 +131,6 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
   const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
   const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
   const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
-  const float value_px = static_cast<float>(plan.px);
-  const CellSize cell = screen_cell(g, ctx.view);
-  const TextWidth width = canvas_text_width(ctx.fonts);
   for (int r = r0; r <= r1; ++r)
     for (int c = c0; c <= c1; ++c) {
       const ImVec2 a(static_cast<float>(cells.x0 + c * cell_px), static_cast<float>(cells.y0 + r * cell_px));
@@ -143,15 +139,31 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
       const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const bool masked = masked_look(s, r, c, v);
       ctx.list->AddRectFilled(a, b, cell_fill(scale, v, masked, vis));
-      const bool show_mask = masked && vis > 0.5f;
-      if (show_mask && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
-      // The plan shows a number in every cell or in none (a blank among numbers reads as "not computed").
-      if (!plan.numbers || vis < 0.5f) continue;
+      if (masked && vis > 0.5f && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
+    }
+}
+
+// The number of every shown cell in view, over either path's cells, as the
+// plan says: in every cell or in none (a blank among numbers reads as "not computed").
+void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale,
+                        const CellTextPlan& plan) {
+  if (!plan.numbers) return;
+  const Rect cells = ctx.view.to_screen(g.cells);
+  const CellSize cell = screen_cell(g, ctx.view);
+  const CellRange range = cells_in(g, ctx.view, {ctx.clip.x, ctx.clip.y, ctx.clip.z, ctx.clip.w});
+  const TextWidth width = canvas_text_width(ctx.fonts);
+  const float px = static_cast<float>(plan.px);
+  const double gap = cell.w >= 6 ? 1.0 : 0.0;  // the grid lines between cells
+  for (int r = range.r0; r < range.r1; ++r)
+    for (int c = range.c0; c < range.c1; ++c) {
+      if (cell_visibility(ctx.trace, ctx.timeline, ctx.frame, g.stage, r, c) < 0.5f) continue;
+      const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const std::string label = cell_label(v, plan, cell, width);
-      const ImVec2 sz = text_size(ctx, value_px, label);
-      const Rgba bg = show_mask ? masked_color() : color_of(scale, v);
-      const Rgba fg = text_color_on(bg);
-      text(ctx, value_px, {(a.x + b.x - sz.x) / 2, (a.y + b.y - sz.y) / 2}, IM_COL32(fg.r, fg.g, fg.b, 255), label);
+      const ImVec2 sz = text_size(ctx, px, label);
+      const Rgba fg = text_color_on(masked_look(s, r, c, v) ? masked_color() : color_of(scale, v));
+      const ImVec2 at(static_cast<float>(cells.x0 + c * cell.w + (cell.w - gap - sz.x) / 2),
+                      static_cast<float>(cells.y0 + r * cell.h + (cell.h - gap - sz.y) / 2));
+      text(ctx, px, at, IM_COL32(fg.r, fg.g, fg.b, 255), label);
     }
 }
 
@@ -233,7 +245,8 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& sca
   ctx.list->AddRect({static_cast<float>(cells.x0) - 1, static_cast<float>(cells.y0) - 1},
                     {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, IM_COL32(200, 202, 210, 255));
   if (uses_texture(g)) paint_texture(ctx, g, s);
-  else paint_cells(ctx, g, s, scale, zoom, numbers);
+  else paint_cells(ctx, g, s, scale, zoom);
+  paint_cell_numbers(ctx, g, s, scale, numbers);
   paint_caption(ctx, g, s, scale, zoom);
 }
 

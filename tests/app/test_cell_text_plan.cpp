@@ -120,6 +120,11 @@ TEST_CASE("cell text plan: a cell has room exactly when the narrowest form fits 
   // Too short for text of the smallest size, however wide.
   CHECK_FALSE(viz::plan_cell_text(values, {200, viz::kMinReadablePx + 2.9}, 1.0, kWidth).numbers);
   CHECK(viz::plan_cell_text(values, {200, viz::kMinReadablePx + 3}, 1.0, kWidth).numbers);
+  // Whether any number could fit at all (one digit), before looking at values.
+  const double digit = fake_width("0", viz::kMinReadablePx) + 3;
+  CHECK(viz::cell_fits_text({digit + 1e-9, viz::kMinReadablePx + 3}, kWidth));
+  CHECK_FALSE(viz::cell_fits_text({digit - 0.01, 30}, kWidth));
+  CHECK_FALSE(viz::cell_fits_text({30, viz::kMinReadablePx + 2.99}, kWidth));
 }
 
 TEST_CASE("cell text plan: across sizes, numbers everywhere or nowhere, and zooming in never hides them") {

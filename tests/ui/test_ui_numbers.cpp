@@ -1,7 +1,8 @@
 // Issue 6 under Xvfb: grids holding -0.006, -1e30 and 1.8e-13 print a number
 // in every cell once their numbers fit (the layout dump says so, and every
-// cell's pixels show text), and zoomed out the dump says each grid hides its
-// numbers and the canvas hint says why.
+// cell's pixels show text); zoomed out the dump says those grids hide their
+// numbers and the canvas hint says why; a large grid (the texture path)
+// zoomed in prints a number in every cell in view.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -9,7 +10,9 @@
 #include <sstream>
 #include <utility>
 
+#include "attn/io/scenario_file.hpp"
 #include "ui_support.hpp"
+#include "viz/scenario_edit.hpp"
 
 using namespace ui_test;
 
@@ -85,9 +88,10 @@ TEST_SUITE("numbers") {
   }
 
   TEST_CASE("ui: zoomed out, the layout dump and the hint say the numbers are hidden") {
-    const Shot shot = shoot(kScene, "numbers_hidden", "", 800, 560);
+    const Shot shot = shoot(kScene, "numbers_hidden", "--zoom 0.4");
     CHECK(shot.layout.value("numbers_hidden_hint", false) == true);
     for (const auto& [id, head] : kGrids) {
+      if (std::string(id) == "weights") continue;  // .56, .44, 0, 1: one digit fits even here
       const nlohmann::json* grid = grid_of(shot.layout, id, head);
       REQUIRE_MESSAGE(grid != nullptr, "no grid " << id << " head " << head);
       INFO("grid " << std::string(id) << ", cells " << (*grid)["cell"] << " px");
@@ -98,5 +102,40 @@ TEST_SUITE("numbers") {
     const nlohmann::json* x = grid_of(shot.layout, "x", -1);
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) CHECK_MESSAGE(text_pixels(shot.image, *x, r, c) == 0, "text in X(" << r << ", " << c << ")");
+  }
+
+  TEST_CASE("ui: a large grid drawn as a texture prints a number in every cell in view once zoomed in") {
+    // 80 tokens: the 80 x 80 weights exceed 64 x 64 and go through the colormap shader.
+    attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
+    viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, 80);
+    viz::edit::randomise(file.scenario, 5);
+    const std::string path = temp_path("numbers80_scenario.json");
+    attn::io::save_scenario(path, file);
+    const Shot wide = shoot(path, "numbers80_fit", "--stage weights --time 9999");
+    const nlohmann::json* fitted = grid_of(wide.layout, "weights", 0);
+    REQUIRE(fitted != nullptr);
+    CHECK_FALSE(fitted->value("numbers", true));  // about 6 px cells at the fit
+    CHECK(wide.layout.value("numbers_hidden_hint", false));
+
+    const Shot shot = shoot(path, "numbers80_zoomed", "--stage weights --time 9999 --zoom 6");
+    const nlohmann::json* grid = grid_of(shot.layout, "weights", 0);
+    REQUIRE(grid != nullptr);
+    INFO("weights cells " << (*grid)["cell"] << " px");
+    CHECK(grid->value("numbers", false));
+    // Cells wholly inside the canvas, clear of the status panel (top) and the hint line (bottom).
+    const std::vector<double> canvas = shot.layout["canvas"].get<std::vector<double>>();
+    REQUIRE(canvas.size() == 4);
+    const double cell = (*grid)["cell"].get<double>(), x0 = (*grid)["x0"].get<double>(), y0 = (*grid)["y0"].get<double>();
+    int checked = 0, blank = 0;
+    std::ostringstream first;
+    for (int r = 0; r < 80; ++r)
+      for (int c = 0; c < 80; ++c) {
+        const double left = x0 + c * cell, top = y0 + r * cell;
+        if (left < canvas[0] || left + cell > canvas[2] || top < canvas[1] + 150 || top + cell > canvas[3] - 50) continue;
+        ++checked;
+        if (text_pixels(shot.image, *grid, r, c) < kTextPixels && blank++ == 0) first << "(" << r << ", " << c << ")";
+      }
+    CHECK_MESSAGE(checked >= 20, "only " << checked << " weights cells in view");
+    CHECK_MESSAGE(blank == 0, blank << " of " << checked << " cells in view without text, first " << first.str());
   }
 }

@@ -26,13 +26,16 @@ double widest(const std::vector<std::string>& texts, double px, const TextWidth&
 
 }  // namespace
 
+bool cell_fits_text(CellSize cell, const TextWidth& width) {
+  return cell.h - kMarginPx >= kMinReadablePx && width("0", kMinReadablePx) <= room(cell);
+}
+
 CellTextPlan plan_cell_text(const std::vector<double>& values, CellSize cell, double text_scale,
                             const TextWidth& width) {
   CellTextPlan plan;
   plan.max_sig = cell.w >= kThreeDigitsPx ? 3 : 2;
+  if (!cell_fits_text(cell, width)) return plan;  // no need to look at the values
   const double tallest = cell.h - kMarginPx;
-  // Cells too small for a single digit: no need to look at the values.
-  if (tallest < kMinReadablePx || width("0", kMinReadablePx) > room(cell)) return plan;
   double px = std::clamp(std::min(kCellFraction * std::min(cell.w, cell.h), kLargestPx * text_scale),
                          kMinReadablePx, tallest);
 

@@ -29,6 +29,10 @@ struct CellTextPlan {
   double near_zero = 0;  // nonzero |v| below this may read "≈0" (cell_format.hpp)
 };
 
+// Whether a cell of this size could hold any number at all (one digit at
+// kMinReadablePx): callers skip gathering values when it could not.
+bool cell_fits_text(CellSize cell, const TextWidth& width);
+
 // A cell has room when the narrowest form of its value (compact_candidates'
 // last) fits inside it, 3 px clear of its sides and top+bottom, at
 // kMinReadablePx. The text size is what the cell asks for (40% of its
