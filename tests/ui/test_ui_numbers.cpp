@@ -10,9 +10,7 @@
 #include <sstream>
 #include <utility>
 
-#include "attn/io/scenario_file.hpp"
 #include "ui_support.hpp"
-#include "viz/scenario_edit.hpp"
 
 using namespace ui_test;
 
@@ -105,12 +103,7 @@ TEST_SUITE("numbers") {
   }
 
   TEST_CASE("ui: a large grid drawn as a texture prints a number in every cell in view once zoomed in") {
-    // 80 tokens: the 80 x 80 weights exceed 64 x 64 and go through the colormap shader.
-    attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
-    viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, 80);
-    viz::edit::randomise(file.scenario, 5);
-    const std::string path = temp_path("numbers80_scenario.json");
-    attn::io::save_scenario(path, file);
+    const std::string path = default_lesson_with_tokens(80, "numbers80_scenario.json");  // 80 x 80 weights
     const Shot wide = shoot(path, "numbers80_fit", "--stage weights --time 9999");
     const nlohmann::json* fitted = grid_of(wide.layout, "weights", 0);
     REQUIRE(fitted != nullptr);

@@ -8,10 +8,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "attn/io/scenario_file.hpp"
 #include "ui_support.hpp"
 #include "viz/colormap.hpp"
-#include "viz/scenario_edit.hpp"
 
 using namespace ui_test;
 
@@ -73,11 +71,7 @@ TEST_SUITE("screenshots") {
 
   TEST_CASE("ui: large grids drawn through the colormap shader match the colormap too") {
     // 80 tokens: the 80 x 80 score grids exceed 64 x 64 and use the texture path.
-    attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
-    viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, 80);
-    viz::edit::randomise(file.scenario, 5);
-    const std::string path = temp_path("medium80_scenario.json");
-    attn::io::save_scenario(path, file);
+    const std::string path = default_lesson_with_tokens(80, "medium80_scenario.json");
     const Shot shot = shoot(path, "medium80", "--stage weights --time 9999");  // focus, but show the end
     const nlohmann::json* grid = grid_of(shot.layout, "weights", 0);
     REQUIRE(grid != nullptr);

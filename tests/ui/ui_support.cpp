@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "attn/io/scenario_file.hpp"
+#include "viz/scenario_edit.hpp"
 
 namespace ui_test {
 
@@ -75,6 +76,15 @@ void cell_point(const nlohmann::json& g, int r, int c, double fx, double fy, int
   const double cell = g["cell"].get<double>();
   *x = static_cast<int>(g["x0"].get<double>() + (c + fx) * cell);
   *y = static_cast<int>(g["y0"].get<double>() + (r + fy) * cell);
+}
+
+std::string default_lesson_with_tokens(int n, const std::string& name) {
+  attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
+  viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, n);
+  viz::edit::randomise(file.scenario, 5);
+  const std::string path = temp_path(name);
+  attn::io::save_scenario(path, file);
+  return path;
 }
 
 Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra, int width, int height) {

@@ -41,6 +41,11 @@ const nlohmann::json* grid_of(const nlohmann::json& layout, const std::string& i
 // Screen point inside cell (r, c) of a dumped grid, at fraction (fx, fy) of the cell.
 void cell_point(const nlohmann::json& grid, int r, int c, double fx, double fy, int* x, int* y);
 
+// The default lesson with n query tokens (random values, fixed seed), saved
+// as `name` in the test folder; returns its path. 80 tokens make 80 x 80
+// score grids, past 64 x 64, so they are drawn through the colormap shader.
+std::string default_lesson_with_tokens(int n, const std::string& name);
+
 // One headless frame: the PNG, the layout dump and the trace computed here.
 struct Shot {
   Image image;
