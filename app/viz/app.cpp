@@ -37,6 +37,7 @@ App::App(const Options& options, AppState initial)
   textures_ = std::make_unique<GridTextures>();
   state_.granularity = options.granularity;
   state_.view.presentation = options.presentation;
+  state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {
     state_.view.focus_stage = options.stage;

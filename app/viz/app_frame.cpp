@@ -140,7 +140,8 @@ void App::frame(double dt) {
   }
   if (probe && model_.has_trace()) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
-    write_layout_dump(options_.dump_layout, layout_, state_.view.transform, model_.trace(), probe_,
+    const Rect canvas{p.canvas_pos.x, p.canvas_pos.y, p.canvas_pos.x + p.canvas_size.x, p.canvas_pos.y + p.canvas_size.y};
+    write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
                       static_cast<int>(size.x), static_cast<int>(size.y));
   }
 }

@@ -1,6 +1,7 @@
 // Canvas overlays in screen space (not zoomed): what the animation is doing
 // now, the running products of a cell step, compute errors, view buttons and
-// a one-line hint of the mouse controls, so a new user is never left guessing.
+// a one-line hint of the mouse controls (or why numbers are hidden), so a new
+// user is never left guessing.
 #include <algorithm>
 #include <string>
 
@@ -71,6 +72,49 @@ std::string error_text(const CanvasData& d) {
          (d.can_undo ? "Fix the value in the editor, or press Ctrl+Z to undo." : "Fix the value in the editor.");
 }
 
+using Hints = const char* const[4];
+
+constexpr Hints kMouseHints = {"wheel: zoom · right-drag: pan · click: pin a cell · Alt+drag: edit an input",
+                               "wheel: zoom · right-drag: pan · click: pin a cell", "wheel: zoom · right-drag: pan", ""};
+constexpr Hints kPaintHints = {"painting the mask: click or drag on a score or weight grid",
+                               "painting the mask: drag on scores or weights", "painting the mask", ""};
+// Cells too small for their numbers show none, so say why and what to do.
+constexpr Hints kHiddenNumbersHints = {"numbers hidden at this zoom: wheel to zoom in, or hover a cell for its value",
+                                       "numbers hidden at this zoom: zoom in, or hover a cell",
+                                       "numbers hidden: zoom in or hover", ""};
+
+// The longest of `options` no wider than `room` (the last is "").
+const char* longest_fitting(const Hints& options, float room) {
+  for (const char* h : options)
+    if (ImGui::CalcTextSize(h).x <= room) return h;
+  return "";
+}
+
+// The bottom line: mouse controls, or what mask painting does, or why the
+// numbers are hidden (narrow windows, large fonts: the longest that fits
+// left of the legend).
+void paint_hint_line(ImVec2 pos, ImVec2 size, const AppState& state, bool numbers_hidden, float legend_w) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  float right = pos.x + size.x - legend_w - 2 * kPad;
+  float y = pos.y + size.y - line - 4;
+  const Hints& options = state.paint_mask ? kPaintHints : numbers_hidden ? kHiddenNumbersHints : kMouseHints;
+  const char* hint = longest_fitting(options, right - pos.x - kPad);
+  if (numbers_hidden && !state.paint_mask && !*hint) {
+    // No room beside the legend: the line above it, on a backing that reads over grids.
+    hint = longest_fitting(kHiddenNumbersHints, size.x - 4 * kPad);
+    right = pos.x + size.x - kPad;
+    y -= line;
+    const ImVec2 text = ImGui::CalcTextSize(hint);
+    if (*hint)
+      ImGui::GetWindowDrawList()->AddRectFilled({pos.x + kPad / 2, y - 2}, {pos.x + 1.5f * kPad + text.x, y + text.y + 2},
+                                                kPanel, 4);
+  }
+  ImGui::SetCursorScreenPos({pos.x + kPad, y});
+  ImGui::PushClipRect({pos.x, pos.y}, {right, pos.y + size.y}, true);
+  ImGui::TextColored(ImVec4(0.4f, 0.4f, 0.48f, 1), "%s", hint);
+  ImGui::PopClipRect();
+}
+
 }  // namespace
 
 float status_panel_height(const CanvasData& d, float canvas_width) {
@@ -88,7 +132,7 @@ float status_panel_height(const CanvasData& d, float canvas_width) {
   return height;
 }
 
-void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state) {
+void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float pad = kPad;
@@ -133,24 +177,8 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::SameLine();
   ImGui::Text("%.0f%%", state.view.transform.zoom * 100);
 
-  // The longest hint that fits left of the legend (narrow windows, large fonts).
-  const char* const hints[] = {
-      "wheel: zoom · right-drag: pan · click: pin a cell · Alt+drag: edit an input",
-      "wheel: zoom · right-drag: pan · click: pin a cell", "wheel: zoom · right-drag: pan", ""};
-  const char* const paint_hints[] = {"painting the mask: click or drag on a score or weight grid",
-                                     "painting the mask: drag on scores or weights", "painting the mask", ""};
   const float legend_w = ImGui::GetFontSize() * 14.5f + ImGui::CalcTextSize("−+01masked").x;
-  const float hint_room = size.x - legend_w - 3 * pad;
-  const char* hint = "";
-  for (const char* h : state.paint_mask ? paint_hints : hints)
-    if (ImGui::CalcTextSize(h).x <= hint_room) {
-      hint = h;
-      break;
-    }
-  ImGui::SetCursorScreenPos({pos.x + pad, pos.y + size.y - line - 4});
-  ImGui::PushClipRect({pos.x, pos.y}, {pos.x + size.x - legend_w - 2 * pad, pos.y + size.y}, true);
-  ImGui::TextColored(ImVec4(0.4f, 0.4f, 0.48f, 1), "%s", hint);
-  ImGui::PopClipRect();
+  paint_hint_line(pos, size, state, numbers_hidden, legend_w);
   ImGui::SetCursorScreenPos({pos.x + size.x - legend_w, pos.y + size.y - line - 4});
   colour_legends();
 }

@@ -18,8 +18,9 @@ void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, c
 // the fit can keep the top row of grids clear of it.
 float status_panel_height(const CanvasData& data, float canvas_width);
 
-// Status caption, product strip, error banner, zoom buttons and hints.
-void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state);
+// Status caption, product strip, error banner, zoom buttons and hints; the
+// hint says so when a grid in view hides its numbers at this zoom.
+void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state, bool numbers_hidden);
 
 // Stages whose cells are (query, key) pairs, where painting edits the mask.
 bool maskable(const attn::Stage& stage);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "canvas_parts.hpp"
+#include "grid_numbers.hpp"
 #include "grid_painter.hpp"
 
 namespace viz {
@@ -75,6 +76,10 @@ void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, c
 // top would widen every text band and make the fit (and the cells) smaller.
 float text_scale(const ViewOptions&) { return 1.0f; }
 
+NumberInputs number_inputs(const attn::Trace& trace, const Frame& frame, const FontSet& fonts, const AppState& state) {
+  return {trace, frame, fonts, state.view.transform, state.view.show_values, text_scale(state.view)};
+}
+
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
   if (view.focus_stage.empty()) return layout.bounds;
   int index = trace.index_of({view.focus_stage, view.focus_head});
@@ -109,8 +114,10 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       const double strip = state.granularity == Granularity::Cell ? 1.3 * line : 0;
       const double top = 14 + std::max<double>(status_panel_height(d, size.x), 3 * line + strip);
       const double bottom = 1.5 * line;
-      state.view.transform = fit(fit_target(d.layout, trace, state.view),
-                                 Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
+      const Rect target = fit_target(d.layout, trace, state.view);
+      state.view.transform = fit(target, Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
+      state.view.transform.zoom_at(state.view.transform.to_screen(Vec2d{(target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2}),
+                                   state.view.fit_zoom);
       state.view.fit_pending = false;
     }
     handle_canvas_input(pos, size, d, state);
@@ -119,9 +126,13 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     const ImVec4 clip(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
     list->PushClipRect({clip.x, clip.y}, {clip.z, clip.w}, true);
     const PaintContext ctx{list, trace, d.model.scenario(), d.model.timeline(), d.frame, state.view.transform, d.fonts, d.textures,
-                           renderer, clip, state.view.show_values, text_scale(state.view)};
+                           renderer, clip, text_scale(state.view)};
     paint_arrows(ctx, d.layout);
-    for (const GridBox& g : d.layout.grids) paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)]);
+    const NumberInputs numbers = number_inputs(trace, d.frame, d.fonts, state);
+    const Rect canvas{pos.x, pos.y, pos.x + size.x, pos.y + size.y};
+    const std::vector<CellTextPlan> plans = plan_numbers(numbers, d.layout, canvas);
+    for (size_t i = 0; i < d.layout.grids.size(); ++i)
+      paint_grid(ctx, d.layout.grids[i], d.scales[static_cast<size_t>(d.layout.grids[i].stage)], plans[i]);
 
     // What the animation step reads (query row, key column, value rows...).
     if (!d.frame.finished) paint_sources(ctx, d.layout, d.frame.highlights, kStepHighlight, kStepFill);
@@ -142,7 +153,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
                           state.hovered->row != d.inspected->row || state.hovered->col != d.inspected->col))
       paint_cell_outline(ctx, d.layout, state.hovered->stage, state.hovered->row, state.hovered->col, kCellOutline, 1.5f);
     list->PopClipRect();
-    paint_overlays(pos, size, d, state);
+    paint_overlays(pos, size, d, state, numbers_hidden_by_zoom(numbers, d.layout, plans, canvas));
   } else {
     // A document that never computed: an empty canvas that says why; the
     // editor lists (and marks) the values behind it.

@@ -10,6 +10,7 @@
 
 #include "viz/app_state.hpp"
 #include "font_set.hpp"
+#include "grid_numbers.hpp"
 #include "grid_renderer.hpp"
 #include "grid_textures.hpp"
 #include "viz/animation.hpp"
@@ -41,6 +42,10 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& data, GridRenderer& 
 // How much larger the canvas text is drawn (presentation mode); the layout
 // scales its text bands by the same factor.
 float text_scale(const ViewOptions& view);
+
+// What decides which grids print their numbers, as the canvas draws them
+// (the layout dump asks with the same inputs).
+NumberInputs number_inputs(const attn::Trace& trace, const Frame& frame, const FontSet& fonts, const AppState& state);
 
 // The world rectangle to fit: the whole layout, or a focused stage with its inputs.
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view);

@@ -101,8 +101,9 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   return key;
 }
 
-void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,
-                       const attn::Trace& trace, const WidgetProbe& widgets, int width, int height) {
+void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
+                       const Rect& canvas, const WidgetProbe& widgets, int width, int height) {
+  const ViewTransform& view = numbers.view;
   nlohmann::json j;
   j["window"] = {width, height};
   // Widgets settle over the first frames (scroll bars appear, windows fit):
@@ -110,15 +111,22 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   j["frame"] = ImGui::GetFrameCount();
   j["zoom"] = view.zoom;
   j["bands"] = layout.bands;
+  j["canvas"] = {canvas.x0, canvas.y0, canvas.x1, canvas.y1};
+  // Every grid is planned, in view or not: for a small grid "numbers" then
+  // says whether it prints them when scrolled into view at this zoom (a large
+  // one is planned over its cells in view, so out of view it has none).
+  std::vector<CellTextPlan> plans;
   nlohmann::json grids = nlohmann::json::array();
   for (const GridBox& g : layout.grids) {
-    const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
+    const attn::Stage& s = numbers.trace.stages[static_cast<size_t>(g.stage)];
     const Rect cells = view.to_screen(g.cells);
+    plans.push_back(grid_number_plan(numbers, g, canvas));
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"cell", g.cell * view.zoom}});
+                     {"cell", g.cell * view.zoom}, {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
   }
   j["grids"] = grids;
+  j["numbers_hidden_hint"] = numbers_hidden_by_zoom(numbers, layout, plans, canvas);
   nlohmann::json w = nlohmann::json::object();
   for (const auto& [name, r] : widgets) w[name] = {r.x, r.y, r.z, r.w};
   j["widgets"] = w;

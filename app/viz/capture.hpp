@@ -1,12 +1,13 @@
 // Headless outputs for scripts and tests: a PNG of the back buffer, a JSON
 // dump of the state (scenario + a few results) and one of the layout (every
-// grid's cells and some widgets, in screen pixels).
+// grid's cells and whether it prints numbers, and some widgets, in screen pixels).
 #pragma once
 
 #include <string>
 
 #include "viz/app_state.hpp"
 #include "editor_panel.hpp"
+#include "grid_numbers.hpp"
 #include "viz/layout.hpp"
 #include "viz/trace_model.hpp"
 
@@ -19,7 +20,9 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
 // Changes whenever something the state dump reports changes (cheap: no scenario).
 std::string state_dump_key(const AppState& state, const TraceModel& model);
 
-void write_layout_dump(const std::string& path, const PipelineLayout& layout, const ViewTransform& view,
-                       const attn::Trace& trace, const WidgetProbe& widgets, int width, int height);
+// Per grid also whether it prints numbers and at what text size, and whether
+// the canvas hint says numbers are hidden (all as the canvas decides).
+void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
+                       const Rect& canvas, const WidgetProbe& widgets, int width, int height);
 
 }  // namespace viz

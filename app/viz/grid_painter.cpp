@@ -1,6 +1,7 @@
 // Grid drawing. Everything scales with the canvas zoom like a map; text is
 // drawn with the rasterised size nearest to its on-screen size and skipped
-// when it would be too small to read. Only cells inside the clip are visited.
+// when it would be too small to read (cell numbers: as grid_numbers.hpp
+// decides, for the whole grid). Only cells inside the clip are visited.
 #include "grid_painter.hpp"
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <string>
 
 #include "attn/explain.hpp"
-#include "viz/cell_format.hpp"
+#include "grid_numbers.hpp"
 #include "viz/step_caption.hpp"
 
 namespace viz {
@@ -17,7 +18,7 @@ namespace {
 // Text is never drawn smaller than kMinTextPx. Labels, formulas and captions
 // whose natural size (at this zoom) is below kSkipTextPx are left out; titles
 // stay while they fit above the cells, so an overview still names its grids.
-constexpr float kMinTextPx = 8.5f;
+constexpr float kMinTextPx = static_cast<float>(kMinReadablePx);
 constexpr float kSkipTextPx = 6.0f;
 
 ImVec2 to_im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
@@ -130,9 +131,6 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
   const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
   const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
   const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
-  const float value_px = std::max(std::min(cell_px * 0.4f, 17.0f * ctx.text_scale), kMinTextPx);
-  const int digits = cell_px >= 44 ? 3 : 2;
-  const bool values = ctx.show_values && cell_px >= 16;  // narrow cells fall back to one digit
   for (int r = r0; r <= r1; ++r)
     for (int c = c0; c <= c1; ++c) {
       const ImVec2 a(static_cast<float>(cells.x0 + c * cell_px), static_cast<float>(cells.y0 + r * cell_px));
@@ -141,23 +139,31 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
       const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const bool masked = masked_look(s, r, c, v);
       ctx.list->AddRectFilled(a, b, cell_fill(scale, v, masked, vis));
-      const bool show_mask = masked && vis > 0.5f;
-      if (show_mask && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
-      if (!values || vis < 0.5f) continue;
-      // Shorter forms before none: a blank cell would read as masked.
-      std::string label;
-      ImVec2 sz;
-      for (std::string& candidate : compact_candidates(v, digits)) {
-        sz = text_size(ctx, value_px, candidate);
-        if (sz.x <= cell_px - 3) {
-          label = std::move(candidate);
-          break;
-        }
-      }
-      if (label.empty()) continue;
-      const Rgba bg = show_mask ? masked_color() : color_of(scale, v);
-      const Rgba fg = text_color_on(bg);
-      text(ctx, value_px, {(a.x + b.x - sz.x) / 2, (a.y + b.y - sz.y) / 2}, IM_COL32(fg.r, fg.g, fg.b, 255), label);
+      if (masked && vis > 0.5f && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
+    }
+}
+
+// The number of every shown cell in view, over either path's cells, as the
+// plan says: in every cell or in none (a blank among numbers reads as "not computed").
+void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale,
+                        const CellTextPlan& plan) {
+  if (!plan.numbers) return;
+  const Rect cells = ctx.view.to_screen(g.cells);
+  const CellSize cell = screen_cell(g, ctx.view);
+  const CellRange range = cells_in(g, ctx.view, {ctx.clip.x, ctx.clip.y, ctx.clip.z, ctx.clip.w});
+  const TextWidth width = canvas_text_width(ctx.fonts);
+  const float px = static_cast<float>(plan.px);
+  const double gap = cell.w >= 6 ? 1.0 : 0.0;  // the grid lines between cells
+  for (int r = range.r0; r < range.r1; ++r)
+    for (int c = range.c0; c < range.c1; ++c) {
+      if (cell_visibility(ctx.trace, ctx.timeline, ctx.frame, g.stage, r, c) < 0.5f) continue;
+      const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
+      const std::string label = cell_label(v, plan, cell, width);
+      const ImVec2 sz = text_size(ctx, px, label);
+      const Rgba fg = text_color_on(masked_look(s, r, c, v) ? masked_color() : color_of(scale, v));
+      const ImVec2 at(static_cast<float>(cells.x0 + c * cell.w + (cell.w - gap - sz.x) / 2),
+                      static_cast<float>(cells.y0 + r * cell.h + (cell.h - gap - sz.y) / 2));
+      text(ctx, px, at, IM_COL32(fg.r, fg.g, fg.b, 255), label);
     }
 }
 
@@ -228,7 +234,7 @@ ImU32 stage_accent(const attn::Stage& s) {
   return 0;
 }
 
-void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale) {
+void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale, const CellTextPlan& numbers) {
   const Rect box = ctx.view.to_screen(g.box);
   if (box.x1 < ctx.clip.x || box.x0 > ctx.clip.z || box.y1 < ctx.clip.y || box.y0 > ctx.clip.w) return;
   const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
@@ -240,6 +246,7 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& sca
                     {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, IM_COL32(200, 202, 210, 255));
   if (uses_texture(g)) paint_texture(ctx, g, s);
   else paint_cells(ctx, g, s, scale, zoom);
+  paint_cell_numbers(ctx, g, s, scale, numbers);
   paint_caption(ctx, g, s, scale, zoom);
 }
 

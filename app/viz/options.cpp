@@ -43,6 +43,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--time", time, "Animation time in seconds (default: the end, everything shown)");
   app.add_option("--inspect", inspect, "Pin the inspector on a cell: STAGE:HEAD:ROW:COL (HEAD -1 if shared)");
   app.add_option("--size", size, "Window size WxH (default 1600x1000)");
+  app.add_option("--zoom", o.zoom, "Zoom to this many times the fit, e.g. 0.5 or 4 (default 1)")
+      ->check(CLI::Range(0.01, 100.0));
   app.add_option("--granularity", granularity, "Animation steps: stage, row or cell")
       ->check(CLI::IsMember({"stage", "row", "cell"}));
   app.add_flag("--benchmark", o.benchmark, "Render frames without waiting and print the median frame time");

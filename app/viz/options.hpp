@@ -22,6 +22,7 @@ struct Options {
   std::optional<double> time;        // animation time in seconds (default: the end)
   std::optional<InspectTarget> inspect;
   int width = 1600, height = 1000;
+  double zoom = 1;                   // times the fit, about the centre of what is fitted
   bool size_given = false;
   Granularity granularity = Granularity::Stage;
   bool benchmark = false;

@@ -113,7 +113,7 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   // Second row: legends and the value toggle.
   ImGui::SameLine(0, 16);
   ImGui::Checkbox("numbers", &state.view.show_values);
-  tooltip("Print values in cells that are large enough");
+  tooltip("Print each cell's value, in every grid whose cells are large enough at this zoom");
   ImGui::End();
 }
 

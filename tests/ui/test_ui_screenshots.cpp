@@ -8,10 +8,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "attn/io/scenario_file.hpp"
 #include "ui_support.hpp"
 #include "viz/colormap.hpp"
-#include "viz/scenario_edit.hpp"
 
 using namespace ui_test;
 
@@ -21,32 +19,6 @@ constexpr int kTolerance = 10;  // the texture path quantises through a 256-entr
 const viz::Rgba kEmpty{236, 238, 242, 255};
 const viz::Rgba kMaskedFill = viz::masked_color();
 const viz::Rgba kHatch{120, 120, 130, 255};
-
-struct Shot {
-  Image image;
-  nlohmann::json layout;
-  attn::Trace trace;
-};
-
-Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra) {
-  Shot s;
-  const std::string png = temp_path(name + ".png"), layout = temp_path(name + "_layout.json");
-  std::remove(png.c_str());
-  std::remove(layout.c_str());
-  std::string out;
-  const int code = run(attnviz("\"" + scenario + "\" --screenshot \"" + png + "\" --dump-layout \"" + layout +
-                               "\" --size 1600x1000 " + extra),
-                       &out);
-  REQUIRE_MESSAGE(code == 0, "attnviz failed: " << out);
-  s.image = load_png(png);
-  REQUIRE_MESSAGE(s.image.ok(), "no PNG written at " << png);
-  CHECK(s.image.width == 1600);
-  CHECK(s.image.height == 1000);
-  s.layout = load_json(layout);
-  REQUIRE_MESSAGE(s.layout.is_object(), "no layout dump at " << layout);
-  s.trace = attn::compute_trace(attn::io::load_scenario(scenario).scenario);
-  return s;
-}
 
 bool masked_look(const attn::Stage& s, int r, int c) {
   const double v = s.value(r, c);
@@ -99,11 +71,7 @@ TEST_SUITE("screenshots") {
 
   TEST_CASE("ui: large grids drawn through the colormap shader match the colormap too") {
     // 80 tokens: the 80 x 80 score grids exceed 64 x 64 and use the texture path.
-    attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
-    viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, 80);
-    viz::edit::randomise(file.scenario, 5);
-    const std::string path = temp_path("medium80_scenario.json");
-    attn::io::save_scenario(path, file);
+    const std::string path = default_lesson_with_tokens(80, "medium80_scenario.json");
     const Shot shot = shoot(path, "medium80", "--stage weights --time 9999");  // focus, but show the end
     const nlohmann::json* grid = grid_of(shot.layout, "weights", 0);
     REQUIRE(grid != nullptr);

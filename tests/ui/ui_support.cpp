@@ -1,4 +1,5 @@
-// UI test helpers: process running with popen, PNG and JSON loading.
+// UI test helpers: process running with popen, PNG and JSON loading, and
+// one headless frame of the app.
 #include "ui_support.hpp"
 
 #include <cstdio>
@@ -9,8 +10,12 @@
 #include <chrono>
 #include <csignal>
 
+#include <doctest/doctest.h>
 #include <stb_image.h>
 #include <sys/wait.h>
+
+#include "attn/io/scenario_file.hpp"
+#include "viz/scenario_edit.hpp"
 
 namespace ui_test {
 
@@ -138,6 +143,36 @@ bool RunningApp::alive() const { return pid > 0 && kill(pid, 0) == 0; }
 
 nlohmann::json RunningApp::first_state() const {
   return wait_for(state, [](const nlohmann::json&) { return true; });
+}
+
+std::string default_lesson_with_tokens(int n, const std::string& name) {
+  attn::io::ScenarioFile file = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
+  viz::edit::set_n_tokens(file.scenario, viz::edit::Sequence::Queries, n);
+  viz::edit::randomise(file.scenario, 5);
+  const std::string path = temp_path(name);
+  attn::io::save_scenario(path, file);
+  return path;
+}
+
+Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra, int width, int height) {
+  Shot s;
+  const std::string png = temp_path(name + ".png"), layout = temp_path(name + "_layout.json");
+  std::remove(png.c_str());
+  std::remove(layout.c_str());
+  std::string out;
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  const int code = run(attnviz("\"" + scenario + "\" --screenshot \"" + png + "\" --dump-layout \"" + layout +
+                               "\" --size " + size + " " + extra),
+                       &out);
+  REQUIRE_MESSAGE(code == 0, "attnviz failed: " << out);
+  s.image = load_png(png);
+  REQUIRE_MESSAGE(s.image.ok(), "no PNG written at " << png);
+  CHECK(s.image.width == width);
+  CHECK(s.image.height == height);
+  s.layout = load_json(layout);
+  REQUIRE_MESSAGE(s.layout.is_object(), "no layout dump at " << layout);
+  s.trace = attn::compute_trace(attn::io::load_scenario(scenario).scenario);
+  return s;
 }
 
 }  // namespace ui_test

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attn/trace.hpp"
 #include "viz/colormap.hpp"
 
 namespace ui_test {
@@ -67,5 +68,23 @@ struct RunningApp {
   // Waits for the first state dump the app writes.
   nlohmann::json first_state() const;
 };
+
+// The default lesson with n query tokens (random values, fixed seed), saved
+// as `name` in the test folder; returns its path. 80 tokens make 80 x 80
+// score grids, past 64 x 64, so they are drawn through the colormap shader.
+std::string default_lesson_with_tokens(int n, const std::string& name);
+
+// One headless frame: the PNG, the layout dump and the trace computed here.
+struct Shot {
+  Image image;
+  nlohmann::json layout;
+  attn::Trace trace;
+};
+
+// Runs attnviz on `scenario` with --screenshot and --dump-layout (files named
+// after `name`) at width x height plus `extra` arguments; fails the test
+// (REQUIRE) when it does not write them.
+Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra, int width = 1600,
+           int height = 1000);
 
 }  // namespace ui_test

@@ -1,6 +1,6 @@
 // Compact cell numbers: printf's %g, then the characters a cell cannot spare
 // are dropped (leading zero, exponent sign and padding), and the plain and
-// exponent forms compete on length.
+// exponent forms compete on length. The rules are stated in the header.
 #include "viz/cell_format.hpp"
 
 #include <algorithm>
@@ -72,13 +72,42 @@ std::string compact_number(double v, int sig) {
   return exp_form.size() < plain.size() ? exp_form : plain;
 }
 
-std::vector<std::string> compact_candidates(double v, int max_sig) {
+double near_zero_bound(const std::vector<double>& grid_values, int sig) {
+  std::vector<double> magnitudes;
+  magnitudes.reserve(grid_values.size());
+  for (double v : grid_values)
+    if (std::isfinite(v) && v != 0) magnitudes.push_back(std::abs(v));
+  if (magnitudes.empty()) return 0;
+  const auto middle = magnitudes.begin() + static_cast<std::ptrdiff_t>(magnitudes.size() / 2);
+  std::nth_element(magnitudes.begin(), middle, magnitudes.end());
+  // Underflows to 0 (nothing is near zero) when the typical value is itself tiny.
+  return 0.5 * std::pow(10.0, std::floor(std::log10(*middle)) - std::clamp(sig, 1, 17) + 1);
+}
+
+namespace {
+
+constexpr const char* kNearZero = "≈0";
+
+// "≈0" only where it saves room: never instead of a one-character number.
+bool reads_near_zero(double v, double bound, const std::string& narrowest) {
+  return v != 0 && std::abs(v) < bound && narrowest.size() > 2;
+}
+
+}  // namespace
+
+std::vector<std::string> compact_candidates(double v, int max_sig, double near_zero) {
   std::vector<std::string> out;
   for (int sig = std::max(1, max_sig); sig >= 1; --sig) {
     std::string s = compact_number(v, sig);
     if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
   }
+  if (reads_near_zero(v, near_zero, out.back())) out.push_back(kNearZero);
   return out;
+}
+
+std::string narrowest_candidate(double v, double near_zero) {
+  std::string s = compact_number(v, 1);
+  return reads_near_zero(v, near_zero, s) ? kNearZero : s;
 }
 
 }  // namespace viz

@@ -47,9 +47,10 @@ struct FieldDraft {
 
 struct ViewOptions {
   int head = -1;               // -1: all heads side by side
-  bool show_values = true;     // print numbers in cells that fit
+  bool show_values = true;     // print numbers in grids whose cells have room
   bool presentation = false;   // large fonts for projectors
   bool fit_pending = true;     // fit the canvas on the next frame
+  double fit_zoom = 1;         // a fit zooms this much further in (--zoom)
   std::string focus_stage;     // fit on this stage (and its inputs) instead
   int focus_head = -1;
   bool show_editor = true;
