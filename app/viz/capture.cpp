@@ -86,7 +86,8 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
     const Rect cells = view.to_screen(g.cells);
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"cell", g.cell * view.zoom}});
+                     {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom},
+                     {"cell_h", g.cell_h * view.zoom}});
   }
   j["grids"] = grids;
   nlohmann::json w = nlohmann::json::object();

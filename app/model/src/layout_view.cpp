@@ -7,9 +7,11 @@
 
 namespace viz {
 
-double auto_cell_size(const attn::Trace& trace, double standard, double largest_grid) {
-  Eigen::Index biggest = 1;
-  for (const attn::Stage& s : trace.stages) biggest = std::max({biggest, s.value.rows(), s.value.cols()});
+double auto_cell_size(const attn::Trace& trace, double standard, double largest_grid, int long_axis_cells) {
+  long long biggest = 1;
+  for (const attn::Stage& s : trace.stages)
+    for (const long long n : {static_cast<long long>(s.value.rows()), static_cast<long long>(s.value.cols())})
+      if (drawn_cells(n, trace, long_axis_cells) == static_cast<double>(n)) biggest = std::max(biggest, n);
   // Up to 1.6× for scenes whose largest matrix has 5 or fewer rows/columns
   // (1.5× for 6, none from 9): their grids are small next to the text bands.
   const double boost = std::clamp(9.0 / static_cast<double>(biggest), 1.0, 1.6);
@@ -72,9 +74,14 @@ const GridBox* PipelineLayout::find(int stage) const {
 std::optional<CellHit> PipelineLayout::hit(Vec2d p) const {
   for (size_t i = 0; i < grids.size(); ++i) {
     const GridBox& g = grids[i];
-    if (!g.cells.contains(p) || g.cell <= 0) continue;
-    const int c = std::clamp(static_cast<int>(std::floor((p.x - g.cells.x0) / g.cell)), 0, g.cols - 1);
-    const int r = std::clamp(static_cast<int>(std::floor((p.y - g.cells.y0) / g.cell)), 0, g.rows - 1);
+    if (!g.cells.contains(p) || g.cell_w <= 0 || g.cell_h <= 0) continue;
+    int c = std::clamp(static_cast<int>(std::floor((p.x - g.cells.x0) / g.cell_w)), 0, g.cols - 1);
+    int r = std::clamp(static_cast<int>(std::floor((p.y - g.cells.y0) / g.cell_h)), 0, g.rows - 1);
+    // The division can round across a boundary; the boundaries themselves decide.
+    while (c > 0 && p.x < g.col_x(c)) --c;
+    while (c < g.cols - 1 && p.x >= g.col_x(c + 1)) ++c;
+    while (r > 0 && p.y < g.row_y(r)) --r;
+    while (r < g.rows - 1 && p.y >= g.row_y(r + 1)) ++r;
     return CellHit{static_cast<int>(i), g.stage, r, c};
   }
   return std::nullopt;
