@@ -90,6 +90,21 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
                      {"cell_h", g.cell_h * view.zoom}});
   }
   j["grids"] = grids;
+  // Arrows as routed by the layout, in screen pixels: [from, to, points].
+  nlohmann::json arrows = nlohmann::json::array();
+  auto name = [&](int grid) {
+    const attn::Stage& s = trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(grid)].stage)];
+    return nlohmann::json{{"id", s.id}, {"head", s.head}};
+  };
+  for (const ArrowRoute& a : layout.arrows) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const Vec2d& p : a.points) {
+      const Vec2d q = view.to_screen(p);
+      points.push_back({q.x, q.y});
+    }
+    arrows.push_back({{"from", name(a.from)}, {"to", name(a.to)}, {"points", points}});
+  }
+  j["arrows"] = arrows;
   nlohmann::json w = nlohmann::json::object();
   for (const auto& [name, r] : widgets) w[name] = {r.x, r.y, r.z, r.w};
   j["widgets"] = w;

@@ -67,7 +67,7 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   Vec2d top = ctx.view.to_screen(Vec2d{g.box.x0, g.box.y0});
   if (compact) top.y = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y0}).y - shown_px - 1;
   // Titles may run a little into the gap; longer ones end in "…" (full text on hover).
-  const float room = static_cast<float>((g.box.width() + 24) * zoom);
+  const float room = static_cast<float>(g.header.width() * zoom);
   const std::string title = fit_text(ctx, title_px, grid_title(s), room);
   text(ctx, title_px, to_im(top), IM_COL32(25, 25, 35, 255), title);
   if (compact) return;

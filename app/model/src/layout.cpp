@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 
+#include "viz/arrow_routes.hpp"
+
 namespace viz {
 namespace {
 
@@ -32,6 +34,12 @@ double drawn_cells(long long n, const attn::Trace& trace, int long_axis_cells) {
 }
 
 PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o) {
+  PipelineLayout out = place_grids(trace, o);
+  route_arrows(trace, o, out);
+  return out;
+}
+
+PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& o) {
   PipelineLayout out;
   const std::vector<int> column = o.side_by_side ? side_by_side_columns(trace, stage_columns(trace)) : stage_columns(trace);
 
@@ -209,6 +217,7 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
     const double y0 = band_y[static_cast<size_t>(g.band)] + top[k];
     const double left = col_x[static_cast<size_t>(it.column)];
     g.box = {left, y0, left + it.w, y0 + it.h};
+    g.header = {left, y0, left + it.w + o.title_overhang, y0 + o.title_h};
     g.cells.x0 = left + it.row_label_w;
     g.cells.y0 = y0 + o.title_h + o.col_label_h;
     g.cells.x1 = g.col_x(g.cols);  // the same arithmetic as every cell boundary

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "viz/arrow_routes.hpp"
 #include "viz/layout.hpp"
 
 namespace viz {
@@ -23,7 +24,7 @@ PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double
   o.wrap_width = 0;
   o.bands = 1;
   o.side_by_side = false;
-  PipelineLayout best = layout_pipeline(trace, o);
+  PipelineLayout best = place_grids(trace, o);
   auto scale = [&](const PipelineLayout& l) {
     return std::min(view_w / std::max(l.bounds.width(), 1.0), view_h / std::max(l.bounds.height(), 1.0));
   };
@@ -32,7 +33,7 @@ PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double
   // articles draw it, W_Q over W_K over W_V.
   const bool lanes = std::any_of(best.grids.begin(), best.grids.end(), [](const GridBox& g) { return g.lane > 0; });
   auto consider = [&](const LayoutOptions& options) {
-    PipelineLayout l = layout_pipeline(trace, options);
+    PipelineLayout l = place_grids(trace, options);
     if (l.bands > max_bands) return;
     const double sc = scale(l);
     if (sc > best_scale * 1.05) {
@@ -52,7 +53,7 @@ PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double
     // shared tail (concat, W_O, output) short, so also try breaking after
     // each column of the unwrapped layout.
     o.bands = 1;
-    const PipelineLayout one = layout_pipeline(trace, o);
+    const PipelineLayout one = place_grids(trace, o);
     std::vector<double> edges;
     for (const GridBox& g : one.grids) edges.push_back(g.box.x1);
     std::sort(edges.begin(), edges.end());
@@ -62,6 +63,7 @@ PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions o, double
       if (o.wrap_width < one.bounds.width()) consider(o);
     }
   }
+  route_arrows(trace, o, best);  // only the winner: routing costs more than placing
   return best;
 }
 
