@@ -14,7 +14,7 @@ uniform vec4 u_background;
 uniform vec4 u_masked;
 uniform vec4 u_hatch;
 uniform vec2 u_grid;             // (cols, rows)
-uniform float u_cell_px;         // on-screen size of one cell, for gaps and hatching
+uniform vec2 u_cell_px;          // on-screen size of one cell (w, h), for the gaps
 out vec4 frag_color;
 
 void main() {
@@ -31,10 +31,9 @@ void main() {
   }
   float visibility = u_alpha;
   if (u_has_visibility) visibility *= texelFetch(u_visibility, cell, 0).r;
-  // Thin gaps between cells once they are big enough to tell apart.
-  if (u_cell_px >= 6.0) {
-    vec2 f = fract(v_cell) * u_cell_px;
-    if (f.x < 1.0 || f.y < 1.0) visibility = 0.0;
-  }
+  // Thin gaps between cells once they are big enough to tell apart, on each
+  // axis on its own (a shortened long axis has narrow cells).
+  vec2 f = fract(v_cell) * u_cell_px;
+  if ((u_cell_px.x >= 6.0 && f.x < 1.0) || (u_cell_px.y >= 6.0 && f.y < 1.0)) visibility = 0.0;
   frag_color = mix(u_background, color, visibility);
 }

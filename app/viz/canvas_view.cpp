@@ -5,6 +5,8 @@
 #include "canvas_view.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "canvas_parts.hpp"
 #include "grid_numbers.hpp"
@@ -22,36 +24,51 @@ constexpr ImU32 kCellOutline = IM_COL32(20, 20, 30, 255);
 
 ImVec2 im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
 
-void arrow(const PaintContext& ctx, Vec2d a, Vec2d b) {
-  const float zoom = static_cast<float>(ctx.view.zoom);
-  const float dx = static_cast<float>(b.x - a.x) * 0.5f;
-  ctx.list->AddBezierCubic(im(a), {static_cast<float>(a.x) + dx, static_cast<float>(a.y)},
-                           {static_cast<float>(b.x) - dx, static_cast<float>(b.y)}, im(b), kArrow,
-                           std::max(1.0f, 1.5f * zoom));
-  const float h = std::max(3.0f, 6 * zoom);
-  ctx.list->AddTriangleFilled(im(b), {static_cast<float>(b.x) - h, static_cast<float>(b.y) - h / 2},
-                              {static_cast<float>(b.x) - h, static_cast<float>(b.y) + h / 2}, kArrow);
+float length(ImVec2 v) { return std::sqrt(v.x * v.x + v.y * v.y); }
+ImVec2 towards(ImVec2 from, ImVec2 to, float distance) {
+  const ImVec2 d(to.x - from.x, to.y - from.y);
+  const float l = std::max(length(d), 1e-6f);
+  return {from.x + d.x * distance / l, from.y + d.y * distance / l};
 }
 
-// Data-flow arrows from each input grid to the stage computed from it. A
-// product with a parameter reads "X -> W_Q -> Q": the data arrow goes to the
-// parameter's grid and the parameter's arrow to the result.
+// Arrows leaving Q, K, V (and their weights) take the stage's accent, as in
+// the articles, so where arrows cross the eye can still tell which is which.
+ImU32 arrow_color(const attn::Stage& source) {
+  const ImU32 accent = stage_accent(source);
+  if (!accent) return kArrow;
+  const ImVec4 a = ImGui::ColorConvertU32ToFloat4(accent), grey = ImGui::ColorConvertU32ToFloat4(kArrow);
+  constexpr float kTint = 0.7f;  // a softer accent: arrows sit behind the grids
+  return ImGui::ColorConvertFloat4ToU32({grey.x + (a.x - grey.x) * kTint, grey.y + (a.y - grey.y) * kTint,
+                                         grey.z + (a.z - grey.z) * kTint, 1.0f});
+}
+
+// The layout's arrows (routed in the model, around every grid they do not
+// connect), with rounded corners and the head at the target.
 void paint_arrows(const PaintContext& ctx, const PipelineLayout& layout) {
-  auto left_mid = [&](const GridBox& g) { return ctx.view.to_screen(Vec2d{g.box.x0 - 5, (g.cells.y0 + g.cells.y1) / 2}); };
-  auto right_mid = [&](const GridBox& g) { return ctx.view.to_screen(Vec2d{g.cells.x1 + 3, (g.cells.y0 + g.cells.y1) / 2}); };
-  for (const GridBox& g : layout.grids) {
-    const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
-    const GridBox* parameter = nullptr;
-    for (const attn::StageRef& in : s.inputs) {
-      const int i = ctx.trace.index_of(in);
-      if (i >= 0 && is_parameter_stage(ctx.trace.stages[static_cast<size_t>(i)])) parameter = layout.find(i);
+  const float zoom = static_cast<float>(ctx.view.zoom);
+  const float thickness = std::max(1.0f, 1.5f * zoom), head = std::max(5.0f, 7 * zoom), radius = 7 * zoom;
+  std::vector<ImVec2> p;
+  for (const ArrowRoute& a : layout.arrows) {
+    if (a.points.size() < 2) continue;
+    const ImU32 color = arrow_color(ctx.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(a.from)].stage)]);
+    p.clear();
+    for (const Vec2d& v : a.points) p.push_back(im(ctx.view.to_screen(v)));
+    // The line stops at the base of the head so the tip stays sharp.
+    const ImVec2 tip = p.back(), before = p[p.size() - 2];
+    const float h = std::min(head, length({tip.x - before.x, tip.y - before.y}));
+    p.back() = towards(tip, before, h);
+    ctx.list->PathLineTo(p.front());
+    for (size_t i = 1; i + 1 < p.size(); ++i) {
+      const float r = std::min({radius, length({p[i].x - p[i - 1].x, p[i].y - p[i - 1].y}) / 2,
+                                length({p[i + 1].x - p[i].x, p[i + 1].y - p[i].y}) / 2});
+      ctx.list->PathLineTo(towards(p[i], p[i - 1], r));
+      ctx.list->PathBezierQuadraticCurveTo(p[i], towards(p[i], p[i + 1], r));
     }
-    for (const attn::StageRef& in : s.inputs) {
-      const GridBox* from = layout.find(ctx.trace.index_of(in));
-      if (!from) continue;
-      const GridBox& to = parameter && from != parameter ? *parameter : g;
-      if (from->band == to.band) arrow(ctx, right_mid(*from), left_mid(to));
-    }
+    ctx.list->PathLineTo(p.back());
+    ctx.list->PathStroke(color, 0, thickness);
+    const ImVec2 base = p.back(), side(-(tip.y - base.y) / std::max(h, 1e-6f) * head / 2,
+                                      (tip.x - base.x) / std::max(h, 1e-6f) * head / 2);
+    ctx.list->AddTriangleFilled(tip, {base.x + side.x, base.y + side.y}, {base.x - side.x, base.y - side.y}, color);
   }
 }
 

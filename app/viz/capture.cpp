@@ -123,10 +123,26 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
     plans.push_back(grid_number_plan(numbers, g, canvas));
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"cell", g.cell * view.zoom}, {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
+                     {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
+                     {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
   }
   j["grids"] = grids;
   j["numbers_hidden_hint"] = numbers_hidden_by_zoom(numbers, layout, plans, canvas);
+  // Arrows as routed by the layout, in screen pixels: [from, to, points].
+  nlohmann::json arrows = nlohmann::json::array();
+  auto name = [&](int grid) {
+    const attn::Stage& s = numbers.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(grid)].stage)];
+    return nlohmann::json{{"id", s.id}, {"head", s.head}};
+  };
+  for (const ArrowRoute& a : layout.arrows) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const Vec2d& p : a.points) {
+      const Vec2d q = view.to_screen(p);
+      points.push_back({q.x, q.y});
+    }
+    arrows.push_back({{"from", name(a.from)}, {"to", name(a.to)}, {"points", points}});
+  }
+  j["arrows"] = arrows;
   nlohmann::json w = nlohmann::json::object();
   for (const auto& [name, r] : widgets) w[name] = {r.x, r.y, r.z, r.w};
   j["widgets"] = w;

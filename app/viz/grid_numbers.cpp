@@ -45,7 +45,7 @@ TextWidth canvas_text_width(const FontSet& fonts) {
   };
 }
 
-CellSize screen_cell(const GridBox& g, const ViewTransform& view) { return {g.cell * view.zoom, g.cell * view.zoom}; }
+CellSize screen_cell(const GridBox& g, const ViewTransform& view) { return {g.cell_w * view.zoom, g.cell_h * view.zoom}; }
 
 CellRange cells_in(const GridBox& g, const ViewTransform& view, const Rect& clip) {
   const Rect cells = view.to_screen(g.cells);

@@ -35,10 +35,11 @@ ImVec2 text_size(const PaintContext& ctx, float px, const std::string& s) {
 }
 
 void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 color) {
-  const float side = b.x - a.x, step = std::max(4.0f, side / 4);
-  for (float d = step; d < 2 * side; d += step) {
-    const ImVec2 p(a.x + std::min(d, side), a.y + std::max(0.0f, d - side));
-    const ImVec2 q(a.x + std::max(0.0f, d - side), a.y + std::min(d, side));
+  // Lines x + y = d across a w x h rectangle (cells need not be square).
+  const float w = b.x - a.x, h = b.y - a.y, step = std::max(4.0f, std::min(w, h) / 4);
+  for (float d = step; d < w + h; d += step) {
+    const ImVec2 p(a.x + std::min(d, w), a.y + std::max(0.0f, d - w));
+    const ImVec2 q(a.x + std::max(0.0f, d - h), a.y + std::min(d, h));
     list->AddLine(p, q, color, 1.0f);
   }
 }
@@ -67,7 +68,7 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   Vec2d top = ctx.view.to_screen(Vec2d{g.box.x0, g.box.y0});
   if (compact) top.y = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y0}).y - shown_px - 1;
   // Titles may run a little into the gap; longer ones end in "…" (full text on hover).
-  const float room = static_cast<float>((g.box.width() + 24) * zoom);
+  const float room = static_cast<float>(g.header.width() * zoom);
   const std::string title = fit_text(ctx, title_px, grid_title(s), room);
   text(ctx, title_px, to_im(top), IM_COL32(25, 25, 35, 255), title);
   if (compact) return;
@@ -84,14 +85,16 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
 // Labels drawn every k-th row/column so they never overlap.
 void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, float zoom) {
   const float z = zoom * ctx.text_scale;
-  const float px = std::clamp(static_cast<float>(std::min(12.5 * z, g.cell * zoom * 0.8)), kMinTextPx, 24.0f * ctx.text_scale);
+  // A shortened axis has narrow cells: its labels thin out instead of shrinking.
+  const float px = std::clamp(static_cast<float>(std::min(12.5 * z, std::max(g.cell_w, g.cell_h) * zoom * 0.8)), kMinTextPx,
+                              24.0f * ctx.text_scale);
   if (12.5 * z < kSkipTextPx) return;
-  const float cell_px = static_cast<float>(g.cell * zoom);
+  const float col_px = static_cast<float>(g.cell_w * zoom), row_px = static_cast<float>(g.cell_h * zoom);
   const ImU32 color = IM_COL32(70, 70, 85, 255);
-  const int row_every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / cell_px)));
+  const int row_every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / row_px)));
   const Rect cells = ctx.view.to_screen(g.cells);
-  const int c_first = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / cell_px));
-  const int c_last = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
+  const int c_first = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / col_px));
+  const int c_last = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / col_px));
   auto col_label = [&](int c) {
     return s.col_labels.size() > static_cast<size_t>(c) ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
   };
@@ -104,37 +107,40 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   else
     widest = text_size(ctx, px, col_label(c_last)).x;  // indices: the last is the widest
   const float shortest = text_size(ctx, px, "00").x;
-  const bool tokens = !s.col_labels.empty();
+  // Index labels ("0", "1", ...) thin out; names of tokens do not.
+  const bool tokens = !s.col_labels.empty() && s.col_labels.back() != std::to_string(s.col_labels.size() - 1);
   const float needed = tokens ? std::min(widest, shortest) : widest;
-  const int col_every = std::max(1, static_cast<int>(std::ceil((needed + 4) / cell_px)));
-  const float max_w = col_every * cell_px - 4;
+  const int col_every = std::max(1, static_cast<int>(std::ceil((needed + 4) / col_px)));
+  const float max_w = col_every * col_px - 4;
   for (int c = c_first - c_first % col_every; c <= c_last; c += col_every) {
     const std::string l = fit_text(ctx, px, col_label(c), max_w);
     const ImVec2 sz = text_size(ctx, px, l);
-    text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * cell_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
+    text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
   }
-  const int r_first = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
-  const int r_last = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
+  const int r_first = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / row_px));
+  const int r_last = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / row_px));
   for (int r = r_first - r_first % row_every; r <= r_last; r += row_every) {
     std::string l = s.row_labels.size() > static_cast<size_t>(r) ? s.row_labels[static_cast<size_t>(r)] : std::to_string(r);
     if (l.size() > 16) l = l.substr(0, 15) + "…";
     const ImVec2 sz = text_size(ctx, px, l);
-    text(ctx, px, {static_cast<float>(cells.x0) - sz.x - 4, static_cast<float>(cells.y0 + (r + 0.5) * cell_px) - px / 2}, color, l);
+    text(ctx, px, {static_cast<float>(cells.x0) - sz.x - 4, static_cast<float>(cells.y0 + (r + 0.5) * row_px) - px / 2}, color, l);
   }
 }
 
 void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
   const Rect cells = ctx.view.to_screen(g.cells);
-  const float cell_px = static_cast<float>(g.cell * zoom);
-  const float gap = cell_px >= 6 ? 1.0f : 0.0f;
-  const int c0 = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / cell_px));
-  const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_px));
-  const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_px));
-  const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_px));
+  // Cells may be narrower than tall (a shortened long axis).
+  const float cell_w_px = static_cast<float>(g.cell_w * zoom), cell_h_px = static_cast<float>(g.cell_h * zoom);
+  const float cell_px = std::min(cell_w_px, cell_h_px);
+  const float gap_x = cell_w_px >= 6 ? 1.0f : 0.0f, gap_y = cell_h_px >= 6 ? 1.0f : 0.0f;
+  const int c0 = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / cell_w_px));
+  const int c1 = std::min(g.cols - 1, static_cast<int>((ctx.clip.z - cells.x0) / cell_w_px));
+  const int r0 = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / cell_h_px));
+  const int r1 = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / cell_h_px));
   for (int r = r0; r <= r1; ++r)
     for (int c = c0; c <= c1; ++c) {
-      const ImVec2 a(static_cast<float>(cells.x0 + c * cell_px), static_cast<float>(cells.y0 + r * cell_px));
-      const ImVec2 b(a.x + cell_px - gap, a.y + cell_px - gap);
+      const ImVec2 a(static_cast<float>(cells.x0 + c * cell_w_px), static_cast<float>(cells.y0 + r * cell_h_px));
+      const ImVec2 b(a.x + cell_w_px - gap_x, a.y + cell_h_px - gap_y);
       const float vis = cell_visibility(ctx.trace, ctx.timeline, ctx.frame, g.stage, r, c);
       const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const bool masked = masked_look(s, r, c, v);
@@ -255,8 +261,8 @@ void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int
   r0 = std::clamp(r0, 0, g.rows), r1 = std::clamp(r1, 0, g.rows);
   c0 = std::clamp(c0, 0, g.cols), c1 = std::clamp(c1, 0, g.cols);
   if (r1 <= r0 || c1 <= c0) return;
-  const Vec2d a = ctx.view.to_screen(Vec2d{g.cells.x0 + c0 * g.cell, g.cells.y0 + r0 * g.cell});
-  const Vec2d b = ctx.view.to_screen(Vec2d{g.cells.x0 + c1 * g.cell, g.cells.y0 + r1 * g.cell});
+  const Vec2d a = ctx.view.to_screen(Vec2d{g.col_x(c0), g.row_y(r0)});
+  const Vec2d b = ctx.view.to_screen(Vec2d{g.col_x(c1), g.row_y(r1)});
   if (fill) ctx.list->AddRectFilled(to_im(a), to_im(b), fill);
   const float h = thickness / 2;
   ctx.list->AddRect({static_cast<float>(a.x) - h, static_cast<float>(a.y) - h},

@@ -107,7 +107,8 @@ void GridRenderer::draw(const GridQuad& q) const {
   set_color(u_masked_, masked_fill());
   set_color(u_hatch_, hatch_color());
   glUniform2f(u_grid_, c, rw);
-  glUniform1f(u_cell_px_, static_cast<float>(q.screen.width() / std::max(1, q.cols)));
+  glUniform2f(u_cell_px_, static_cast<float>(q.screen.width() / std::max(1, q.cols)),
+              static_cast<float>(q.screen.height() / std::max(1, q.rows)));
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, q.values);
   glActiveTexture(GL_TEXTURE2);

@@ -85,8 +85,8 @@ TEST_CASE("layout: a 2x6 matrix is laid out as 2 rows of 6 cells, not transposed
   const viz::GridBox& x = box_of(l, t, "x");
   CHECK(x.rows == 2);
   CHECK(x.cols == 6);
-  CHECK(x.cells.width() == doctest::Approx(6 * x.cell));
-  CHECK(x.cells.height() == doctest::Approx(2 * x.cell));
+  CHECK(x.cells.width() == doctest::Approx(6 * x.cell_w));
+  CHECK(x.cells.height() == doctest::Approx(2 * x.cell_h));
   // Cell (1, 5) is bottom right: right of and below cell (0, 0).
   const viz::Rect last = x.cell_rect(1, 5);
   CHECK(last.x1 == doctest::Approx(x.cells.x1));

@@ -76,9 +76,9 @@ const nlohmann::json* grid_of(const nlohmann::json& layout, const std::string& i
 }
 
 void cell_point(const nlohmann::json& g, int r, int c, double fx, double fy, int* x, int* y) {
-  const double cell = g["cell"].get<double>();
-  *x = static_cast<int>(g["x0"].get<double>() + (c + fx) * cell);
-  *y = static_cast<int>(g["y0"].get<double>() + (r + fy) * cell);
+  // Cells are cell_w x cell_h (not square when a long axis is shortened).
+  *x = static_cast<int>(g["x0"].get<double>() + (c + fx) * g["cell_w"].get<double>());
+  *y = static_cast<int>(g["y0"].get<double>() + (r + fy) * g["cell_h"].get<double>());
 }
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }

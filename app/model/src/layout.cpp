@@ -8,32 +8,45 @@
 #include <cmath>
 #include <map>
 
+#include "viz/arrow_routes.hpp"
+
 namespace viz {
 namespace {
 
 // The grid and its row labels decide the width, with a modest minimum for the
 // caption; a long title must not shrink every grid of the scene at fit.
-double box_width(const attn::Stage& s, const LayoutOptions& o, double* row_label_w) {
+double box_width(const attn::Stage& s, const LayoutOptions& o, double cells_w, double* row_label_w) {
   double widest = 0;
   for (const std::string& label : s.row_labels) widest = std::max(widest, label_width(label, o.char_w));
   *row_label_w = std::min(widest, 16 * o.char_w) + 8;
-  const double cells_w = static_cast<double>(s.value.cols()) * o.cell;
   return std::max(*row_label_w + cells_w, o.min_box_w);
 }
 
-double box_height(const attn::Stage& s, const LayoutOptions& o, bool captioned) {
-  return o.title_h + o.col_label_h + static_cast<double>(s.value.rows()) * o.cell + (captioned ? o.caption_h : o.legend_h);
+double box_height(const LayoutOptions& o, double cells_h, bool captioned) {
+  return o.title_h + o.col_label_h + cells_h + (captioned ? o.caption_h : o.legend_h);
 }
 
 }  // namespace
 
+double drawn_cells(long long n, const attn::Trace& trace, int long_axis_cells) {
+  const long long cap = std::max<long long>({long_axis_cells, trace.dims.n_q, trace.dims.n_k, 1});
+  return static_cast<double>(std::min(n, cap));
+}
+
 PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o) {
+  PipelineLayout out = place_grids(trace, o);
+  route_arrows(trace, o, out);
+  return out;
+}
+
+PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& o) {
   PipelineLayout out;
   const std::vector<int> column = o.side_by_side ? side_by_side_columns(trace, stage_columns(trace)) : stage_columns(trace);
 
   // Which stages are shown and in which lane.
   struct Item {
     int stage, column, lane;
+    double cells_w, cells_h;  // long axes shortened (long_axis_cells)
     double w, h, row_label_w;
     bool captioned;  // later lanes repeat the first lane's captions: legend only
   };
@@ -48,9 +61,10 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
       lane = static_cast<int>(it - lanes.begin());
       if (it == lanes.end()) lanes.push_back(s.head);
     }
-    Item item{static_cast<int>(i), column[i], lane, 0, 0, 0, lane <= 0};
-    item.w = box_width(s, o, &item.row_label_w);
-    item.h = box_height(s, o, item.captioned);
+    Item item{static_cast<int>(i), column[i], lane, drawn_cells(s.value.cols(), trace, o.long_axis_cells) * o.cell,
+              drawn_cells(s.value.rows(), trace, o.long_axis_cells) * o.cell, 0, 0, 0, lane <= 0};
+    item.w = box_width(s, o, item.cells_w, &item.row_label_w);
+    item.h = box_height(o, item.cells_h, item.captioned);
     items.push_back(item);
   }
   if (items.empty()) return out;
@@ -159,7 +173,7 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
         // Inputs in another band say nothing about height here.
         if (col_band[static_cast<size_t>(items[j].column)] != col_band[static_cast<size_t>(it.column)]) continue;
         lo = std::min(lo, top[j] + o.title_h + o.col_label_h);
-        hi = std::max(hi, top[j] + o.title_h + o.col_label_h + trace.stages[static_cast<size_t>(items[j].stage)].value.rows() * o.cell);
+        hi = std::max(hi, top[j] + o.title_h + o.col_label_h + items[j].cells_h);
       }
       if (lo > hi) {
         place_on(k, it.h / 2);  // top of its band, below what is already there
@@ -197,15 +211,17 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
     g.column = it.column;
     g.lane = it.lane;
     g.band = col_band[static_cast<size_t>(it.column)];
-    g.cell = o.cell;
+    g.cell_w = it.cells_w / std::max(g.cols, 1);
+    g.cell_h = it.cells_h / std::max(g.rows, 1);
     g.captioned = it.captioned;
     const double y0 = band_y[static_cast<size_t>(g.band)] + top[k];
     const double left = col_x[static_cast<size_t>(it.column)];
     g.box = {left, y0, left + it.w, y0 + it.h};
+    g.header = {left, y0, left + it.w + o.title_overhang, y0 + o.title_h};
     g.cells.x0 = left + it.row_label_w;
     g.cells.y0 = y0 + o.title_h + o.col_label_h;
-    g.cells.x1 = g.cells.x0 + g.cols * o.cell;
-    g.cells.y1 = g.cells.y0 + g.rows * o.cell;
+    g.cells.x1 = g.col_x(g.cols);  // the same arithmetic as every cell boundary
+    g.cells.y1 = g.row_y(g.rows);
     out.bounds = out.grids.empty() ? g.box : united(out.bounds, g.box);
     out.grids.push_back(g);
   }

@@ -37,6 +37,7 @@ struct LayoutOptions {
   double caption_h = 54;     // colour legend and a two-line caption below the grid
   double legend_h = 22;      // colour legend only (heads after the first)
   double min_box_w = 125;    // room for the caption text (titles are shortened)
+  double title_overhang = 24;  // titles may run this far into the gap on their right
   double gap_x = 44;         // between columns
   double gap_y = 26;         // between grids in one column
   double lane_gap = 40;      // between head lanes
@@ -50,10 +51,16 @@ struct LayoutOptions {
   // Each projection beside its weights (W_Q Q W_K K W_V V) instead of the
   // three stacked: a lane is then one grid tall, so several heads fit larger.
   bool side_by_side = false;
+  // Feature axes (d_model, d_k, d_v, d_out) can be far longer than the token
+  // axes. An axis of more cells than max(long_axis_cells, n_q, n_k) is drawn
+  // that many cells long, its cells narrowed on that axis only, so one long
+  // thin matrix does not shrink every grid at fit; token axes never shrink.
+  int long_axis_cells = 12;
 };
 
 // One stage's grid. Row r, column c of the stage is cell (r, c): rows go down,
 // columns go right, exactly as the matrix is written (never transposed).
+// Cells are cell_w x cell_h: square unless a long axis was shortened.
 struct GridBox {
   int stage = -1;  // index into Trace::stages
   int rows = 0, cols = 0;
@@ -61,17 +68,27 @@ struct GridBox {
   int lane = -1;   // head lane, -1 for shared stages
   int band = 0;    // wrapped band (0 = top); columns run left to right in each
   Rect box;        // title, labels, cells and caption together
+  Rect header;     // title and formula lines: box's top, a little wider (arrows keep off)
   Rect cells;      // the cells only
-  double cell = 0;
+  double cell_w = 0, cell_h = 0;
   bool captioned = true;  // room for a caption under the legend
 
-  Rect cell_rect(int r, int c) const {
-    return {cells.x0 + c * cell, cells.y0 + r * cell, cells.x0 + (c + 1) * cell,
-            cells.y0 + (r + 1) * cell};
-  }
-  Vec2d cell_center(int r, int c) const {
-    return {cells.x0 + (c + 0.5) * cell, cells.y0 + (r + 0.5) * cell};
-  }
+  double min_cell() const { return cell_w < cell_h ? cell_w : cell_h; }
+  // Cell boundaries; column c spans [col_x(c), col_x(c + 1)). Hit testing
+  // and drawing both use these, so they agree to the last bit.
+  double col_x(int c) const { return cells.x0 + c * cell_w; }
+  double row_y(int r) const { return cells.y0 + r * cell_h; }
+  Rect cell_rect(int r, int c) const { return {col_x(c), row_y(r), col_x(c + 1), row_y(r + 1)}; }
+  Vec2d cell_center(int r, int c) const { return {cells.x0 + (c + 0.5) * cell_w, cells.y0 + (r + 0.5) * cell_h}; }
+};
+
+// A data-flow arrow from grid `from` to grid `to` (indices into
+// PipelineLayout::grids): an orthogonal polyline in world units that leaves
+// the source to the right, runs through the gaps between grids, and ends
+// (arrow head) just left of the target. It crosses no other grid.
+struct ArrowRoute {
+  int from = -1, to = -1;
+  std::vector<Vec2d> points;
 };
 
 struct CellHit {
@@ -81,8 +98,9 @@ struct CellHit {
 };
 
 struct PipelineLayout {
-  std::vector<GridBox> grids;  // in trace order
-  Rect bounds;                 // union of every box
+  std::vector<GridBox> grids;       // in trace order
+  std::vector<ArrowRoute> arrows;   // see arrow_routes.hpp
+  Rect bounds;                      // union of every box and arrow
   int bands = 1;
 
   // The grid of a trace stage, or nullptr when it is not laid out (other head).
@@ -109,17 +127,26 @@ std::string grid_subtitle(const attn::Stage& stage, int n_heads);
 // Estimated width of a label (UTF-8 code points times char_w).
 double label_width(const std::string& text, double char_w);
 
+// The grids and the arrows between them.
 PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& options = {});
+// The grids only (no arrows): for comparing many candidate layouts cheaply.
+PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& options = {});
+
+// How many cells long an axis of n entries is drawn (see long_axis_cells).
+double drawn_cells(long long n, const attn::Trace& trace, int long_axis_cells);
 
 // A cell size for this trace: larger than standard for tiny scenes (a 2×2
 // matrix should show its numbers at fit), the standard size for small ones,
 // smaller for large ones so the biggest grid stays about as large as the text
-// around it allows (a 1024x1024 score grid gets ~1-unit cells).
-double auto_cell_size(const attn::Trace& trace, double standard = 30, double largest_grid = 400);
+// around it allows (a 1024x1024 score grid gets ~1-unit cells). Axes drawn
+// shortened (long_axis_cells) do not count: they cannot grow the grid.
+double auto_cell_size(const attn::Trace& trace, double standard = 30, double largest_grid = 400,
+                      int long_axis_cells = LayoutOptions{}.long_axis_cells);
 
 // Tries 1..max_bands bands (and, with several head lanes, projections side by
 // side) and returns the layout that can be shown largest in a view of
-// view_w x view_h pixels (ties go to fewer bands, then stacked projections).
+// view_w x view_h pixels (ties go to fewer bands, then stacked projections),
+// with its arrows routed.
 PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions options, double view_w, double view_h,
                                int max_bands = 4);
 
