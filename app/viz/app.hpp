@@ -70,7 +70,6 @@ class App {
   // Derived each frame or when inputs change.
   PipelineLayout layout_;
   LayoutKey layout_key_;
-  int layout_bands_ = 0;
   std::vector<ColorScale> scales_;
   std::uint64_t scales_generation_ = 0;
   double last_total_ = -1;

@@ -63,21 +63,21 @@ void App::update_derived(const Panels& p, double dt) {
     for (const attn::Stage& s : trace.stages) scales_.push_back(scale_for(s));
     scales_generation_ = generation;
   }
-  const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(p.canvas_size.y),
+  // The room grids had last frame (the strips above and below hold the
+  // caption and hints); about five text lines less than the canvas at first.
+  const double room = state_.view.area.height() > 0 ? state_.view.area.height()
+                                                     : p.canvas_size.y - 5.5 * ImGui::GetTextLineHeightWithSpacing();
+  const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
                       state_.view.presentation};
   if (!(key == layout_key_)) {
     LayoutOptions lo;
     lo.head = state_.view.head;
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
-    // The status panel and the hint line take about five lines of the canvas.
-    const float overlays = 5.5f * ImGui::GetTextLineHeightWithSpacing();
-    layout_ = layout_for_view(trace, lo, p.canvas_size.x, std::max(50.0f, p.canvas_size.y - overlays));
-    // Re-fit when the view changed shape, not when a value edit resized a grid.
-    if (key.head != layout_key_.head || key.width != layout_key_.width || key.height != layout_key_.height ||
-        layout_.bands != layout_bands_)
-      state_.view.fit_pending = true;
-    layout_bands_ = layout_.bands;
+    layout_ = layout_for_view(trace, lo, p.canvas_size.x, std::max(50.0, room));
+    // Another head is another picture: fit it even after panning. Other
+    // changes of shape refit in the canvas unless the user moved the view.
+    if (key.head != layout_key_.head) state_.view.fit_pending = true;
     layout_key_ = key;
   }
   frame_ = evaluate(trace, tl, state_.clock.t);
@@ -140,7 +140,7 @@ void App::frame(double dt) {
   }
   if (probe && model_.has_trace()) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
-    const Rect canvas{p.canvas_pos.x, p.canvas_pos.y, p.canvas_pos.x + p.canvas_size.x, p.canvas_pos.y + p.canvas_size.y};
+    const Rect& canvas = state_.view.area;  // the grid area the painter used
     write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
                       static_cast<int>(size.x), static_cast<int>(size.y));
   }

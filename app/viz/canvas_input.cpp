@@ -1,5 +1,6 @@
 // Canvas mouse input. Hit testing is exact layout math (never pixel reads),
 // so hovering works the same for a 4x4 grid and a 1024x1024 texture.
+#include <algorithm>
 #include <cmath>
 
 #include "viz/app_actions.hpp"
@@ -52,15 +53,28 @@ void continue_gesture(AppState& state, const std::optional<CellRef>& under_mouse
   }
 }
 
-// Titles and formulas are shortened to their grid's width: hovering the
-// header of a grid shows them in full.
+// Titles, formulas and labels are shortened to fit their grid: hovering
+// them shows them in full (a column label names its key, a row label its query).
 void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
   const Vec2d p = state.view.transform.to_world(Vec2d{mouse.x, mouse.y});
   const attn::Trace& trace = d.model.trace();
   for (const GridBox& g : d.layout.grids) {
+    const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
+    const Rect column_labels{g.cells.x0, g.header.y1, g.cells.x1, g.cells.y0};
+    const Rect row_labels{g.box.x0, g.cells.y0, g.cells.x0, g.cells.y1};
+    if (column_labels.contains(p)) {
+      const int c = std::clamp(static_cast<int>((p.x - g.cells.x0) / g.cell_w), 0, g.cols - 1);
+      if (c < static_cast<int>(s.col_labels.size()))
+        ImGui::SetTooltip("column %d: %s", c, s.col_labels[static_cast<size_t>(c)].c_str());
+      return;
+    }
+    if (row_labels.contains(p)) {
+      const int r = std::clamp(static_cast<int>((p.y - g.cells.y0) / g.cell_h), 0, g.rows - 1);
+      if (r < static_cast<int>(s.row_labels.size())) ImGui::SetTooltip("row %d: %s", r, s.row_labels[static_cast<size_t>(r)].c_str());
+      return;
+    }
     const Rect header{g.box.x0, g.box.y0, g.box.x1, g.cells.y0};
     if (!header.contains(p)) continue;
-    const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
     ImGui::SetTooltip("%s\n%s\n%s", grid_title(s).c_str(), grid_subtitle(s, trace.dims.n_heads).c_str(),
                       stage_caption(trace, s, d.model.scenario()).c_str());
     return;
@@ -74,7 +88,7 @@ bool maskable(const attn::Stage& s) {
          s.id == "weights";
 }
 
-void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state) {
+void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const CanvasData& d, AppState& state) {
   ImGui::SetCursorScreenPos(pos);
   ImGui::InvisibleButton("##canvas_area", size,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
@@ -86,13 +100,19 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState&
   ViewTransform& view = state.view.transform;
 
   if (active && (ImGui::IsMouseDragging(ImGuiMouseButton_Right) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle)))
+  {
     view.pan(io.MouseDelta.x, io.MouseDelta.y);
-  if (hovered && io.MouseWheel != 0.0f)
+    state.view.user_moved = true;
+  }
+  if (hovered && io.MouseWheel != 0.0f) {
     view.zoom_at(Vec2d{io.MousePos.x, io.MousePos.y}, std::pow(1.18, static_cast<double>(io.MouseWheel)));
+    state.view.user_moved = true;
+  }
 
-  const std::optional<CellRef> under = hovered || active ? cell_at(d, state, io.MousePos) : std::nullopt;
+  const bool in_area = area.contains(Vec2d{io.MousePos.x, io.MousePos.y});
+  const std::optional<CellRef> under = (hovered || active) && in_area ? cell_at(d, state, io.MousePos) : std::nullopt;
   state.hovered = under;
-  if (hovered && !under && !active) header_tooltip(d, state, io.MousePos);
+  if (hovered && in_area && !under && !active) header_tooltip(d, state, io.MousePos);
 
   if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && under)
     start_gesture(d, state, *under, io.KeyAlt);

@@ -132,6 +132,15 @@ float status_panel_height(const CanvasData& d, float canvas_width) {
   return height;
 }
 
+Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& state) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  // Cell steps add a row of product squares: keep room for it all along.
+  const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
+  const float top = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
+  const float bottom = 2 * line + 8;  // the hint line, and the line above it when the hint moves up
+  return {pos.x, pos.y + top, pos.x + size.x, std::max(pos.y + top + 20, pos.y + size.y - bottom)};
+}
+
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -7,8 +7,14 @@
 
 namespace viz {
 
-// Pan, zoom, hover, pin, Alt+drag value edits and mask painting.
-void handle_canvas_input(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state);
+// Pan, zoom, hover, pin, Alt+drag value edits and mask painting. Cells are
+// found only inside `grid_area` (the strips above and below hold overlays).
+void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& grid_area, const CanvasData& data, AppState& state);
+
+// Where grids are drawn: the canvas minus the status strip at the top
+// (caption, errors, notices) and the hint and legend strip at the bottom, so
+// no overlay ever covers a grid title or the top row of cells.
+Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& data, const AppState& state);
 
 // At cell granularity: the operands of the product being added right now.
 void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, const Frame& frame);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cmath>
 #include <vector>
 
 #include "canvas_parts.hpp"
@@ -97,6 +98,18 @@ NumberInputs number_inputs(const attn::Trace& trace, const Frame& frame, const F
   return {trace, frame, fonts, state.view.transform, state.view.show_values, text_scale(state.view)};
 }
 
+namespace {
+
+// More than a rounding difference: a grid added or removed, a band more,
+// the status strip grown by an error line, the window resized.
+bool changed_shape(const Rect& a, const Rect& b) {
+  const double tolerance = 0.01 * std::max({1.0, a.width(), a.height()});
+  return std::abs(a.x0 - b.x0) > tolerance || std::abs(a.y0 - b.y0) > tolerance || std::abs(a.x1 - b.x1) > tolerance ||
+         std::abs(a.y1 - b.y1) > tolerance;
+}
+
+}  // namespace
+
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
   if (view.focus_stage.empty()) return layout.bounds;
   int index = trace.index_of({view.focus_stage, view.focus_head});
@@ -124,29 +137,30 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
 
   if (d.model.has_trace()) {
     const attn::Trace& trace = d.model.trace();
+    const Rect area = grid_area(pos, size, d, state);
+    state.view.area = area;
+    const Rect target = fit_target(d.layout, trace, state.view);
+    if (!state.view.user_moved && (changed_shape(area, state.view.fitted_area) || changed_shape(target, state.view.fitted_target)))
+      state.view.fit_pending = true;
     if (state.view.fit_pending) {
-      // Keep clear of the status panel at the top (with the error, if any;
-      // cell steps add a row of product squares) and the hint line at the bottom.
-      const double line = ImGui::GetTextLineHeightWithSpacing();
-      const double strip = state.granularity == Granularity::Cell ? 1.3 * line : 0;
-      const double top = 14 + std::max<double>(status_panel_height(d, size.x), 3 * line + strip);
-      const double bottom = 1.5 * line;
-      const Rect target = fit_target(d.layout, trace, state.view);
-      state.view.transform = fit(target, Rect{pos.x, pos.y + top, pos.x + size.x, pos.y + size.y - bottom}, 12);
+      state.view.transform = fit(target, area, 12);
       state.view.transform.zoom_at(state.view.transform.to_screen(Vec2d{(target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2}),
                                    state.view.fit_zoom);
       state.view.fit_pending = false;
+      state.view.user_moved = false;
+      state.view.fitted_area = area;
+      state.view.fitted_target = target;
     }
-    handle_canvas_input(pos, size, d, state);
+    handle_canvas_input(pos, size, area, d, state);
 
     ImDrawList* list = ImGui::GetWindowDrawList();
-    const ImVec4 clip(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+    const ImVec4 clip(static_cast<float>(area.x0), static_cast<float>(area.y0), static_cast<float>(area.x1), static_cast<float>(area.y1));
     list->PushClipRect({clip.x, clip.y}, {clip.z, clip.w}, true);
     const PaintContext ctx{list, trace, d.model.scenario(), d.model.timeline(), d.frame, state.view.transform, d.fonts, d.textures,
                            renderer, clip, text_scale(state.view)};
     paint_arrows(ctx, d.layout);
     const NumberInputs numbers = number_inputs(trace, d.frame, d.fonts, state);
-    const Rect canvas{pos.x, pos.y, pos.x + size.x, pos.y + size.y};
+    const Rect& canvas = area;
     const std::vector<CellTextPlan> plans = plan_numbers(numbers, d.layout, canvas);
     for (size_t i = 0; i < d.layout.grids.size(); ++i)
       paint_grid(ctx, d.layout.grids[i], d.scales[static_cast<size_t>(d.layout.grids[i].stage)], plans[i]);

@@ -120,10 +120,11 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   for (const GridBox& g : layout.grids) {
     const attn::Stage& s = numbers.trace.stages[static_cast<size_t>(g.stage)];
     const Rect cells = view.to_screen(g.cells);
+    const Rect box = view.to_screen(g.box);
     plans.push_back(grid_number_plan(numbers, g, canvas));
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
+                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
                      {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
   }
   j["grids"] = grids;

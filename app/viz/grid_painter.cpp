@@ -44,6 +44,19 @@ void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 color) {
   }
 }
 
+// Text turned a quarter to the left, reading upwards from `foot`: drawn
+// flat, then its vertices rotated (ImGui 1.86 has no rotated text).
+void text_upright(const PaintContext& ctx, float px, ImVec2 foot, ImU32 color, const std::string& s) {
+  const int first = ctx.list->VtxBuffer.Size;
+  text(ctx, px, foot, color, s);
+  px = std::max(px, kMinTextPx);
+  for (int i = first; i < ctx.list->VtxBuffer.Size; ++i) {
+    ImVec2& p = ctx.list->VtxBuffer[i].pos;
+    const float dx = p.x - foot.x, dy = p.y - foot.y;
+    p = {foot.x + dy, foot.y - dx};
+  }
+}
+
 // Shortens text with "…" until it fits max_w pixels.
 std::string fit_text(const PaintContext& ctx, float px, std::string s, float max_w) {
   if (text_size(ctx, px, s).x <= max_w) return s;
@@ -98,24 +111,28 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   auto col_label = [&](int c) {
     return s.col_labels.size() > static_cast<size_t>(c) ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
   };
-  // Column labels never overlap: index labels thin out to every k-th column;
-  // token labels keep every column (each names a key) and end in "…" when
-  // wider than their cell, unless not even two characters would fit.
+  // Column labels never overlap. Index labels thin out to every k-th
+  // column; token names keep every column (each names a key), drawn upright
+  // when wider than their column, in the band the layout made tall enough.
   float widest = 0;
   if (c_last - c_first <= 128)
     for (int c = std::max(c_first, 0); c <= c_last; ++c) widest = std::max(widest, text_size(ctx, px, col_label(c)).x);
   else
     widest = text_size(ctx, px, col_label(c_last)).x;  // indices: the last is the widest
-  const float shortest = text_size(ctx, px, "00").x;
-  // Index labels ("0", "1", ...) thin out; names of tokens do not.
-  const bool tokens = !s.col_labels.empty() && s.col_labels.back() != std::to_string(s.col_labels.size() - 1);
-  const float needed = tokens ? std::min(widest, shortest) : widest;
-  const int col_every = std::max(1, static_cast<int>(std::ceil((needed + 4) / col_px)));
-  const float max_w = col_every * col_px - 4;
-  for (int c = c_first - c_first % col_every; c <= c_last; c += col_every) {
-    const std::string l = fit_text(ctx, px, col_label(c), max_w);
-    const ImVec2 sz = text_size(ctx, px, l);
-    text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
+  if (rotate_column_labels(s.col_labels, widest, col_px) && px <= col_px * 1.15f) {
+    const float band = static_cast<float>((g.cells.y0 - g.header.y1) * zoom) - 4;
+    for (int c = std::max(c_first, 0); c <= c_last; ++c) {
+      const std::string l = fit_text(ctx, px, col_label(c), band);
+      text_upright(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - px / 2, static_cast<float>(cells.y0) - 3}, color, l);
+    }
+  } else {
+    const int col_every = std::max(1, static_cast<int>(std::ceil((widest + 4) / col_px)));
+    const float max_w = col_every * col_px - 4;
+    for (int c = c_first - c_first % col_every; c <= c_last; c += col_every) {
+      const std::string l = fit_text(ctx, px, col_label(c), max_w);
+      const ImVec2 sz = text_size(ctx, px, l);
+      text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
+    }
   }
   const int r_first = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / row_px));
   const int r_last = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / row_px));

@@ -187,3 +187,31 @@ TEST_CASE("four heads fit larger with each projection beside its weights") {
     }
   }
 }
+
+TEST_CASE("layout: token names wider than their column get a rotated label band tall enough for them") {
+  attn::Scenario s = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json").scenario;
+  viz::LayoutOptions o;
+  const attn::Trace short_names = attn::compute_trace(s);
+  o.cell = viz::auto_cell_size(short_names);  // as the app lays a 4-token scene out
+  // "the", "cat", "sat", "down" fit the column: no rotation, the band stays.
+  CHECK(viz::column_label_band(short_names, o) == o.col_label_h);
+  s.tokens = {"the", "animal", "because", "it"};
+  const attn::Trace long_names = attn::compute_trace(s);
+  const double band = viz::column_label_band(long_names, o);
+  CHECK(band >= viz::label_width("because", o.char_w));  // the longest name fits upright
+  const viz::PipelineLayout l = viz::layout_pipeline(long_names, o);
+  const viz::GridBox& w = box_of(l, long_names, "weights", 0);
+  CHECK(w.cells.y0 - w.header.y1 >= viz::label_width("because", o.char_w));
+  // Every grid keeps the same band, so neighbouring cells stay level.
+  CHECK(box_of(l, long_names, "q", 0).cells.y0 - box_of(l, long_names, "q", 0).box.y0 ==
+        doctest::Approx(w.cells.y0 - w.box.y0));
+  // Very long names stop growing the band; they end in "…" (full text on hover).
+  s.tokens = {"the", std::string(80, 'x'), "b", "c"};
+  CHECK(viz::column_label_band(attn::compute_trace(s), o) <= o.rotated_label_chars * o.char_w + 8);
+}
+
+TEST_CASE("layout: index labels never rotate; token names rotate only when they do not fit") {
+  CHECK_FALSE(viz::rotate_column_labels({"0", "1", "2", "3"}, 100, 10));
+  CHECK(viz::rotate_column_labels({"the", "because"}, 50, 30));
+  CHECK_FALSE(viz::rotate_column_labels({"the", "cat"}, 20, 30));
+}

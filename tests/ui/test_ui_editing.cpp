@@ -242,3 +242,55 @@ TEST_SUITE("headless") {
     CHECK_MESSAGE(out.find("xvfb-run") != std::string::npos, out);
   }
 }
+
+namespace {
+
+// Every grid (title, labels, cells, legend) inside the area left for grids.
+std::string grid_outside_area(const nlohmann::json& layout) {
+  const nlohmann::json& area = layout["canvas"];
+  for (const nlohmann::json& g : layout["grids"]) {
+    const nlohmann::json& b = g["box"];
+    if (b[0].get<double>() < area[0].get<double>() - 1 || b[1].get<double>() < area[1].get<double>() - 1 ||
+        b[2].get<double>() > area[2].get<double>() + 1 || b[3].get<double>() > area[3].get<double>() + 1)
+      return g["id"].get<std::string>() + " " + b.dump() + " outside " + area.dump();
+  }
+  return "";
+}
+
+void set_tokens(const RunningApp& app, int n) {
+  const nlohmann::json layout = wait_for(app.layout, [](const nlohmann::json& j) { return j["frame"] >= 3 && j["widgets"].contains("shape:tokens"); });
+  REQUIRE(layout.is_object());
+  REQUIRE(click_widget(app, layout, "shape:tokens", is_typing).is_object());
+  chord("ctrl", "a");
+  type_text(std::to_string(n));
+  key("Return");
+  REQUIRE(wait_for(app.state, [n](const nlohmann::json& j) { return j["tokens"].size() == static_cast<size_t>(n); }).is_object());
+}
+
+}  // namespace
+
+TEST_SUITE("typing") {
+  TEST_CASE("ui: the view refits when the layout changes shape, unless the user zoomed; overlays cover no grid") {
+    RunningApp app;
+    const nlohmann::json first = wait_for(app.layout, [](const nlohmann::json& j) { return j["frame"] >= 3; });
+    REQUIRE(first.is_object());
+    CHECK_MESSAGE(grid_outside_area(first) == "", grid_outside_area(first));
+    const double zoom0 = first["zoom"].get<double>();
+    set_tokens(app, 9);
+    const nlohmann::json grown = wait_for(app.layout, [&](const nlohmann::json& j) {
+      return j["grids"][0]["rows"] == 9 && j["zoom"].get<double>() != zoom0;
+    });
+    REQUIRE_MESSAGE(grown.is_object(), "the view did not refit after the token count changed");
+    CHECK_MESSAGE(grid_outside_area(grown) == "", grid_outside_area(grown));
+
+    // Zoom in with the wheel: now the user owns the view.
+    xdo("mousemove 800 500");
+    xdo("click 4");
+    const nlohmann::json zoomed = wait_for(app.layout, [&](const nlohmann::json& j) { return j["zoom"] != grown["zoom"]; });
+    REQUIRE(zoomed.is_object());
+    set_tokens(app, 4);
+    const nlohmann::json kept = wait_for(app.layout, [](const nlohmann::json& j) { return j["grids"][0]["rows"] == 4; });
+    REQUIRE(kept.is_object());
+    CHECK(kept["zoom"] == zoomed["zoom"]);
+  }
+}

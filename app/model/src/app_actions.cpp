@@ -34,6 +34,7 @@ void replace_document(AppState& s, attn::io::ScenarioFile file, const std::strin
   s.hovered.reset();
   s.pinned.reset();
   s.view.fit_pending = true;
+  s.view.user_moved = false;
   // Big multi-head scenes start on one head: eight 1024x1024 lanes at once
   // would be too small to read (the bar switches to all heads).
   const attn::Dims d = attn::dims_of(s.doc.scenario);
@@ -101,7 +102,6 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit) {
   s.shape_memory.remember(before);
   edit(s.doc.scenario);
   s.shape_memory.restore(before, s.doc.scenario);
-  s.view.fit_pending = true;  // grids moved and resized
   changed(s);
 }
 

@@ -39,8 +39,10 @@ PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& o)
   return out;
 }
 
-PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& o) {
+PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& options) {
   PipelineLayout out;
+  LayoutOptions o = options;
+  o.col_label_h = column_label_band(trace, options);
   const std::vector<int> column = o.side_by_side ? side_by_side_columns(trace, stage_columns(trace)) : stage_columns(trace);
 
   // Which stages are shown and in which lane.

@@ -46,6 +46,28 @@ double label_width(const std::string& text, double char_w) {
   return code_points * char_w;
 }
 
+bool names_tokens(const std::vector<std::string>& labels) {
+  for (size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] != std::to_string(i)) return true;
+  return false;
+}
+
+bool rotate_column_labels(const std::vector<std::string>& labels, double widest_label, double column_width) {
+  return names_tokens(labels) && widest_label > column_width - 4;
+}
+
+double column_label_band(const attn::Trace& trace, const LayoutOptions& o) {
+  double band = o.col_label_h;
+  for (const attn::Stage& s : trace.stages) {
+    if (o.head >= 0 && s.head >= 0 && s.head != o.head) continue;
+    double widest = 0;
+    for (const std::string& l : s.col_labels) widest = std::max(widest, label_width(l, o.char_w));
+    if (rotate_column_labels(s.col_labels, widest, o.cell))
+      band = std::max(band, std::min(widest, o.rotated_label_chars * o.char_w) + 8);
+  }
+  return band;
+}
+
 std::vector<int> stage_columns(const attn::Trace& trace) {
   const int n = static_cast<int>(trace.stages.size());
   std::vector<int> column(static_cast<size_t>(n), 0);

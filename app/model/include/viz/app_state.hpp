@@ -50,6 +50,11 @@ struct ViewOptions {
   bool show_values = true;     // print numbers in grids whose cells have room
   bool presentation = false;   // large fonts for projectors
   bool fit_pending = true;     // fit the canvas on the next frame
+  // The view refits by itself when the layout or the room for it changes
+  // shape, unless the user has panned or zoomed since the last fit.
+  bool user_moved = false;
+  Rect fitted_area, fitted_target;  // screen area and world rectangle of the last fit
+  Rect area;                   // where grids were drawn in the last frame (screen)
   double fit_zoom = 1;         // a fit zooms this much further in (--zoom)
   std::string focus_stage;     // fit on this stage (and its inputs) instead
   int focus_head = -1;

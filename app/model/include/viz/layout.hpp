@@ -32,7 +32,11 @@ struct LayoutOptions {
   int head = -1;             // -1: every head in its own lane; h: only head h
   double cell = 30;          // side of one (square) cell
   double title_h = 40;       // two text lines above the grid: name + shape, formula
-  double col_label_h = 16;   // column labels
+  double col_label_h = 16;   // column labels, when they fit across their cells
+  // Token names wider than their column are drawn upright (rotated) instead of
+  // cut to "s…": the label band then grows to the longest name, up to this
+  // many characters (longer ones end in "…"; hovering shows them in full).
+  int rotated_label_chars = 12;
   double char_w = 7.5;       // average label character width, for row labels
   double caption_h = 54;     // colour legend and a two-line caption below the grid
   double legend_h = 22;      // colour legend only (heads after the first)
@@ -126,6 +130,18 @@ std::string grid_subtitle(const attn::Stage& stage, int n_heads);
 
 // Estimated width of a label (UTF-8 code points times char_w).
 double label_width(const std::string& text, double char_w);
+
+// True when labels name tokens ("the", "cat"), false for index labels
+// ("0", "1", ...), which thin out instead of rotating.
+bool names_tokens(const std::vector<std::string>& labels);
+
+// Whether a grid's column labels are drawn rotated: some name is wider than
+// its column (both in the same units, e.g. world units at one zoom).
+bool rotate_column_labels(const std::vector<std::string>& labels, double widest_label, double column_width);
+
+// The column-label band every grid gets (one height for all, so the cells of
+// neighbouring grids stay level): taller when some grid's names are rotated.
+double column_label_band(const attn::Trace& trace, const LayoutOptions& options);
 
 // The grids and the arrows between them.
 PipelineLayout layout_pipeline(const attn::Trace& trace, const LayoutOptions& options = {});
