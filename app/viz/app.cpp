@@ -32,7 +32,8 @@ App::App(const Options& options, AppState initial)
       platform_(platform_options(options)),
       fonts_(17.0f, 27.0f),
       base_style_(ImGui::GetStyle()),
-      remember_recent_(!(options.headless() || options.test_mode || !options.dump_state.empty())) {
+      remember_recent_(options.remembers()),
+      lessons_(load_catalogue(lessons_dir(ATTNVIZ_ASSETS_DIR))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
   state_.granularity = options.granularity;

@@ -19,6 +19,7 @@
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
 #include "viz/layout.hpp"
+#include "viz/lesson_catalogue.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
 
@@ -31,7 +32,7 @@ class App {
 
  private:
   struct Panels {
-    ImVec2 editor_pos, editor_size, inspector_pos, inspector_size;
+    ImVec2 lesson_pos, lesson_size, editor_pos, editor_size, inspector_pos, inspector_size;
     ImVec2 canvas_pos, canvas_size, transport_pos, transport_size;
   };
   struct LayoutKey {
@@ -76,6 +77,8 @@ class App {
   Frame frame_;
   ExplainCache inspect_cache_, active_cache_;
   const attn::Explanation* inspected_ = nullptr;
+  std::vector<int> hidden_;  // stages an open lesson question hides
+  LessonCatalogue lessons_;  // the lessons shipped in assets/lessons
   const attn::Explanation* active_cell_ = nullptr;
   StepCaption caption_;
   WidgetProbe probe_;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "viz/app_actions.hpp"
+#include "viz/lesson_actions.hpp"
 #include "canvas_parts.hpp"
 #include "viz/scenario_edit.hpp"
 
@@ -81,6 +82,15 @@ void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
   }
 }
 
+// A click on the grid an open "click a cell" question asks about is an answer.
+bool answers_question(const CanvasData& d, const AppState& state, const CellRef& cell) {
+  if (!state.lesson || state.lesson->revealed()) return false;
+  const auto& q = state.lesson->current().question;
+  if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
+  const attn::Stage* asked = lesson_stage(d.model.trace(), q->target);
+  return asked && asked->ref() == cell.stage;
+}
+
 }  // namespace
 
 bool maskable(const attn::Stage& s) {
@@ -126,7 +136,8 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const Canvas
     const ImVec2 moved = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);  // 0 below the drag threshold
     const bool clicked = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && moved.x == 0 && moved.y == 0;
     if (!was_gesture && clicked) {
-      if (under && !(state.pinned && *state.pinned == *under)) state.pinned = under;
+      if (under && answers_question(d, state, *under)) actions::answer_lesson_cell(state, d.model.trace(), under->row, under->col);
+      else if (under && !(state.pinned && *state.pinned == *under)) state.pinned = under;
       else state.pinned.reset();
     }
   }

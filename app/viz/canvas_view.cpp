@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "canvas_parts.hpp"
+#include "viz/lesson_answers.hpp"
 #include "grid_numbers.hpp"
 #include "grid_painter.hpp"
 
@@ -22,6 +23,8 @@ constexpr ImU32 kStepFill = IM_COL32(255, 160, 0, 40);
 constexpr ImU32 kSourceHighlight = IM_COL32(120, 60, 220, 255);
 constexpr ImU32 kSourceFill = IM_COL32(140, 80, 240, 45);
 constexpr ImU32 kCellOutline = IM_COL32(20, 20, 30, 255);
+constexpr ImU32 kLessonHighlight = IM_COL32(0, 150, 140, 255);
+constexpr ImU32 kLessonFill = IM_COL32(0, 170, 160, 35);
 
 ImVec2 im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
 
@@ -81,6 +84,18 @@ void paint_sources(const PaintContext& ctx, const PipelineLayout& layout, const 
   }
 }
 
+// Cells a lesson step points at: a row, a column or one cell.
+void paint_lesson_highlights(const PaintContext& ctx, const PipelineLayout& layout, const std::vector<attn::io::CellSpec>& cells) {
+  for (const attn::io::CellSpec& c : cells) {
+    const attn::Stage* s = lesson_stage(ctx.trace, c);
+    const GridBox* g = s ? layout.find(ctx.trace.index_of(s->ref())) : nullptr;
+    if (!g) continue;
+    const int r0 = c.row >= 0 ? c.row : 0, r1 = c.row >= 0 ? c.row + 1 : g->rows;
+    const int c0 = c.col >= 0 ? c.col : 0, c1 = c.col >= 0 ? c.col + 1 : g->cols;
+    paint_region(ctx, *g, r0, r1, c0, c1, kLessonHighlight, 3.5f, kLessonFill);
+  }
+}
+
 void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, const attn::StageRef& stage, int row,
                         int col, ImU32 color, float thickness) {
   const GridBox* g = layout.find(ctx.trace.index_of(stage));
@@ -117,8 +132,9 @@ Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const Vi
   const GridBox* g = layout.find(index);
   if (!g) return layout.bounds;
   Rect r = g->box;
+  // Inputs in another band would stretch the view over everything between.
   for (const attn::StageRef& in : trace.stages[static_cast<size_t>(index)].inputs)
-    if (const GridBox* from = layout.find(trace.index_of(in))) r = united(r, from->box);
+    if (const GridBox* from = layout.find(trace.index_of(in)); from && from->band == g->band) r = united(r, from->box);
   return r;
 }
 
@@ -162,8 +178,12 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     const NumberInputs numbers = number_inputs(trace, d.frame, d.fonts, state);
     const Rect& canvas = area;
     const std::vector<CellTextPlan> plans = plan_numbers(numbers, d.layout, canvas);
-    for (size_t i = 0; i < d.layout.grids.size(); ++i)
-      paint_grid(ctx, d.layout.grids[i], d.scales[static_cast<size_t>(d.layout.grids[i].stage)], plans[i]);
+    for (size_t i = 0; i < d.layout.grids.size(); ++i) {
+      const GridBox& g = d.layout.grids[i];
+      if (std::find(d.hidden.begin(), d.hidden.end(), g.stage) != d.hidden.end()) paint_hidden_grid(ctx, g);
+      else paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)], plans[i]);
+    }
+    paint_lesson_highlights(ctx, d.layout, state.highlights);
 
     // What the animation step reads (query row, key column, value rows...).
     if (!d.frame.finished) paint_sources(ctx, d.layout, d.frame.highlights, kStepHighlight, kStepFill);

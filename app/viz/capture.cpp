@@ -11,6 +11,7 @@
 #include <stb_image_write.h>
 
 #include "gl.hpp"
+#include "viz/lesson_answers.hpp"
 #include <imgui.h>
 
 namespace viz {
@@ -68,6 +69,17 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   nlohmann::json offending = nlohmann::json::array();
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
+  if (state.pinned) j["pinned"] = {{"stage", state.pinned->stage.id}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
+  if (state.lesson) {
+    const LessonSession& l = *state.lesson;
+    const StepAnswer& a = l.current_answer();
+    const char* status[] = {"open", "wrong", "right", "gave_up"};
+    nlohmann::json hidden = nlohmann::json::array();
+    if (model.has_trace() && !l.revealed() && l.current().question)
+      for (int i : hidden_stages(*l.current().question, model.trace())) hidden.push_back(model.trace().stages[static_cast<size_t>(i)].id);
+    j["lesson"] = {{"id", l.lesson().id}, {"step", l.step()}, {"steps", l.steps()}, {"status", status[static_cast<int>(a.status)]},
+                   {"attempts", a.attempts}, {"revealed", l.revealed()}, {"why", a.why}, {"hidden", hidden}};
+  }
   // scenario_to_json refuses values a file must not hold (e.g. τ = 0 typed
   // mid-edit); the dump then records why instead of ending the app.
   try {
@@ -97,7 +109,11 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) + "/" + model.error() + "/" +
-                    state.message + "/" + state.path;
+                    state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) +
+                    (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
+                                        std::to_string(state.lesson->current_answer().attempts) + ":" +
+                                        std::to_string(static_cast<int>(state.lesson->current_answer().status))
+                                  : "");
   return key;
 }
 

@@ -8,6 +8,8 @@ namespace viz {
 namespace {
 
 constexpr const char* kDejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kDejaVuBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+constexpr const char* kDejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf";
 constexpr const char* kExtraGlyphs =
     "₀₁₂₃₄₅₆₇₈₉₋ⱼᵢ √∞−×÷·Σ∑ᵀ→←↑↓…ταβγδεθλμπσφω≈≤≥±‖⋅∈□■▶⏸⏮⏭●○✓✗⚠—–“”’•";
 
@@ -35,6 +37,13 @@ FontSet::FontSet(float base_px, float large_px) : base_px_(base_px), large_px_(l
     regular_ = io.Fonts->AddFontFromFileTTF(kDejaVu, base_px, &config, ranges_.Data);
     large_ = io.Fonts->AddFontFromFileTTF(kDejaVu, large_px, &config, ranges_.Data);
     dejavu_ = regular_ && large_;
+    auto face = [&](const char* file, float px, ImFont* fallback) {
+      return file_exists(file) ? io.Fonts->AddFontFromFileTTF(file, px, &config, ranges_.Data) : fallback;
+    };
+    bold_ = face(kDejaVuBold, base_px, regular_);
+    math_ = face(kDejaVuSerif, base_px, regular_);
+    large_bold_ = face(kDejaVuBold, large_px, large_);
+    large_math_ = face(kDejaVuSerif, large_px, large_);
   }
   if (!dejavu_) {
     ImFontConfig config;
@@ -43,11 +52,13 @@ FontSet::FontSet(float base_px, float large_px) : base_px_(base_px), large_px_(l
     config.SizePixels = large_px;
     large_ = io.Fonts->AddFontDefault(&config);
   }
+  if (!bold_) bold_ = math_ = regular_, large_bold_ = large_math_ = large_;
   io.FontDefault = regular_;
 }
 
 void FontSet::set_presentation(bool on, const ImGuiStyle& base_style) {
   ImGui::GetIO().FontDefault = on ? large_ : regular_;
+  presenting_ = on;
   ImGuiStyle& style = ImGui::GetStyle();
   style = base_style;
   if (on) style.ScaleAllSizes(large_px_ / base_px_);

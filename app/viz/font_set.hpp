@@ -14,6 +14,10 @@ class FontSet {
 
   ImFont* regular() const { return regular_; }
   ImFont* large() const { return large_; }
+  // Lesson text faces at the current UI size: bold for **words**, a serif
+  // for `math` (the regular face when a file is missing).
+  ImFont* bold() const { return presenting_ ? large_bold_ : bold_; }
+  ImFont* math() const { return presenting_ ? large_math_ : math_; }
   float base_px() const { return base_px_; }
   bool dejavu() const { return dejavu_; }
   // Picks the rasterised font closest to `px` so scaled canvas text stays crisp.
@@ -26,6 +30,8 @@ class FontSet {
   ImVector<ImWchar> ranges_;  // must outlive the atlas build
   ImFont* regular_ = nullptr;
   ImFont* large_ = nullptr;
+  ImFont *bold_ = nullptr, *math_ = nullptr, *large_bold_ = nullptr, *large_math_ = nullptr;
+  bool presenting_ = false;
   float base_px_, large_px_;
   bool dejavu_ = false;
 };

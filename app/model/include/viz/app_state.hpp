@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
+#include "attn/io/lesson_file.hpp"
 #include "viz/clock.hpp"
+#include "viz/config_files.hpp"
+#include "viz/lesson_session.hpp"
 #include "viz/shape_memory.hpp"
 #include "viz/timeline.hpp"
 #include "viz/undo_history.hpp"
@@ -105,6 +108,17 @@ struct AppState {
   bool paint_mask = false;       // left-drag on score/weight grids toggles mask cells
   CanvasGesture gesture;
 
+  // Lessons. A step's scene becomes the document; its view is applied on
+  // entering, and its timing once the step's trace exists.
+  std::optional<LessonSession> lesson;
+  ProgressStore progress;
+  std::vector<attn::io::CellSpec> highlights;         // cells the step outlines
+  std::optional<attn::io::LessonView> view_request;   // timing still to apply
+  std::string doc_label;         // names a document that is not a file (a lesson step)
+  bool show_start_page = false;
+  std::string answer_text;       // the number being typed for a question
+  int answer_choice = -1;        // the choice picked for a question
+
   // Editing helpers.
   std::uint64_t seed = 1;
   std::vector<std::string> recent;
@@ -114,7 +128,7 @@ struct AppState {
   // Things the user should notice but that need no answer (typos the file
   // loader skipped, a value the editor limited): in the status panel until dismissed.
   std::vector<Notice> notices;
-  bool open_dialog = false, save_dialog = false;
+  bool open_dialog = false, save_dialog = false, open_lesson_dialog = false;
   std::string dialog_path;       // the path being typed in the open/save dialog
   bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
   PendingAction pending;         // runs after the answer (or after Save as)
