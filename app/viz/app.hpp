@@ -40,9 +40,10 @@ class App {
     int head = -2;
     int width = 0, height = 0;
     bool presentation = false;
+    std::vector<int> only;  // stages shown (presentation, zoom); empty: all
     bool operator==(const LayoutKey& o) const {
       return generation == o.generation && head == o.head && width == o.width && height == o.height &&
-             presentation == o.presentation;
+             presentation == o.presentation && only == o.only;
     }
   };
 
@@ -52,6 +53,13 @@ class App {
   void apply_start_options();
 
   void frame(double dt);
+  // app_present.cpp
+  float ui_scale() const;
+  void apply_ui_size(bool first = false);
+  void apply_presentation();
+  // Presenting full screen, the menu bar gives its room to the canvas (F5
+  // and Escape leave); headless captures look the same.
+  bool presenting_chrome() const { return state_.view.presentation; }
   Panels panels() const;
   void update_derived(const Panels& p, double dt);
   void draw_views(const Panels& p);
@@ -65,6 +73,7 @@ class App {
   ImGuiStyle base_style_;
   bool remember_recent_;  // off in test and headless runs
   bool presentation_applied_ = false;
+  std::pair<bool, bool> panels_before_{true, true};  // editor, inspector before presenting
   std::unique_ptr<GridRenderer> renderer_;
   std::unique_ptr<GridTextures> textures_;
 

@@ -21,7 +21,7 @@ namespace viz {
 App::Panels App::panels() const {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float font = ImGui::GetFontSize();
-  const float top = ImGui::GetFrameHeight();  // main menu bar
+  const float top = presenting_chrome() ? 0 : ImGui::GetFrameHeight();  // main menu bar
   // Side panels follow the font size but never take more than 30% each.
   // Presenting, the inspector is narrower and the transport bar runs under
   // it too, so the canvas (and the large-font bar) get the room.
@@ -33,7 +33,8 @@ App::Panels App::panels() const {
       : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
                    : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float transport_h = 2 * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
+  const float transport_h = (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
   // A lesson takes the left column, with the editor under it when shown.
   const float left_h = display.y - top;
@@ -77,24 +78,31 @@ void App::update_derived(const Panels& p, double dt) {
     for (const attn::Stage& s : trace.stages) scales_.push_back(scale_for(s));
     scales_generation_ = generation;
   }
+  frame_ = evaluate(trace, tl, state_.clock.t);
   // The room grids had last frame (the strips above and below hold the
   // caption and hints); about five text lines less than the canvas at first.
   const double room = state_.view.area.height() > 0 ? state_.view.area.height()
                                                      : p.canvas_size.y - 5.5 * ImGui::GetTextLineHeightWithSpacing();
+  // Presenting, the layout follows the animation: the stage being computed
+  // and its inputs fill the screen. A double-clicked title does the same.
+  std::vector<int> only;
+  if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
+  else if (state_.view.zoom_stage) only = stage_with_inputs(trace, trace.index_of(*state_.view.zoom_stage));
   const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
-                      state_.view.presentation};
+                      state_.view.presentation, only};
   if (!(key == layout_key_)) {
     LayoutOptions lo;
     lo.head = state_.view.head;
+    lo.only = only;
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
     layout_ = layout_for_view(trace, lo, p.canvas_size.x, std::max(50.0, room));
-    // Another head is another picture: fit it even after panning. Other
-    // changes of shape refit in the canvas unless the user moved the view.
-    if (key.head != layout_key_.head) state_.view.fit_pending = true;
+    // Another head or another focus is another picture: fit it even after
+    // panning. Other changes of shape refit in the canvas unless the user
+    // moved the view.
+    if (key.head != layout_key_.head || key.only != layout_key_.only) state_.view.fit_pending = true;
     layout_key_ = key;
   }
-  frame_ = evaluate(trace, tl, state_.clock.t);
   textures_->sync(trace, generation, layout_, scales_);
   textures_->update_live(trace, tl, frame_, layout_);
 
@@ -119,14 +127,8 @@ void App::draw_views(const Panels& p) {
 }
 
 void App::frame(double dt) {
-  if (presentation_applied_ != state_.view.presentation) {
-    // Presenting: large text, and the editor makes room for the canvas.
-    if (state_.view.presentation) state_.view.show_editor = false;
-    else if (presentation_applied_) state_.view.show_editor = true;
-    fonts_.set_presentation(state_.view.presentation, base_style_);
-    presentation_applied_ = state_.view.presentation;
-    state_.view.fit_pending = true;
-  }
+  apply_presentation();
+  apply_ui_size();
   platform_.begin_frame();
   renderer_->begin_frame();
   WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
@@ -134,7 +136,7 @@ void App::frame(double dt) {
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
-  draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_);
+  if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_);
   draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   draw_transport(p.transport_pos, p.transport_size, model_, state_);

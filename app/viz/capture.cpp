@@ -125,6 +125,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   // Widgets settle over the first frames (scroll bars appear, windows fit):
   // tests wait for a few frames before trusting positions.
   j["frame"] = ImGui::GetFrameCount();
+  j["ui_px"] = ImGui::GetFontSize();
   j["zoom"] = view.zoom;
   j["bands"] = layout.bands;
   j["canvas"] = {canvas.x0, canvas.y0, canvas.x1, canvas.y1};
@@ -140,7 +141,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
     plans.push_back(grid_number_plan(numbers, g, canvas));
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
+                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"title", {view.to_screen(g.header).x0, view.to_screen(g.header).y0, view.to_screen(g.header).x1, view.to_screen(g.header).y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
                      {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
   }
   j["grids"] = grids;

@@ -73,7 +73,15 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Fit to window", "F")) state.view.fit_pending = true;
     ImGui::MenuItem("Numbers in cells", nullptr, &state.view.show_values);
-    ImGui::MenuItem("Presentation (large text)", nullptr, &state.view.presentation);
+    ImGui::MenuItem("Present", "F5", &state.view.presentation);
+    ImGui::MenuItem("Spotlight", "S", &state.view.spotlight);
+    ImGui::MenuItem("Laser pointer", "L", &state.view.laser);
+    if (ImGui::BeginMenu("UI size")) {
+      for (int percent : {75, 100, 125, 150, 175, 200, 250})
+        if (ImGui::MenuItem((std::to_string(percent) + "%").c_str(), nullptr, state.view.ui_scale_percent == percent))
+          state.view.ui_scale_percent = percent;
+      ImGui::EndMenu();
+    }
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
     ImGui::Separator();

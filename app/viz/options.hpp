@@ -31,6 +31,8 @@ struct Options {
   std::string dump_state;            // JSON of the scenario + a few trace values
   std::string dump_layout;           // JSON of every grid's cell rectangles
   bool presentation = false;
+  int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
+  bool spotlight = false;            // start with the spotlight on
   bool test_mode = false;            // UI tests: no recent-files list read or written
 
   std::string lesson;                // start this lesson file

@@ -51,7 +51,13 @@ struct FieldDraft {
 struct ViewOptions {
   int head = -1;               // -1: all heads side by side
   bool show_values = true;     // print numbers in grids whose cells have room
-  bool presentation = false;   // large fonts for projectors
+  bool presentation = false;   // projector mode: full screen, one stage and its inputs, large text
+  int ui_scale_percent = 100;  // UI text size, 75..250; starts at the monitor's content scale
+  bool spotlight = false;      // dim all but the current cell, its row, column and sources
+  bool laser = false;          // a laser-pointer dot instead of the mouse cursor
+  // A double-clicked grid title: only that stage and its inputs are laid out
+  // (Escape goes back to the whole pipeline).
+  std::optional<attn::StageRef> zoom_stage;
   bool fit_pending = true;     // fit the canvas on the next frame
   // The view refits by itself when the layout or the room for it changes
   // shape, unless the user has panned or zoomed since the last fit.
