@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app.hpp"
+#include "attn/io/machine_limits.hpp"
 #include "canvas_view.hpp"
 #include "capture.hpp"
 #include "inspector_panel.hpp"
@@ -55,7 +56,8 @@ App::Panels App::panels() const {
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
-  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head});
+  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
+                attn::io::machine_limits());
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
   const Timeline& tl = model_.timeline();

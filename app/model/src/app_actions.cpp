@@ -9,6 +9,7 @@
 #include <system_error>
 #include <utility>
 
+#include "attn/io/machine_limits.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace viz::actions {
@@ -108,7 +109,7 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit) {
 
 bool open(AppState& s, const std::string& path) {
   try {
-    attn::io::ScenarioFile file = attn::io::load_scenario(path);
+    attn::io::ScenarioFile file = attn::io::load_scenario(path, attn::io::machine_limits());
     replace_document(s, std::move(file), path);
     s.lesson.reset();  // the document is no longer a lesson's scene
     s.highlights.clear();
