@@ -37,6 +37,10 @@ App::App(const Options& options, AppState initial)
   textures_ = std::make_unique<GridTextures>();
   state_.granularity = options.granularity;
   state_.view.presentation = options.presentation;
+  for (const std::string& panel : options.panels) {
+    if (panel == "why-scale") state_.view.show_why_scale = true;
+    if (panel == "hull") state_.view.show_hull = true;
+  }
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {

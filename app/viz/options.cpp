@@ -53,6 +53,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--dump-state", o.dump_state, "Write the scenario and a few results as JSON (on every recompute and at exit)");
   app.add_option("--dump-layout", o.dump_layout, "Write every grid's cell rectangles (screen pixels) as JSON");
   app.add_flag("--presentation", o.presentation, "Start with large fonts");
+  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
+      ->check(CLI::IsMember({"why-scale", "hull"}));
   app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
   try {
     app.parse(argc, argv);

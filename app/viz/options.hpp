@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "viz/timeline.hpp"
 
@@ -31,6 +32,7 @@ struct Options {
   std::string dump_state;            // JSON of the scenario + a few trace values
   std::string dump_layout;           // JSON of every grid's cell rectangles
   bool presentation = false;
+  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
   bool test_mode = false;            // UI tests: no recent-files list read or written
 
   bool headless() const { return !screenshot.empty() || benchmark; }

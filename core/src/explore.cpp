@@ -116,4 +116,17 @@ std::vector<double> softmax_row(const std::vector<double>& scores) {
   return out;
 }
 
+double mean_row_max_weight(const std::vector<double>& scores, int row_length) {
+  if (row_length < 1) throw std::invalid_argument("a row needs at least one score, got " + std::to_string(row_length));
+  const size_t len = static_cast<size_t>(row_length), rows = scores.size() / len;
+  if (rows == 0) return 0;
+  double total = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    const std::vector<double> row(scores.begin() + static_cast<long>(r * len), scores.begin() + static_cast<long>((r + 1) * len));
+    const std::vector<double> w = softmax_row(row);
+    total += *std::max_element(w.begin(), w.end());
+  }
+  return total / static_cast<double>(rows);
+}
+
 }  // namespace attn

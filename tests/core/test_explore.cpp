@@ -105,3 +105,17 @@ TEST_CASE("explore: softmax_row is exp / sum, stable for huge scores") {
   CHECK(big[2] == 0.0);
   CHECK(attn::softmax_row({}).empty());
 }
+
+TEST_CASE("explore: mean_row_max_weight averages each row's largest softmax weight") {
+  // Rows {0, 0} (max 1/2) and {ln 3, 0} (max 3/4); the leftover 5 is ignored.
+  const double m = attn::mean_row_max_weight({0, 0, std::log(3.0), 0, 5}, 2);
+  CHECK(m == doctest::Approx((0.5 + 0.75) / 2).epsilon(1e-12));
+  CHECK(attn::mean_row_max_weight({1, 2}, 3) == 0);
+  CHECK_THROWS_AS(attn::mean_row_max_weight({1}, 0), std::invalid_argument);
+  // Wide unscaled scores saturate rows of 8; scaled ones do not.
+  const double raw = attn::mean_row_max_weight(attn::dot_product_samples(256, 800, 3, false).values, 8);
+  const double scaled = attn::mean_row_max_weight(attn::dot_product_samples(256, 800, 3, true).values, 8);
+  INFO("d_k = 256, rows of 8: mean max weight " << raw << " unscaled, " << scaled << " scaled");
+  CHECK(raw > 0.9);
+  CHECK(scaled < 0.6);
+}

@@ -47,4 +47,10 @@ Histogram histogram(const std::vector<double>& values, double lo, double hi, int
 // The softmax of one row of scores (max subtracted first, as the core does).
 std::vector<double> softmax_row(const std::vector<double>& scores);
 
+// Cuts the scores into consecutive rows of row_length (a leftover shorter
+// row is ignored) and averages each row's largest softmax weight: near 1
+// means softmax is saturated (one-hot), 1 / row_length means uniform.
+// Returns 0 when there is no full row; throws when row_length < 1.
+double mean_row_max_weight(const std::vector<double>& scores, int row_length);
+
 }  // namespace attn

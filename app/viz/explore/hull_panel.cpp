@@ -1,0 +1,144 @@
+// Draws the convex-hull window from a HullView: only mapping points to
+// pixels and picking the output under the mouse happen here.
+#include "explore/hull_panel.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "attn/explain.hpp"
+#include "explore/plot_style.hpp"
+
+namespace viz {
+namespace {
+
+ImVec2 im(Vec2d p) { return ImVec2(static_cast<float>(p.x), static_cast<float>(p.y)); }
+
+void draw_head_choice(HullModel& choices, int n_heads, bool follows_view, int head) {
+  if (follows_view) {
+    ImGui::Text("Head %d (the head the canvas shows)", head);
+  } else if (n_heads > 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderInt("head", &choices.head, 0, n_heads - 1);
+  }
+}
+
+// Light axes through the origin when it is in view.
+void draw_axes(ImDrawList* dl, const HullView& v, const Rect& screen) {
+  const Vec2d o = hull_to_screen(v, screen, {0, 0});
+  if (o.x > screen.x0 && o.x < screen.x1) dl->AddLine(ImVec2(float(o.x), float(screen.y0)), ImVec2(float(o.x), float(screen.y1)), plot::kGrid, 1.5f);
+  if (o.y > screen.y0 && o.y < screen.y1) dl->AddLine(ImVec2(float(screen.x0), float(o.y)), ImVec2(float(screen.x1), float(o.y)), plot::kGrid, 1.5f);
+}
+
+void draw_plot(const HullView& v, int selected, const Rect& screen) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  dl->AddRectFilled(im({screen.x0, screen.y0}), im({screen.x1, screen.y1}), plot::kBackground);
+  dl->AddRect(im({screen.x0, screen.y0}), im({screen.x1, screen.y1}), plot::kFrame);
+  draw_axes(dl, v, screen);
+  std::vector<ImVec2> polygon;
+  for (int j : v.hull) polygon.push_back(im(hull_to_screen(v, screen, v.values[static_cast<size_t>(j)])));
+  if (polygon.size() >= 3) dl->AddConvexPolyFilled(polygon.data(), static_cast<int>(polygon.size()), plot::kHullFill);
+  if (polygon.size() >= 2) dl->AddPolyline(polygon.data(), static_cast<int>(polygon.size()), plot::kHullEdge, ImDrawFlags_Closed, 2.0f);
+
+  // Lines from the selected output to every value, as thick as the weight.
+  const ImVec2 from = im(hull_to_screen(v, screen, v.outputs[static_cast<size_t>(selected)]));
+  for (size_t j = 0; j < v.values.size(); ++j) {
+    const double w = v.weights(selected, static_cast<Eigen::Index>(j));
+    if (w <= 1e-4) continue;
+    const int alpha = 60 + static_cast<int>(180 * w);
+    dl->AddLine(from, im(hull_to_screen(v, screen, v.values[j])), IM_COL32(120, 60, 220, alpha), 1.0f + 7.0f * static_cast<float>(w));
+  }
+  const bool labels = v.values.size() <= 40;
+  for (size_t j = 0; j < v.values.size(); ++j) {
+    const ImVec2 p = im(hull_to_screen(v, screen, v.values[j]));
+    dl->AddCircleFilled(p, font * 0.32f, plot::kValue);
+    if (labels) dl->AddText(ImVec2(p.x + font * 0.4f, p.y - font * 1.1f), plot::kValue, v.value_labels[j].c_str());
+  }
+  for (size_t i = 0; i < v.outputs.size(); ++i) {
+    const ImVec2 p = im(hull_to_screen(v, screen, v.outputs[i]));
+    const bool out = v.outside[i] > 1e-9;
+    dl->AddCircleFilled(p, font * 0.24f, out ? plot::kOutside : plot::kOutput);
+    if (static_cast<int>(i) == selected) dl->AddCircle(p, font * 0.5f, plot::kSelected, 0, 2.5f);
+  }
+}
+
+// The selected output as a choice, "= 0.42 × top + 0.2 × right + …", then inside or not.
+void draw_readout(const HullView& v, int& selected) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("##output", ("output of '" + v.output_labels[static_cast<size_t>(selected)] + "'").c_str())) {
+    for (size_t i = 0; i < v.output_labels.size(); ++i)
+      if (ImGui::Selectable(v.output_labels[i].c_str(), static_cast<int>(i) == selected)) selected = static_cast<int>(i);
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  std::string text = "=";
+  int terms = 0;
+  for (size_t j = 0; j < v.values.size(); ++j) {
+    const double w = v.weights(selected, static_cast<Eigen::Index>(j));
+    if (w == 0) continue;
+    if (++terms > 8) {
+      text += " + …";
+      break;
+    }
+    text += (terms > 1 ? " + " : " ") + attn::format_number(w, 2) + " × " + v.value_labels[j];
+  }
+  ImGui::TextWrapped("%s", text.c_str());
+  const double d = v.outside[static_cast<size_t>(selected)];
+  if (d > 1e-9) ImGui::TextColored(plot::to_vec4(plot::kOutside), "outside the hull by %s", attn::format_number(d, 3).c_str());
+  else ImGui::TextColored(plot::to_vec4(plot::kValue), "inside the hull (weights are ≥ 0 and sum to 1)");
+}
+
+}  // namespace
+
+void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool head_follows_view, bool* open,
+                     ImVec2 anchor, WidgetProbe* probe) {
+  const float font = ImGui::GetFontSize();
+  ImGui::SetNextWindowPos(ImVec2(anchor.x - font * 31, anchor.y + font), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(font * 30, font * 33), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Convex hull of the values", open)) {
+    ImGui::End();
+    return;
+  }
+  if (probe) {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    (*probe)["panel.hull"] = ImVec4(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+  }
+  draw_head_choice(choices, n_heads, head_follows_view, view.head);
+  if (!view.ok) {
+    ImGui::TextWrapped("%s", view.reason.c_str());
+    ImGui::End();
+    return;
+  }
+  ImGui::TextWrapped("Values (green) of head %d, their convex hull (blue) and every output (orange). Click an "
+                     "output to see its weights as lines.", view.head);
+  // The plot takes the room left above three lines of readout.
+  const float readout = ImGui::GetTextLineHeightWithSpacing() * (view.caveat.empty() ? 3.5f : 5.5f);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size(avail.x, std::max(font * 8, avail.y - readout));
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("plot", size);
+  const Rect screen{top.x, top.y, top.x + size.x, top.y + size.y};
+  if (probe) (*probe)["hull.plot"] = ImVec4(top.x, top.y, top.x + size.x, top.y + size.y);
+  if (ImGui::IsItemClicked()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int hit = output_at(view, screen, {m.x, m.y}, font);
+    if (hit >= 0) choices.selected = hit;
+  }
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int hit = output_at(view, screen, {m.x, m.y}, font);
+    if (hit >= 0) ImGui::SetTooltip("output of '%s'", view.output_labels[static_cast<size_t>(hit)].c_str());
+  }
+  choices.selected = std::clamp(choices.selected, 0, static_cast<int>(view.outputs.size()) - 1);
+  draw_plot(view, choices.selected, screen);
+  draw_readout(view, choices.selected);
+  if (!view.caveat.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, plot::to_vec4(plot::kOutside));
+    ImGui::TextWrapped("%s", view.caveat.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::End();
+}
+
+}  // namespace viz

@@ -1,0 +1,141 @@
+// Draws the why-scale window from a computed WhyScaleResult: controls, two
+// histograms on the same axis (unscaled in orange, scaled in blue), their
+// variances, and two rows of 8 softmax weights as coloured cells.
+#include "explore/why_scale_panel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "attn/explain.hpp"
+#include "explore/plot_style.hpp"
+#include "viz/cell_format.hpp"
+#include "viz/colormap.hpp"
+
+namespace viz {
+namespace {
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// One histogram: bars scaled to `tallest` (shared by both plots, so heights
+// compare), the 0 line, the axis ends, and how many samples fell off it.
+void draw_histogram(const attn::Histogram& h, int tallest, ImU32 colour, const std::string& title, ImVec2 size) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  const ImVec2 p0(top.x, top.y + line * 1.3f), p1(top.x + size.x, top.y + size.y - line * 1.3f);
+  dl->AddText(top, colour, title.c_str());
+  dl->AddRectFilled(p0, p1, plot::kBackground);
+  const float w = (p1.x - p0.x) / static_cast<float>(h.counts.size());
+  for (size_t b = 0; b < h.counts.size(); ++b) {
+    if (h.counts[b] == 0) continue;
+    const float frac = static_cast<float>(h.counts[b]) / static_cast<float>(std::max(1, tallest));
+    const float x = p0.x + w * static_cast<float>(b);
+    dl->AddRectFilled(ImVec2(x, p1.y - frac * (p1.y - p0.y)), ImVec2(x + std::max(1.0f, w - 1), p1.y), colour);
+  }
+  const float zero = p0.x + static_cast<float>((0 - h.lo) / (h.hi - h.lo)) * (p1.x - p0.x);
+  dl->AddLine(ImVec2(zero, p0.y), ImVec2(zero, p1.y), plot::kAxis);
+  dl->AddRect(p0, p1, plot::kFrame);
+  dl->AddText(ImVec2(p0.x, p1.y + 2), plot::kText, fmt("%g", h.lo).c_str());
+  plot::centred_text(dl, zero, p1.y + 2, plot::kText, "0");
+  const std::string hi = fmt("%g", h.hi);
+  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(hi.c_str()).x, p1.y + 2), plot::kText, hi.c_str());
+  const int off = h.below + h.above;
+  if (off > 0) {
+    const std::string note = std::to_string(off) + " off the axis";
+    dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(note.c_str()).x - 4, p0.y + 2), plot::kOutside, note.c_str());
+  }
+}
+
+// Eight weights as cells shaded like the canvas's probability grids.
+void draw_weight_row(const char* label, const std::vector<double>& weights, ImU32 colour) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ColorScale scale{attn::ValueKind::Probability, 1.0};
+  const float cell = ImGui::GetFontSize() * 2.6f, h = ImGui::GetFontSize() * 1.6f;
+  ImGui::TextColored(plot::to_vec4(colour), "%s", label);
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  for (size_t j = 0; j < weights.size(); ++j) {
+    const Rgba c = color_of(scale, weights[j]);
+    const Rgba t = text_color_on(c);
+    const ImVec2 a(start.x + cell * static_cast<float>(j), start.y), b(a.x + cell - 2, a.y + h);
+    dl->AddRectFilled(a, b, IM_COL32(c.r, c.g, c.b, 255));
+    // The most precise text that fits the cell; weights below 0.005 may read "≈0".
+    std::string text;
+    for (const std::string& candidate : compact_candidates(weights[j], 2, 0.005)) {
+      text = candidate;
+      if (ImGui::CalcTextSize(text.c_str()).x <= cell - 6) break;
+    }
+    plot::centred_text(dl, (a.x + b.x) / 2, a.y + (h - ImGui::GetTextLineHeight()) / 2, IM_COL32(t.r, t.g, t.b, 255), text);
+  }
+  ImGui::Dummy(ImVec2(cell * static_cast<float>(weights.size()), h));
+  const double top = weights.empty() ? 0 : *std::max_element(weights.begin(), weights.end());
+  ImGui::SameLine();
+  ImGui::Text("max %s", fmt("%.3f", top).c_str());
+}
+
+void draw_controls(WhyScaleInputs& in) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  ImGui::SliderInt("d_k", &in.d_k, WhyScaleInputs::kMinDk, WhyScaleInputs::kMaxDk, "%d", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Width of q and k; drag to watch the unscaled spread grow");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::SliderInt("pairs", &in.samples, WhyScaleInputs::kMinSamples, WhyScaleInputs::kMaxSamples, "%d",
+                   ImGuiSliderFlags_Logarithmic);
+  if (ImGui::Button("New random vectors")) ++in.seed;
+  ImGui::SameLine();
+  ImGui::Checkbox("Fit axis to ±4√d_k", &in.fit_axis);
+}
+
+}  // namespace
+
+void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 anchor,
+                          WidgetProbe* probe) {
+  const float font = ImGui::GetFontSize();
+  ImGui::SetNextWindowPos(ImVec2(anchor.x + font, anchor.y + font), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(font * 34, font * 28), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Why scale by 1/√d_k", open)) {
+    ImGui::End();
+    return;
+  }
+  if (probe) {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    (*probe)["panel.why_scale"] = ImVec4(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
+  }
+  ImGui::TextWrapped("q and k have d_k random components with mean 0 and variance 1. Their dot product adds "
+                     "d_k such products, so its variance is about d_k; dividing by √d_k brings it back to 1.");
+  draw_controls(inputs);
+  if (r.raw.values.empty()) {
+    ImGui::TextDisabled("Sampling...");
+    ImGui::End();
+    return;
+  }
+  const double d_k = r.inputs.d_k;
+  ImGui::TextColored(plot::to_vec4(plot::kUnscaled), "var(q·k) = %s, about d_k = %d   (var / d_k = %s)",
+                     fmt("%.2f", r.raw.stats.variance).c_str(), r.inputs.d_k,
+                     fmt("%.3f", r.raw.stats.variance / d_k).c_str());
+  ImGui::TextColored(plot::to_vec4(plot::kScaled), "var(q·k / √d_k) = %s, about 1 at any d_k",
+                     fmt("%.3f", r.scaled.stats.variance).c_str());
+
+  // Side by side when the window is wide enough, else one above the other.
+  const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
+  const bool side = avail > font * 30;
+  const ImVec2 size(side ? (avail - gap) / 2 : avail, font * 10);
+  draw_histogram(r.raw_hist, r.tallest_bin, plot::kUnscaled, "q·k (unscaled)", size);
+  if (side) ImGui::SameLine();
+  draw_histogram(r.scaled_hist, r.tallest_bin, plot::kScaled, "q·k / √d_k", size);
+
+  ImGui::Separator();
+  ImGui::TextWrapped("Softmax of the first %d scores, as one query would see %d keys:", WhyScaleResult::kRow,
+                     WhyScaleResult::kRow);
+  draw_weight_row("unscaled", r.weights_raw, plot::kUnscaled);
+  draw_weight_row("scaled by 1/√d_k", r.weights_scaled, plot::kScaled);
+  ImGui::End();
+}
+
+}  // namespace viz
