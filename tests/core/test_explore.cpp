@@ -55,7 +55,7 @@ TEST_CASE("explore: dot_product_samples is seeded, and scaled = unscaled / sqrt(
   CHECK_THROWS_AS(attn::dot_product_samples(4, 0, 1, false), std::invalid_argument);
 }
 
-TEST_CASE("explore: histogram bins are [lo + k w, lo + (k+1) w), outliers counted apart") {
+TEST_CASE("explore: histogram bins are half-open (lo + k w to lo + (k+1) w), outliers counted apart") {
   // Bins of width 1 over [0, 4): 0 | 1 | 2 | 3.
   const std::vector<double> v{-0.5, 0, 0.99, 1, 2.5, 3.999, 4, 10};
   const attn::Histogram h = attn::histogram(v, 0, 4, 4);

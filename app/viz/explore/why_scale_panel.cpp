@@ -24,12 +24,14 @@ std::string fmt(const char* format, double v) {
 
 // One histogram: bars scaled to `tallest` (shared by both plots, so heights
 // compare), the 0 line, the axis ends, and how many samples fell off it.
-void draw_histogram(const attn::Histogram& h, int tallest, ImU32 colour, const std::string& title, ImVec2 size) {
+void draw_histogram(const attn::Histogram& h, int tallest, ImU32 colour, const std::string& title, ImVec2 size,
+                    WidgetProbe* probe, const char* probe_name) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 top = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
   const ImVec2 p0(top.x, top.y + line * 1.3f), p1(top.x + size.x, top.y + size.y - line * 1.3f);
+  if (probe) (*probe)[probe_name] = ImVec4(p0.x, p0.y, p1.x, p1.y);
   dl->AddText(top, colour, title.c_str());
   dl->AddRectFilled(p0, p1, plot::kBackground);
   const float w = (p1.x - p0.x) / static_cast<float>(h.counts.size());
@@ -126,9 +128,9 @@ void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool*
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
   const bool side = avail > font * 30;
   const ImVec2 size(side ? (avail - gap) / 2 : avail, font * 10);
-  draw_histogram(r.raw_hist, r.tallest_bin, plot::kUnscaled, "q·k (unscaled)", size);
+  draw_histogram(r.raw_hist, r.tallest_bin, plot::kUnscaled, "q·k (unscaled)", size, probe, "why_scale.unscaled");
   if (side) ImGui::SameLine();
-  draw_histogram(r.scaled_hist, r.tallest_bin, plot::kScaled, "q·k / √d_k", size);
+  draw_histogram(r.scaled_hist, r.tallest_bin, plot::kScaled, "q·k / √d_k", size, probe, "why_scale.scaled");
 
   ImGui::Separator();
   ImGui::TextWrapped("Softmax of the first %d scores, as one query would see %d keys:", WhyScaleResult::kRow,
