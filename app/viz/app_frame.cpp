@@ -105,10 +105,11 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   if (state_.view.show_why_scale)
-    draw_why_scale_panel(why_scale_.inputs, why_scale_.result(), &state_.view.show_why_scale, p.canvas_pos, probe);
+    draw_why_scale_panel(why_scale_.inputs, why_scale_.result(), &state_.view.show_why_scale, p.canvas_pos,
+                         p.canvas_size, probe);
   if (state_.view.show_hull && model_.has_trace())
     draw_hull_panel(hull_.view(), hull_, model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
-                    ImVec2(p.canvas_pos.x + p.canvas_size.x, p.canvas_pos.y), probe);
+                    p.canvas_pos, p.canvas_size, probe);
 }
 
 void App::frame(double dt) {

@@ -53,7 +53,13 @@ void draw_plot(const HullView& v, int selected, const Rect& screen) {
   for (size_t j = 0; j < v.values.size(); ++j) {
     const ImVec2 p = im(hull_to_screen(v, screen, v.values[j]));
     dl->AddCircleFilled(p, font * 0.32f, plot::kValue);
-    if (labels) dl->AddText(ImVec2(p.x + font * 0.4f, p.y - font * 1.1f), plot::kValue, v.value_labels[j].c_str());
+    if (!labels) continue;
+    // Up and to the right of the point, flipped where that would leave the plot.
+    const char* label = v.value_labels[j].c_str();
+    const float w = ImGui::CalcTextSize(label).x;
+    const float x = p.x + font * 0.4f + w > screen.x1 ? p.x - font * 0.4f - w : p.x + font * 0.4f;
+    const float y = p.y - font * 1.1f < screen.y0 ? p.y + font * 0.2f : p.y - font * 1.1f;
+    dl->AddText(ImVec2(x, y), plot::kValue, label);
   }
   for (size_t i = 0; i < v.outputs.size(); ++i) {
     const ImVec2 p = im(hull_to_screen(v, screen, v.outputs[i]));
@@ -63,15 +69,8 @@ void draw_plot(const HullView& v, int selected, const Rect& screen) {
   }
 }
 
-// The selected output as a choice, "= 0.42 × top + 0.2 × right + …", then inside or not.
-void draw_readout(const HullView& v, int& selected) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::BeginCombo("##output", ("output of '" + v.output_labels[static_cast<size_t>(selected)] + "'").c_str())) {
-    for (size_t i = 0; i < v.output_labels.size(); ++i)
-      if (ImGui::Selectable(v.output_labels[i].c_str(), static_cast<int>(i) == selected)) selected = static_cast<int>(i);
-    ImGui::EndCombo();
-  }
-  ImGui::SameLine();
+// "= 0.42 × top + 0.2 × right + …": the selected output as a weighted sum.
+std::string weighted_sum_text(const HullView& v, int selected) {
   std::string text = "=";
   int terms = 0;
   for (size_t j = 0; j < v.values.size(); ++j) {
@@ -83,7 +82,27 @@ void draw_readout(const HullView& v, int& selected) {
     }
     text += (terms > 1 ? " + " : " ") + attn::format_number(w, 2) + " × " + v.value_labels[j];
   }
-  ImGui::TextWrapped("%s", text.c_str());
+  return text;
+}
+
+// Height of the readout below the plot, so the plot can take the rest.
+float readout_height(const HullView& v, const std::string& sum, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float h = ImGui::GetFrameHeightWithSpacing() + ImGui::CalcTextSize(sum.c_str(), nullptr, false, width).y +
+            ImGui::GetTextLineHeightWithSpacing() + 2 * style.ItemSpacing.y;
+  if (!v.caveat.empty()) h += ImGui::CalcTextSize(v.caveat.c_str(), nullptr, false, width).y + style.ItemSpacing.y;
+  return h;
+}
+
+// The selected output as a choice, its weighted sum, then inside or not.
+void draw_readout(const HullView& v, int& selected, const std::string& sum) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("##output", ("output of '" + v.output_labels[static_cast<size_t>(selected)] + "'").c_str())) {
+    for (size_t i = 0; i < v.output_labels.size(); ++i)
+      if (ImGui::Selectable(v.output_labels[i].c_str(), static_cast<int>(i) == selected)) selected = static_cast<int>(i);
+    ImGui::EndCombo();
+  }
+  ImGui::TextWrapped("%s", sum.c_str());
   const double d = v.outside[static_cast<size_t>(selected)];
   if (d > 1e-9) ImGui::TextColored(plot::to_vec4(plot::kOutside), "outside the hull by %s", attn::format_number(d, 3).c_str());
   else ImGui::TextColored(plot::to_vec4(plot::kValue), "inside the hull (weights are ≥ 0 and sum to 1)");
@@ -92,10 +111,11 @@ void draw_readout(const HullView& v, int& selected) {
 }  // namespace
 
 void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool head_follows_view, bool* open,
-                     ImVec2 anchor, WidgetProbe* probe) {
+                     ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
-  ImGui::SetNextWindowPos(ImVec2(anchor.x - font * 31, anchor.y + font), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(font * 30, font * 33), ImGuiCond_FirstUseEver);
+  const ImVec2 size = plot::first_window_size(canvas_size, font * 30, font * 33, font * 33);
+  ImGui::SetNextWindowPos(ImVec2(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Convex hull of the values", open)) {
     ImGui::End();
     return;
@@ -112,14 +132,16 @@ void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool
   }
   ImGui::TextWrapped("Values (green) of head %d, their convex hull (blue) and every output (orange). Click an "
                      "output to see its weights as lines.", view.head);
-  // The plot takes the room left above three lines of readout.
-  const float readout = ImGui::GetTextLineHeightWithSpacing() * (view.caveat.empty() ? 3.5f : 5.5f);
+  // The plot takes the room the readout below it leaves.
+  choices.selected = std::clamp(choices.selected, 0, static_cast<int>(view.outputs.size()) - 1);
+  const std::string sum = weighted_sum_text(view, choices.selected);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 size(avail.x, std::max(font * 8, avail.y - readout));
+  const float readout = readout_height(view, sum, avail.x);
+  const ImVec2 plot_size(avail.x, std::max(font * 8, avail.y - readout));
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("plot", size);
-  const Rect screen{top.x, top.y, top.x + size.x, top.y + size.y};
-  if (probe) (*probe)["hull.plot"] = ImVec4(top.x, top.y, top.x + size.x, top.y + size.y);
+  ImGui::InvisibleButton("plot", plot_size);
+  const Rect screen{top.x, top.y, top.x + plot_size.x, top.y + plot_size.y};
+  if (probe) (*probe)["hull.plot"] = ImVec4(top.x, top.y, top.x + plot_size.x, top.y + plot_size.y);
   if (ImGui::IsItemClicked()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int hit = output_at(view, screen, {m.x, m.y}, font);
@@ -130,9 +152,8 @@ void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool
     const int hit = output_at(view, screen, {m.x, m.y}, font);
     if (hit >= 0) ImGui::SetTooltip("output of '%s'", view.output_labels[static_cast<size_t>(hit)].c_str());
   }
-  choices.selected = std::clamp(choices.selected, 0, static_cast<int>(view.outputs.size()) - 1);
   draw_plot(view, choices.selected, screen);
-  draw_readout(view, choices.selected);
+  draw_readout(view, choices.selected, sum);
   if (!view.caveat.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, plot::to_vec4(plot::kOutside));
     ImGui::TextWrapped("%s", view.caveat.c_str());

@@ -13,8 +13,9 @@ namespace viz {
 
 // `choices` holds the head (when the canvas shows all heads) and the
 // selected output, both edited here; `head_follows_view` when the canvas
-// shows one head, which the plot then uses. `anchor`: top-right of the canvas.
+// shows one head, which the plot then uses. The window first appears in the
+// right half of the canvas (canvas_pos, canvas_size).
 void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool head_follows_view, bool* open,
-                     ImVec2 anchor, WidgetProbe* probe);
+                     ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe);
 
 }  // namespace viz

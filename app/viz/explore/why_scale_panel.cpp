@@ -59,7 +59,11 @@ void draw_histogram(const attn::Histogram& h, int tallest, ImU32 colour, const s
 void draw_weight_row(const char* label, const std::vector<double>& weights, ImU32 colour) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ColorScale scale{attn::ValueKind::Probability, 1.0};
-  const float cell = ImGui::GetFontSize() * 2.6f, h = ImGui::GetFontSize() * 1.6f;
+  const float font = ImGui::GetFontSize(), h = font * 1.6f;
+  // Cells shrink (down to 2 font sizes) to leave room for "max 0.996" on the line.
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("max 0.000").x - ImGui::GetStyle().ItemSpacing.x;
+  const float cell = std::clamp(room / static_cast<float>(std::max<size_t>(1, weights.size())), font * 2.0f, font * 2.6f);
+  const bool max_fits = cell * static_cast<float>(weights.size()) <= room;
   ImGui::TextColored(plot::to_vec4(colour), "%s", label);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   for (size_t j = 0; j < weights.size(); ++j) {
@@ -77,16 +81,16 @@ void draw_weight_row(const char* label, const std::vector<double>& weights, ImU3
   }
   ImGui::Dummy(ImVec2(cell * static_cast<float>(weights.size()), h));
   const double top = weights.empty() ? 0 : *std::max_element(weights.begin(), weights.end());
-  ImGui::SameLine();
+  if (max_fits) ImGui::SameLine();
   ImGui::Text("max %s", fmt("%.3f", top).c_str());
 }
 
-void draw_controls(WhyScaleInputs& in) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+void draw_controls(WhyScaleInputs& in, bool narrow) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * (narrow ? 12 : 16));
   ImGui::SliderInt("d_k", &in.d_k, WhyScaleInputs::kMinDk, WhyScaleInputs::kMaxDk, "%d", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Width of q and k; drag to watch the unscaled spread grow");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (!narrow) ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * (narrow ? 12 : 10));
   ImGui::SliderInt("pairs", &in.samples, WhyScaleInputs::kMinSamples, WhyScaleInputs::kMaxSamples, "%d",
                    ImGuiSliderFlags_Logarithmic);
   if (ImGui::Button("New random vectors")) ++in.seed;
@@ -96,11 +100,12 @@ void draw_controls(WhyScaleInputs& in) {
 
 }  // namespace
 
-void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 anchor,
-                          WidgetProbe* probe) {
+void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 canvas_pos,
+                          ImVec2 canvas_size, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
-  ImGui::SetNextWindowPos(ImVec2(anchor.x + font, anchor.y + font), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(font * 34, font * 28), ImGuiCond_FirstUseEver);
+  const ImVec2 size = plot::first_window_size(canvas_size, font * 34, font * 28, font * 40);
+  ImGui::SetNextWindowPos(ImVec2(canvas_pos.x + font, canvas_pos.y + font), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Why scale by 1/√d_k", open)) {
     ImGui::End();
     return;
@@ -111,26 +116,29 @@ void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool*
   }
   ImGui::TextWrapped("q and k have d_k random components with mean 0 and variance 1. Their dot product adds "
                      "d_k such products, so its variance is about d_k; dividing by √d_k brings it back to 1.");
-  draw_controls(inputs);
+  const bool narrow = ImGui::GetContentRegionAvail().x < font * 30;
+  draw_controls(inputs, narrow);
   if (r.raw.values.empty()) {
     ImGui::TextDisabled("Sampling...");
     ImGui::End();
     return;
   }
   const double d_k = r.inputs.d_k;
-  ImGui::TextColored(plot::to_vec4(plot::kUnscaled), "var(q·k) = %s, about d_k = %d   (var / d_k = %s)",
-                     fmt("%.2f", r.raw.stats.variance).c_str(), r.inputs.d_k,
+  ImGui::PushStyleColor(ImGuiCol_Text, plot::to_vec4(plot::kUnscaled));
+  // Short lines: ImGui wraps after a '.', which would split a number.
+  ImGui::TextWrapped("var(q·k) = %s = %s × d_k", fmt("%.2f", r.raw.stats.variance).c_str(),
                      fmt("%.3f", r.raw.stats.variance / d_k).c_str());
-  ImGui::TextColored(plot::to_vec4(plot::kScaled), "var(q·k / √d_k) = %s, about 1 at any d_k",
-                     fmt("%.3f", r.scaled.stats.variance).c_str());
+  ImGui::PopStyleColor();
+  ImGui::PushStyleColor(ImGuiCol_Text, plot::to_vec4(plot::kScaled));
+  ImGui::TextWrapped("var(q·k / √d_k) = %s, near 1", fmt("%.3f", r.scaled.stats.variance).c_str());
+  ImGui::PopStyleColor();
 
   // Side by side when the window is wide enough, else one above the other.
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-  const bool side = avail > font * 30;
-  const ImVec2 size(side ? (avail - gap) / 2 : avail, font * 10);
-  draw_histogram(r.raw_hist, r.tallest_bin, plot::kUnscaled, "q·k (unscaled)", size, probe, "why_scale.unscaled");
-  if (side) ImGui::SameLine();
-  draw_histogram(r.scaled_hist, r.tallest_bin, plot::kScaled, "q·k / √d_k", size, probe, "why_scale.scaled");
+  const ImVec2 plot_size(narrow ? avail : (avail - gap) / 2, font * (narrow ? 8 : 10));
+  draw_histogram(r.raw_hist, r.tallest_bin, plot::kUnscaled, "q·k (unscaled)", plot_size, probe, "why_scale.unscaled");
+  if (!narrow) ImGui::SameLine();
+  draw_histogram(r.scaled_hist, r.tallest_bin, plot::kScaled, "q·k / √d_k", plot_size, probe, "why_scale.scaled");
 
   ImGui::Separator();
   ImGui::TextWrapped("Softmax of the first %d scores, as one query would see %d keys:", WhyScaleResult::kRow,

@@ -10,9 +10,9 @@
 
 namespace viz {
 
-// Edits `inputs` (the model recomputes next frame); draws `result`.
-// `anchor` is where the window first appears (top-left of the canvas).
-void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& result, bool* open, ImVec2 anchor,
-                          WidgetProbe* probe);
+// Edits `inputs` (the model recomputes next frame); draws `result`. The
+// window first appears in the left half of the canvas (canvas_pos, canvas_size).
+void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& result, bool* open, ImVec2 canvas_pos,
+                          ImVec2 canvas_size, WidgetProbe* probe);
 
 }  // namespace viz
