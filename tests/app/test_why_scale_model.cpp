@@ -75,6 +75,10 @@ TEST_CASE("why scale: at d_k = 256 the unscaled row of 8 is near one-hot, the sc
   CHECK(sum == doctest::Approx(1.0).epsilon(1e-12));
   CHECK(max_raw > 0.95);
   CHECK(max_scaled < 0.8);
+  // Averaged over all 250 rows of 8, independently of this first row.
+  CHECK(r.mean_max_raw == doctest::Approx(attn::mean_row_max_weight(r.raw.values, 8)).epsilon(1e-12));
+  CHECK(r.mean_max_raw > 0.9);
+  CHECK(r.mean_max_scaled < 0.5);
 }
 
 TEST_CASE("why scale: the model's scaled samples are the core's scaled samples for the same seed") {

@@ -37,6 +37,8 @@ WhyScaleResult compute_why_scale(const WhyScaleInputs& inputs) {
   r.row_scaled.assign(r.scaled.values.begin(), r.scaled.values.begin() + static_cast<long>(n));
   r.weights_raw = attn::softmax_row(r.row_raw);
   r.weights_scaled = attn::softmax_row(r.row_scaled);
+  r.mean_max_raw = attn::mean_row_max_weight(r.raw.values, WhyScaleResult::kRow);
+  r.mean_max_scaled = attn::mean_row_max_weight(r.scaled.values, WhyScaleResult::kRow);
   return r;
 }
 

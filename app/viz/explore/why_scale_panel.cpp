@@ -103,7 +103,7 @@ void draw_controls(WhyScaleInputs& in, bool narrow) {
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 canvas_pos,
                           ImVec2 canvas_size, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = plot::first_window_size(canvas_size, font * 34, font * 28, font * 40);
+  const ImVec2 size = plot::first_window_size(canvas_size, font * 34, font * 29, font * 44);
   ImGui::SetNextWindowPos(ImVec2(canvas_pos.x + font, canvas_pos.y + font), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Why scale by 1/√d_k", open)) {
@@ -135,16 +135,18 @@ void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool*
 
   // Side by side when the window is wide enough, else one above the other.
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-  const ImVec2 plot_size(narrow ? avail : (avail - gap) / 2, font * (narrow ? 8 : 10));
+  const ImVec2 plot_size(narrow ? avail : (avail - gap) / 2, font * (narrow ? 7 : 10));
   draw_histogram(r.raw_hist, r.tallest_bin, plot::kUnscaled, "q·k (unscaled)", plot_size, probe, "why_scale.unscaled");
   if (!narrow) ImGui::SameLine();
   draw_histogram(r.scaled_hist, r.tallest_bin, plot::kScaled, "q·k / √d_k", plot_size, probe, "why_scale.scaled");
 
   ImGui::Separator();
-  ImGui::TextWrapped("Softmax of the first %d scores, as one query would see %d keys:", WhyScaleResult::kRow,
-                     WhyScaleResult::kRow);
+  ImGui::TextWrapped("Softmax of %d of these scores (one query, %d keys):", WhyScaleResult::kRow, WhyScaleResult::kRow);
   draw_weight_row("unscaled", r.weights_raw, plot::kUnscaled);
   draw_weight_row("scaled by 1/√d_k", r.weights_scaled, plot::kScaled);
+  ImGui::TextWrapped("Over all %d rows of %d: the largest weight averages %s unscaled, %s scaled.",
+                     static_cast<int>(r.raw.values.size()) / WhyScaleResult::kRow, WhyScaleResult::kRow,
+                     fmt("%.2f", r.mean_max_raw).c_str(), fmt("%.2f", r.mean_max_scaled).c_str());
   ImGui::End();
 }
 

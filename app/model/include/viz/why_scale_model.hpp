@@ -39,6 +39,9 @@ struct WhyScaleResult {
   attn::Histogram raw_hist, scaled_hist;  // same range and bins
   std::vector<double> row_raw, row_scaled;                  // the first kRow samples
   std::vector<double> weights_raw, weights_scaled;          // their softmax
+  // One row can be unlucky (two close top scores); the average largest
+  // weight over every row of kRow samples is the steady number.
+  double mean_max_raw = 0, mean_max_scaled = 0;
   int tallest_bin = 0;             // largest count of either histogram
 };
 
