@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/explain.hpp"
+#include "explore/panel_window.hpp"
 #include "explore/plot_style.hpp"
 
 namespace viz {
@@ -47,7 +48,7 @@ void draw_plot(const HullView& v, int selected, const Rect& screen) {
     const double w = v.weights(selected, static_cast<Eigen::Index>(j));
     if (w <= 1e-4) continue;
     const int alpha = 60 + static_cast<int>(180 * w);
-    dl->AddLine(from, im(hull_to_screen(v, screen, v.values[j])), IM_COL32(120, 60, 220, alpha), 1.0f + 7.0f * static_cast<float>(w));
+    dl->AddLine(from, im(hull_to_screen(v, screen, v.values[j])), plot::with_alpha(plot::kSelected, alpha), 1.0f + 7.0f * static_cast<float>(w));
   }
   const bool labels = v.values.size() <= 40;
   for (size_t j = 0; j < v.values.size(); ++j) {
@@ -113,17 +114,9 @@ void draw_readout(const HullView& v, int& selected, const std::string& sum) {
 void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool head_follows_view, bool* open,
                      ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = plot::first_window_size(canvas_size, font * 30, font * 33, font * 33);
-  ImGui::SetNextWindowPos(ImVec2(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Convex hull of the values", open)) {
-    ImGui::End();
-    return;
-  }
-  if (probe) {
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    (*probe)["panel.hull"] = ImVec4(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
-  }
+  const ImVec2 size = first_window_size(canvas_size, font * 30, font * 33, font * 33);
+  const ImVec2 pos(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font);
+  if (!begin_panel("Convex hull of the values", open, pos, size, probe, "panel.hull")) return;
   draw_head_choice(choices, n_heads, head_follows_view, view.head);
   if (!view.ok) {
     ImGui::TextWrapped("%s", view.reason.c_str());

@@ -3,7 +3,6 @@
 // no colour literal is scattered through the panels.
 #pragma once
 
-#include <algorithm>
 #include <string>
 
 #include <imgui.h>
@@ -21,21 +20,11 @@ constexpr ImU32 kHullFill = IM_COL32(46, 110, 200, 40);
 constexpr ImU32 kHullEdge = IM_COL32(46, 110, 200, 220);
 constexpr ImU32 kValue = IM_COL32(20, 120, 110, 255);
 constexpr ImU32 kOutput = IM_COL32(222, 120, 40, 255);
-constexpr ImU32 kSelected = IM_COL32(120, 60, 220, 255);
+constexpr ImU32 kSelected = IM_COL32(120, 60, 220, 255);  // like the canvas's source outline
 constexpr ImU32 kOutside = IM_COL32(210, 40, 40, 255);
 
 inline ImVec4 to_vec4(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
-
-// Where a panel first opens: `width` x `height` when the canvas has room for
-// two panels side by side, else half the canvas wide and `narrow_height`
-// tall (plots stack when narrow), never taller than the canvas.
-inline ImVec2 first_window_size(ImVec2 canvas, float width, float height, float narrow_height) {
-  const float font = ImGui::GetFontSize();
-  const float half = canvas.x / 2 - font * 1.5f;
-  const bool narrow = width > half;
-  const float w = narrow ? std::max(font * 16, half) : width;
-  return ImVec2(w, std::min(narrow ? narrow_height : height, canvas.y - 2 * font));
-}
+inline ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT); }
 
 // Text centred on x, top at y.
 inline void centred_text(ImDrawList* dl, float x, float y, ImU32 colour, const std::string& text) {

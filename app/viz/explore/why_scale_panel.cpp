@@ -9,6 +9,7 @@
 #include <string>
 
 #include "attn/explain.hpp"
+#include "explore/panel_window.hpp"
 #include "explore/plot_style.hpp"
 #include "viz/cell_format.hpp"
 #include "viz/colormap.hpp"
@@ -103,17 +104,9 @@ void draw_controls(WhyScaleInputs& in, bool narrow) {
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 canvas_pos,
                           ImVec2 canvas_size, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = plot::first_window_size(canvas_size, font * 34, font * 29, font * 44);
-  ImGui::SetNextWindowPos(ImVec2(canvas_pos.x + font, canvas_pos.y + font), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Why scale by 1/√d_k", open)) {
-    ImGui::End();
-    return;
-  }
-  if (probe) {
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    (*probe)["panel.why_scale"] = ImVec4(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
-  }
+  const ImVec2 size = first_window_size(canvas_size, font * 34, font * 29, font * 44);
+  const ImVec2 pos(canvas_pos.x + font, canvas_pos.y + font);
+  if (!begin_panel("Why scale by 1/√d_k", open, pos, size, probe, "panel.why_scale")) return;
   ImGui::TextWrapped("q and k have d_k random components with mean 0 and variance 1. Their dot product adds "
                      "d_k such products, so its variance is about d_k; dividing by √d_k brings it back to 1.");
   const bool narrow = ImGui::GetContentRegionAvail().x < font * 30;
