@@ -45,6 +45,10 @@ App::App(const Options& options, AppState initial)
                                      : std::clamp(static_cast<int>(std::lround(platform_.content_scale() * 100)), 75, 250);
   apply_presentation();
   apply_ui_size(true);
+  for (const std::string& panel : options.panels) {
+    if (panel == "why-scale") state_.view.show_why_scale = true;
+    if (panel == "hull") state_.view.show_hull = true;
+  }
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {

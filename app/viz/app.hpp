@@ -18,10 +18,12 @@
 #include "platform.hpp"
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
+#include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
+#include "viz/why_scale_model.hpp"
 
 namespace viz {
 
@@ -62,7 +64,7 @@ class App {
   bool presenting_chrome() const { return state_.view.presentation; }
   Panels panels() const;
   void update_derived(const Panels& p, double dt);
-  void draw_views(const Panels& p);
+  void draw_views(const Panels& p, WidgetProbe* probe);
 
   Options options_;
   AppState state_;
@@ -90,6 +92,9 @@ class App {
   LessonCatalogue lessons_;  // the lessons shipped in assets/lessons
   const attn::Explanation* active_cell_ = nullptr;
   StepCaption caption_;
+  // The explore panels' numbers, recomputed only when their inputs change.
+  WhyScaleModel why_scale_;
+  HullModel hull_;
   WidgetProbe probe_;
   std::string dumped_key_;  // what the last --dump-state reported
   bool start_applied_ = false;

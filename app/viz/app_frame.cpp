@@ -13,6 +13,8 @@
 #include "lesson_panel.hpp"
 #include "viz/lesson_actions.hpp"
 #include "dialogs.hpp"
+#include "explore/hull_panel.hpp"
+#include "explore/why_scale_panel.hpp"
 #include "menu_bar.hpp"
 #include "shortcuts.hpp"
 #include "transport_bar.hpp"
@@ -58,8 +60,10 @@ void App::update_derived(const Panels& p, double dt) {
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
   model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
+  if (state_.view.show_why_scale) why_scale_.update();
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
+  if (state_.view.show_hull) hull_.update(trace, model_.generation(), state_.view.head);
   const Timeline& tl = model_.timeline();
   apply_start_options();
   if (tl.total != old_total) {
@@ -119,13 +123,20 @@ void App::update_derived(const Panels& p, double dt) {
   caption_ = describe_step(trace, tl, frame_, active_cell_);
 }
 
-void App::draw_views(const Panels& p) {
+void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
                         state_.history.can_undo(), hidden_};
   draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
+  // Floating windows over the canvas, drawn before any modal (see frame()).
+  if (state_.view.show_why_scale)
+    draw_why_scale_panel(why_scale_.inputs, why_scale_.result(), &state_.view.show_why_scale, p.canvas_pos,
+                         p.canvas_size, probe);
+  if (state_.view.show_hull && model_.has_trace())
+    draw_hull_panel(hull_.view(), hull_, model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
+                    p.canvas_pos, p.canvas_size, probe);
 }
 
 void App::frame(double dt) {
@@ -145,7 +156,7 @@ void App::frame(double dt) {
   // 2. Derived data, recomputed only when its inputs changed.
   update_derived(p, dt);
   // 3. Views of const data.
-  draw_views(p);
+  draw_views(p, probe);
   draw_help_window(state_);
   // 4. Modals last: ImGui 1.86 asserts when a window is first created after a
   // modal opened in the same frame (a start-up error would open one in the

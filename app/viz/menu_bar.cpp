@@ -81,6 +81,8 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
     }
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
+    ImGui::MenuItem("Why scale (q·k histogram)", nullptr, &state.view.show_why_scale);
+    ImGui::MenuItem("Convex hull of the values", nullptr, &state.view.show_hull);
     ImGui::Separator();
     if (ImGui::MenuItem("All heads side by side", nullptr, state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < n_heads; ++h)

@@ -60,6 +60,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
+  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
+      ->check(CLI::IsMember({"why-scale", "hull"}));
   app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
   try {
     app.parse(argc, argv);

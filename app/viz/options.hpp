@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "viz/timeline.hpp"
 
@@ -33,6 +34,7 @@ struct Options {
   bool presentation = false;
   int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
   bool spotlight = false;            // start with the spotlight on
+  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
   bool test_mode = false;            // UI tests: no recent-files list read or written
 
   std::string lesson;                // start this lesson file

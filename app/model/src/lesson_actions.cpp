@@ -68,6 +68,8 @@ void lesson_step(AppState& s, int step) {
   for (const auto& [panel, shown] : v.panels) {
     if (panel == "editor") s.view.show_editor = shown;
     if (panel == "inspector") s.view.show_inspector = shown;
+    if (panel == "why_scale") s.view.show_why_scale = shown;
+    if (panel == "hull") s.view.show_hull = shown;
   }
   s.view_request = v;
   s.answer_text.clear();

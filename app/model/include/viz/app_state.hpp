@@ -69,6 +69,7 @@ struct ViewOptions {
   int focus_head = -1;
   bool show_editor = true;
   bool show_inspector = true;
+  bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
   ViewTransform transform;
 };
 
