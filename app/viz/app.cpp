@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "viz/app_actions.hpp"
@@ -30,13 +31,20 @@ App::App(const Options& options, AppState initial)
     : options_(options),
       state_(std::move(initial)),
       platform_(platform_options(options)),
-      fonts_(17.0f, 27.0f),
       base_style_(ImGui::GetStyle()),
-      remember_recent_(!(options.headless() || options.test_mode || !options.dump_state.empty())) {
+      remember_recent_(options.remembers()),
+      lessons_(load_catalogue(lessons_dir(ATTNVIZ_ASSETS_DIR))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
   state_.granularity = options.granularity;
   state_.view.presentation = options.presentation;
+  state_.view.spotlight = options.spotlight;
+  // The UI follows the monitor's content scale (HiDPI) unless asked.
+  state_.view.ui_scale_percent = options.ui_scale_percent > 0
+                                     ? options.ui_scale_percent
+                                     : std::clamp(static_cast<int>(std::lround(platform_.content_scale() * 100)), 75, 250);
+  apply_presentation();
+  apply_ui_size(true);
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {

@@ -19,6 +19,7 @@
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
 #include "viz/layout.hpp"
+#include "viz/lesson_catalogue.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
 
@@ -31,7 +32,7 @@ class App {
 
  private:
   struct Panels {
-    ImVec2 editor_pos, editor_size, inspector_pos, inspector_size;
+    ImVec2 lesson_pos, lesson_size, editor_pos, editor_size, inspector_pos, inspector_size;
     ImVec2 canvas_pos, canvas_size, transport_pos, transport_size;
   };
   struct LayoutKey {
@@ -39,9 +40,10 @@ class App {
     int head = -2;
     int width = 0, height = 0;
     bool presentation = false;
+    std::vector<int> only;  // stages shown (presentation, zoom); empty: all
     bool operator==(const LayoutKey& o) const {
       return generation == o.generation && head == o.head && width == o.width && height == o.height &&
-             presentation == o.presentation;
+             presentation == o.presentation && only == o.only;
     }
   };
 
@@ -51,6 +53,13 @@ class App {
   void apply_start_options();
 
   void frame(double dt);
+  // app_present.cpp
+  float ui_scale() const;
+  void apply_ui_size(bool first = false);
+  void apply_presentation();
+  // Presenting full screen, the menu bar gives its room to the canvas (F5
+  // and Escape leave); headless captures look the same.
+  bool presenting_chrome() const { return state_.view.presentation; }
   Panels panels() const;
   void update_derived(const Panels& p, double dt);
   void draw_views(const Panels& p);
@@ -64,6 +73,7 @@ class App {
   ImGuiStyle base_style_;
   bool remember_recent_;  // off in test and headless runs
   bool presentation_applied_ = false;
+  std::pair<bool, bool> panels_before_{true, true};  // editor, inspector before presenting
   std::unique_ptr<GridRenderer> renderer_;
   std::unique_ptr<GridTextures> textures_;
 
@@ -76,6 +86,8 @@ class App {
   Frame frame_;
   ExplainCache inspect_cache_, active_cache_;
   const attn::Explanation* inspected_ = nullptr;
+  std::vector<int> hidden_;  // stages an open lesson question hides
+  LessonCatalogue lessons_;  // the lessons shipped in assets/lessons
   const attn::Explanation* active_cell_ = nullptr;
   StepCaption caption_;
   WidgetProbe probe_;

@@ -3,11 +3,14 @@
 // explanations), then the views that only read it. Because the editor runs
 // before the recompute, an edit shows in every grid in the same frame.
 #include <algorithm>
+#include <cmath>
 
 #include "app.hpp"
 #include "canvas_view.hpp"
 #include "capture.hpp"
 #include "inspector_panel.hpp"
+#include "lesson_panel.hpp"
+#include "viz/lesson_actions.hpp"
 #include "dialogs.hpp"
 #include "menu_bar.hpp"
 #include "shortcuts.hpp"
@@ -18,21 +21,28 @@ namespace viz {
 App::Panels App::panels() const {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float font = ImGui::GetFontSize();
-  const float top = ImGui::GetFrameHeight();  // main menu bar
+  const float top = presenting_chrome() ? 0 : ImGui::GetFrameHeight();  // main menu bar
   // Side panels follow the font size but never take more than 30% each.
   // Presenting, the inspector is narrower and the transport bar runs under
   // it too, so the canvas (and the large-font bar) get the room.
   const bool presenting = state_.view.presentation;
-  const float editor_w = state_.view.show_editor ? std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f) : 0;
+  const bool left = state_.view.show_editor || state_.lesson.has_value();
+  const float editor_w = left ? std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f) : 0;
   const float inspector_w =
       !state_.view.show_inspector ? 0
       : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
                    : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float transport_h = 2 * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
+  const float transport_h = (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
-  p.editor_pos = {0, top};
-  p.editor_size = {editor_w, display.y - top};
+  // A lesson takes the left column, with the editor under it when shown.
+  const float left_h = display.y - top;
+  const float lesson_h = !state_.lesson ? 0 : state_.view.show_editor ? std::round(left_h * 0.6f) : left_h;
+  p.lesson_pos = {0, top};
+  p.lesson_size = {editor_w, lesson_h};
+  p.editor_pos = {0, top + lesson_h};
+  p.editor_size = {editor_w, left_h - lesson_h};
   p.inspector_pos = {display.x - inspector_w, top};
   p.inspector_size = {inspector_w, display.y - top - (presenting ? transport_h : 0)};
   p.transport_pos = {editor_w, display.y - transport_h};
@@ -55,7 +65,12 @@ void App::update_derived(const Panels& p, double dt) {
     state_.clock.t = at_end ? tl.total : std::min(state_.clock.t, tl.total);
     last_total_ = tl.total;
   }
+  apply_view_request(state_, trace, tl);  // a lesson step's moment or range
   state_.clock.tick(tl, dt);
+  // Stages an open lesson question keeps hidden, and no explanation of them.
+  hidden_.clear();
+  if (state_.lesson && !state_.lesson->revealed() && state_.lesson->current().question)
+    hidden_ = hidden_stages(*state_.lesson->current().question, trace);
 
   const std::uint64_t generation = model_.generation();
   if (scales_generation_ != generation) {
@@ -63,29 +78,38 @@ void App::update_derived(const Panels& p, double dt) {
     for (const attn::Stage& s : trace.stages) scales_.push_back(scale_for(s));
     scales_generation_ = generation;
   }
+  frame_ = evaluate(trace, tl, state_.clock.t);
   // The room grids had last frame (the strips above and below hold the
   // caption and hints); about five text lines less than the canvas at first.
   const double room = state_.view.area.height() > 0 ? state_.view.area.height()
                                                      : p.canvas_size.y - 5.5 * ImGui::GetTextLineHeightWithSpacing();
+  // Presenting, the layout follows the animation: the stage being computed
+  // and its inputs fill the screen. A double-clicked title does the same.
+  std::vector<int> only;
+  if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
+  else if (state_.view.zoom_stage) only = stage_with_inputs(trace, trace.index_of(*state_.view.zoom_stage));
   const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
-                      state_.view.presentation};
+                      state_.view.presentation, only};
   if (!(key == layout_key_)) {
     LayoutOptions lo;
     lo.head = state_.view.head;
+    lo.only = only;
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
     layout_ = layout_for_view(trace, lo, p.canvas_size.x, std::max(50.0, room));
-    // Another head is another picture: fit it even after panning. Other
-    // changes of shape refit in the canvas unless the user moved the view.
-    if (key.head != layout_key_.head) state_.view.fit_pending = true;
+    // Another head or another focus is another picture: fit it even after
+    // panning. Other changes of shape refit in the canvas unless the user
+    // moved the view.
+    if (key.head != layout_key_.head || key.only != layout_key_.only) state_.view.fit_pending = true;
     layout_key_ = key;
   }
-  frame_ = evaluate(trace, tl, state_.clock.t);
   textures_->sync(trace, generation, layout_, scales_);
   textures_->update_live(trace, tl, frame_, layout_);
 
   const std::optional<CellRef>& cell = state_.inspected();
-  inspected_ = cell ? inspect_cache_.get(trace, model_.scenario(), generation, cell->stage, cell->row, cell->col) : nullptr;
+  const bool cell_hidden = cell && std::find(hidden_.begin(), hidden_.end(), trace.index_of(cell->stage)) != hidden_.end();
+  inspected_ = cell && !cell_hidden ? inspect_cache_.get(trace, model_.scenario(), generation, cell->stage, cell->row, cell->col)
+                                    : nullptr;
   active_cell_ = nullptr;
   if (frame_.active_stage >= 0 && frame_.active_col >= 0 && frame_.terms_total > 0)
     active_cell_ = active_cache_.get(trace, model_.scenario(), generation, trace.stages[static_cast<size_t>(frame_.active_stage)].ref(),
@@ -95,21 +119,16 @@ void App::update_derived(const Panels& p, double dt) {
 
 void App::draw_views(const Panels& p) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
-                        state_.history.can_undo()};
+                        state_.history.can_undo(), hidden_};
   draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
+  draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
 }
 
 void App::frame(double dt) {
-  if (presentation_applied_ != state_.view.presentation) {
-    // Presenting: large text, and the editor makes room for the canvas.
-    if (state_.view.presentation) state_.view.show_editor = false;
-    else if (presentation_applied_) state_.view.show_editor = true;
-    fonts_.set_presentation(state_.view.presentation, base_style_);
-    presentation_applied_ = state_.view.presentation;
-    state_.view.fit_pending = true;
-  }
+  apply_presentation();
+  apply_ui_size();
   platform_.begin_frame();
   renderer_->begin_frame();
   WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
@@ -117,7 +136,8 @@ void App::frame(double dt) {
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
-  draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1);
+  if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_);
+  draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   draw_transport(p.transport_pos, p.transport_size, model_, state_);
   // 2. Derived data, recomputed only when its inputs changed.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "viz/app_actions.hpp"
+#include "viz/lesson_actions.hpp"
 #include "canvas_parts.hpp"
 #include "viz/scenario_edit.hpp"
 
@@ -53,6 +54,13 @@ void continue_gesture(AppState& state, const std::optional<CellRef>& under_mouse
   }
 }
 
+const GridBox* title_at(const CanvasData& d, const AppState& state, ImVec2 mouse) {
+  const Vec2d p = state.view.transform.to_world(Vec2d{mouse.x, mouse.y});
+  for (const GridBox& g : d.layout.grids)
+    if (g.header.contains(p)) return &g;
+  return nullptr;
+}
+
 // Titles, formulas and labels are shortened to fit their grid: hovering
 // them shows them in full (a column label names its key, a row label its query).
 void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
@@ -79,6 +87,15 @@ void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
                       stage_caption(trace, s, d.model.scenario()).c_str());
     return;
   }
+}
+
+// A click on the grid an open "click a cell" question asks about is an answer.
+bool answers_question(const CanvasData& d, const AppState& state, const CellRef& cell) {
+  if (!state.lesson || state.lesson->revealed()) return false;
+  const auto& q = state.lesson->current().question;
+  if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
+  const attn::Stage* asked = lesson_stage(d.model.trace(), q->target);
+  return asked && asked->ref() == cell.stage;
 }
 
 }  // namespace
@@ -113,6 +130,14 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const Canvas
   const std::optional<CellRef> under = (hovered || active) && in_area ? cell_at(d, state, io.MousePos) : std::nullopt;
   state.hovered = under;
   if (hovered && in_area && !under && !active) header_tooltip(d, state, io.MousePos);
+  // A double-click on a grid's title zooms to that stage and its inputs
+  // (again, or Escape, goes back to the whole pipeline).
+  if (hovered && in_area && !under && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+    if (const GridBox* g = title_at(d, state, io.MousePos)) {
+      const attn::StageRef ref = d.model.trace().stages[static_cast<size_t>(g->stage)].ref();
+      if (state.view.zoom_stage && *state.view.zoom_stage == ref) state.view.zoom_stage.reset();
+      else state.view.zoom_stage = ref;
+    }
 
   if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && under)
     start_gesture(d, state, *under, io.KeyAlt);
@@ -126,7 +151,8 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const Canvas
     const ImVec2 moved = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);  // 0 below the drag threshold
     const bool clicked = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && moved.x == 0 && moved.y == 0;
     if (!was_gesture && clicked) {
-      if (under && !(state.pinned && *state.pinned == *under)) state.pinned = under;
+      if (under && answers_question(d, state, *under)) actions::answer_lesson_cell(state, d.model.trace(), under->row, under->col);
+      else if (under && !(state.pinned && *state.pinned == *under)) state.pinned = under;
       else state.pinned.reset();
     }
   }

@@ -33,6 +33,7 @@ struct CanvasData {
   const GridTextures& textures;
   const std::vector<Notice>& notices;  // AppState::notices, for the status panel
   bool can_undo;                       // error messages offer Ctrl+Z only then
+  const std::vector<int>& hidden;      // stages a lesson question hides until answered
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

@@ -11,6 +11,7 @@
 #include <stb_image_write.h>
 
 #include "gl.hpp"
+#include "viz/lesson_answers.hpp"
 #include <imgui.h>
 
 namespace viz {
@@ -68,6 +69,17 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   nlohmann::json offending = nlohmann::json::array();
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
+  if (state.pinned) j["pinned"] = {{"stage", state.pinned->stage.id}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
+  if (state.lesson) {
+    const LessonSession& l = *state.lesson;
+    const StepAnswer& a = l.current_answer();
+    const char* status[] = {"open", "wrong", "right", "gave_up"};
+    nlohmann::json hidden = nlohmann::json::array();
+    if (model.has_trace() && !l.revealed() && l.current().question)
+      for (int i : hidden_stages(*l.current().question, model.trace())) hidden.push_back(model.trace().stages[static_cast<size_t>(i)].id);
+    j["lesson"] = {{"id", l.lesson().id}, {"step", l.step()}, {"steps", l.steps()}, {"status", status[static_cast<int>(a.status)]},
+                   {"attempts", a.attempts}, {"revealed", l.revealed()}, {"why", a.why}, {"hidden", hidden}};
+  }
   // scenario_to_json refuses values a file must not hold (e.g. τ = 0 typed
   // mid-edit); the dump then records why instead of ending the app.
   try {
@@ -97,7 +109,11 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) + "/" + model.error() + "/" +
-                    state.message + "/" + state.path;
+                    state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) +
+                    (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
+                                        std::to_string(state.lesson->current_answer().attempts) + ":" +
+                                        std::to_string(static_cast<int>(state.lesson->current_answer().status))
+                                  : "");
   return key;
 }
 
@@ -109,6 +125,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   // Widgets settle over the first frames (scroll bars appear, windows fit):
   // tests wait for a few frames before trusting positions.
   j["frame"] = ImGui::GetFrameCount();
+  j["ui_px"] = ImGui::GetFontSize();
   j["zoom"] = view.zoom;
   j["bands"] = layout.bands;
   j["canvas"] = {canvas.x0, canvas.y0, canvas.x1, canvas.y1};
@@ -124,7 +141,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
     plans.push_back(grid_number_plan(numbers, g, canvas));
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
+                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"title", {view.to_screen(g.header).x0, view.to_screen(g.header).y0, view.to_screen(g.header).x1, view.to_screen(g.header).y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
                      {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
   }
   j["grids"] = grids;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "lesson_panel.hpp"
 #include "menu_bar.hpp"
 #include "viz/app_actions.hpp"
 
@@ -34,9 +35,12 @@ void file_list(AppState& state, const char* heading, const std::vector<std::stri
   }
 }
 
-void path_dialog(AppState& state, bool saving) {
-  const char* id = saving ? "Save scenario as" : "Open scenario";
-  bool& flag = saving ? state.save_dialog : state.open_dialog;
+enum class PathKind { OpenScenario, SaveScenario, OpenLesson };
+
+void path_dialog(AppState& state, PathKind kind) {
+  const bool saving = kind == PathKind::SaveScenario;
+  const char* id = saving ? "Save scenario as" : kind == PathKind::OpenLesson ? "Open lesson" : "Open scenario";
+  bool& flag = saving ? state.save_dialog : kind == PathKind::OpenLesson ? state.open_lesson_dialog : state.open_dialog;
   if (flag && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
   ImGui::SetNextWindowSize({ImGui::GetFontSize() * 34, 0}, ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
@@ -46,7 +50,7 @@ void path_dialog(AppState& state, bool saving) {
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   const bool enter = ImGui::InputText("##path", &state.dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (!saving) {
+  if (kind == PathKind::OpenScenario) {
     ImGui::BeginChild("files", {0, ImGui::GetFontSize() * 16}, true);
     file_list(state, "recent", state.recent);
     file_list(state, "bundled scenarios", bundled_scenarios());
@@ -57,6 +61,7 @@ void path_dialog(AppState& state, bool saving) {
   const bool cancel = ImGui::Button("Cancel", {ImGui::GetFontSize() * 6, 0}) || escape_pressed();
   if ((ok && !state.dialog_path.empty()) || cancel) {
     if (saving) actions::save_as_closed(state, ok && actions::save(state, state.dialog_path));
+    else if (ok && kind == PathKind::OpenLesson) open_lesson_file(state, state.dialog_path);
     else if (ok) actions::request(state, {PendingAction::Kind::Open, state.dialog_path});
     flag = false;
     ImGui::CloseCurrentPopup();
@@ -131,8 +136,9 @@ void draw_help_window(AppState& state) {
 }
 
 void draw_modals(AppState& state) {
-  path_dialog(state, false);
-  path_dialog(state, true);
+  path_dialog(state, PathKind::OpenScenario);
+  path_dialog(state, PathKind::SaveScenario);
+  path_dialog(state, PathKind::OpenLesson);
   discard_dialog(state);
   message_dialog(state);
 }

@@ -257,13 +257,24 @@ ImU32 stage_accent(const attn::Stage& s) {
   return 0;
 }
 
-void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale, const CellTextPlan& numbers) {
+namespace {
+
+// Title and labels of a grid in view; false (nothing drawn) when out of view.
+bool paint_frame(const PaintContext& ctx, const GridBox& g) {
   const Rect box = ctx.view.to_screen(g.box);
-  if (box.x1 < ctx.clip.x || box.x0 > ctx.clip.z || box.y1 < ctx.clip.y || box.y0 > ctx.clip.w) return;
+  if (box.x1 < ctx.clip.x || box.x0 > ctx.clip.z || box.y1 < ctx.clip.y || box.y0 > ctx.clip.w) return false;
+  const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
+  paint_header(ctx, g, s, static_cast<float>(ctx.view.zoom));
+  paint_labels(ctx, g, s, static_cast<float>(ctx.view.zoom));
+  return true;
+}
+
+}  // namespace
+
+void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale, const CellTextPlan& numbers) {
+  if (!paint_frame(ctx, g)) return;
   const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
   const float zoom = static_cast<float>(ctx.view.zoom);
-  paint_header(ctx, g, s, zoom);
-  paint_labels(ctx, g, s, zoom);
   const Rect cells = ctx.view.to_screen(g.cells);
   ctx.list->AddRect({static_cast<float>(cells.x0) - 1, static_cast<float>(cells.y0) - 1},
                     {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, IM_COL32(200, 202, 210, 255));
@@ -271,6 +282,30 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& sca
   else paint_cells(ctx, g, s, scale, zoom);
   paint_cell_numbers(ctx, g, s, scale, numbers);
   paint_caption(ctx, g, s, scale, zoom);
+}
+
+void paint_hidden_grid(const PaintContext& ctx, const GridBox& g) {
+  if (!paint_frame(ctx, g)) return;
+  const float zoom = static_cast<float>(ctx.view.zoom);
+  // Cells keep their grid lines (so a cell can be clicked as an answer) but
+  // no colour or number gives the answer away.
+  const Rect cells = ctx.view.to_screen(g.cells);
+  const ImVec2 a(static_cast<float>(cells.x0), static_cast<float>(cells.y0)), b(static_cast<float>(cells.x1), static_cast<float>(cells.y1));
+  ctx.list->AddRectFilled(a, b, IM_COL32(222, 224, 232, 255));
+  for (int c = 1; c < g.cols; ++c) {
+    const float x = static_cast<float>(ctx.view.to_screen(Vec2d{g.col_x(c), 0}).x);
+    ctx.list->AddLine({x, a.y}, {x, b.y}, IM_COL32(245, 246, 250, 255));
+  }
+  for (int r = 1; r < g.rows; ++r) {
+    const float y = static_cast<float>(ctx.view.to_screen(Vec2d{0, g.row_y(r)}).y);
+    ctx.list->AddLine({a.x, y}, {b.x, y}, IM_COL32(245, 246, 250, 255));
+  }
+  const float px = std::clamp(std::min(b.x - a.x, b.y - a.y) * 0.4f, kMinTextPx, 64.0f);
+  const ImVec2 q = text_size(ctx, px, "?");
+  text(ctx, px, {(a.x + b.x - q.x) / 2, (a.y + b.y - q.y) / 2}, IM_COL32(120, 110, 170, 255), "?");
+  const float small = std::clamp(12 * zoom * ctx.text_scale, kMinTextPx, 24.0f * ctx.text_scale);
+  if (12 * zoom >= kSkipTextPx)
+    text(ctx, small, {a.x, b.y + 6}, IM_COL32(95, 95, 110, 255), "hidden until you answer", static_cast<float>(g.box.width() * zoom));
 }
 
 void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int c0, int c1, ImU32 color,

@@ -38,6 +38,9 @@ ImU32 cell_fill(const ColorScale& scale, double value, bool blocked, float visib
 // `numbers`: whether and how large the grid prints its values (grid_numbers.hpp).
 void paint_grid(const PaintContext& ctx, const GridBox& box, const ColorScale& scale, const CellTextPlan& numbers);
 
+// A grid a lesson question keeps hidden: title and labels, blank cells, "?".
+void paint_hidden_grid(const PaintContext& ctx, const GridBox& box);
+
 // Outlines cells [r0, r1) x [c0, c1) of a grid (sources, highlights, hover).
 void paint_region(const PaintContext& ctx, const GridBox& box, int r0, int r1, int c0, int c1, ImU32 color,
                   float thickness, ImU32 fill = 0);

@@ -6,6 +6,9 @@
 
 #include "app.hpp"
 #include "embedded_assets.hpp"
+#include "lesson_panel.hpp"
+#include "viz/config_files.hpp"
+#include "viz/lesson_actions.hpp"
 #include "viz/app_actions.hpp"
 
 int main(int argc, char** argv) {
@@ -17,7 +20,15 @@ int main(int argc, char** argv) {
   viz::actions::open_builtin(state);
   // A file that cannot be opened is the commonest start-up mistake: the app
   // opens anyway, on the built-in lesson, with the reason in a dialog.
-  const bool start_failed = !options.file.empty() && !viz::actions::open(state, options.file);
+  bool start_failed = !options.file.empty() && !viz::actions::open(state, options.file);
+  if (options.remembers()) state.progress = viz::ProgressStore(viz::config_dir() + "/progress.json");
+  if (!state.progress.problem().empty()) viz::actions::notify(state, state.progress.problem());
+  if (!options.lesson.empty() && !start_failed) {
+    viz::open_lesson_file(state, options.lesson);
+    start_failed = !state.lesson;
+    if (state.lesson && options.step > 0) viz::actions::lesson_step(state, options.step - 1);
+  }
+  state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !state.lesson);
   if (start_failed) std::fprintf(stderr, "attnviz: %s\n", viz::actions::one_line(state.message).c_str());
   try {
     viz::App app(options, std::move(state));

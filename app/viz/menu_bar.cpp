@@ -8,7 +8,9 @@
 
 #include <imgui.h>
 
+#include "lesson_panel.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/lesson_actions.hpp"
 
 namespace viz {
 namespace {
@@ -31,7 +33,7 @@ std::vector<std::string> bundled_scenarios() {
   return out;
 }
 
-void draw_menu_bar(AppState& state, int n_heads) {
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) state.open_dialog = true;
@@ -71,7 +73,15 @@ void draw_menu_bar(AppState& state, int n_heads) {
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Fit to window", "F")) state.view.fit_pending = true;
     ImGui::MenuItem("Numbers in cells", nullptr, &state.view.show_values);
-    ImGui::MenuItem("Presentation (large text)", nullptr, &state.view.presentation);
+    ImGui::MenuItem("Present", "F5", &state.view.presentation);
+    ImGui::MenuItem("Spotlight", "S", &state.view.spotlight);
+    ImGui::MenuItem("Laser pointer", "L", &state.view.laser);
+    if (ImGui::BeginMenu("UI size")) {
+      for (int percent : {75, 100, 125, 150, 175, 200, 250})
+        if (ImGui::MenuItem((std::to_string(percent) + "%").c_str(), nullptr, state.view.ui_scale_percent == percent))
+          state.view.ui_scale_percent = percent;
+      ImGui::EndMenu();
+    }
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
     ImGui::Separator();
@@ -81,11 +91,27 @@ void draw_menu_bar(AppState& state, int n_heads) {
         state.view.head = h, state.view.fit_pending = true;
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Lessons")) {
+    if (ImGui::MenuItem("Start page")) state.show_start_page = true;
+    ImGui::Separator();
+    for (const LessonEntry& e : lessons.lessons) {
+      const bool current = state.lesson && state.lesson->lesson().id == e.id;
+      if (ImGui::MenuItem(e.title.c_str(), nullptr, current, e.problem.empty())) open_lesson_file(state, e.path);
+      if (!e.problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", e.problem.c_str());
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Open a lesson file...")) {
+      state.dialog_path.clear();
+      state.open_lesson_dialog = true;
+    }
+    if (ImGui::MenuItem("Close the lesson", nullptr, false, state.lesson.has_value())) actions::close_lesson(state);
+    ImGui::EndMenu();
+  }
   if (ImGui::BeginMenu("Help")) {
     ImGui::MenuItem("Keys and mouse", nullptr, &state.show_help);
     ImGui::EndMenu();
   }
-  const std::string where = state.path.empty() ? "built-in lesson" : state.path;
+  const std::string where = !state.path.empty() ? state.path : !state.doc_label.empty() ? state.doc_label : "built-in lesson";
   ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(where.c_str()).x - ImGui::GetFontSize() * 5);
   ImGui::TextDisabled("%s%s", where.c_str(), state.dirty() ? "  • edited" : "");
   ImGui::EndMainMenuBar();

@@ -5,10 +5,11 @@
 #include <vector>
 
 #include "viz/app_state.hpp"
+#include "viz/lesson_catalogue.hpp"
 
 namespace viz {
 
-void draw_menu_bar(AppState& state, int n_heads);
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons);
 
 // Scenario files shipped with attnviz (assets/scenarios), sorted by name.
 std::vector<std::string> bundled_scenarios();

@@ -52,7 +52,14 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--frames", o.frames, "Frames for --benchmark (default 120)")->check(CLI::Range(1, 100000));
   app.add_option("--dump-state", o.dump_state, "Write the scenario and a few results as JSON (on every recompute and at exit)");
   app.add_option("--dump-layout", o.dump_layout, "Write every grid's cell rectangles (screen pixels) as JSON");
-  app.add_flag("--presentation", o.presentation, "Start with large fonts");
+  app.add_flag("--presentation", o.presentation,
+               "Start presenting: one stage and its inputs fill the window, large text (F5 toggles)");
+  app.add_flag("--spotlight", o.spotlight, "Dim all but the current cell, its row, column and sources (S toggles)");
+  app.add_option("--ui-scale", o.ui_scale_percent, "UI size in percent, 75 to 250 (default: the monitor's scale)")
+      ->check(CLI::Range(75, 250));
+  app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
+  app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
+  app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
   try {
     app.parse(argc, argv);

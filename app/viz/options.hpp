@@ -31,9 +31,18 @@ struct Options {
   std::string dump_state;            // JSON of the scenario + a few trace values
   std::string dump_layout;           // JSON of every grid's cell rectangles
   bool presentation = false;
+  int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
+  bool spotlight = false;            // start with the spotlight on
   bool test_mode = false;            // UI tests: no recent-files list read or written
 
+  std::string lesson;                // start this lesson file
+  int step = 0;                      // at this step (from 1); 0: where the student left it
+  bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
+
   bool headless() const { return !screenshot.empty() || benchmark; }
+  // Whether this run reads and writes the user's config (recent files,
+  // lesson progress): never in tests, screenshots or benchmarks.
+  bool remembers() const { return !headless() && !test_mode && dump_state.empty(); }
 };
 
 // Parses argv. Returns an exit code when the program should stop (help,

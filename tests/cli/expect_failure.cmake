@@ -1,6 +1,6 @@
 # CTest driver: runs `attn` and checks a failure the way a script would see it.
 # Passes only when the exit code is CODE, stdout is empty, stderr is exactly
-# one line starting "attn: " (then "FILE: " when FILE is set) and matching
+# one line (LINES lines) starting "attn: " (then "FILE: " when FILE is set) and matching
 # STDERR_REGEX. Usage:
 #   cmake -DEXE=... -DARGS="check|file.json" -DCODE=2 -DSTDERR_REGEX=... [-DFILE=...] -P expect_failure.cmake
 string(REPLACE "|" ";" arg_list "${ARGS}")
@@ -14,10 +14,13 @@ endif()
 if(NOT "${out}" STREQUAL "")
   string(APPEND problems "stdout should be empty on failure\n")
 endif()
+if(NOT DEFINED LINES OR "${LINES}" STREQUAL "")
+  set(LINES 1)  # one problem, one line; `attn lesson check` lists one per problem
+endif()
 string(REGEX MATCHALL "\n" newlines "${err}")
 list(LENGTH newlines line_count)
-if(NOT line_count EQUAL 1 OR NOT err MATCHES "\n$")
-  string(APPEND problems "stderr should be exactly one line, got ${line_count} newline(s)\n")
+if(NOT line_count EQUAL LINES OR NOT err MATCHES "\n$")
+  string(APPEND problems "stderr should be exactly ${LINES} line(s), got ${line_count} newline(s)\n")
 endif()
 set(prefix "attn: ")
 if(DEFINED FILE AND NOT "${FILE}" STREQUAL "")

@@ -16,5 +16,6 @@ void add_trace_command(CLI::App& app, Action& action);
 void add_explain_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
 void add_stages_command(CLI::App& app, Action& action);
+void add_lesson_command(CLI::App& app, Action& action);
 
 }  // namespace attn::cli

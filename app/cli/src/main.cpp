@@ -24,7 +24,8 @@ constexpr const char* kFooter =
     "  attn check assets/scenarios/default.json\n"
     "  attn stages assets/scenarios/default.json\n"
     "  attn explain assets/scenarios/default.json --stage weights --row 0 --col 1\n"
-    "  attn trace assets/scenarios/default.json --indent 1";
+    "  attn trace assets/scenarios/default.json --indent 1\n"
+    "  attn lesson check assets/lessons/01_attention_from_scratch.json";
 
 int fail(const std::string& message, int code) {
   std::cerr << "attn: " << attn::cli::one_line(message) << "\n";
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   add_stages_command(app, action);
   add_explain_command(app, action);
   add_trace_command(app, action);
+  add_lesson_command(app, action);
 
   try {
     app.parse(argc, argv);

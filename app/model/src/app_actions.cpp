@@ -21,6 +21,7 @@ void replace_document(AppState& s, attn::io::ScenarioFile file, const std::strin
   for (const std::string& w : file.warnings) s.notices.push_back({name + ": " + w, 0});
   s.doc = std::move(file);
   s.path = path;
+  s.doc_label.clear();
   ++s.document;
   s.original = s.doc.scenario;
   s.saved = s.doc.scenario;
@@ -109,6 +110,8 @@ bool open(AppState& s, const std::string& path) {
   try {
     attn::io::ScenarioFile file = attn::io::load_scenario(path);
     replace_document(s, std::move(file), path);
+    s.lesson.reset();  // the document is no longer a lesson's scene
+    s.highlights.clear();
     remember_recent(s, path);
     s.message.clear();
     return true;
@@ -120,8 +123,15 @@ bool open(AppState& s, const std::string& path) {
   }
 }
 
+void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label) {
+  replace_document(s, std::move(file), "");
+  s.doc_label = label;
+}
+
 void open_builtin(AppState& s) {
   replace_document(s, attn::io::parse_scenario(s.builtin_text), "");
+  s.lesson.reset();
+  s.highlights.clear();
 }
 
 bool save(AppState& s, const std::string& path) {

@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "attn/io/scenario_file.hpp"
+#include "attn/io/text_file.hpp"
 
 namespace attn::io::detail {
 
@@ -85,3 +86,10 @@ void write_text_file_atomically(const std::string& path, const std::string& text
 }
 
 }  // namespace attn::io::detail
+
+namespace attn::io {
+
+std::string read_text(const std::string& path) { return detail::read_text_file(path); }
+void write_text_atomically(const std::string& path, const std::string& text) { detail::write_text_file_atomically(path, text); }
+
+}  // namespace attn::io

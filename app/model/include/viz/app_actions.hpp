@@ -32,6 +32,8 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit);
 // document, its edits and its history are then kept untouched.
 bool open(AppState& s, const std::string& path);
 void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
+// Shows a scene that is not a file of its own (a lesson step), named `label`.
+void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);
 bool save(AppState& s, const std::string& path);
 
 // Runs `action` now, or, when there are unsaved edits, asks first

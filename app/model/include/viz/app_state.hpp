@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
+#include "attn/io/lesson_file.hpp"
 #include "viz/clock.hpp"
+#include "viz/config_files.hpp"
+#include "viz/lesson_session.hpp"
 #include "viz/shape_memory.hpp"
 #include "viz/timeline.hpp"
 #include "viz/undo_history.hpp"
@@ -48,7 +51,13 @@ struct FieldDraft {
 struct ViewOptions {
   int head = -1;               // -1: all heads side by side
   bool show_values = true;     // print numbers in grids whose cells have room
-  bool presentation = false;   // large fonts for projectors
+  bool presentation = false;   // projector mode: full screen, one stage and its inputs, large text
+  int ui_scale_percent = 100;  // UI text size, 75..250; starts at the monitor's content scale
+  bool spotlight = false;      // dim all but the current cell, its row, column and sources
+  bool laser = false;          // a laser-pointer dot instead of the mouse cursor
+  // A double-clicked grid title: only that stage and its inputs are laid out
+  // (Escape goes back to the whole pipeline).
+  std::optional<attn::StageRef> zoom_stage;
   bool fit_pending = true;     // fit the canvas on the next frame
   // The view refits by itself when the layout or the room for it changes
   // shape, unless the user has panned or zoomed since the last fit.
@@ -105,6 +114,17 @@ struct AppState {
   bool paint_mask = false;       // left-drag on score/weight grids toggles mask cells
   CanvasGesture gesture;
 
+  // Lessons. A step's scene becomes the document; its view is applied on
+  // entering, and its timing once the step's trace exists.
+  std::optional<LessonSession> lesson;
+  ProgressStore progress;
+  std::vector<attn::io::CellSpec> highlights;         // cells the step outlines
+  std::optional<attn::io::LessonView> view_request;   // timing still to apply
+  std::string doc_label;         // names a document that is not a file (a lesson step)
+  bool show_start_page = false;
+  std::string answer_text;       // the number being typed for a question
+  int answer_choice = -1;        // the choice picked for a question
+
   // Editing helpers.
   std::uint64_t seed = 1;
   std::vector<std::string> recent;
@@ -114,7 +134,7 @@ struct AppState {
   // Things the user should notice but that need no answer (typos the file
   // loader skipped, a value the editor limited): in the status panel until dismissed.
   std::vector<Notice> notices;
-  bool open_dialog = false, save_dialog = false;
+  bool open_dialog = false, save_dialog = false, open_lesson_dialog = false;
   std::string dialog_path;       // the path being typed in the open/save dialog
   bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
   PendingAction pending;         // runs after the answer (or after Save as)

@@ -10,10 +10,13 @@ struct Clock {
   double t = 0;
   double speed = 1.0;  // multiplier, > 0
   bool playing = false;
+  double stop_at = -1;  // > 0: playing stops here (a lesson plays one range); cleared by any step or scrub
 
   // Advances by dt wall seconds when playing; stops at the end.
   void tick(const Timeline& tl, double dt);
   void play(const Timeline& tl);  // restarts from 0 when at the end
+  // Plays [from, to] once and stops at `to`.
+  void play_range(const Timeline& tl, double from, double to);
   void pause() { playing = false; }
   void step_forward(const Timeline& tl);
   void step_back(const Timeline& tl);

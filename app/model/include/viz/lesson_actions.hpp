@@ -1,0 +1,39 @@
+// What lessons do to the app: start one (at the step the student reached),
+// enter a step (its scene becomes the document, its view is applied), answer
+// its question and move on. Progress is saved after every change.
+#pragma once
+
+#include "viz/app_state.hpp"
+#include "viz/timeline.hpp"
+
+namespace viz {
+
+namespace actions {
+
+// Starts `lesson`, resuming its saved progress; the start page closes.
+void start_lesson(AppState& s, attn::io::LessonFile lesson);
+// Enters step `step` (from 0) of the running lesson.
+void lesson_step(AppState& s, int step);
+void close_lesson(AppState& s);
+
+// Answers the current question; the verdict is kept in the session. A
+// settled number question pins the inspector on its cell (the arithmetic).
+void answer_lesson_cell(AppState& s, const attn::Trace& trace, int row, int col);
+void answer_lesson_number(AppState& s, const attn::Trace& trace);  // s.answer_text
+void answer_lesson_choice(AppState& s);                            // s.answer_choice
+void give_up_lesson(AppState& s);
+
+}  // namespace actions
+
+// The moment a step's view asks for on this timeline, and where a play range
+// stops (-1: no range).
+struct StepTiming {
+  double t = 0;
+  double play_to = -1;
+};
+StepTiming step_timing(const attn::io::LessonView& view, const attn::Trace& trace, const Timeline& tl);
+
+// Applies a pending view_request once the trace and timeline exist.
+void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl);
+
+}  // namespace viz

@@ -1,0 +1,146 @@
+// Lesson actions. Entering a step always rebuilds its scene from the lesson
+// (the resolved scene carries every edit up to this step), so Back and Next
+// show exactly what the lesson means, whatever the student changed before.
+#include "viz/lesson_actions.hpp"
+
+#include <cstdlib>
+
+#include "viz/app_actions.hpp"
+
+namespace viz {
+namespace {
+
+void save_progress(AppState& s) {
+  if (s.lesson) s.progress.put(s.lesson->lesson().id, s.lesson->progress());
+}
+
+Granularity granularity_of(const std::string& name, Granularity otherwise) {
+  if (name == "stage") return Granularity::Stage;
+  if (name == "row") return Granularity::Row;
+  if (name == "cell") return Granularity::Cell;
+  return otherwise;
+}
+
+// A settled number question shows its arithmetic: the inspector pins its cell.
+void pin_answer_cell(AppState& s) {
+  if (!s.lesson || !s.lesson->revealed()) return;
+  const auto& q = s.lesson->current().question;
+  if (!q || q->kind != attn::io::LessonQuestion::Kind::Number || q->target.stage.empty()) return;
+  s.pinned = CellRef{{q->target.stage, q->target.head}, q->target.row, q->target.col};
+}
+
+// Start of the stage's first step and end of its last, in play order.
+bool stage_span(const attn::Trace& trace, const Timeline& tl, const std::string& id, double* start, double* end) {
+  bool found = false;
+  for (size_t k = 0; k < tl.stage_order.size(); ++k) {
+    if (trace.stages[static_cast<size_t>(tl.stage_order[k])].id != id) continue;
+    *start = found ? std::min(*start, tl.spans[k].start) : tl.spans[k].start;
+    *end = found ? std::max(*end, tl.spans[k].end) : tl.spans[k].end;
+    found = true;
+  }
+  return found;
+}
+
+}  // namespace
+
+namespace actions {
+
+void start_lesson(AppState& s, attn::io::LessonFile lesson) {
+  const nlohmann::json saved = s.progress.get(lesson.id);
+  s.lesson.emplace(std::move(lesson));
+  s.lesson->restore(saved);
+  s.show_start_page = false;
+  s.view.show_editor = false;  // the lesson takes the left column; a step may show the editor
+  lesson_step(s, s.lesson->step());
+}
+
+void lesson_step(AppState& s, int step) {
+  if (!s.lesson) return;
+  s.lesson->go_to(step);
+  const attn::io::LessonStep& st = s.lesson->current();
+  show_scene(s, st.scene, s.lesson->lesson().title + " · step " + std::to_string(s.lesson->step() + 1));
+  const attn::io::LessonView& v = st.view;
+  s.view.head = v.heads ? *v.heads : -1;
+  s.view.focus_stage = v.focus.stage;
+  s.view.focus_head = v.focus.head;
+  s.highlights = v.highlight;
+  s.granularity = granularity_of(v.granularity, s.granularity);
+  for (const auto& [panel, shown] : v.panels) {
+    if (panel == "editor") s.view.show_editor = shown;
+    if (panel == "inspector") s.view.show_inspector = shown;
+  }
+  s.view_request = v;
+  s.answer_text.clear();
+  s.answer_choice = -1;
+  pin_answer_cell(s);
+  save_progress(s);
+}
+
+void close_lesson(AppState& s) {
+  save_progress(s);
+  s.lesson.reset();
+  s.highlights.clear();
+  s.view.focus_stage.clear();
+  s.view.fit_pending = true;
+}
+
+void answer_lesson_cell(AppState& s, const attn::Trace& trace, int row, int col) {
+  if (!s.lesson) return;
+  s.lesson->answer_cell(trace, row, col);
+  save_progress(s);
+}
+
+void answer_lesson_number(AppState& s, const attn::Trace& trace) {
+  if (!s.lesson) return;
+  char* end = nullptr;
+  const double v = std::strtod(s.answer_text.c_str(), &end);
+  if (end == s.answer_text.c_str()) return;  // nothing typed that reads as a number
+  s.lesson->answer_number(trace, v, s.answer_text);
+  pin_answer_cell(s);
+  save_progress(s);
+}
+
+void answer_lesson_choice(AppState& s) {
+  if (!s.lesson || s.answer_choice < 0) return;
+  s.lesson->answer_choice(s.answer_choice);
+  save_progress(s);
+}
+
+void give_up_lesson(AppState& s) {
+  if (!s.lesson) return;
+  s.lesson->give_up();
+  pin_answer_cell(s);
+  save_progress(s);
+}
+
+}  // namespace actions
+
+StepTiming step_timing(const attn::io::LessonView& v, const attn::Trace& trace, const Timeline& tl) {
+  StepTiming out{tl.total, -1};
+  double start = 0, end = 0;
+  switch (v.time) {
+    case attn::io::LessonView::Time::End: out.t = tl.total; break;
+    case attn::io::LessonView::Time::Start: out.t = 0; break;
+    case attn::io::LessonView::Time::Seconds: out.t = std::min(v.seconds, tl.total); break;
+    case attn::io::LessonView::Time::StageEnd:
+      if (stage_span(trace, tl, v.time_stage, &start, &end)) out.t = end;
+      break;
+  }
+  double from_start = 0, from_end = 0, to_start = 0, to_end = 0;
+  if (!v.play_from.empty() && stage_span(trace, tl, v.play_from, &from_start, &from_end) &&
+      stage_span(trace, tl, v.play_to, &to_start, &to_end)) {
+    out.t = from_start;
+    out.play_to = std::max(to_end, from_start);
+  }
+  return out;
+}
+
+void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl) {
+  if (!s.view_request) return;
+  const StepTiming timing = step_timing(*s.view_request, trace, tl);
+  if (timing.play_to >= 0) s.clock.play_range(tl, timing.t, timing.play_to);
+  else s.clock.scrub(tl, timing.t);
+  s.view_request.reset();
+}
+
+}  // namespace viz

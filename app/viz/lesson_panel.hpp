@@ -1,0 +1,23 @@
+// The lesson panel (left of the canvas while a lesson runs) and the start
+// page that lists the lessons with each one's progress.
+#pragma once
+
+#include <imgui.h>
+
+#include "editor_panel.hpp"
+#include "font_set.hpp"
+#include "viz/app_state.hpp"
+#include "viz/lesson_catalogue.hpp"
+
+namespace viz {
+
+void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& fonts, const attn::Trace* trace,
+                       WidgetProbe* probe);
+
+// Loads and starts a lesson; a lesson with problems lists them in a message.
+void open_lesson_file(AppState& state, const std::string& path);
+
+// The start page: a window over the canvas, while state.show_start_page.
+void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatalogue& lessons, WidgetProbe* probe);
+
+}  // namespace viz

@@ -1,0 +1,17 @@
+// Draws lesson text (viz::RichSpan) word-wrapped at the cursor: bold and
+// emphasis in the bold face, math in a serif face and colour, with
+// subscripts and superscripts smaller and lowered or raised.
+#pragma once
+
+#include <string>
+
+#include "font_set.hpp"
+#include "viz/rich_text.hpp"
+
+namespace viz {
+
+// Draws `text` (markup parsed here) wrapped to `width` pixels and advances
+// the cursor past it.
+void draw_rich_text(const std::string& text, const FontSet& fonts, float width);
+
+}  // namespace viz

@@ -1,0 +1,81 @@
+// The start page: every lesson with its article and the student's progress,
+// and a way into the free scene. Choosing a lesson loads it afresh (a file
+// edited since start-up is read as it is now).
+#include <exception>
+
+#include <imgui.h>
+
+#include "lesson_panel.hpp"
+#include "viz/lesson_actions.hpp"
+
+namespace viz {
+namespace {
+
+std::string progress_line(const LessonEntry& e, const nlohmann::json& p) {
+  if (!p.is_object() || !p.contains("step")) return "not started";
+  int right = 0;
+  if (p.contains("answers") && p["answers"].is_object())
+    for (const auto& a : p["answers"].items())
+      if (a.value().is_object() && a.value().value("status", "") == "right") ++right;
+  const int step = p["step"].is_number_integer() ? p["step"].get<int>() + 1 : 1;
+  return "at step " + std::to_string(step) + " of " + std::to_string(e.steps) + " · " + std::to_string(right) + " of " +
+         std::to_string(e.questions) + " questions right";
+}
+
+}  // namespace
+
+void open_lesson_file(AppState& state, const std::string& path) {
+  try {
+    actions::start_lesson(state, attn::io::load_lesson(path));
+  } catch (const attn::io::LessonError& e) {
+    std::string all;
+    for (const std::string& p : e.problems) all += p + "\n";
+    state.message = "This lesson has problems, so it cannot start:\n\n" + all;
+  } catch (const std::exception& e) {
+    state.message = std::string("Could not open the lesson:\n") + e.what();
+  }
+}
+
+void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatalogue& lessons, WidgetProbe* probe) {
+  if (!state.show_start_page) return;
+  const float font = ImGui::GetFontSize();
+  const ImVec2 want(std::min(size.x - 2 * font, font * 40), 0);
+  ImGui::SetNextWindowPos({pos.x + (size.x - want.x) / 2, pos.y + font * 2});
+  ImGui::SetNextWindowSize(want);
+  ImGui::SetNextWindowSizeConstraints({want.x, 0}, {want.x, size.y - font * 4});
+  ImGui::Begin("Welcome to attnviz", &state.show_start_page,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::PushTextWrapPos(want.x - font);
+  ImGui::TextWrapped("See attention compute, one step at a time, with real numbers. Each lesson follows one article "
+                     "and asks you to predict before it shows.");
+  ImGui::Spacing();
+  for (size_t i = 0; i < lessons.lessons.size(); ++i) {
+    const LessonEntry& e = lessons.lessons[i];
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::Separator();
+    ImGui::BeginDisabled(!e.problem.empty());
+    if (ImGui::Button("Start")) open_lesson_file(state, e.path);
+    probe_item(probe, "start:" + e.id);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(e.title.c_str());
+    if (!e.problem.empty()) {
+      ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.05f, 1), "%s", e.problem.c_str());
+    } else {
+      ImGui::TextDisabled("%s · %d steps, %d questions", e.article.c_str(), e.steps, e.questions);
+      ImGui::TextDisabled("%s", progress_line(e, state.progress.get(e.id)).c_str());
+      if (!e.summary.empty()) ImGui::TextWrapped("%s", e.summary.c_str());
+    }
+    ImGui::EndGroup();
+    ImGui::PopID();
+  }
+  if (lessons.lessons.empty()) ImGui::TextDisabled("No lessons were found next to attnviz (assets/lessons).");
+  ImGui::Separator();
+  if (ImGui::Button("Explore the built-in scene instead")) state.show_start_page = false;
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+}
+
+}  // namespace viz

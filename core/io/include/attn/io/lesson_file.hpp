@@ -1,0 +1,109 @@
+// The published lesson format ("attnviz-lesson", version 1; docs/lessons.md):
+// an ordered list of steps, each with text, a scene (a scenario file or one
+// written inline, plus edits), the view it sets and at most one question.
+// Loading resolves every step's scene and checks every stage and cell the
+// lesson names against that scene's real trace, so a teacher's typo is
+// reported with its step and field before a student ever sees it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/io/scenario_file.hpp"
+
+namespace attn::io {
+
+// A stage, and optionally one row, column or cell of it. `head` is -1 when
+// not given (per-head stages then mean head 0).
+struct CellSpec {
+  std::string stage;
+  int head = -1;
+  int row = -1, col = -1;  // -1: all rows / all columns
+};
+
+// {"set": "x[0][1]", "to": 3}: a field of the scenario file and its new value.
+struct ScenarioEdit {
+  std::string path;
+  nlohmann::json value;
+};
+
+struct LessonView {
+  CellSpec focus;                       // stage to zoom to; empty: the whole pipeline
+  std::optional<int> heads;             // which head lanes show: -1 all, h one head
+  std::vector<CellSpec> highlight;
+  enum class Time { End, Start, Seconds, StageEnd };
+  Time time = Time::End;
+  double seconds = 0;                   // Time::Seconds
+  std::string time_stage;               // Time::StageEnd
+  std::string play_from, play_to;       // both set: play that range on entering
+  std::string granularity;              // "", "stage", "row" or "cell"
+  std::vector<std::pair<std::string, bool>> panels;  // "editor", "inspector", "why_scale", "hull"
+};
+
+struct LessonQuestion {
+  enum class Kind { Cell, Number, Choice };
+  Kind kind = Kind::Choice;
+  std::string prompt, explain;
+  std::vector<std::string> hide;        // stage ids kept hidden until answered
+  bool hide_given = false;              // false: the asked stage and everything after it
+  // Cell: click within `target` (row and/or col may restrict it).
+  CellSpec target;
+  enum class Rule { Max, Min, Cells };
+  Rule rule = Rule::Max;
+  std::vector<std::pair<int, int>> cells;  // Rule::Cells: the right (row, col)s
+  // Number: the value of `target` (a single cell), or `number` when given.
+  std::optional<double> number;
+  double tolerance = 0;
+  // Choice.
+  std::vector<std::string> choices;
+  int answer = 0;
+};
+
+struct LessonCompare {
+  std::vector<ScenarioEdit> edits;      // B = this step's scene with these edits
+  std::string stage = "weights";
+  std::string label_a = "A", label_b = "B";
+  Scenario b;                           // resolved at load
+};
+
+struct LessonStep {
+  std::string title, text;
+  std::string scene_source;             // the path as written, "inline", or "" (carried over)
+  std::vector<ScenarioEdit> edits;
+  LessonView view;
+  std::optional<LessonQuestion> question;
+  std::optional<LessonCompare> compare;
+  ScenarioFile scene;                   // resolved at load: the scene with every edit so far
+};
+
+struct LessonFile {
+  std::string id;                       // the file name without ".json": progress is kept under it
+  std::string path;
+  std::string title, article, summary;
+  std::vector<LessonStep> steps;
+  int questions() const;
+};
+
+// Problems found in a lesson, one line each ("steps[3].question.row: ...").
+struct LessonError : FormatError {
+  explicit LessonError(std::vector<std::string> problems);
+  std::vector<std::string> problems;
+};
+
+// Parses, resolves scenes (paths relative to `base_dir`) and edits, and
+// checks every stage and cell against the scenes' traces. Throws
+// LessonError listing every problem, or FormatError for unreadable JSON.
+LessonFile parse_lesson(const std::string& text, const std::string& base_dir, const std::string& id = "lesson");
+LessonFile load_lesson(const std::string& path);
+
+// Applies edits to a scenario through its file form, so a value means what
+// it would mean in the file. Throws FormatError naming the edit (`where`).
+void apply_edits(ScenarioFile& file, const std::vector<ScenarioEdit>& edits, const std::string& where);
+
+// Reads `[{"set": ..., "to": ...}, ...]`; throws FormatError naming `path`.
+std::vector<ScenarioEdit> read_edits(const nlohmann::json& j, const std::string& path);
+
+}  // namespace attn::io

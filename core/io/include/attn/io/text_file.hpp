@@ -1,0 +1,15 @@
+// Whole-file reads with a size limit and atomic writes (temporary file, then
+// rename), for every file attnviz keeps: scenarios, lessons, settings and
+// progress. Failures throw FormatError with the OS reason.
+#pragma once
+
+#include <string>
+
+namespace attn::io {
+
+std::string read_text(const std::string& path);
+// Writes to a temporary file beside `path`, then renames it over `path`,
+// so a failed write leaves the previous file intact.
+void write_text_atomically(const std::string& path, const std::string& text);
+
+}  // namespace attn::io
