@@ -33,7 +33,7 @@ App::App(const Options& options, AppState initial)
       platform_(platform_options(options)),
       base_style_(ImGui::GetStyle()),
       remember_recent_(options.remembers()),
-      lessons_(load_catalogue(lessons_dir(ATTNVIZ_ASSETS_DIR))) {
+      lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
   state_.granularity = options.granularity;

@@ -52,6 +52,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   nlohmann::json j;
   j["revision"] = state.revision;
   j["document"] = state.document;
+  j["assets_dir"] = state.assets_dir;
   j["path"] = state.path;
   j["title"] = state.doc.title;
   j["dirty"] = state.dirty();

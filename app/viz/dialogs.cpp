@@ -53,7 +53,7 @@ void path_dialog(AppState& state, PathKind kind) {
   if (kind == PathKind::OpenScenario) {
     ImGui::BeginChild("files", {0, ImGui::GetFontSize() * 16}, true);
     file_list(state, "recent", state.recent);
-    file_list(state, "bundled scenarios", bundled_scenarios());
+    file_list(state, "bundled scenarios", bundled_scenarios(state.assets_dir));
     ImGui::EndChild();
   }
   const bool ok = ImGui::Button(saving ? "Save" : "Open", {ImGui::GetFontSize() * 6, 0}) || enter;

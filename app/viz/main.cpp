@@ -7,6 +7,7 @@
 #include "app.hpp"
 #include "embedded_assets.hpp"
 #include "lesson_panel.hpp"
+#include "viz/assets_dir.hpp"
 #include "viz/config_files.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/app_actions.hpp"
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
 
   viz::AppState state;
   state.builtin_text = std::string(viz::embedded::get("default.json"));
+  state.assets_dir = viz::find_assets_dir(viz::executable_path(), ATTNVIZ_ASSETS_DIR);
   viz::actions::open_builtin(state);
   // A file that cannot be opened is the commonest start-up mistake: the app
   // opens anyway, on the built-in lesson, with the reason in a dialog.

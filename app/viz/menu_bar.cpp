@@ -21,14 +21,11 @@ void open_request(AppState& state, const std::string& path) { actions::request(s
 
 }  // namespace
 
-std::vector<std::string> bundled_scenarios() {
+std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   std::vector<std::string> out;
-  for (const fs::path& dir : {fs::path(ATTNVIZ_ASSETS_DIR) / "scenarios", fs::path("assets") / "scenarios"}) {
-    std::error_code ec;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".json") out.push_back(e.path().string());
-    if (!out.empty()) break;
-  }
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(fs::path(assets_dir) / "scenarios", ec))
+    if (e.path().extension() == ".json") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -43,7 +40,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Examples")) {
-      for (const std::string& p : bundled_scenarios())
+      for (const std::string& p : bundled_scenarios(state.assets_dir))
         if (ImGui::MenuItem(fs::path(p).stem().string().c_str())) open_request(state, p);
       ImGui::EndMenu();
     }

@@ -92,6 +92,7 @@ struct AppState {
   attn::io::ScenarioFile doc;
   std::string path;              // empty: the built-in lesson
   std::string builtin_text;      // the built-in lesson's file text
+  std::string assets_dir;        // the scenes and lessons attnviz ships (viz::find_assets_dir)
   std::uint64_t document = 0;    // bumped whenever another document is opened
   attn::Scenario original;       // what Reset goes back to
   attn::Scenario saved;          // the content of the file on disk (edited = differs)
