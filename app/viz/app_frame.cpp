@@ -93,7 +93,11 @@ void App::update_derived(const Panels& p, double dt) {
   // and its inputs fill the screen. A double-clicked title does the same.
   std::vector<int> only;
   if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
-  else if (state_.view.zoom_stage) only = stage_with_inputs(trace, trace.index_of(*state_.view.zoom_stage));
+  else if (state_.view.zoom_stage) {
+    int zoomed = trace.index_of(*state_.view.zoom_stage);
+    if (zoomed < 0 && state_.view.zoom_stage->head < 0) zoomed = trace.index_of({state_.view.zoom_stage->id, 0});
+    only = stage_with_inputs(trace, zoomed);
+  }
   const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
                       state_.view.presentation, only};
   if (!(key == layout_key_)) {

@@ -33,6 +33,7 @@ void replace_document(AppState& s, attn::io::ScenarioFile file, const std::strin
   s.draft = {};
   s.shape_memory.clear();
   s.gesture = {};
+  s.view.zoom_stage.reset();
   s.hovered.reset();
   s.pinned.reset();
   s.view.fit_pending = true;
