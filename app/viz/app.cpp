@@ -3,7 +3,10 @@
 #include "app.hpp"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 
@@ -56,6 +59,8 @@ App::App(const Options& options, AppState initial)
     state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
   }
   if (remember_recent_) state_.recent = load_recent_files(recent_files_path());
+  if (options.remembers())
+    autosave_ = std::make_unique<AutosaveWriter>(autosave_file(options.config_dir_or_default(), static_cast<long>(::getpid())));
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
 }
@@ -90,8 +95,10 @@ int App::run_interactive() {
     if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None) {
       platform_.poll();
     } else {
-      // Idle: sleep until something happens (a blinking text cursor needs a slow tick).
-      platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : -1.0);
+      // Idle: sleep until something happens (a blinking text cursor needs a
+      // slow tick, and unsaved work an autosave a few seconds from now).
+      const bool autosave_due = autosave_ && state_.dirty() && autosaved_revision_ != state_.revision;
+      platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : autosave_due ? kAutosaveSeconds : -1.0);
       settle = 3;
       last = std::chrono::steady_clock::now();
     }
@@ -105,10 +112,36 @@ int App::run_interactive() {
     platform_.swap();
     if (state_.revision != revision || state_.clock.playing) settle = 3;
     else --settle;
+    autosave();
   }
+  if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
   if (remember_recent_) save_recent_files(recent_files_path(), state_.recent);
   return 0;
+}
+
+void App::autosave() {
+  if (!autosave_) return;
+  if (!state_.dirty()) {
+    // Saved, undone back to the file, or another file opened: no copy needed.
+    if (autosave_written_) autosave_->remove();
+    autosave_written_ = false;
+    autosaved_revision_ = state_.revision;
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (autosaved_revision_ == state_.revision || state_.edit_in_progress ||
+      now - last_autosave_ < std::chrono::duration<double>(kAutosaveSeconds))
+    return;
+  AutosaveRecord r;
+  r.path = state_.path;
+  r.label = state_.path.empty() ? (state_.doc_label.empty() ? "built-in lesson" : state_.doc_label) : state_.path;
+  r.time = static_cast<std::int64_t>(std::time(nullptr));
+  r.file = state_.doc;
+  autosave_->submit(std::move(r));
+  autosaved_revision_ = state_.revision;
+  autosave_written_ = true;
+  last_autosave_ = now;
 }
 
 int App::run_screenshot() {

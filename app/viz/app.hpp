@@ -4,12 +4,14 @@
 // draw -> wait for events when nothing animates. Also the headless modes.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include <imgui.h>
 
 #include "viz/app_state.hpp"
+#include "autosave_writer.hpp"
 #include "editor_panel.hpp"
 #include "font_set.hpp"
 #include "grid_renderer.hpp"
@@ -50,6 +52,8 @@ class App {
   };
 
   int run_interactive();
+  void autosave();  // a copy of unsaved work every few seconds (autosave.hpp)
+  static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();
   int run_benchmark();
   void apply_start_options();
@@ -78,6 +82,10 @@ class App {
   std::pair<bool, bool> panels_before_{true, true};  // editor, inspector before presenting
   std::unique_ptr<GridRenderer> renderer_;
   std::unique_ptr<GridTextures> textures_;
+  std::unique_ptr<AutosaveWriter> autosave_;  // null when the run remembers nothing
+  std::uint64_t autosaved_revision_ = 0;
+  bool autosave_written_ = false;
+  std::chrono::steady_clock::time_point last_autosave_{};
 
   // Derived each frame or when inputs change.
   PipelineLayout layout_;

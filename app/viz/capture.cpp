@@ -64,6 +64,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["confirm_discard"] = state.confirm_discard;
   j["save_dialog"] = state.save_dialog;
   j["typing"] = state.draft.widget != 0;
+  j["restore_offered"] = state.restore_offer.has_value();
   nlohmann::json notices = nlohmann::json::array();
   for (const Notice& n : state.notices) notices.push_back(n.text);
   j["notices"] = notices;
@@ -109,7 +110,8 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   std::string key = std::to_string(state.revision) + "/" + std::to_string(state.document) + "/" +
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
-                    std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) + "/" + model.error() + "/" +
+                    std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
+                    std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
                     state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) +
                     (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
                                         std::to_string(state.lesson->current_answer().attempts) + ":" +

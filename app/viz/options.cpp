@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "viz/config_files.hpp"
+
 namespace viz {
 
 std::optional<InspectTarget> parse_inspect(const std::string& text) {
@@ -30,6 +32,8 @@ std::optional<InspectTarget> parse_inspect(const std::string& text) {
   if (t.stage.empty() || t.row < 0 || t.col < 0) return std::nullopt;
   return t;
 }
+
+std::string Options::config_dir_or_default() const { return config_dir.empty() ? viz::config_dir() : config_dir; }
 
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App app{"attnviz: see attention compute, one step at a time"};
@@ -62,6 +66,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
       ->check(CLI::IsMember({"why-scale", "hull"}));
+  app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
   app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
   try {
     app.parse(argc, argv);

@@ -36,6 +36,7 @@ struct Options {
   bool spotlight = false;            // start with the spotlight on
   std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
   bool test_mode = false;            // UI tests: no recent-files list read or written
+  std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 
   std::string lesson;                // start this lesson file
   int step = 0;                      // at this step (from 1); 0: where the student left it
@@ -44,7 +45,9 @@ struct Options {
   bool headless() const { return !screenshot.empty() || benchmark; }
   // Whether this run reads and writes the user's config (recent files,
   // lesson progress): never in tests, screenshots or benchmarks.
-  bool remembers() const { return !headless() && !test_mode && dump_state.empty(); }
+  // --config-dir makes even a test run remember, in that folder.
+  bool remembers() const { return !headless() && (!config_dir.empty() || (!test_mode && dump_state.empty())); }
+  std::string config_dir_or_default() const;
 };
 
 // Parses argv. Returns an exit code when the program should stop (help,

@@ -187,6 +187,32 @@ void save_as_closed(AppState& s, bool saved) {
 
 void request_quit(AppState& s) { request(s, {PendingAction::Kind::Quit, {}}); }
 
+void restore_autosave(AppState& s, bool restore) {
+  if (!s.restore_offer) return;
+  const AutosaveRecord r = std::move(*s.restore_offer);
+  s.restore_offer.reset();
+  std::error_code ec;
+  std::filesystem::remove(s.restore_file, ec);
+  if (!restore) return;
+  // Back into the document it belonged to, so Save writes where it should and
+  // "edited" compares with that file; a file that is gone leaves a new scene.
+  std::error_code exists_ec;
+  if (!r.path.empty() && std::filesystem::exists(r.path, exists_ec) && open(s, r.path)) {
+    s.doc.title = r.file.title;
+    s.doc.description = r.file.description;
+  } else if (r.path.empty() && r.label == "built-in lesson") {
+    open_builtin(s);
+  } else {
+    // No file to compare with any more: the work is unsaved until saved.
+    show_scene(s, r.file, r.label.empty() ? "restored work" : r.label + " (restored)");
+    s.saved = attn::Scenario{};
+    ++s.saved_version;
+  }
+  s.doc.scenario = r.file.scenario;
+  changed(s);
+  notify(s, "Restored the unsaved work of a run that did not close normally. Save it to keep it.");
+}
+
 void remember_recent(AppState& s, const std::string& path) {
   std::error_code ec;
   std::filesystem::path full = std::filesystem::absolute(path, ec);

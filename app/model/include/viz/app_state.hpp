@@ -11,6 +11,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/lesson_file.hpp"
+#include "viz/autosave.hpp"
 #include "viz/clock.hpp"
 #include "viz/config_files.hpp"
 #include "viz/lesson_session.hpp"
@@ -140,6 +141,9 @@ struct AppState {
   std::string dialog_path;       // the path being typed in the open/save dialog
   bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
   PendingAction pending;         // runs after the answer (or after Save as)
+  // Work a crashed run left behind, offered back at start (and its file).
+  std::optional<AutosaveRecord> restore_offer;
+  std::string restore_file;
   bool show_help = false;
   bool quit = false;
 
