@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR ?= OFF
 
-.PHONY: all deps configure build run test screenshots bench headless package install clean
+.PHONY: all deps configure build run test test-sanitize fuzz soak screenshots bench headless package install clean
 
 all: build
 
@@ -29,6 +29,36 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Every test under AddressSanitizer and UBSan (UB is fatal); leaks inside the
+# GL driver are suppressed by library in tests/lsan.supp, nothing else.
+SANITIZE_BUILD ?= build-sanitize
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON -DATTNVIZ_WERROR=$(WERROR) $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  ctest --output-on-failure -j $(JOBS) -E package_deb
+
+# libFuzzer on the scenario and lesson parsers (clang), FUZZ_SECONDS each,
+# starting from the shipped scenes, the malformed corpus and the lessons.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= build-fuzz
+fuzz:
+	@bash scripts/install-deps.sh --fuzz
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_FUZZ=ON \
+	  -DATTNVIZ_BUILD_APP=OFF -DATTNVIZ_BUILD_TESTS=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson
+	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# Not in `make test`: animates the built-in lesson and a four-head scene for
+# SOAK_SECONDS each and prints memory and frame time at the start and end.
+SOAK_SECONDS ?= 600
+soak: build
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BUILD)/app/viz/attnviz --soak $(SOAK_SECONDS) --size 1600x1000
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BUILD)/app/viz/attnviz --soak $(SOAK_SECONDS) --size 1600x1000 \
+	  --granularity cell assets/scenarios/four_heads.json
 
 screenshots: build
 	bash scripts/make-screenshots.sh $(BUILD)

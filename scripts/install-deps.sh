@@ -3,7 +3,8 @@
 # Debian/Ubuntu: apt-get (with sudo when not root). Elsewhere: prints the
 # Debian package names whose equivalents are needed and lets the build go on
 # (CMake finds them, or fetches pinned sources), instead of failing obscurely.
-# Usage: install-deps.sh [--headless]   (headless: core, CLI and tests only)
+# Usage: install-deps.sh [--headless | --fuzz]
+#   --headless: core, CLI and tests only; --fuzz: also clang and libFuzzer
 set -euo pipefail
 
 core_pkgs=(build-essential cmake pkg-config libeigen3-dev doctest-dev
@@ -11,8 +12,11 @@ core_pkgs=(build-essential cmake pkg-config libeigen3-dev doctest-dev
 app_pkgs=(libimgui-dev libstb-dev libglfw3-dev libfreetype-dev fonts-dejavu-core
           libgl1-mesa-dri libgl-dev xvfb xauth xdotool)
 
+fuzz_pkgs=(clang libclang-rt-dev)
+
 pkgs=("${core_pkgs[@]}")
 [ "${1:-}" = "--headless" ] || pkgs+=("${app_pkgs[@]}")
+[ "${1:-}" = "--fuzz" ] && pkgs+=("${fuzz_pkgs[@]}")
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "attnviz: this is not a Debian/Ubuntu system, so packages are not installed automatically." >&2

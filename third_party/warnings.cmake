@@ -6,8 +6,14 @@ function(attnviz_warnings target)
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic
       $<$<BOOL:${ATTNVIZ_WERROR}>:-Werror>)
   endif()
+  if(ATTNVIZ_FUZZ)
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
   if(ATTNVIZ_SANITIZE AND NOT MSVC)
-    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    # UB is fatal (no-recover) so a report fails the test that caused it.
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                                             -fno-omit-frame-pointer)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
   endif()
 endfunction()

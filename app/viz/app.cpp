@@ -84,6 +84,7 @@ void App::apply_start_options() {
 
 int App::run() {
   if (!options_.screenshot.empty()) return run_screenshot();
+  if (options_.soak_seconds > 0) return run_soak();
   if (options_.benchmark) return run_benchmark();
   return run_interactive();
 }

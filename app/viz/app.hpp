@@ -56,6 +56,7 @@ class App {
   static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();
   int run_benchmark();
+  int run_soak();  // app_soak.cpp
   void apply_start_options();
 
   void frame(double dt);

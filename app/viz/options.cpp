@@ -53,6 +53,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"stage", "row", "cell"}));
   app.add_flag("--benchmark", o.benchmark, "Render frames without waiting and print the median frame time");
   app.add_flag("--play", o.play, "With --benchmark: measure while the animation plays (from the start, looping)");
+  app.add_option("--soak", o.soak_seconds, "Play the animation in a loop for this many seconds; print memory and frame time at start and end")
+      ->check(CLI::Range(1.0, 86400.0));
   app.add_option("--frames", o.frames, "Frames for --benchmark (default 120)")->check(CLI::Range(1, 100000));
   app.add_option("--dump-state", o.dump_state, "Write the scenario and a few results as JSON (on every recompute and at exit)");
   app.add_option("--dump-layout", o.dump_layout, "Write every grid's cell rectangles (screen pixels) as JSON");

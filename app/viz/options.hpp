@@ -42,7 +42,9 @@ struct Options {
   int step = 0;                      // at this step (from 1); 0: where the student left it
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
 
-  bool headless() const { return !screenshot.empty() || benchmark; }
+  double soak_seconds = 0;           // --soak: play for this long, print memory and frame time
+
+  bool headless() const { return !screenshot.empty() || benchmark || soak_seconds > 0; }
   // Whether this run reads and writes the user's config (recent files,
   // lesson progress): never in tests, screenshots or benchmarks.
   // --config-dir makes even a test run remember, in that folder.
