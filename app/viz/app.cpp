@@ -9,7 +9,9 @@
 #include "viz/app_actions.hpp"
 #include "capture.hpp"
 #include "menu_bar.hpp"
-#include "recent_files.hpp"
+#include "theme_style.hpp"
+#include "viz/config_files.hpp"
+#include "viz/settings_state.hpp"
 
 namespace viz {
 namespace {
@@ -32,7 +34,7 @@ App::App(const Options& options, AppState initial)
       platform_(platform_options(options)),
       fonts_(17.0f, 27.0f),
       base_style_(ImGui::GetStyle()),
-      remember_recent_(options.remembers()),
+      remembers_(options.remembers()),
       lessons_(load_catalogue(lessons_dir(ATTNVIZ_ASSETS_DIR))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
@@ -44,9 +46,35 @@ App::App(const Options& options, AppState initial)
     state_.view.focus_stage = options.stage;
     state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
   }
-  if (remember_recent_) state_.recent = load_recent_files(recent_files_path());
+  // Settings are read before the file given on the command line joins the
+  // recent list; this run's colour options go over the remembered ones.
+  if (remembers_ && !config_dir().empty()) {
+    settings_ = SettingsStore(config_dir() + "/settings.json");
+    apply_settings(state_, settings_.settings());
+  }
+  state_.view.colour = with_colour_options(state_.view.colour, options);
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
+  if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
+}
+
+void App::remember_settings() {
+  if (!remembers_) return;
+  settings_.save(remembered_settings(state_, settings_.settings()));
+  if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
+}
+
+// The theme's ImGui colours go into the base style too, so a later change of
+// text size (which starts again from the base style) keeps them.
+void App::apply_theme_if_changed() {
+  const Theme theme = state_.view.colour.theme;
+  if (theme_set_ && theme == theme_applied_) return;
+  apply_theme(ImGui::GetStyle(), theme);
+  apply_theme(base_style_, theme);
+  const Rgba c = palette(theme).canvas;
+  platform_.set_clear_colour(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f);
+  theme_applied_ = theme;
+  theme_set_ = true;
 }
 
 // Time options need the timeline, so they apply after the first recompute.
@@ -96,7 +124,7 @@ int App::run_interactive() {
     else --settle;
   }
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
-  if (remember_recent_) save_recent_files(recent_files_path(), state_.recent);
+  remember_settings();
   return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "viz/explain_cache.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
+#include "viz/settings.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
 
@@ -52,6 +53,8 @@ class App {
   void apply_start_options();
 
   void frame(double dt);
+  void apply_theme_if_changed();
+  void remember_settings();  // saves what changed (interactive runs only)
   Panels panels() const;
   void update_derived(const Panels& p, double dt);
   void draw_views(const Panels& p);
@@ -63,7 +66,12 @@ class App {
   Platform platform_;
   FontSet fonts_;
   ImGuiStyle base_style_;
-  bool remember_recent_;  // off in test and headless runs
+  bool remembers_;  // reads and writes the user's settings; off in test and headless runs
+  // What was remembered last. Its ui_scale_percent is kept for the UI size
+  // (read it from settings_.settings(); write it back through save()).
+  SettingsStore settings_;
+  Theme theme_applied_ = Theme::Light;
+  bool theme_set_ = false;
   bool presentation_applied_ = false;
   std::unique_ptr<GridRenderer> renderer_;
   std::unique_ptr<GridTextures> textures_;
@@ -72,7 +80,8 @@ class App {
   PipelineLayout layout_;
   LayoutKey layout_key_;
   std::vector<ColorScale> scales_;
-  std::uint64_t scales_generation_ = 0;
+  std::uint64_t scales_generation_ = 0, scales_revision_ = 0;
+  ColourOptions scales_colour_;
   double last_total_ = -1;
   Frame frame_;
   ExplainCache inspect_cache_, active_cache_;

@@ -72,10 +72,11 @@ void App::update_derived(const Panels& p, double dt) {
     hidden_ = hidden_stages(*state_.lesson->current().question, trace);
 
   const std::uint64_t generation = model_.generation();
-  if (scales_generation_ != generation) {
-    scales_.clear();
-    for (const attn::Stage& s : trace.stages) scales_.push_back(scale_for(s));
+  if (scales_generation_ != generation || scales_colour_ != state_.view.colour) {
+    scales_ = color_scales(trace, state_.view.colour);
     scales_generation_ = generation;
+    scales_colour_ = state_.view.colour;
+    ++scales_revision_;  // large grids re-upload their colormap coordinates
   }
   // The room grids had last frame (the strips above and below hold the
   // caption and hints); about five text lines less than the canvas at first.
@@ -95,7 +96,7 @@ void App::update_derived(const Panels& p, double dt) {
     layout_key_ = key;
   }
   frame_ = evaluate(trace, tl, state_.clock.t);
-  textures_->sync(trace, generation, layout_, scales_);
+  textures_->sync(trace, generation, scales_revision_, layout_, scales_);
   textures_->update_live(trace, tl, frame_, layout_);
 
   const std::optional<CellRef>& cell = state_.inspected();
@@ -127,6 +128,7 @@ void App::frame(double dt) {
     presentation_applied_ = state_.view.presentation;
     state_.view.fit_pending = true;
   }
+  apply_theme_if_changed();
   platform_.begin_frame();
   renderer_->begin_frame();
   WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
@@ -148,6 +150,7 @@ void App::frame(double dt) {
   // very first frame). What a dialog answer changes shows from the next frame.
   draw_modals(state_);
   platform_.end_frame();
+  remember_settings();
 
   if (!options_.dump_state.empty()) {
     std::string key = state_dump_key(state_, model_);

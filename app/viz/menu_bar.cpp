@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "colour_menu.hpp"
 #include "lesson_panel.hpp"
 #include "viz/app_actions.hpp"
 #include "viz/lesson_actions.hpp"
@@ -76,6 +77,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
     ImGui::MenuItem("Presentation (large text)", nullptr, &state.view.presentation);
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
+    draw_colour_menu(state.view.colour);
     ImGui::Separator();
     if (ImGui::MenuItem("All heads side by side", nullptr, state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < n_heads; ++h)

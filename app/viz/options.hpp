@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "viz/colour_options.hpp"
 #include "viz/timeline.hpp"
 
 namespace viz {
@@ -37,6 +38,13 @@ struct Options {
   int step = 0;                      // at this step (from 1); 0: where the student left it
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
 
+  // Colour choices for this run, over the remembered ones (an interactive
+  // run remembers them like a menu choice).
+  std::optional<ColormapId> signed_map, probability_map;
+  std::optional<Theme> theme;
+  std::optional<Contrast> contrast;
+  bool log_weights = false, shared_range = false;
+
   bool headless() const { return !screenshot.empty() || benchmark; }
   // Whether this run reads and writes the user's config (recent files,
   // lesson progress): never in tests, screenshots or benchmarks.
@@ -46,6 +54,9 @@ struct Options {
 // Parses argv. Returns an exit code when the program should stop (help,
 // version or an error, already printed), or nullopt to continue.
 std::optional<int> parse_options(int argc, char** argv, Options& out);
+
+// The colour options with this run's command-line choices applied.
+ColourOptions with_colour_options(ColourOptions colour, const Options& options);
 
 // "ID:H:I:J" (H may be -1 for shared stages) -> target; nullopt when malformed.
 std::optional<InspectTarget> parse_inspect(const std::string& text);

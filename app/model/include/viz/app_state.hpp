@@ -12,6 +12,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/lesson_file.hpp"
 #include "viz/clock.hpp"
+#include "viz/colour_options.hpp"
 #include "viz/config_files.hpp"
 #include "viz/lesson_session.hpp"
 #include "viz/shape_memory.hpp"
@@ -64,6 +65,7 @@ struct ViewOptions {
   bool show_editor = true;
   bool show_inspector = true;
   ViewTransform transform;
+  ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
 };
 
 // A line for the status panel that needs no answer. A notice raised by an
