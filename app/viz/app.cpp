@@ -48,8 +48,8 @@ App::App(const Options& options, AppState initial)
   }
   // Settings are read before the file given on the command line joins the
   // recent list; this run's colour options go over the remembered ones.
-  if (remembers_ && !config_dir().empty()) {
-    settings_ = SettingsStore(config_dir() + "/settings.json");
+  if (remembers_ && !config_folder(options).empty()) {
+    settings_ = SettingsStore(config_folder(options) + "/settings.json");
     apply_settings(state_, settings_.settings());
   }
   state_.view.colour = with_colour_options(state_.view.colour, options);

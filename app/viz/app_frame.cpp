@@ -136,7 +136,7 @@ void App::frame(double dt) {
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
-  draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_);
+  draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
   draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   draw_transport(p.transport_pos, p.transport_size, model_, state_);
@@ -163,7 +163,7 @@ void App::frame(double dt) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const Rect& canvas = state_.view.area;  // the grid area the painter used
     write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
-                      static_cast<int>(size.x), static_cast<int>(size.y));
+                      static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads());
   }
 }
 

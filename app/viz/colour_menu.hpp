@@ -4,10 +4,12 @@
 // in AppState only; the app recomputes the scales and textures from them.
 #pragma once
 
+#include "editor_panel.hpp"
 #include "viz/colour_options.hpp"
 
 namespace viz {
 
-void draw_colour_menu(ColourOptions& colour);
+// `probe` (UI tests) records each item's rectangle as "colours:<label>".
+void draw_colour_menu(ColourOptions& colour, WidgetProbe* probe = nullptr);
 
 }  // namespace viz

@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   // A file that cannot be opened is the commonest start-up mistake: the app
   // opens anyway, on the built-in lesson, with the reason in a dialog.
   bool start_failed = !options.file.empty() && !viz::actions::open(state, options.file);
-  if (options.remembers()) state.progress = viz::ProgressStore(viz::config_dir() + "/progress.json");
+  if (options.remembers()) state.progress = viz::ProgressStore(viz::config_folder(options) + "/progress.json");
   if (!state.progress.problem().empty()) viz::actions::notify(state, state.progress.problem());
   if (!options.lesson.empty() && !start_failed) {
     viz::open_lesson_file(state, options.lesson);

@@ -34,7 +34,7 @@ std::vector<std::string> bundled_scenarios() {
   return out;
 }
 
-void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons) {
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) state.open_dialog = true;
@@ -71,13 +71,15 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
     ImGui::MenuItem("Paint mask with the mouse", "M", &state.paint_mask);
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View")) {
+  const bool view_open = ImGui::BeginMenu("View");
+  probe_item(probe, "menu:View");
+  if (view_open) {
     if (ImGui::MenuItem("Fit to window", "F")) state.view.fit_pending = true;
     ImGui::MenuItem("Numbers in cells", nullptr, &state.view.show_values);
     ImGui::MenuItem("Presentation (large text)", nullptr, &state.view.presentation);
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
-    draw_colour_menu(state.view.colour);
+    draw_colour_menu(state.view.colour, probe);
     ImGui::Separator();
     if (ImGui::MenuItem("All heads side by side", nullptr, state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < n_heads; ++h)

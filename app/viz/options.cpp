@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "viz/config_files.hpp"
+
 namespace viz {
 
 std::optional<InspectTarget> parse_inspect(const std::string& text) {
@@ -31,6 +33,8 @@ std::optional<InspectTarget> parse_inspect(const std::string& text) {
   if (t.stage.empty() || t.row < 0 || t.col < 0) return std::nullopt;
   return t;
 }
+
+std::string config_folder(const Options& o) { return o.config_dir.empty() ? config_dir() : o.config_dir; }
 
 ColourOptions with_colour_options(ColourOptions c, const Options& o) {
   if (o.signed_map) c.signed_map = *o.signed_map;
@@ -70,7 +74,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
-  app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
+  app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
   app.add_option("--colormap", signed_map, "Colormap of signed values: " + colormap_names())->check(CLI::IsMember(maps));
   app.add_option("--prob-colormap", probability_map, "Colormap of probabilities (weights): " + colormap_names())
       ->check(CLI::IsMember(maps));
@@ -78,6 +82,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--contrast", contrast, "Colour range per grid, global (shared by every grid of a kind) or per row")
       ->check(CLI::IsMember({"grid", "global", "row"}));
   app.add_flag("--log-weights", o.log_weights, "Colour probabilities on a log scale (from 1e-6)");
+  app.add_option("--config-dir", o.config_dir,
+                 "Remember settings and lesson progress in this folder instead of ~/.config/attnviz (also in tests and captures)");
   app.add_flag("--shared-range", o.shared_range, "Grids of one stage (every head's weights) share one colour range");
   try {
     app.parse(argc, argv);

@@ -32,7 +32,8 @@ struct Options {
   std::string dump_state;            // JSON of the scenario + a few trace values
   std::string dump_layout;           // JSON of every grid's cell rectangles
   bool presentation = false;
-  bool test_mode = false;            // UI tests: no recent-files list read or written
+  bool test_mode = false;            // UI tests: the user's settings are neither read nor written
+  std::string config_dir;            // remember settings and progress here instead (any run)
 
   std::string lesson;                // start this lesson file
   int step = 0;                      // at this step (from 1); 0: where the student left it
@@ -46,14 +47,18 @@ struct Options {
   bool log_weights = false, shared_range = false;
 
   bool headless() const { return !screenshot.empty() || benchmark; }
-  // Whether this run reads and writes the user's config (recent files,
-  // lesson progress): never in tests, screenshots or benchmarks.
-  bool remembers() const { return !headless() && !test_mode && dump_state.empty(); }
+  // Whether this run reads and writes a config folder (settings, recent
+  // files, lesson progress): the user's only in plain interactive runs,
+  // never in tests, screenshots or benchmarks, unless --config-dir names one.
+  bool remembers() const { return !config_dir.empty() || (!headless() && !test_mode && dump_state.empty()); }
 };
 
 // Parses argv. Returns an exit code when the program should stop (help,
 // version or an error, already printed), or nullopt to continue.
 std::optional<int> parse_options(int argc, char** argv, Options& out);
+
+// The folder this run remembers in: --config-dir, else the user's config folder.
+std::string config_folder(const Options& options);
 
 // The colour options with this run's command-line choices applied.
 ColourOptions with_colour_options(ColourOptions colour, const Options& options);

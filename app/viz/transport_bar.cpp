@@ -38,7 +38,7 @@ void colormap_legend(ColormapId map, float u0, const char* lo, const char* hi, f
 
 }  // namespace
 
-float colour_legends_width() { return ImGui::GetFontSize() * 14.5f + ImGui::CalcTextSize("−+01masked").x; }
+float colour_legends_width() { return ImGui::GetFontSize() * 14.5f + ImGui::CalcTextSize("−+1e-61masked").x; }
 
 void colour_legends(const ColourOptions& colour) {
   const Colormap& s = colormap(colour.signed_map);
@@ -49,9 +49,12 @@ void colour_legends(const ColourOptions& colour) {
   tooltip(signed_tip.c_str());
   ImGui::SameLine(0, 16);
   // A diverging map shows probabilities on its half from white (0) to one hue.
-  colormap_legend(p.id, p.diverging ? 0.5f : 0.0f, "0", "1", ImGui::GetFontSize() * 4);
-  const std::string prob_tip = std::string("Probabilities (softmax weights): ") + p.label + ", from 0 to 1" +
-                               (colour.log_weights ? " on a log scale" : "") + " (View ▸ Colours to change)";
+  const bool per_row = colour.contrast == Contrast::Row;
+  colormap_legend(p.id, p.diverging ? 0.5f : 0.0f, per_row ? "min" : colour.log_weights ? "1e-6" : "0", per_row ? "max" : "1",
+                  ImGui::GetFontSize() * 4);
+  const std::string prob_tip = std::string("Probabilities (softmax weights): ") + p.label +
+                               (per_row ? ", each row from its smallest to its largest weight" : ", from 0 to 1") +
+                               (colour.log_weights ? " on a log scale (from 1e-6)" : "") + " (View ▸ Colours to change)";
   tooltip(prob_tip.c_str());
   ImGui::SameLine(0, 16);
   masked_legend(palette(colour.theme));

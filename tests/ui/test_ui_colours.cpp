@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 
@@ -61,6 +60,43 @@ RowSample sample_row(const Shot& shot, const attn::Stage& s, const nlohmann::jso
   }
   out.spread = distance(lo, hi);
   return out;
+}
+
+namespace fs = std::filesystem;
+
+// An empty config folder for one test.
+fs::path fresh_config(const std::string& name) {
+  const fs::path dir = fs::path(temp_path(name));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& widget) {
+  const nlohmann::json& r = layout["widgets"][widget];
+  return {static_cast<int>((r[0].get<double>() + r[2].get<double>()) / 2), static_cast<int>((r[1].get<double>() + r[3].get<double>()) / 2)};
+}
+
+// The layout once `widget` is there and has not moved between two reads: a
+// menu is placed only after its first frame, so its first rectangle can be stale.
+nlohmann::json settled(const std::string& layout_path, const std::string& widget) {
+  nlohmann::json last;
+  return wait_for(layout_path, [&](const nlohmann::json& j) {
+    if (!j["widgets"].contains(widget)) return false;
+    const bool same = last == j["widgets"][widget];
+    last = j["widgets"][widget];
+    return same;
+  });
+}
+
+void hover_widget(const nlohmann::json& layout, const std::string& widget) {
+  const auto [x, y] = centre_of(layout, widget);
+  xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
+}
+
+void click_widget(const nlohmann::json& layout, const std::string& widget) {
+  hover_widget(layout, widget);
+  xdo("click 1");
 }
 
 viz::ColorScale scale_of(const Shot& shot, const attn::Stage& s, const viz::ColourOptions& colour) {
@@ -138,25 +174,53 @@ TEST_SUITE("colours") {
     check_grid_colours(large, "masked", 0, 0.5, 0.5, colour);
   }
 
-  TEST_CASE("ui: a corrupt settings file is set aside and the app runs on") {
-    namespace fs = std::filesystem;
-    const fs::path config = fs::path(temp_path("config_corrupt"));
-    fs::remove_all(config);
-    fs::create_directories(config / "attnviz");
-    std::ofstream(config / "attnviz" / "settings.json") << "{\"theme\": \"dark\", oops";
-    // A plain interactive run (no --test, no dumps) is the only kind that reads settings.
-    std::string out;
-    run("sh -c 'XDG_CONFIG_HOME=\"" + config.string() + "\" " + attnviz("--size 1200x800") + " >/dev/null 2>&1 & echo $!'", &out);
-    const int pid = std::atoi(out.c_str());
-    REQUIRE(pid > 0);
-    const std::string fresh = (config / "attnviz" / "settings.json").string();
-    const nlohmann::json reset = wait_for(fresh, [](const nlohmann::json& j) { return j.value("format", "") == "attnviz-settings"; });
-    const bool alive = kill(pid, 0) == 0;
-    kill(pid, SIGKILL);
-    REQUIRE_MESSAGE(reset.is_object(), "no fresh settings file at " << fresh);
-    CHECK(reset["theme"] == "light");
-    CHECK(fs::exists(config / "attnviz" / "settings.json.corrupt"));
-    CHECK_MESSAGE(alive, "attnviz stopped after meeting a corrupt settings file");
+  TEST_CASE("ui: a corrupt settings file is set aside, and the app runs on and says so") {
+    const fs::path config = fresh_config("config_corrupt");
+    std::ofstream(config / "settings.json") << "{\"theme\": \"dark\", oops";
+    RunningApp app("--config-dir \"" + config.string() + "\"", "corrupt_settings");
+    const nlohmann::json state = wait_for(app.state, [](const nlohmann::json& j) {
+      for (const nlohmann::json& n : j["notices"])
+        if (n.get<std::string>().find("Settings could not be read") != std::string::npos) return true;
+      return false;
+    });
+    REQUIRE_MESSAGE(state.is_object(), "no notice about the corrupt settings in " << app.state);
+    CHECK(app.alive());
+    CHECK(state["colour"]["theme"] == "light");  // the defaults, not half a file
+    CHECK(fs::exists(config / "settings.json.corrupt"));
+    const nlohmann::json fresh = load_json((config / "settings.json").string());
+    CHECK(fresh.value("format", "") == "attnviz-settings");
+  }
+
+  TEST_CASE("ui: remembered colours apply at start; View > Colours changes apply at once and are saved") {
+    const fs::path config = fresh_config("config_menu");
+    std::ofstream(config / "settings.json") << R"({"theme": "dark", "colormap_probabilities": "viridis"})";
+    // 80 tokens: the weights are drawn through the shader, so a change must re-upload them.
+    const std::string scene = default_lesson_with_tokens(80, "medium80_menu.json");
+    RunningApp app("\"" + scene + "\" --stage weights --config-dir \"" + config.string() + "\"", "colour_menu");
+    const nlohmann::json first = app.first_state();
+    REQUIRE(first.is_object());
+    CHECK(first["colour"]["theme"] == "dark");
+    CHECK(first["colour"]["colormap_probabilities"] == "viridis");
+    CHECK(first["colour"]["contrast"] == "grid");
+    const nlohmann::json before = settled(app.layout, "menu:View");
+    REQUIRE(before.is_object());
+    REQUIRE(before["texture_uploads"].get<int>() > 0);
+    click_widget(before, "menu:View");
+    const nlohmann::json menu = settled(app.layout, "menu:Colours");
+    REQUIRE_MESSAGE(menu.is_object(), "the View menu did not open");
+    hover_widget(menu, "menu:Colours");
+    const nlohmann::json colours = settled(app.layout, "colours:contrast row");
+    REQUIRE_MESSAGE(colours.is_object(), "the Colours menu did not open");
+    click_widget(colours, "colours:contrast row");
+    const nlohmann::json changed = wait_for(app.state, [](const nlohmann::json& j) { return j["colour"]["contrast"] == "row"; });
+    REQUIRE_MESSAGE(changed.is_object(), "choosing Per row did not change the contrast");
+    const int uploads = before["texture_uploads"].get<int>();
+    const nlohmann::json after = wait_for(app.layout, [&](const nlohmann::json& j) { return j["texture_uploads"].get<int>() > uploads; });
+    CHECK_MESSAGE(after.is_object(), "the large grids were not re-uploaded after the change");
+    const nlohmann::json saved = wait_for((config / "settings.json").string(), [](const nlohmann::json& j) { return j["contrast"] == "row"; });
+    REQUIRE_MESSAGE(saved.is_object(), "the change was not saved");
+    CHECK(saved["theme"] == "dark");  // what was remembered before stays
+    CHECK(saved["colormap_probabilities"] == "viridis");
   }
 }
 
