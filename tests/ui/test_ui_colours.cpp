@@ -99,10 +99,6 @@ void click_widget(const nlohmann::json& layout, const std::string& widget) {
   xdo("click 1");
 }
 
-viz::ColorScale scale_of(const Shot& shot, const attn::Stage& s, const viz::ColourOptions& colour) {
-  return viz::color_scales(shot.trace, colour)[static_cast<size_t>(shot.trace.index_of(s.ref()))];
-}
-
 }  // namespace
 
 TEST_SUITE("colours") {
@@ -122,8 +118,8 @@ TEST_SUITE("colours") {
     by_row.contrast = viz::Contrast::Row;
     bool saw_fill = false, saw_hatch = false;
     for (int r : {300, 700, 1000}) {
-      const RowSample before = sample_row(grid, *w, *g_grid, r, scale_of(grid, *w, {}), light);
-      const RowSample after = sample_row(row, *w, *g_row, r, scale_of(row, *w, by_row), light);
+      const RowSample before = sample_row(grid, *w, *g_grid, r, scale_of(grid.trace, *w), light);
+      const RowSample after = sample_row(row, *w, *g_row, r, scale_of(row.trace, *w, by_row), light);
       INFO("grid row " << r << ": per grid spread " << before.spread << ", largest distance from white " << before.whiteness
                        << "; per row spread " << after.spread << ", " << after.mismatched << " of " << after.cells
                        << " pixels off the colormap (worst " << after.worst << ")");

@@ -68,7 +68,7 @@ TEST_SUITE("animation") {
     const Shot start = shoot(scenario, "t0", "--time 0");
     const Shot end = shoot(scenario, "tend", "");
     const attn::Stage* weights = end.trace.find("weights", 0);
-    const viz::ColorScale scale = viz::color_scales(end.trace, {})[static_cast<size_t>(end.trace.index_of(weights->ref()))];
+    const viz::ColorScale scale = scale_of(end.trace, *weights);
     int x = 0, y = 0;
     for (int r = 0; r < 4; ++r) {
       cell_point(*grid_of(start.layout, "weights", 0), r, 0, 0.5, 0.15, &x, &y);

@@ -179,6 +179,10 @@ Shot shoot(const std::string& scenario, const std::string& name, const std::stri
   return s;
 }
 
+viz::ColorScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour) {
+  return viz::color_scales(trace, colour)[static_cast<size_t>(trace.index_of(stage.ref()))];
+}
+
 bool masked_look(const attn::Stage& s, int r, int c) {
   const double v = s.value(r, c);
   return !std::isfinite(v) || (s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0);
@@ -191,7 +195,7 @@ void check_grid_colours(const Shot& shot, const std::string& id, int head, doubl
   REQUIRE_MESSAGE(grid != nullptr, "stage " << id << " head " << head << " not in the layout dump");
   CHECK((*grid)["rows"] == stage->value.rows());  // not transposed
   CHECK((*grid)["cols"] == stage->value.cols());
-  const viz::ColorScale scale = viz::color_scales(shot.trace, colour)[static_cast<size_t>(shot.trace.index_of(stage->ref()))];
+  const viz::ColorScale scale = scale_of(shot.trace, *stage, colour);
   const viz::ThemePalette& palette = viz::palette(colour.theme);
   int worst = 0, worst_r = -1, worst_c = -1, bad = 0;
   for (int r = 0; r < stage->value.rows(); ++r)

@@ -12,7 +12,7 @@
 
 #include "attn/trace.hpp"
 #include "viz/colormap.hpp"
-#include "viz/colour_options.hpp"
+#include "viz/colour_scale.hpp"
 
 namespace ui_test {
 
@@ -91,6 +91,9 @@ Shot shoot(const std::string& scenario, const std::string& name, const std::stri
 // How far a pixel may be from its expected colour: the texture path
 // quantises through a 256-entry LUT.
 constexpr int kColourTolerance = 10;
+
+// The colour scale the app gives a stage of `trace` under `colour` options.
+viz::ColorScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour = {});
 
 // Whether the app draws a cell with the masked look (hatched, not coloured).
 bool masked_look(const attn::Stage& s, int r, int c);
