@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR ?= OFF
 
-.PHONY: all deps configure build run test screenshots bench headless clean
+.PHONY: all deps configure build run test screenshots bench headless package install clean
 
 all: build
 
@@ -35,6 +35,13 @@ screenshots: build
 
 bench: build
 	bash scripts/bench.sh $(BUILD)
+
+# A .deb for a room of machines (build/attnviz_*.deb); `sudo apt install ./build/attnviz_*.deb`.
+package: build
+	cd $(BUILD) && cpack
+
+install: build
+	cmake --install $(BUILD)
 
 # Core, CLI and tests only: no GL or X11 packages needed.
 headless:

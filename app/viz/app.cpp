@@ -3,7 +3,11 @@
 #include "app.hpp"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <chrono>
+#include <ctime>
+#include <cmath>
 #include <cstdio>
 
 #include "viz/app_actions.hpp"
@@ -32,35 +36,49 @@ App::App(const Options& options, AppState initial)
     : options_(options),
       state_(std::move(initial)),
       platform_(platform_options(options)),
-      fonts_(17.0f, 27.0f),
       base_style_(ImGui::GetStyle()),
       remembers_(options.remembers()),
-      lessons_(load_catalogue(lessons_dir(ATTNVIZ_ASSETS_DIR))) {
+      lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
+  // Remembered settings first (before the file given on the command line
+  // joins the recent list); this run's command line goes over them.
+  if (remembers_ && !options.config_dir_or_default().empty()) {
+    settings_ = SettingsStore(options.config_dir_or_default() + "/settings.json");
+    apply_settings(state_, settings_.settings());
+  }
+  state_.view.colour = with_colour_options(state_.view.colour, options);
   state_.granularity = options.granularity;
   state_.view.presentation = options.presentation;
+  state_.view.spotlight = options.spotlight;
+  // The UI follows the monitor's content scale (HiDPI) unless asked or chosen before.
+  const int remembered_scale = settings_.settings().ui_scale_percent;
+  state_.view.ui_scale_percent = options.ui_scale_percent > 0 ? options.ui_scale_percent
+                                 : remembered_scale > 0       ? remembered_scale
+                                     : std::clamp(static_cast<int>(std::lround(platform_.content_scale() * 100)), 75, 250);
+  apply_presentation();
+  apply_ui_size(true);
+  for (const std::string& panel : options.panels) {
+    if (panel == "why-scale") state_.view.show_why_scale = true;
+    if (panel == "hull") state_.view.show_hull = true;
+  }
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {
     state_.view.focus_stage = options.stage;
     state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
   }
-  // Settings are read before the file given on the command line joins the
-  // recent list; this run's colour options go over the remembered ones.
-  if (remembers_ && !config_folder(options).empty()) {
-    settings_ = SettingsStore(config_folder(options) + "/settings.json");
-    apply_settings(state_, settings_.settings());
-  }
-  state_.view.colour = with_colour_options(state_.view.colour, options);
+  if (remembers_)
+    autosave_ = std::make_unique<AutosaveWriter>(autosave_file(options.config_dir_or_default(), static_cast<long>(::getpid())));
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
+  settings_tracker_ = SettingsTracker(state_);
 }
 
 void App::remember_settings() {
   if (!remembers_) return;
-  settings_.save(remembered_settings(state_, settings_.settings()));
+  settings_.save(settings_tracker_.remembered(state_, settings_.settings()));
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
 }
 
@@ -107,8 +125,10 @@ int App::run_interactive() {
     if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None) {
       platform_.poll();
     } else {
-      // Idle: sleep until something happens (a blinking text cursor needs a slow tick).
-      platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : -1.0);
+      // Idle: sleep until something happens (a blinking text cursor needs a
+      // slow tick, and unsaved work an autosave a few seconds from now).
+      const bool autosave_due = autosave_ && state_.dirty() && autosaved_revision_ != state_.revision;
+      platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : autosave_due ? kAutosaveSeconds : -1.0);
       settle = 3;
       last = std::chrono::steady_clock::now();
     }
@@ -122,10 +142,36 @@ int App::run_interactive() {
     platform_.swap();
     if (state_.revision != revision || state_.clock.playing) settle = 3;
     else --settle;
+    autosave();
   }
+  if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
   remember_settings();
   return 0;
+}
+
+void App::autosave() {
+  if (!autosave_) return;
+  if (!state_.dirty()) {
+    // Saved, undone back to the file, or another file opened: no copy needed.
+    if (autosave_written_) autosave_->remove();
+    autosave_written_ = false;
+    autosaved_revision_ = state_.revision;
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (autosaved_revision_ == state_.revision || state_.edit_in_progress ||
+      now - last_autosave_ < std::chrono::duration<double>(kAutosaveSeconds))
+    return;
+  AutosaveRecord r;
+  r.path = state_.path;
+  r.label = state_.path.empty() ? (state_.doc_label.empty() ? "built-in lesson" : state_.doc_label) : state_.path;
+  r.time = static_cast<std::int64_t>(std::time(nullptr));
+  r.file = state_.doc;
+  autosave_->submit(std::move(r));
+  autosaved_revision_ = state_.revision;
+  autosave_written_ = true;
+  last_autosave_ = now;
 }
 
 int App::run_screenshot() {

@@ -4,12 +4,14 @@
 // draw -> wait for events when nothing animates. Also the headless modes.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include <imgui.h>
 
 #include "viz/app_state.hpp"
+#include "autosave_writer.hpp"
 #include "editor_panel.hpp"
 #include "font_set.hpp"
 #include "grid_renderer.hpp"
@@ -18,11 +20,13 @@
 #include "platform.hpp"
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
+#include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
-#include "viz/settings.hpp"
+#include "viz/settings_state.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
+#include "viz/why_scale_model.hpp"
 
 namespace viz {
 
@@ -41,13 +45,16 @@ class App {
     int head = -2;
     int width = 0, height = 0;
     bool presentation = false;
+    std::vector<int> only;  // stages shown (presentation, zoom); empty: all
     bool operator==(const LayoutKey& o) const {
       return generation == o.generation && head == o.head && width == o.width && height == o.height &&
-             presentation == o.presentation;
+             presentation == o.presentation && only == o.only;
     }
   };
 
   int run_interactive();
+  void autosave();  // a copy of unsaved work every few seconds (autosave.hpp)
+  static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();
   int run_benchmark();
   void apply_start_options();
@@ -55,9 +62,16 @@ class App {
   void frame(double dt);
   void apply_theme_if_changed();
   void remember_settings();  // saves what changed (interactive runs only)
+  // app_present.cpp
+  float ui_scale() const;
+  void apply_ui_size(bool first = false);
+  void apply_presentation();
+  // Presenting full screen, the menu bar gives its room to the canvas (F5
+  // and Escape leave); headless captures look the same.
+  bool presenting_chrome() const { return state_.view.presentation; }
   Panels panels() const;
   void update_derived(const Panels& p, double dt);
-  void draw_views(const Panels& p);
+  void draw_views(const Panels& p, WidgetProbe* probe);
 
   Options options_;
   AppState state_;
@@ -67,14 +81,18 @@ class App {
   FontSet fonts_;
   ImGuiStyle base_style_;
   bool remembers_;  // reads and writes the user's settings; off in test and headless runs
-  // What was remembered last. Its ui_scale_percent is kept for the UI size
-  // (read it from settings_.settings(); write it back through save()).
-  SettingsStore settings_;
+  SettingsStore settings_;          // what was remembered last
+  SettingsTracker settings_tracker_;  // what the user changed in this run
   Theme theme_applied_ = Theme::Light;
   bool theme_set_ = false;
   bool presentation_applied_ = false;
+  std::pair<bool, bool> panels_before_{true, true};  // editor, inspector before presenting
   std::unique_ptr<GridRenderer> renderer_;
   std::unique_ptr<GridTextures> textures_;
+  std::unique_ptr<AutosaveWriter> autosave_;  // null when the run remembers nothing
+  std::uint64_t autosaved_revision_ = 0;
+  bool autosave_written_ = false;
+  std::chrono::steady_clock::time_point last_autosave_{};
 
   // Derived each frame or when inputs change.
   PipelineLayout layout_;
@@ -90,6 +108,9 @@ class App {
   LessonCatalogue lessons_;  // the lessons shipped in assets/lessons
   const attn::Explanation* active_cell_ = nullptr;
   StepCaption caption_;
+  // The explore panels' numbers, recomputed only when their inputs change.
+  WhyScaleModel why_scale_;
+  HullModel hull_;
   WidgetProbe probe_;
   std::string dumped_key_;  // what the last --dump-state reported
   bool start_applied_ = false;

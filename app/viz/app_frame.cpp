@@ -6,12 +6,15 @@
 #include <cmath>
 
 #include "app.hpp"
+#include "attn/io/machine_limits.hpp"
 #include "canvas_view.hpp"
 #include "capture.hpp"
 #include "inspector_panel.hpp"
 #include "lesson_panel.hpp"
 #include "viz/lesson_actions.hpp"
 #include "dialogs.hpp"
+#include "explore/hull_panel.hpp"
+#include "explore/why_scale_panel.hpp"
 #include "menu_bar.hpp"
 #include "shortcuts.hpp"
 #include "transport_bar.hpp"
@@ -21,7 +24,7 @@ namespace viz {
 App::Panels App::panels() const {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float font = ImGui::GetFontSize();
-  const float top = ImGui::GetFrameHeight();  // main menu bar
+  const float top = presenting_chrome() ? 0 : ImGui::GetFrameHeight();  // main menu bar
   // Side panels follow the font size but never take more than 30% each.
   // Presenting, the inspector is narrower and the transport bar runs under
   // it too, so the canvas (and the large-font bar) get the room.
@@ -33,7 +36,8 @@ App::Panels App::panels() const {
       : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
                    : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float transport_h = 2 * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
+  const float transport_h = (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
   // A lesson takes the left column, with the editor under it when shown.
   const float left_h = display.y - top;
@@ -54,9 +58,12 @@ App::Panels App::panels() const {
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
-  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head});
+  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
+                attn::io::machine_limits());
+  if (state_.view.show_why_scale) why_scale_.update();
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
+  if (state_.view.show_hull) hull_.update(trace, model_.generation(), state_.view.head);
   const Timeline& tl = model_.timeline();
   apply_start_options();
   if (tl.total != old_total) {
@@ -78,24 +85,35 @@ void App::update_derived(const Panels& p, double dt) {
     scales_colour_ = state_.view.colour;
     ++scales_revision_;  // large grids re-upload their colormap coordinates
   }
+  frame_ = evaluate(trace, tl, state_.clock.t);
   // The room grids had last frame (the strips above and below hold the
   // caption and hints); about five text lines less than the canvas at first.
   const double room = state_.view.area.height() > 0 ? state_.view.area.height()
                                                      : p.canvas_size.y - 5.5 * ImGui::GetTextLineHeightWithSpacing();
+  // Presenting, the layout follows the animation: the stage being computed
+  // and its inputs fill the screen. A double-clicked title does the same.
+  std::vector<int> only;
+  if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
+  else if (state_.view.zoom_stage) {
+    int zoomed = trace.index_of(*state_.view.zoom_stage);
+    if (zoomed < 0 && state_.view.zoom_stage->head < 0) zoomed = trace.index_of({state_.view.zoom_stage->id, 0});
+    only = stage_with_inputs(trace, zoomed);
+  }
   const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
-                      state_.view.presentation};
+                      state_.view.presentation, only};
   if (!(key == layout_key_)) {
     LayoutOptions lo;
     lo.head = state_.view.head;
+    lo.only = only;
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
     layout_ = layout_for_view(trace, lo, p.canvas_size.x, std::max(50.0, room));
-    // Another head is another picture: fit it even after panning. Other
-    // changes of shape refit in the canvas unless the user moved the view.
-    if (key.head != layout_key_.head) state_.view.fit_pending = true;
+    // Another head or another focus is another picture: fit it even after
+    // panning. Other changes of shape refit in the canvas unless the user
+    // moved the view.
+    if (key.head != layout_key_.head || key.only != layout_key_.only) state_.view.fit_pending = true;
     layout_key_ = key;
   }
-  frame_ = evaluate(trace, tl, state_.clock.t);
   textures_->sync(trace, generation, scales_revision_, layout_, scales_);
   textures_->update_live(trace, tl, frame_, layout_);
 
@@ -110,24 +128,25 @@ void App::update_derived(const Panels& p, double dt) {
   caption_ = describe_step(trace, tl, frame_, active_cell_);
 }
 
-void App::draw_views(const Panels& p) {
+void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
                         state_.history.can_undo(), hidden_};
   draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
+  // Floating windows over the canvas, drawn before any modal (see frame()).
+  if (state_.view.show_why_scale)
+    draw_why_scale_panel(why_scale_.inputs, why_scale_.result(), &state_.view.show_why_scale, p.canvas_pos,
+                         p.canvas_size, probe, state_.view.colour.probability_map);
+  if (state_.view.show_hull && model_.has_trace())
+    draw_hull_panel(hull_.view(), hull_, model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
+                    p.canvas_pos, p.canvas_size, probe);
 }
 
 void App::frame(double dt) {
-  if (presentation_applied_ != state_.view.presentation) {
-    // Presenting: large text, and the editor makes room for the canvas.
-    if (state_.view.presentation) state_.view.show_editor = false;
-    else if (presentation_applied_) state_.view.show_editor = true;
-    fonts_.set_presentation(state_.view.presentation, base_style_);
-    presentation_applied_ = state_.view.presentation;
-    state_.view.fit_pending = true;
-  }
+  apply_presentation();
+  apply_ui_size();
   apply_theme_if_changed();
   platform_.begin_frame();
   renderer_->begin_frame();
@@ -136,14 +155,14 @@ void App::frame(double dt) {
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
-  draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
+  if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
   draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   draw_transport(p.transport_pos, p.transport_size, model_, state_);
   // 2. Derived data, recomputed only when its inputs changed.
   update_derived(p, dt);
   // 3. Views of const data.
-  draw_views(p);
+  draw_views(p, probe);
   draw_help_window(state_);
   // 4. Modals last: ImGui 1.86 asserts when a window is first created after a
   // modal opened in the same frame (a start-up error would open one in the

@@ -55,6 +55,13 @@ void continue_gesture(AppState& state, const std::optional<CellRef>& under_mouse
   }
 }
 
+const GridBox* title_at(const CanvasData& d, const AppState& state, ImVec2 mouse) {
+  const Vec2d p = state.view.transform.to_world(Vec2d{mouse.x, mouse.y});
+  for (const GridBox& g : d.layout.grids)
+    if (g.header.contains(p)) return &g;
+  return nullptr;
+}
+
 // Titles, formulas and labels are shortened to fit their grid: hovering
 // them shows them in full (a column label names its key, a row label its query).
 void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
@@ -124,6 +131,14 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const Canvas
   const std::optional<CellRef> under = (hovered || active) && in_area ? cell_at(d, state, io.MousePos) : std::nullopt;
   state.hovered = under;
   if (hovered && in_area && !under && !active) header_tooltip(d, state, io.MousePos);
+  // A double-click on a grid's title zooms to that stage and its inputs
+  // (again, or Escape, goes back to the whole pipeline).
+  if (hovered && in_area && !under && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+    if (const GridBox* g = title_at(d, state, io.MousePos)) {
+      const attn::StageRef ref = d.model.trace().stages[static_cast<size_t>(g->stage)].ref();
+      if (state.view.zoom_stage && *state.view.zoom_stage == ref) state.view.zoom_stage.reset();
+      else state.view.zoom_stage = ref;
+    }
 
   if (ImGui::IsItemActivated() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && under)
     start_gesture(d, state, *under, io.KeyAlt);

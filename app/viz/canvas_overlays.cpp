@@ -54,7 +54,8 @@ namespace {
 
 constexpr float kPad = 10;
 
-float panel_width(float canvas_width) {
+float panel_width(float canvas_width, bool presenting = false) {
+  if (presenting) return std::max(100.0f, canvas_width - 2 * kPad);
   // Room on the right for the Fit button and the zoom percentage.
   const float buttons = ImGui::CalcTextSize("Fit (F)  100%").x + 3 * ImGui::GetStyle().FramePadding.x + 2 * kPad;
   return std::max(100.0f, std::min(canvas_width - 2 * kPad - buttons, 60 * ImGui::GetFontSize()));
@@ -133,16 +134,22 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // Cell steps add a row of product squares: keep room for it all along.
   const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
-  const float top = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
+  const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
+  if (state.view.presentation) {
+    // Presenting, the caption is large and at the bottom, under the grids;
+    // only the Fit button stays at the top.
+    const float top = ImGui::GetFrameHeight() + kPad;
+    return {pos.x, pos.y + top, pos.x + size.x, std::max(pos.y + top + 20, pos.y + size.y - caption)};
+  }
   const float bottom = 2 * line + 8;  // the hint line, and the line above it when the hint moves up
-  return {pos.x, pos.y + top, pos.x + size.x, std::max(pos.y + top + 20, pos.y + size.y - bottom)};
+  return {pos.x, pos.y + caption, pos.x + size.x, std::max(pos.y + caption + 20, pos.y + size.y - bottom)};
 }
 
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float pad = kPad;
-  const float width = panel_width(size.x);
+  const float width = panel_width(size.x, state.view.presentation);
   const ThemePalette& pal = palette(state.view.colour.theme);
 
   // Status: which step, and what it does (with the arithmetic). An invalid
@@ -150,7 +157,9 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   const bool strip = d.active_cell && d.frame.terms_total > 0;
   const std::vector<std::string>& notes = d.model.trace().notes;
   const bool error = !d.model.error().empty();
-  const ImVec2 a(pos.x + pad, pos.y + pad), b(a.x + width, a.y + status_panel_height(d, size.x));
+  const float panel_h = status_panel_height(d, size.x);
+  const bool bottom = state.view.presentation;
+  const ImVec2 a(pos.x + pad, bottom ? pos.y + size.y - pad - panel_h : pos.y + pad), b(a.x + width, a.y + panel_h);
   list->AddRectFilled(a, b, to_imgui(error ? pal.error_panel : pal.panel), 6);
   list->AddRect(a, b, to_imgui(error ? pal.error_border : pal.panel_border), 6, 0, error ? 2.0f : 1.0f);
   ImGui::SetCursorScreenPos({a.x + pad, a.y + pad});
@@ -184,6 +193,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::SameLine();
   ImGui::Text("%.0f%%", state.view.transform.zoom * 100);
 
+  if (bottom) return;  // presenting: each grid has its legend; no mouse hints for the room
   const float legend_w = colour_legends_width();
   paint_hint_line(pos, size, state, numbers_hidden, legend_w);
   ImGui::SetCursorScreenPos({pos.x + size.x - legend_w, pos.y + size.y - line - 4});

@@ -86,6 +86,53 @@ void paint_lesson_highlights(const PaintContext& ctx, const PipelineLayout& layo
   }
 }
 
+// The spotlight dims the whole canvas, then paints again, undimmed, what
+// the class should look at: the current cell (the one being computed, else
+// the inspected one), its row and column, and the cells it came from.
+void paint_spotlight(const PaintContext& ctx, const CanvasData& d, const std::vector<CellTextPlan>& plans, const Rect& area) {
+  const attn::Explanation* e = d.active_cell ? d.active_cell : d.inspected;
+  struct Lit {
+    int stage, r0, r1, c0, c1;
+  };
+  std::vector<Lit> lit;
+  if (e) {
+    const int s = ctx.trace.index_of(e->stage);
+    const attn::Stage& st = ctx.trace.stages[static_cast<size_t>(s)];
+    lit.push_back({s, e->row, e->row + 1, 0, static_cast<int>(st.value.cols())});
+    lit.push_back({s, 0, static_cast<int>(st.value.rows()), e->col, e->col + 1});
+    for (const attn::SourceRegion& r : e->sources) lit.push_back({ctx.trace.index_of(r.stage), r.row0, r.row1, r.col0, r.col1});
+  } else if (d.frame.active_stage >= 0 && d.frame.active_row >= 0) {
+    const attn::Stage& st = ctx.trace.stages[static_cast<size_t>(d.frame.active_stage)];
+    lit.push_back({d.frame.active_stage, d.frame.active_row, d.frame.active_row + 1, 0, static_cast<int>(st.value.cols())});
+    for (const attn::SourceRegion& r : d.frame.highlights) lit.push_back({ctx.trace.index_of(r.stage), r.row0, r.row1, r.col0, r.col1});
+  }
+  ctx.list->AddRectFilled({static_cast<float>(area.x0), static_cast<float>(area.y0)}, {static_cast<float>(area.x1), static_cast<float>(area.y1)},
+                          to_imgui(ctx.palette.spotlight_dim));
+  for (const Lit& l : lit) {
+    const GridBox* g = d.layout.find(l.stage);
+    if (!g) continue;
+    const Vec2d a = ctx.view.to_screen(Vec2d{g->col_x(std::max(l.c0, 0)), g->row_y(std::max(l.r0, 0))});
+    const Vec2d b = ctx.view.to_screen(Vec2d{g->col_x(std::min(l.c1, g->cols)), g->row_y(std::min(l.r1, g->rows))});
+    PaintContext lit_ctx = ctx;
+    lit_ctx.clip = ImVec4(static_cast<float>(a.x), static_cast<float>(a.y), static_cast<float>(b.x), static_cast<float>(b.y));
+    ctx.list->PushClipRect({lit_ctx.clip.x, lit_ctx.clip.y}, {lit_ctx.clip.z, lit_ctx.clip.w}, true);
+    paint_grid(lit_ctx, *g, d.scales[static_cast<size_t>(g->stage)], plans[static_cast<size_t>(g - d.layout.grids.data())]);
+    ctx.list->PopClipRect();
+  }
+}
+
+// Presenting to a room: a red dot with a glow instead of the arrow cursor.
+void paint_laser(const ThemePalette& palette) {
+  ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+  ImDrawList* fg = ImGui::GetForegroundDrawList();
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const float r = ImGui::GetFontSize() * 0.45f;
+  const Rgba c = palette.laser;
+  fg->AddCircleFilled(m, r * 2.2f, IM_COL32(c.r, c.g, c.b, 50), 24);
+  fg->AddCircleFilled(m, r * 1.4f, IM_COL32(c.r, c.g, c.b, 110), 24);
+  fg->AddCircleFilled(m, r, to_imgui(c), 24);
+}
+
 void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, const attn::StageRef& stage, int row,
                         int col, ImU32 color, float thickness) {
   const GridBox* g = layout.find(ctx.trace.index_of(stage));
@@ -94,10 +141,9 @@ void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, c
 
 }  // namespace
 
-// Presentation mode enlarges the panels' text and gives the canvas more room;
-// canvas text grows with the zoom like everything else there. Scaling it on
-// top would widen every text band and make the fit (and the cells) smaller.
-float text_scale(const ViewOptions&) { return 1.0f; }
+// Presenting, a few grids fill the screen, so canvas text (and the largest
+// numbers a cell prints) may grow by half again for the back of the room.
+float text_scale(const ViewOptions& view) { return view.presentation ? 1.5f : 1.0f; }
 
 NumberInputs number_inputs(const attn::Trace& trace, const Frame& frame, const FontSet& fonts, const AppState& state) {
   return {trace, frame, fonts, state.view.transform, state.view.show_values, text_scale(state.view)};
@@ -175,6 +221,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       else paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)], plans[i]);
     }
     paint_lesson_highlights(ctx, d.layout, state.highlights);
+    if (state.view.spotlight) paint_spotlight(ctx, d, plans, area);
 
     // What the animation step reads (query row, key column, value rows...).
     const ImU32 step = to_imgui(pal.step), outline = to_imgui(pal.cell_outline);
@@ -196,6 +243,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
                           state.hovered->row != d.inspected->row || state.hovered->col != d.inspected->col))
       paint_cell_outline(ctx, d.layout, state.hovered->stage, state.hovered->row, state.hovered->col, outline, 1.5f);
     list->PopClipRect();
+    if (state.view.laser && ImGui::IsWindowHovered()) paint_laser(pal);
     paint_overlays(pos, size, d, state, numbers_hidden_by_zoom(numbers, d.layout, plans, canvas));
   } else {
     // A document that never computed: an empty canvas that says why; the

@@ -52,6 +52,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   nlohmann::json j;
   j["revision"] = state.revision;
   j["document"] = state.document;
+  j["assets_dir"] = state.assets_dir;
   j["path"] = state.path;
   j["title"] = state.doc.title;
   j["dirty"] = state.dirty();
@@ -63,6 +64,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["confirm_discard"] = state.confirm_discard;
   j["save_dialog"] = state.save_dialog;
   j["typing"] = state.draft.widget != 0;
+  j["restore_offered"] = state.restore_offer.has_value();
   nlohmann::json notices = nlohmann::json::array();
   for (const Notice& n : state.notices) notices.push_back(n.text);
   j["notices"] = notices;
@@ -115,7 +117,8 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   std::string key = std::to_string(state.revision) + "/" + std::to_string(state.document) + "/" +
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
-                    std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) + "/" + model.error() + "/" +
+                    std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
+                    std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
                     state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) + "/" +
                     theme_name(state.view.colour.theme) + colormap(state.view.colour.signed_map).name +
                     colormap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
@@ -135,6 +138,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   // Widgets settle over the first frames (scroll bars appear, windows fit):
   // tests wait for a few frames before trusting positions.
   j["frame"] = ImGui::GetFrameCount();
+  j["ui_px"] = ImGui::GetFontSize();
   j["zoom"] = view.zoom;
   j["bands"] = layout.bands;
   j["canvas"] = {canvas.x0, canvas.y0, canvas.x1, canvas.y1};
@@ -151,7 +155,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
     plans.push_back(grid_number_plan(numbers, g, canvas));
     grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
-                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
+                     {"box", {box.x0, box.y0, box.x1, box.y1}}, {"title", {view.to_screen(g.header).x0, view.to_screen(g.header).y0, view.to_screen(g.header).x1, view.to_screen(g.header).y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
                      {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
   }
   j["grids"] = grids;

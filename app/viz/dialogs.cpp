@@ -2,6 +2,7 @@
 // (open, save, continue after saving) is in viz::actions, where it is tested.
 #include "dialogs.hpp"
 
+#include <ctime>
 #include <filesystem>
 
 #include <imgui.h>
@@ -53,7 +54,7 @@ void path_dialog(AppState& state, PathKind kind) {
   if (kind == PathKind::OpenScenario) {
     ImGui::BeginChild("files", {0, ImGui::GetFontSize() * 16}, true);
     file_list(state, "recent", state.recent);
-    file_list(state, "bundled scenarios", bundled_scenarios());
+    file_list(state, "bundled scenarios", bundled_scenarios(state.assets_dir));
     ImGui::EndChild();
   }
   const bool ok = ImGui::Button(saving ? "Save" : "Open", {ImGui::GetFontSize() * 6, 0}) || enter;
@@ -88,6 +89,33 @@ void discard_dialog(AppState& state) {
   if (answer) {
     actions::answer(state, *answer);
     ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+void restore_dialog(AppState& state) {
+  const char* id = "Restore unsaved work?";
+  if (state.restore_offer && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
+  ImGui::SetNextWindowSize({ImGui::GetFontSize() * 30, 0}, ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  const AutosaveRecord& r = *state.restore_offer;
+  char when[64] = "";
+  const std::time_t t = static_cast<std::time_t>(r.time);
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", std::localtime(&t));
+  ImGui::TextWrapped("attnviz did not close normally last time. It kept your unsaved edits to %s (%s).",
+                     r.label.c_str(), when);
+  ImGui::Spacing();
+  const float w = ImGui::GetFontSize() * 7;
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  if (ImGui::Button("Restore", {w, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
+    actions::restore_autosave(state, true);
+    ImGui::CloseCurrentPopup();
+  } else {
+    ImGui::SameLine();
+    if (ImGui::Button("Discard", {w, 0})) {
+      actions::restore_autosave(state, false);
+      ImGui::CloseCurrentPopup();
+    }
   }
   ImGui::EndPopup();
 }
@@ -141,6 +169,7 @@ void draw_modals(AppState& state) {
   path_dialog(state, PathKind::OpenLesson);
   discard_dialog(state);
   message_dialog(state);
+  restore_dialog(state);
 }
 
 }  // namespace viz

@@ -1,5 +1,6 @@
 // Font loading with an explicit glyph list: ImGui only rasterises the code
-// points it is given, and the formulas use symbols outside Latin-1.
+// points it is given, and the formulas use symbols outside Latin-1. Every
+// build starts from an empty atlas, so a UI size change frees the old sizes.
 #include "font_set.hpp"
 
 #include <cstdio>
@@ -21,47 +22,41 @@ bool file_exists(const char* path) {
 
 }  // namespace
 
-FontSet::FontSet(float base_px, float large_px) : base_px_(base_px), large_px_(large_px) {
+void FontSet::build(float ui_px) {
   ImGuiIO& io = ImGui::GetIO();
-  ImFontGlyphRangesBuilder builder;
-  builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-  static_assert(sizeof(ImWchar) >= 2, "ImWchar holds the BMP");
-  for (ImWchar c = 0x0391; c <= 0x03C9; ++c) builder.AddChar(c);  // Greek
-  builder.AddText(kExtraGlyphs);
-  builder.BuildRanges(&ranges_);
-
-  if (file_exists(kDejaVu)) {
-    ImFontConfig config;
-    config.OversampleH = 2;
-    config.OversampleV = 2;
-    regular_ = io.Fonts->AddFontFromFileTTF(kDejaVu, base_px, &config, ranges_.Data);
-    large_ = io.Fonts->AddFontFromFileTTF(kDejaVu, large_px, &config, ranges_.Data);
-    dejavu_ = regular_ && large_;
-    auto face = [&](const char* file, float px, ImFont* fallback) {
-      return file_exists(file) ? io.Fonts->AddFontFromFileTTF(file, px, &config, ranges_.Data) : fallback;
-    };
-    bold_ = face(kDejaVuBold, base_px, regular_);
-    math_ = face(kDejaVuSerif, base_px, regular_);
-    large_bold_ = face(kDejaVuBold, large_px, large_);
-    large_math_ = face(kDejaVuSerif, large_px, large_);
+  io.Fonts->Clear();
+  ui_px_ = ui_px;
+  if (ranges_.empty()) {
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    static_assert(sizeof(ImWchar) >= 2, "ImWchar holds the BMP");
+    for (ImWchar c = 0x0391; c <= 0x03C9; ++c) builder.AddChar(c);  // Greek
+    builder.AddText(kExtraGlyphs);
+    builder.BuildRanges(&ranges_);
   }
-  if (!dejavu_) {
-    ImFontConfig config;
-    config.SizePixels = base_px;
-    regular_ = io.Fonts->AddFontDefault(&config);
-    config.SizePixels = large_px;
-    large_ = io.Fonts->AddFontDefault(&config);
-  }
-  if (!bold_) bold_ = math_ = regular_, large_bold_ = large_math_ = large_;
+  dejavu_ = file_exists(kDejaVu);
+  ImFontConfig config;
+  config.OversampleH = 2;
+  config.OversampleV = 1;
+  auto face = [&](const char* file, float px, ImFont* fallback) -> ImFont* {
+    if (file_exists(file)) return io.Fonts->AddFontFromFileTTF(file, px, &config, ranges_.Data);
+    if (fallback) return fallback;
+    ImFontConfig builtin;
+    builtin.SizePixels = px;
+    return io.Fonts->AddFontDefault(&builtin);
+  };
+  regular_ = face(kDejaVu, ui_px, nullptr);
+  bold_ = face(kDejaVuBold, ui_px, regular_);
+  math_ = face(kDejaVuSerif, ui_px, regular_);
+  for (size_t i = 0; i < kLadder.size(); ++i) canvas_[i] = face(kDejaVu, kLadder[i], nullptr);
   io.FontDefault = regular_;
+  io.Fonts->Build();
 }
 
-void FontSet::set_presentation(bool on, const ImGuiStyle& base_style) {
-  ImGui::GetIO().FontDefault = on ? large_ : regular_;
-  presenting_ = on;
-  ImGuiStyle& style = ImGui::GetStyle();
-  style = base_style;
-  if (on) style.ScaleAllSizes(large_px_ / base_px_);
+ImFont* FontSet::for_size(float px) const {
+  for (size_t i = 0; i < kLadder.size(); ++i)
+    if (kLadder[i] >= px * 0.97f) return canvas_[i];
+  return canvas_.back();
 }
 
 }  // namespace viz

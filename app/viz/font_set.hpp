@@ -1,7 +1,12 @@
-// Fonts: DejaVu Sans rasterised at the sizes we draw (normal and presentation)
-// with the glyphs attention needs (Greek, subscripts, √ ∞ × ÷ · Σ ᵀ), falling
-// back to ImGui's built-in font when the file is missing.
+// Fonts: DejaVu rasterised at the sizes actually drawn, so text is crisp at
+// any UI size and zoom: the UI faces (sans, bold, serif for math) at the UI
+// size, and a ladder of canvas sizes; canvas text uses the smallest rasterised
+// size at least as large as asked (scaled down a little, never up, below the
+// top of the ladder). The atlas is rebuilt when the UI size changes.
+// Glyphs cover what attention needs (Greek, subscripts, √ ∞ × ÷ · Σ ᵀ).
 #pragma once
+
+#include <array>
 
 #include <imgui.h>
 
@@ -9,30 +14,28 @@ namespace viz {
 
 class FontSet {
  public:
-  // Loads into the current ImGui context's atlas; call before the first frame.
-  FontSet(float base_px, float large_px);
+  static constexpr float kBasePx = 17;  // UI text at 100%
+
+  // Builds the atlas for `ui_px` (kBasePx × the UI scale). Call before the
+  // first frame; later, between frames, followed by a new font texture.
+  void build(float ui_px);
+  float ui_px() const { return ui_px_; }
 
   ImFont* regular() const { return regular_; }
-  ImFont* large() const { return large_; }
-  // Lesson text faces at the current UI size: bold for **words**, a serif
-  // for `math` (the regular face when a file is missing).
-  ImFont* bold() const { return presenting_ ? large_bold_ : bold_; }
-  ImFont* math() const { return presenting_ ? large_math_ : math_; }
-  float base_px() const { return base_px_; }
+  // Lesson text faces: bold for **words**, a serif for `math` (the regular
+  // face when a file is missing).
+  ImFont* bold() const { return bold_; }
+  ImFont* math() const { return math_; }
   bool dejavu() const { return dejavu_; }
-  // Picks the rasterised font closest to `px` so scaled canvas text stays crisp.
-  ImFont* for_size(float px) const { return px > (base_px_ + large_px_) / 2 ? large_ : regular_; }
-
-  // Switches the whole UI between normal and presentation size.
-  void set_presentation(bool on, const ImGuiStyle& base_style);
+  // The canvas face for text of `px` pixels.
+  ImFont* for_size(float px) const;
 
  private:
+  static constexpr std::array<float, 6> kLadder = {11, 16, 23, 33, 47, 68};
   ImVector<ImWchar> ranges_;  // must outlive the atlas build
-  ImFont* regular_ = nullptr;
-  ImFont* large_ = nullptr;
-  ImFont *bold_ = nullptr, *math_ = nullptr, *large_bold_ = nullptr, *large_math_ = nullptr;
-  bool presenting_ = false;
-  float base_px_, large_px_;
+  ImFont *regular_ = nullptr, *bold_ = nullptr, *math_ = nullptr;
+  std::array<ImFont*, kLadder.size()> canvas_{};
+  float ui_px_ = 0;
   bool dejavu_ = false;
 };
 

@@ -1,12 +1,15 @@
 // attnviz: the desktop app. Parses options, loads the scenario (or the
 // built-in first lesson) and runs the App; explains itself when there is no
 // display instead of crashing.
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 
 #include "app.hpp"
 #include "embedded_assets.hpp"
 #include "lesson_panel.hpp"
+#include "viz/assets_dir.hpp"
 #include "viz/config_files.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/app_actions.hpp"
@@ -17,11 +20,24 @@ int main(int argc, char** argv) {
 
   viz::AppState state;
   state.builtin_text = std::string(viz::embedded::get("default.json"));
+  state.assets_dir = viz::find_assets_dir(viz::executable_path(), ATTNVIZ_ASSETS_DIR);
   viz::actions::open_builtin(state);
   // A file that cannot be opened is the commonest start-up mistake: the app
   // opens anyway, on the built-in lesson, with the reason in a dialog.
   bool start_failed = !options.file.empty() && !viz::actions::open(state, options.file);
-  if (options.remembers()) state.progress = viz::ProgressStore(viz::config_folder(options) + "/progress.json");
+  if (options.remembers()) {
+    state.progress = viz::ProgressStore(options.config_dir_or_default() + "/progress.json");
+    // Work a crashed run left behind is offered back (the newest; a copy
+    // that cannot be read is dropped).
+    for (const std::string& file : viz::orphaned_autosaves(options.config_dir_or_default(), static_cast<long>(::getpid()))) {
+      if (auto record = viz::read_autosave(file)) {
+        state.restore_offer = std::move(record);
+        state.restore_file = file;
+        break;
+      }
+      std::remove(file.c_str());
+    }
+  }
   if (!state.progress.problem().empty()) viz::actions::notify(state, state.progress.problem());
   if (!options.lesson.empty() && !start_failed) {
     viz::open_lesson_file(state, options.lesson);

@@ -22,14 +22,11 @@ void open_request(AppState& state, const std::string& path) { actions::request(s
 
 }  // namespace
 
-std::vector<std::string> bundled_scenarios() {
+std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   std::vector<std::string> out;
-  for (const fs::path& dir : {fs::path(ATTNVIZ_ASSETS_DIR) / "scenarios", fs::path("assets") / "scenarios"}) {
-    std::error_code ec;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".json") out.push_back(e.path().string());
-    if (!out.empty()) break;
-  }
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(fs::path(assets_dir) / "scenarios", ec))
+    if (e.path().extension() == ".json") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -44,7 +41,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Examples")) {
-      for (const std::string& p : bundled_scenarios())
+      for (const std::string& p : bundled_scenarios(state.assets_dir))
         if (ImGui::MenuItem(fs::path(p).stem().string().c_str())) open_request(state, p);
       ImGui::EndMenu();
     }
@@ -76,10 +73,20 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
   if (view_open) {
     if (ImGui::MenuItem("Fit to window", "F")) state.view.fit_pending = true;
     ImGui::MenuItem("Numbers in cells", nullptr, &state.view.show_values);
-    ImGui::MenuItem("Presentation (large text)", nullptr, &state.view.presentation);
+    ImGui::MenuItem("Present", "F5", &state.view.presentation);
+    ImGui::MenuItem("Spotlight", "S", &state.view.spotlight);
+    ImGui::MenuItem("Laser pointer", "L", &state.view.laser);
+    if (ImGui::BeginMenu("UI size")) {
+      for (int percent : {75, 100, 125, 150, 175, 200, 250})
+        if (ImGui::MenuItem((std::to_string(percent) + "%").c_str(), nullptr, state.view.ui_scale_percent == percent))
+          state.view.ui_scale_percent = percent;
+      ImGui::EndMenu();
+    }
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
     draw_colour_menu(state.view.colour, probe);
+    ImGui::MenuItem("Why scale (q·k histogram)", nullptr, &state.view.show_why_scale);
+    ImGui::MenuItem("Convex hull of the values", nullptr, &state.view.show_hull);
     ImGui::Separator();
     if (ImGui::MenuItem("All heads side by side", nullptr, state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < n_heads; ++h)

@@ -14,6 +14,6 @@ namespace viz {
 void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe = nullptr);
 
 // Scenario files shipped with attnviz (assets/scenarios), sorted by name.
-std::vector<std::string> bundled_scenarios();
+std::vector<std::string> bundled_scenarios(const std::string& assets_dir);
 
 }  // namespace viz

@@ -34,7 +34,7 @@ std::optional<InspectTarget> parse_inspect(const std::string& text) {
   return t;
 }
 
-std::string config_folder(const Options& o) { return o.config_dir.empty() ? config_dir() : o.config_dir; }
+std::string Options::config_dir_or_default() const { return config_dir.empty() ? viz::config_dir() : config_dir; }
 
 ColourOptions with_colour_options(ColourOptions c, const Options& o) {
   if (o.signed_map) c.signed_map = *o.signed_map;
@@ -70,10 +70,17 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--frames", o.frames, "Frames for --benchmark (default 120)")->check(CLI::Range(1, 100000));
   app.add_option("--dump-state", o.dump_state, "Write the scenario and a few results as JSON (on every recompute and at exit)");
   app.add_option("--dump-layout", o.dump_layout, "Write every grid's cell rectangles (screen pixels) as JSON");
-  app.add_flag("--presentation", o.presentation, "Start with large fonts");
+  app.add_flag("--presentation", o.presentation,
+               "Start presenting: one stage and its inputs fill the window, large text (F5 toggles)");
+  app.add_flag("--spotlight", o.spotlight, "Dim all but the current cell, its row, column and sources (S toggles)");
+  app.add_option("--ui-scale", o.ui_scale_percent, "UI size in percent, 75 to 250 (default: the monitor's scale)")
+      ->check(CLI::Range(75, 250));
   app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
+  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
+      ->check(CLI::IsMember({"why-scale", "hull"}));
+  app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
   app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
   app.add_option("--colormap", signed_map, "Colormap of signed values: " + colormap_names())->check(CLI::IsMember(maps));
   app.add_option("--prob-colormap", probability_map, "Colormap of probabilities (weights): " + colormap_names())
@@ -82,8 +89,6 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--contrast", contrast, "Colour range per grid, global (shared by every grid of a kind) or per row")
       ->check(CLI::IsMember({"grid", "global", "row"}));
   app.add_flag("--log-weights", o.log_weights, "Colour probabilities on a log scale (from 1e-6)");
-  app.add_option("--config-dir", o.config_dir,
-                 "Remember settings and lesson progress in this folder instead of ~/.config/attnviz (also in tests and captures)");
   app.add_flag("--shared-range", o.shared_range, "Grids of one stage (every head's weights) share one colour range");
   try {
     app.parse(argc, argv);

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "viz/colour_options.hpp"
 #include "viz/timeline.hpp"
@@ -32,33 +33,34 @@ struct Options {
   std::string dump_state;            // JSON of the scenario + a few trace values
   std::string dump_layout;           // JSON of every grid's cell rectangles
   bool presentation = false;
+  int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
+  bool spotlight = false;            // start with the spotlight on
+  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
   bool test_mode = false;            // UI tests: the user's settings are neither read nor written
-  std::string config_dir;            // remember settings and progress here instead (any run)
+  std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 
   std::string lesson;                // start this lesson file
   int step = 0;                      // at this step (from 1); 0: where the student left it
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
 
-  // Colour choices for this run, over the remembered ones (an interactive
-  // run remembers them like a menu choice).
+  // Colour choices for this run only, over the remembered ones (what the
+  // user then changes in the menu is remembered).
   std::optional<ColormapId> signed_map, probability_map;
   std::optional<Theme> theme;
   std::optional<Contrast> contrast;
   bool log_weights = false, shared_range = false;
 
   bool headless() const { return !screenshot.empty() || benchmark; }
-  // Whether this run reads and writes a config folder (settings, recent
-  // files, lesson progress): the user's only in plain interactive runs,
-  // never in tests, screenshots or benchmarks, unless --config-dir names one.
-  bool remembers() const { return !config_dir.empty() || (!headless() && !test_mode && dump_state.empty()); }
+  // Whether this run reads and writes the user's config (settings, recent
+  // files, lesson progress): never in tests, screenshots or benchmarks.
+  // --config-dir makes even a test run remember, in that folder.
+  bool remembers() const { return !headless() && (!config_dir.empty() || (!test_mode && dump_state.empty())); }
+  std::string config_dir_or_default() const;
 };
 
 // Parses argv. Returns an exit code when the program should stop (help,
 // version or an error, already printed), or nullopt to continue.
 std::optional<int> parse_options(int argc, char** argv, Options& out);
-
-// The folder this run remembers in: --config-dir, else the user's config folder.
-std::string config_folder(const Options& options);
 
 // The colour options with this run's command-line choices applied.
 ColourOptions with_colour_options(ColourOptions colour, const Options& options);

@@ -39,6 +39,7 @@ Platform::Platform(const PlatformOptions& o) {
     glfwTerminate();
     throw NoDisplayError("could not open a window with OpenGL 3.3 on this display");
   }
+  visible_ = o.visible;
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(o.vsync ? 1 : 0);
   glfwSetWindowUserPointer(window_, this);
@@ -95,6 +96,25 @@ void Platform::wait(double timeout) const {
 void Platform::poll() const { glfwPollEvents(); }
 
 void Platform::framebuffer_size(int* w, int* h) const { glfwGetFramebufferSize(window_, w, h); }
+
+void Platform::set_fullscreen(bool on) {
+  if (!visible_) return;
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (on && mode) {
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!on && windowed_[2] > 0) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);
+  }
+}
+
+float Platform::content_scale() const {
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window_, &x, &y);
+  return x > 0 ? x : 1;
+}
 
 std::vector<std::string> Platform::take_drops() { return std::exchange(drops_, {}); }
 

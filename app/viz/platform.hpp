@@ -43,6 +43,12 @@ class Platform {
   void poll() const;
   void framebuffer_size(int* w, int* h) const;
 
+  // Full screen on the monitor the window is on (presentation), or back to
+  // the window it was. No-op for hidden (headless) windows.
+  void set_fullscreen(bool on);
+  // The monitor's content scale (1 on ordinary screens, 2 on HiDPI).
+  float content_scale() const;
+
   // Files dropped on the window since the last call.
   std::vector<std::string> take_drops();
   // True once after the user tried to close the window.
@@ -57,6 +63,8 @@ class Platform {
   bool close_requested_ = false;
   float clear_[3] = {0.97f, 0.97f, 0.98f};
   bool imgui_glfw_ = false, imgui_gl_ = false;
+  bool visible_ = true;
+  int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before full screen
 };
 
 }  // namespace viz

@@ -37,16 +37,27 @@ void handle_shortcuts(AppState& state, const Timeline& tl) {
   }
   if (io.WantTextInput || modal) return;
   Clock& clock = state.clock;
+  ViewOptions& view = state.view;
+  if (pressed(GLFW_KEY_F5)) view.presentation = !view.presentation;
+  // Presenting, Space is "next" like a clicker's button; else play / pause.
   if (pressed(GLFW_KEY_SPACE)) {
-    if (clock.playing) clock.pause();
+    if (view.presentation) clock.step_forward(tl);
+    else if (clock.playing) clock.pause();
     else clock.play(tl);
   }
+  if (pressed(GLFW_KEY_S)) view.spotlight = !view.spotlight;
+  if (pressed(GLFW_KEY_L)) view.laser = !view.laser;
   if (pressed(GLFW_KEY_RIGHT, true) || pressed(GLFW_KEY_PAGE_DOWN, true)) clock.step_forward(tl);
   if (pressed(GLFW_KEY_LEFT, true) || pressed(GLFW_KEY_PAGE_UP, true)) clock.step_back(tl);
   if (pressed(GLFW_KEY_HOME)) clock.scrub(tl, 0);
   if (pressed(GLFW_KEY_END)) clock.to_end(tl);
   if (pressed(GLFW_KEY_F)) state.view.fit_pending = true;
-  if (pressed(GLFW_KEY_ESCAPE)) state.pinned.reset();
+  // Escape steps back out: a pinned cell, then a zoomed grid, then presenting.
+  if (pressed(GLFW_KEY_ESCAPE)) {
+    if (state.pinned) state.pinned.reset();
+    else if (view.zoom_stage) view.zoom_stage.reset();
+    else if (view.presentation) view.presentation = false;
+  }
   if (pressed(GLFW_KEY_M)) state.paint_mask = !state.paint_mask;
 }
 

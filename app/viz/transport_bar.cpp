@@ -92,6 +92,10 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   const std::string label = "%.1f / " + std::to_string(static_cast<int>(tl.total + 0.5)) + " s";
   if (ImGui::SliderFloat("##time", &t, 0.0f, static_cast<float>(tl.total), label.c_str())) clock.scrub(tl, t);
   tooltip("Drag to scrub through the computation");
+  if (state.view.presentation) {  // one row: the room is the grids'
+    ImGui::End();
+    return;
+  }
   float speed = static_cast<float>(clock.speed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
   if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) clock.speed = speed;

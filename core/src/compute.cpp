@@ -75,8 +75,15 @@ Mat additive_scores(const Mat& q, const Mat& k, const Scenario& s, int head) {
   const Mat ku = k * u;  // (n_k, d_att)
   Mat scores(q.rows(), k.rows());
   for (Eigen::Index i = 0; i < q.rows(); ++i)
-    for (Eigen::Index j = 0; j < k.rows(); ++j)
-      scores(i, j) = (v.array() * (qw.row(i) + ku.row(j)).transpose().array().tanh()).sum();
+    for (Eigen::Index j = 0; j < k.rows(); ++j) {
+      const Vec inside = (qw.row(i) + ku.row(j)).transpose();  // (d_att)
+      // tanh(∞) = 1 would hide an overflow: refuse it like the dot product does.
+      if (!inside.allFinite())
+        throw ComputeError("stage \"scores\" (head " + std::to_string(head) + "), cell [" + std::to_string(i) + "][" +
+                               std::to_string(j) + "]: q·W + k·U overflowed inside tanh; the inputs are too large for double precision",
+                           {"scores", head}, static_cast<int>(i), static_cast<int>(j));
+      scores(i, j) = (v.array() * inside.array().tanh()).sum();
+    }
   return scores;
 }
 

@@ -163,7 +163,8 @@ std::string validate(const Scenario& s, const Limits& limits) {
     os.precision(3);
     os << "scenario too large: " << d.n_q << " queries × " << d.n_k << " keys × " << d.n_heads
        << " heads would need about " << (double)bytes / (1 << 30) << " GiB (limit "
-       << (double)limits.max_trace_bytes / (1 << 30) << " GiB)";
+       << (double)limits.max_trace_bytes / (1 << 30) << " GiB"
+       << (limits.trace_limit_reason.empty() ? "" : ": " + limits.trace_limit_reason) << ")";
     return os.str();
   }
   return {};

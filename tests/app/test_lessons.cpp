@@ -140,7 +140,8 @@ TEST_CASE("lesson actions: entering a step sets the scene, the view and the timi
   viz::actions::start_lesson(s, test_lesson());
   REQUIRE(s.lesson);
   CHECK(s.doc.title == "Your first attention: four words, one head, causal");
-  CHECK(s.view.focus_stage == "weights");
+  REQUIRE(s.view.zoom_stage.has_value());
+  CHECK(s.view.zoom_stage->id == "weights");
   REQUIRE(s.highlights.size() == 1);
   CHECK(s.highlights[0].stage == "masked");
   CHECK(s.view_request.has_value());

@@ -97,7 +97,7 @@ TEST_CASE("settings: a field with a bad value falls back alone, and says which")
   CHECK(s.colour.theme == Theme::Light);
   CHECK(s.colour.signed_map == ColormapId::Viridis);  // the good fields are kept
   CHECK(s.colour.contrast == Contrast::Row);
-  CHECK(s.ui_scale_percent == 100);
+  CHECK(s.ui_scale_percent == 0);  // not usable: the UI follows the monitor
   CHECK_FALSE(s.colour.log_weights);
   CHECK(s.recent == std::vector<std::string>{"/a.json"});  // only absolute paths
   const std::string problem = store.take_problem();
@@ -140,14 +140,42 @@ TEST_CASE("settings: a folder that cannot be written is reported once, not fatal
   CHECK(store.take_problem().empty());  // not again on every change
 }
 
-TEST_CASE("settings and AppState: colours and recent files go both ways; the UI size passes through") {
+TEST_CASE("settings and AppState: colours, recent files and a chosen UI size go into the state") {
   AppState state;
+  state.view.ui_scale_percent = 125;  // what the monitor asked for
   apply_settings(state, unusual());
   CHECK(state.view.colour == unusual().colour);
   CHECK(state.recent == unusual().recent);
-  state.view.colour.theme = Theme::Dark;
-  const Settings back = remembered_settings(state, unusual());
-  CHECK(back.colour.theme == Theme::Dark);
-  CHECK(back.ui_scale_percent == 175);
-  CHECK(back.last_lesson == unusual().last_lesson);  // no lesson open: the last one stays
+  CHECK(state.view.ui_scale_percent == 175);
+  Settings automatic = unusual();
+  automatic.ui_scale_percent = 0;  // never chosen: the monitor's scale stays
+  state.view.ui_scale_percent = 125;
+  apply_settings(state, automatic);
+  CHECK(state.view.ui_scale_percent == 125);
+}
+
+TEST_CASE("settings tracker: what the user changes is remembered, what the run only started with is not") {
+  Settings stored;  // remembered: defaults, UI size never chosen
+  AppState state;
+  apply_settings(state, stored);
+  state.view.colour.theme = Theme::Dark;  // --theme dark for this run
+  state.view.ui_scale_percent = 150;      // from the monitor
+  SettingsTracker tracker(state);
+  Settings out = tracker.remembered(state, stored);
+  CHECK(out.colour.theme == Theme::Light);  // a command-line choice is for this run only
+  CHECK(out.ui_scale_percent == 0);         // still following the monitor
+  state.view.colour.contrast = Contrast::Row;  // the user picks Per row in the menu
+  state.view.ui_scale_percent = 200;          // and a larger UI
+  out = tracker.remembered(state, out);
+  CHECK(out.colour.contrast == Contrast::Row);
+  CHECK(out.ui_scale_percent == 200);
+  CHECK(out.colour.theme == Theme::Light);
+  state.view.ui_scale_percent = 150;  // back to where it started: still a choice, and remembered
+  state.view.colour.theme = Theme::HighContrast;
+  out = tracker.remembered(state, out);
+  CHECK(out.ui_scale_percent == 150);
+  CHECK(out.colour.theme == Theme::HighContrast);
+  state.recent = {"/tmp/x.json"};
+  CHECK(tracker.remembered(state, out).recent == state.recent);
+  CHECK(tracker.remembered(state, out).last_lesson.empty());  // no lesson opened yet
 }

@@ -4,6 +4,8 @@
 // sample and checks the message.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include "attn/io/lesson_file.hpp"
@@ -203,4 +205,19 @@ TEST_CASE("lesson: the compare view's stage exists in A or B") {
   json doc = sample();
   doc["steps"][2]["compare"]["stage"] = "wieghts";
   CHECK(problems_of(doc) == "steps[2].compare.stage: no stage \"wieghts\" in A or B");
+}
+
+TEST_CASE("lesson: the syllabus: a lesson per article, each with 8+ steps and 3+ questions of every kind between them") {
+  namespace fs = std::filesystem;
+  std::vector<std::string> articles;
+  for (const fs::directory_entry& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) {
+    const LessonFile l = attn::io::load_lesson(e.path().string());
+    CAPTURE(l.id);
+    CHECK(l.steps.size() >= 8);
+    CHECK(l.questions() >= 3);
+    articles.push_back(l.article);
+  }
+  std::sort(articles.begin(), articles.end());
+  articles.erase(std::unique(articles.begin(), articles.end()), articles.end());
+  CHECK(articles.size() >= 5);
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <functional>
 
 #include "ui_support.hpp"
@@ -292,5 +293,48 @@ TEST_SUITE("typing") {
     const nlohmann::json kept = wait_for(app.layout, [](const nlohmann::json& j) { return j["grids"][0]["rows"] == 4; });
     REQUIRE(kept.is_object());
     CHECK(kept["zoom"] == zoomed["zoom"]);
+  }
+}
+
+TEST_SUITE("typing") {
+  TEST_CASE("ui: after kill -9, the next start offers the unsaved edit back and restores it") {
+    namespace fs = std::filesystem;
+    const fs::path config = temp_path("crash_config");
+    fs::remove_all(config);
+    fs::create_directories(config);
+    auto autosaves = [&] {
+      std::vector<fs::path> found;
+      for (const fs::directory_entry& e : fs::directory_iterator(config))
+        if (e.path().filename().string().rfind("autosave-", 0) == 0) found.push_back(e.path());
+      return found;
+    };
+    {
+      RunningApp app("--config-dir \"" + config.string() + "\"", "crash1");
+      const nlohmann::json layout = layout_with(app, "x[0,0]");
+      REQUIRE(layout.is_object());
+      REQUIRE(app.first_state().is_object());
+      type_into_x00(app, layout, "3");
+      key("Return");
+      REQUIRE(wait_for(app.state, [](const nlohmann::json& j) { return j["scenario"]["x"][0][0] == 3.0; }).is_object());
+      // The copy lands within a few seconds of the edit; wait for it, not for time.
+      bool saved = false;
+      for (int i = 0; i < 200 && !saved; ++i) {
+        const std::vector<fs::path> files = autosaves();
+        saved = !files.empty() && load_json(files.front().string()).is_object();
+        if (!saved) sleep_ms(50);
+      }
+      REQUIRE_MESSAGE(saved, "no autosave copy appeared in " << config);
+    }  // SIGKILL: no chance to clean up
+    REQUIRE(autosaves().size() == 1);
+    RunningApp again("--config-dir \"" + config.string() + "\"", "crash2");
+    const nlohmann::json offered = wait_for(again.state, [](const nlohmann::json& j) { return j["restore_offered"] == true; });
+    REQUIRE_MESSAGE(offered.is_object(), "the restart did not offer the unsaved work back");
+    CHECK(offered["scenario"]["x"][0][0] != 3.0);  // not applied before the answer
+    key("Return");  // Restore
+    const nlohmann::json restored = wait_for(again.state, [](const nlohmann::json& j) {
+      return j["restore_offered"] == false && j["scenario"]["x"][0][0] == 3.0;
+    });
+    REQUIRE_MESSAGE(restored.is_object(), "Restore did not bring the edit back");
+    CHECK(restored["dirty"] == true);  // still unsaved: Save keeps it
   }
 }

@@ -131,5 +131,6 @@ TEST_SUITE("lessons") {
       }
     }
     MESSAGE(shots << " lesson steps rendered");
+    CHECK(shots >= 40);  // five lessons of eight or more steps
   }
 }

@@ -93,6 +93,15 @@ int run_explain(const ExplainOptions& opts) {
   return 0;
 }
 
+// CLI11 reads "0x1" and "1e0" as 1; an index is written in plain decimal.
+const CLI::Validator kDecimal(
+    [](std::string& text) -> std::string {
+      const size_t digits = text.find_first_not_of("0123456789", text.rfind('-', 0) == 0 ? 1 : 0);
+      const bool ok = !text.empty() && text != "-" && digits == std::string::npos;
+      return ok ? std::string() : "expected a whole number in decimal, got \"" + text + "\"";
+    },
+    "INT");
+
 }  // namespace
 
 void add_explain_command(CLI::App& app, Action& action) {
@@ -103,9 +112,10 @@ void add_explain_command(CLI::App& app, Action& action) {
   cmd->add_option("--stage", opts->stage, "Stage id, e.g. scores, weights, output (see `attn stages FILE`)")
       ->required();
   CLI::Option* head = cmd->add_option("--head", opts->head,
-                                      "Head index for per-head stages (default 0 when there is one head)");
-  cmd->add_option("--row", opts->row, "Row of the cell (0-based)")->required();
-  cmd->add_option("--col", opts->col, "Column of the cell (0-based)")->required();
+                                      "Head index for per-head stages (default 0 when there is one head)")
+                           ->check(kDecimal);
+  cmd->add_option("--row", opts->row, "Row of the cell (0-based)")->required()->check(kDecimal);
+  cmd->add_option("--col", opts->col, "Column of the cell (0-based)")->required()->check(kDecimal);
   cmd->callback([opts, head, &action] {
     opts->head_given = head->count() > 0;
     action = [opts] { return run_explain(*opts); };

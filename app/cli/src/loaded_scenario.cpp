@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attn/io/machine_limits.hpp"
 #include "cli_error.hpp"
 
 namespace attn::cli {
@@ -33,12 +34,12 @@ LoadedScenario load_and_compute(const std::string& path) {
   LoadedScenario loaded;
   loaded.path = path;
   try {
-    loaded.file = io::load_scenario(path);  // its messages already start with the path
+    loaded.file = io::load_scenario(path, io::machine_limits());  // its messages already start with the path
   } catch (const io::FormatError& e) {
     throw CliError(e.what());
   }
   try {
-    loaded.trace = compute_trace(loaded.file.scenario);
+    loaded.trace = compute_trace(loaded.file.scenario, io::machine_limits());
   } catch (const ComputeError& e) {
     throw CliError(path + ": " + e.what());
   } catch (const std::invalid_argument& e) {

@@ -25,7 +25,8 @@ constexpr const char* kFooter =
     "  attn stages assets/scenarios/default.json\n"
     "  attn explain assets/scenarios/default.json --stage weights --row 0 --col 1\n"
     "  attn trace assets/scenarios/default.json --indent 1\n"
-    "  attn lesson check assets/lessons/01_attention_from_scratch.json";
+    "  attn lesson check assets/lessons/01_attention_from_scratch.json\n"
+    "  attn why-scale --dk 64";
 
 int fail(const std::string& message, int code) {
   std::cerr << "attn: " << attn::cli::one_line(message) << "\n";
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   add_explain_command(app, action);
   add_trace_command(app, action);
   add_lesson_command(app, action);
+  add_why_scale_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -164,4 +164,11 @@ double displayed_value(const attn::Trace& trace, const Frame& f, int stage, int 
   return final_value;
 }
 
+int presented_stage(const Timeline& tl, const Frame& f) {
+  if (f.active_stage >= 0) return f.active_stage;
+  if (tl.steps.empty()) return -1;
+  const int step = std::clamp(f.step, 0, static_cast<int>(tl.steps.size()) - 1);
+  return tl.steps[static_cast<size_t>(step)].stage;
+}
+
 }  // namespace viz

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <utility>
 
+#include "attn/io/machine_limits.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace viz::actions {
@@ -32,6 +33,7 @@ void replace_document(AppState& s, attn::io::ScenarioFile file, const std::strin
   s.draft = {};
   s.shape_memory.clear();
   s.gesture = {};
+  s.view.zoom_stage.reset();
   s.hovered.reset();
   s.pinned.reset();
   s.view.fit_pending = true;
@@ -108,7 +110,7 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit) {
 
 bool open(AppState& s, const std::string& path) {
   try {
-    attn::io::ScenarioFile file = attn::io::load_scenario(path);
+    attn::io::ScenarioFile file = attn::io::load_scenario(path, attn::io::machine_limits());
     replace_document(s, std::move(file), path);
     s.lesson.reset();  // the document is no longer a lesson's scene
     s.highlights.clear();
@@ -184,6 +186,32 @@ void save_as_closed(AppState& s, bool saved) {
 }
 
 void request_quit(AppState& s) { request(s, {PendingAction::Kind::Quit, {}}); }
+
+void restore_autosave(AppState& s, bool restore) {
+  if (!s.restore_offer) return;
+  const AutosaveRecord r = std::move(*s.restore_offer);
+  s.restore_offer.reset();
+  std::error_code ec;
+  std::filesystem::remove(s.restore_file, ec);
+  if (!restore) return;
+  // Back into the document it belonged to, so Save writes where it should and
+  // "edited" compares with that file; a file that is gone leaves a new scene.
+  std::error_code exists_ec;
+  if (!r.path.empty() && std::filesystem::exists(r.path, exists_ec) && open(s, r.path)) {
+    s.doc.title = r.file.title;
+    s.doc.description = r.file.description;
+  } else if (r.path.empty() && r.label == "built-in lesson") {
+    open_builtin(s);
+  } else {
+    // No file to compare with any more: the work is unsaved until saved.
+    show_scene(s, r.file, r.label.empty() ? "restored work" : r.label + " (restored)");
+    s.saved = attn::Scenario{};
+    ++s.saved_version;
+  }
+  s.doc.scenario = r.file.scenario;
+  changed(s);
+  notify(s, "Restored the unsaved work of a run that did not close normally. Save it to keep it.");
+}
 
 void remember_recent(AppState& s, const std::string& path) {
   std::error_code ec;

@@ -56,7 +56,7 @@ PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& option
   std::vector<int> lanes;  // head of each lane
   for (size_t i = 0; i < trace.stages.size(); ++i) {
     const attn::Stage& s = trace.stages[i];
-    if (o.head >= 0 && s.head >= 0 && s.head != o.head) continue;
+    if (!shown_in_layout(trace, static_cast<int>(i), o)) continue;
     int lane = -1;
     if (s.head >= 0) {
       auto it = std::find(lanes.begin(), lanes.end(), s.head);

@@ -46,6 +46,22 @@ double label_width(const std::string& text, double char_w) {
   return code_points * char_w;
 }
 
+bool shown_in_layout(const attn::Trace& trace, int index, const LayoutOptions& o) {
+  const attn::Stage& s = trace.stages[static_cast<size_t>(index)];
+  if (o.head >= 0 && s.head >= 0 && s.head != o.head) return false;
+  return o.only.empty() || std::find(o.only.begin(), o.only.end(), index) != o.only.end();
+}
+
+std::vector<int> stage_with_inputs(const attn::Trace& trace, int stage) {
+  std::vector<int> out{stage};
+  if (stage < 0 || stage >= static_cast<int>(trace.stages.size())) return {};
+  for (const attn::StageRef& in : trace.stages[static_cast<size_t>(stage)].inputs) {
+    const int j = trace.index_of(in);
+    if (j >= 0) out.push_back(j);
+  }
+  return out;
+}
+
 bool names_tokens(const std::vector<std::string>& labels) {
   for (size_t i = 0; i < labels.size(); ++i)
     if (labels[i] != std::to_string(i)) return true;
@@ -59,7 +75,7 @@ bool rotate_column_labels(const std::vector<std::string>& labels, double widest_
 double column_label_band(const attn::Trace& trace, const LayoutOptions& o) {
   double band = o.col_label_h;
   for (const attn::Stage& s : trace.stages) {
-    if (o.head >= 0 && s.head >= 0 && s.head != o.head) continue;
+    if (!shown_in_layout(trace, static_cast<int>(&s - trace.stages.data()), o)) continue;
     double widest = 0;
     for (const std::string& l : s.col_labels) widest = std::max(widest, label_width(l, o.char_w));
     if (rotate_column_labels(s.col_labels, widest, o.cell))

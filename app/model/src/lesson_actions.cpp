@@ -61,13 +61,18 @@ void lesson_step(AppState& s, int step) {
   show_scene(s, st.scene, s.lesson->lesson().title + " · step " + std::to_string(s.lesson->step() + 1));
   const attn::io::LessonView& v = st.view;
   s.view.head = v.heads ? *v.heads : -1;
-  s.view.focus_stage = v.focus.stage;
-  s.view.focus_head = v.focus.head;
+  // A step about one stage shows that stage and its inputs, large; Escape
+  // (or a double-click on its title) shows the whole pipeline.
+  s.view.focus_stage.clear();
+  if (v.focus.stage.empty()) s.view.zoom_stage.reset();
+  else s.view.zoom_stage = attn::StageRef{v.focus.stage, v.focus.head};
   s.highlights = v.highlight;
   s.granularity = granularity_of(v.granularity, s.granularity);
   for (const auto& [panel, shown] : v.panels) {
     if (panel == "editor") s.view.show_editor = shown;
     if (panel == "inspector") s.view.show_inspector = shown;
+    if (panel == "why_scale") s.view.show_why_scale = shown;
+    if (panel == "hull") s.view.show_hull = shown;
   }
   s.view_request = v;
   s.answer_text.clear();
@@ -80,7 +85,7 @@ void close_lesson(AppState& s) {
   save_progress(s);
   s.lesson.reset();
   s.highlights.clear();
-  s.view.focus_stage.clear();
+  s.view.zoom_stage.reset();
   s.view.fit_pending = true;
 }
 

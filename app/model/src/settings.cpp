@@ -77,11 +77,13 @@ Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
   read_bool(j, "shared_range", c.shared_range, problems);
   if (j.contains("ui_scale_percent")) {
     const json& v = j["ui_scale_percent"];
-    if (v.is_number_integer() && v.get<long long>() >= kMinUiScalePercent && v.get<long long>() <= kMaxUiScalePercent)
+    const bool unset = v.is_number_integer() && v.get<long long>() == 0;
+    if (unset || (v.is_number_integer() && v.get<long long>() >= kMinUiScalePercent && v.get<long long>() <= kMaxUiScalePercent))
       s.ui_scale_percent = v.get<int>();
     else
       problems.push_back("ui_scale_percent " + short_text(v.dump()) + " is not a whole number from " +
-                         std::to_string(kMinUiScalePercent) + " to " + std::to_string(kMaxUiScalePercent) + "; using 100");
+                         std::to_string(kMinUiScalePercent) + " to " + std::to_string(kMaxUiScalePercent) +
+                         "; the UI follows the monitor's scale");
   }
   if (j.contains("recent_files")) {
     const json& v = j["recent_files"];

@@ -78,6 +78,7 @@ struct Limits {
   long long max_width = 4096;
   long long max_heads = 64;
   long long max_trace_bytes = 6LL << 30;  // all stages together
+  std::string trace_limit_reason;        // why max_trace_bytes is what it is, for the message
 };
 
 // Returns an empty string when the scenario can be computed, otherwise one

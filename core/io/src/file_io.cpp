@@ -1,14 +1,26 @@
-// File reading and atomic writing (see file_io.hpp). The temporary file sits
-// next to the target because rename() is only atomic within one file system.
+// File reading and durable writing (see file_io.hpp).
+//
+// Reading refuses anything but a regular file before opening it: /dev/zero
+// would be read until memory runs out and a FIFO with no writer would block
+// forever. Reading stops at the size limit even if the file grows meanwhile.
+//
+// Writing keeps what the user has: the data is written to a temporary file in
+// the same folder (rename is only atomic within one file system), flushed to
+// disk with fsync, given the old file's permissions, renamed over the target
+// and the folder synced, so a crash leaves either the old file or the new one.
+// A symlink is followed (the link stays a link), and a file with several hard
+// links is rewritten in place (a rename would split the links), after a copy
+// of the new text is safely on disk beside it.
 #include "file_io.hpp"
 
-#include <atomic>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
-#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "attn/io/scenario_file.hpp"
@@ -22,67 +34,119 @@ namespace {
 
 std::string os_reason(int err) { return err != 0 ? std::strerror(err) : "unknown error"; }
 
-// Unique enough for concurrent saves from one process and from several:
-// process-wide counter plus the clock.
-std::string temp_name_for(const fs::path& target) {
-  static std::atomic<unsigned> counter{0};
-  const auto ticks = std::chrono::steady_clock::now().time_since_epoch().count();
-  return target.filename().string() + ".tmp-" + std::to_string(ticks) + "-" +
-         std::to_string(counter.fetch_add(1));
+// Closes a descriptor on every path out.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
+}
+
+void sync_folder(const fs::path& dir) {
+  Fd d{::open(dir.c_str(), O_RDONLY | O_DIRECTORY)};
+  if (d.fd >= 0) ::fsync(d.fd);  // best effort: some file systems refuse it
+}
+
+// A short unique name in `dir`, created exclusively (mkstemp): short so a
+// 250-character file name still has room, exclusive so two saves never meet.
+std::string make_temp(const fs::path& dir, const std::string& path, Fd* out) {
+  std::string name = (dir / ".attnviz-XXXXXX").string();
+  out->fd = ::mkstemp(name.data());
+  if (out->fd < 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
+  return name;
 }
 
 }  // namespace
 
 std::string read_text_file(const std::string& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    throw FormatError("cannot open: " + (ec ? ec.message() : os_reason(ENOENT)));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw FormatError("cannot open: " + os_reason(errno));
+  if (S_ISDIR(st.st_mode)) throw FormatError("is a directory, not a scenario file");
+  if (!S_ISREG(st.st_mode))
+    throw FormatError("is not a regular file (a device, pipe or socket); attnviz reads files saved on disk");
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxFileBytes)
+    throw FormatError("file is too large (" + std::to_string(st.st_size) + " bytes; files are limited to 1 GiB)");
+  // Non-blocking, so a file swapped for a FIFO after the check cannot hang us.
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK)};
+  if (f.fd < 0) throw FormatError("cannot open: " + os_reason(errno));
+  struct stat opened {};
+  if (::fstat(f.fd, &opened) != 0 || !S_ISREG(opened.st_mode))
+    throw FormatError("is not a regular file (it changed while being opened)");
+  std::string text;
+  text.reserve(static_cast<std::size_t>(opened.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw FormatError("cannot read: " + os_reason(errno));
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > kMaxFileBytes) throw FormatError("file is too large (more than 1 GiB)");
   }
-  if (fs::is_directory(status)) throw FormatError("is a directory, not a scenario file");
-  if (fs::is_regular_file(status)) {
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (!ec && size > kMaxFileBytes) {
-      throw FormatError("file is too large (" + std::to_string(size) +
-                        " bytes; scenario files are limited to 1 GiB)");
-    }
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError("cannot open: " + os_reason(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw FormatError("cannot read: " + os_reason(errno));
-  std::string text = buffer.str();
-  if (text.size() > kMaxFileBytes) throw FormatError("file is too large (more than 1 GiB)");
   return text;
 }
 
 void write_text_file_atomically(const std::string& path, const std::string& text) {
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const fs::path temp = dir / temp_name_for(target);
-  {
-    errno = 0;
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw FormatError("cannot write " + path + ": " + os_reason(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      out.close();
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      throw FormatError("cannot write " + path + ": " + os_reason(err));
-    }
-  }
   std::error_code ec;
-  fs::rename(temp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw FormatError("cannot write " + path + ": " + ec.message());
+  // Follow a symlink: the file it points at is what the user means.
+  fs::path target = fs::path(path);
+  if (fs::is_symlink(target, ec)) {
+    const fs::path resolved = fs::weakly_canonical(target, ec);
+    if (!ec) target = resolved;
   }
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  struct stat old {};
+  const bool exists = ::stat(target.c_str(), &old) == 0;
+  if (exists && !S_ISREG(old.st_mode)) throw FormatError("cannot write " + path + ": it is not a regular file");
+
+  Fd temp;
+  const std::string temp_path = make_temp(dir, path, &temp);
+  try {
+    write_all(temp.fd, text, path);
+    // mkstemp creates 0600; a new file gets the usual 0644 less the umask,
+    // an existing one keeps its own permissions.
+    mode_t mode = 0;
+    if (exists) {
+      mode = old.st_mode & 07777;
+    } else {
+      const mode_t mask = ::umask(0);
+      ::umask(mask);
+      mode = 0666 & ~mask;
+    }
+    if (::fchmod(temp.fd, mode) != 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
+  } catch (...) {
+    ::unlink(temp_path.c_str());
+    throw;
+  }
+  ::close(temp.fd);
+  temp.fd = -1;
+
+  if (exists && old.st_nlink > 1) {
+    // Several names share this file: rewrite it in place so they all see the
+    // new text. The complete copy stays beside it until that has succeeded.
+    Fd in_place{::open(target.c_str(), O_WRONLY | O_TRUNC)};
+    if (in_place.fd < 0) throw FormatError("cannot write " + path + ": " + os_reason(errno) + " (the new text is in " + temp_path + ")");
+    write_all(in_place.fd, text, path + " (the new text is also in " + temp_path + ")");
+    ::unlink(temp_path.c_str());
+    return;
+  }
+  if (::rename(temp_path.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp_path.c_str());
+    throw FormatError("cannot write " + path + ": " + os_reason(err));
+  }
+  sync_folder(dir);
 }
 
 }  // namespace attn::io::detail

@@ -80,7 +80,16 @@ bool JsonDomBuilder::number_float(number_float_t val, const string_t& /*text*/) 
   return true;
 }
 
+bool JsonDomBuilder::too_long(const std::string& s) {
+  if (s.size() <= kMaxStringBytes) return false;
+  failure_.kind = ParseFailure::Kind::TooLong;
+  failure_.path = current_path();
+  failure_.length = s.size();
+  return true;
+}
+
 bool JsonDomBuilder::string(string_t& val) {
+  if (too_long(val)) return false;
   add(std::move(val));
   return true;
 }
@@ -95,6 +104,7 @@ bool JsonDomBuilder::start_object(std::size_t /*elements*/) {
 }
 
 bool JsonDomBuilder::key(string_t& val) {
+  if (too_long(val)) return false;
   Frame& top = stack_.back();
   if (top.node->contains(val)) {
     top.key = val;

@@ -14,13 +14,18 @@ namespace attn::io::detail {
 
 // Why parsing stopped, for json_text.cpp to turn into a message.
 struct ParseFailure {
-  enum class Kind { None, TooDeep, DuplicateKey, Syntax, NumberOverflow };
+  enum class Kind { None, TooDeep, DuplicateKey, Syntax, NumberOverflow, TooLong };
   Kind kind = Kind::None;
   std::string path;        // field path where it happened ("" = top level)
   std::size_t byte = 0;    // characters read when the lexer failed
   std::string token;       // the lexer's last token (already escaped)
   std::string detail;      // nlohmann's message, or the duplicate key
+  std::size_t length = 0;  // TooLong: the string's size in bytes
 };
+
+// Longest string (value or key) a file may hold: a description of a few
+// pages fits; a 50 MB "label" is refused before the document holds it.
+constexpr std::size_t kMaxStringBytes = 64 * 1024;
 
 class JsonDomBuilder : public nlohmann::json_sax<nlohmann::json> {
  public:
@@ -53,6 +58,7 @@ class JsonDomBuilder : public nlohmann::json_sax<nlohmann::json> {
 
   nlohmann::json* add(nlohmann::json value);
   bool open(nlohmann::json container);
+  bool too_long(const std::string& s);
   std::string current_path() const;
 
   std::size_t max_depth_;

@@ -163,9 +163,20 @@ std::vector<std::string> read_labels(const json& j, const std::string& path,
   labels.reserve(j.size());
   for (std::size_t i = 0; i < j.size(); ++i) {
     if (!j[i].is_string()) fail(path_index(path, i), "expected a string label, got " + describe(j[i]));
-    labels.push_back(j[i].get<std::string>());
+    const std::string& label = j[i].get_ref<const std::string&>();
+    const std::size_t chars = code_points(label);
+    if (chars > kMaxLabelChars)
+      fail(path_index(path, i), "label of " + std::to_string(chars) + " characters is too long (labels are limited to " +
+                                    std::to_string(kMaxLabelChars) + ")");
+    labels.push_back(label);
   }
   return labels;
+}
+
+std::size_t code_points(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
 }
 
 std::string read_string(const json& j, const std::string& path) {

@@ -36,7 +36,11 @@ Vec read_vector(const nlohmann::json& j, const std::string& path, long long max_
 std::vector<bool> read_flags(const nlohmann::json& j, const std::string& path,
                              long long max_len);
 
-// An array of strings.
+// Longest token label, in characters: a word or a short phrase, never a page.
+constexpr std::size_t kMaxLabelChars = 256;
+std::size_t code_points(const std::string& utf8);
+
+// An array of strings, each at most kMaxLabelChars characters.
 std::vector<std::string> read_labels(const nlohmann::json& j, const std::string& path,
                                      long long max_len);
 

@@ -65,11 +65,15 @@ std::string message_for(const ParseFailure& f, const std::string& text,
       return "nesting is deeper than " + std::to_string(max_depth) +
              " levels of arrays/objects" + in_path(path) + "; a scenario needs at most 5";
     }
+    case Kind::TooLong:
+      return (f.path.empty() ? std::string("a string") : f.path) + ": text of " + std::to_string(f.length) +
+             " bytes is too long (text in a file is limited to " + std::to_string(kMaxStringBytes / 1024) + " KiB)";
     case Kind::DuplicateKey:
       return f.path + ": duplicate key (it appears more than once in the same object)";
     case Kind::NumberOverflow:
       return (f.path.empty() ? std::string("number") : f.path) +
-             ": not finite (" + f.token + " is too large for a double)";
+             ": not finite (" + (f.token.size() > 24 ? f.token.substr(0, 20) + "... (" + std::to_string(f.token.size()) + " digits)" : f.token) +
+             " is too large for a double)";
     case Kind::Syntax:
     case Kind::None:
       break;

@@ -104,8 +104,9 @@ void apply_edits(ScenarioFile& file, const std::vector<ScenarioEdit>& edits, con
   } catch (const FormatError& e) {
     fail(where, std::string("the edited scene is not valid: ") + e.what());
   }
-  // The file form has no unknown keys, so any warning is the edit's own typo.
-  if (!edited.warnings.empty()) fail(where, edited.warnings.front());
+  // The file form has no unknown keys, so an unknown key is the edit's own typo.
+  for (const std::string& w : edited.warnings)
+    if (w.rfind("unknown key", 0) == 0) fail(where, w);
   edited.app = file.app;
   file = std::move(edited);
 }

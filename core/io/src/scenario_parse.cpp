@@ -191,7 +191,12 @@ void read_numbers(const json& doc, Scenario& s, const Limits& lim) {
   if (const json* v = member(doc, "context_tokens")) {
     s.context_tokens = read_labels(*v, "context_tokens", lim.max_tokens);
   }
-  if (const json* v = member(doc, "heads")) s.heads = read_per_head<HeadWeights>(*v, "heads", lim, read_head);
+  if (const json* v = member(doc, "heads")) {
+    // An empty list is not an absent key: say which one was meant.
+    if (v->is_array() && v->empty())
+      fail("heads", "an empty list; give one {\"w_q\", \"w_k\", \"w_v\"} per head, or leave \"heads\" out for attention without projections");
+    s.heads = read_per_head<HeadWeights>(*v, "heads", lim, read_head);
+  }
   if (const json* v = member(doc, "w_o")) {
     s.w_o = read_matrix(*v, "w_o", lim.max_heads * lim.max_width, lim.max_width);
   }
@@ -232,6 +237,8 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
   // Unknown top-level keys still load (newer files must keep working), but
   // are reported so a misspelt option does not pass unnoticed.
   warn_unknown_keys(doc, file);
+  if (member(doc, "additive") && file.scenario.score != ScoreFn::Additive)
+    file.warnings.push_back("\"additive\" parameters are ignored: \"score\" is not \"additive\"");
   const std::string problem = validate(file.scenario, limits);
   if (!problem.empty()) throw FormatError(problem);
   return file;

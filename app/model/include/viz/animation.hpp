@@ -55,6 +55,11 @@ float cell_visibility(const attn::Trace& trace, const Timeline& tl, const Frame&
 // a partial sum while products accumulate). Pure.
 double displayed_value(const attn::Trace& trace, const Frame& f, int stage, int r, int c);
 
+// The stage a presentation shows at this frame: the one being computed, or
+// between steps the one just finished (at the start, the first to compute).
+// -1 for an empty timeline.
+int presented_stage(const Timeline& tl, const Frame& frame);
+
 // Smooth ease used by every transition.
 constexpr double ease_in_out(double x) {
   return x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x);

@@ -46,6 +46,10 @@ void answer(AppState& s, Answer a);
 void save_as_closed(AppState& s, bool saved);
 void request_quit(AppState& s);
 
+// Answers the restore offer: puts the crashed run's work back as unsaved
+// edits of the document it belonged to (or drops it), then deletes its file.
+void restore_autosave(AppState& s, bool restore);
+
 void remember_recent(AppState& s, const std::string& path);  // stored absolute
 // A dialog message on one line, for the terminal.
 std::string one_line(const std::string& message);

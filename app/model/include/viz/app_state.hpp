@@ -11,6 +11,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/lesson_file.hpp"
+#include "viz/autosave.hpp"
 #include "viz/clock.hpp"
 #include "viz/colour_options.hpp"
 #include "viz/config_files.hpp"
@@ -52,7 +53,13 @@ struct FieldDraft {
 struct ViewOptions {
   int head = -1;               // -1: all heads side by side
   bool show_values = true;     // print numbers in grids whose cells have room
-  bool presentation = false;   // large fonts for projectors
+  bool presentation = false;   // projector mode: full screen, one stage and its inputs, large text
+  int ui_scale_percent = 100;  // UI text size, 75..250; starts at the monitor's content scale
+  bool spotlight = false;      // dim all but the current cell, its row, column and sources
+  bool laser = false;          // a laser-pointer dot instead of the mouse cursor
+  // A double-clicked grid title: only that stage and its inputs are laid out
+  // (Escape goes back to the whole pipeline).
+  std::optional<attn::StageRef> zoom_stage;
   bool fit_pending = true;     // fit the canvas on the next frame
   // The view refits by itself when the layout or the room for it changes
   // shape, unless the user has panned or zoomed since the last fit.
@@ -64,6 +71,7 @@ struct ViewOptions {
   int focus_head = -1;
   bool show_editor = true;
   bool show_inspector = true;
+  bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
   ViewTransform transform;
   ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
 };
@@ -88,6 +96,7 @@ struct AppState {
   attn::io::ScenarioFile doc;
   std::string path;              // empty: the built-in lesson
   std::string builtin_text;      // the built-in lesson's file text
+  std::string assets_dir;        // the scenes and lessons attnviz ships (viz::find_assets_dir)
   std::uint64_t document = 0;    // bumped whenever another document is opened
   attn::Scenario original;       // what Reset goes back to
   attn::Scenario saved;          // the content of the file on disk (edited = differs)
@@ -134,6 +143,9 @@ struct AppState {
   std::string dialog_path;       // the path being typed in the open/save dialog
   bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
   PendingAction pending;         // runs after the answer (or after Save as)
+  // Work a crashed run left behind, offered back at start (and its file).
+  std::optional<AutosaveRecord> restore_offer;
+  std::string restore_file;
   bool show_help = false;
   bool quit = false;
 

@@ -30,6 +30,9 @@ Rect united(const Rect& a, const Rect& b);
 // Sizes in world units; the view multiplies everything by its zoom.
 struct LayoutOptions {
   int head = -1;             // -1: every head in its own lane; h: only head h
+  // When not empty, only these stages (indices into trace.stages) are laid
+  // out: one stage and its inputs, filling the view (presentation, zoom).
+  std::vector<int> only;
   double cell = 30;          // side of one (square) cell
   double title_h = 40;       // two text lines above the grid: name + shape, formula
   double col_label_h = 16;   // column labels, when they fit across their cells
@@ -165,6 +168,13 @@ double auto_cell_size(const attn::Trace& trace, double standard = 30, double lar
 // with its arrows routed.
 PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions options, double view_w, double view_h,
                                int max_bands = 4);
+
+// Whether options.head and options.only let stage `index` be laid out.
+bool shown_in_layout(const attn::Trace& trace, int index, const LayoutOptions& options);
+
+// A stage and the stages it reads (indices into trace.stages): what a
+// presentation or a zoom on one grid shows.
+std::vector<int> stage_with_inputs(const attn::Trace& trace, int stage);
 
 // The computation-order column of every stage (same indexing as trace.stages).
 // Parameters (W_*, positional encodings, biases) sit one column left of the

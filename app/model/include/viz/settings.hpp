@@ -19,7 +19,7 @@ constexpr size_t kMaxRecentFiles = 8;
 
 struct Settings {
   ColourOptions colour;
-  int ui_scale_percent = 100;        // panel text and widgets, 75..250
+  int ui_scale_percent = 0;          // panel text and widgets, 75..250; 0: not chosen, follow the monitor
   std::vector<std::string> recent;   // absolute paths, newest first
   std::string last_lesson;           // absolute path of the last lesson opened
   bool operator==(const Settings& o) const {

@@ -28,6 +28,9 @@ struct ThemePalette {
   Rgba right, error, warning;
   Rgba error_panel, error_border;
   Rgba offending_cell;           // an editor cell behind a failed computation
+  // Presenting.
+  Rgba spotlight_dim;            // laid over all but the cells in the spotlight
+  Rgba laser;                    // the laser pointer's dot (its glow is the same, fainter)
 };
 
 const ThemePalette& palette(Theme theme);

@@ -1,0 +1,30 @@
+// See panel_window.hpp.
+#include "explore/panel_window.hpp"
+
+#include <algorithm>
+
+namespace viz {
+
+ImVec2 first_window_size(ImVec2 canvas, float width, float height, float narrow_height) {
+  const float font = ImGui::GetFontSize();
+  const float half = canvas.x / 2 - font * 1.5f;
+  const bool narrow = width > half;
+  const float w = narrow ? std::max(font * 16, half) : width;
+  return ImVec2(w, std::min(narrow ? narrow_height : height, canvas.y - 2 * font));
+}
+
+bool begin_panel(const char* title, bool* open, ImVec2 pos, ImVec2 size, WidgetProbe* probe, const char* probe_name) {
+  ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin(title, open)) {
+    ImGui::End();
+    return false;
+  }
+  if (probe) {
+    const ImVec2 at = ImGui::GetWindowPos(), extent = ImGui::GetWindowSize();
+    (*probe)[probe_name] = ImVec4(at.x, at.y, at.x + extent.x, at.y + extent.y);
+  }
+  return true;
+}
+
+}  // namespace viz
