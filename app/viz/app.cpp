@@ -13,7 +13,9 @@
 #include "viz/app_actions.hpp"
 #include "capture.hpp"
 #include "menu_bar.hpp"
-#include "recent_files.hpp"
+#include "theme_style.hpp"
+#include "viz/config_files.hpp"
+#include "viz/settings_state.hpp"
 
 namespace viz {
 namespace {
@@ -35,16 +37,24 @@ App::App(const Options& options, AppState initial)
       state_(std::move(initial)),
       platform_(platform_options(options)),
       base_style_(ImGui::GetStyle()),
-      remember_recent_(options.remembers()),
+      remembers_(options.remembers()),
       lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
+  // Remembered settings first (before the file given on the command line
+  // joins the recent list); this run's command line goes over them.
+  if (remembers_ && !options.config_dir_or_default().empty()) {
+    settings_ = SettingsStore(options.config_dir_or_default() + "/settings.json");
+    apply_settings(state_, settings_.settings());
+  }
+  state_.view.colour = with_colour_options(state_.view.colour, options);
   state_.granularity = options.granularity;
   state_.view.presentation = options.presentation;
   state_.view.spotlight = options.spotlight;
-  // The UI follows the monitor's content scale (HiDPI) unless asked.
-  state_.view.ui_scale_percent = options.ui_scale_percent > 0
-                                     ? options.ui_scale_percent
+  // The UI follows the monitor's content scale (HiDPI) unless asked or chosen before.
+  const int remembered_scale = settings_.settings().ui_scale_percent;
+  state_.view.ui_scale_percent = options.ui_scale_percent > 0 ? options.ui_scale_percent
+                                 : remembered_scale > 0       ? remembered_scale
                                      : std::clamp(static_cast<int>(std::lround(platform_.content_scale() * 100)), 75, 250);
   apply_presentation();
   apply_ui_size(true);
@@ -58,11 +68,31 @@ App::App(const Options& options, AppState initial)
     state_.view.focus_stage = options.stage;
     state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
   }
-  if (remember_recent_) state_.recent = load_recent_files(recent_files_path());
-  if (options.remembers())
+  if (remembers_)
     autosave_ = std::make_unique<AutosaveWriter>(autosave_file(options.config_dir_or_default(), static_cast<long>(::getpid())));
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
+  if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
+  settings_tracker_ = SettingsTracker(state_);
+}
+
+void App::remember_settings() {
+  if (!remembers_) return;
+  settings_.save(settings_tracker_.remembered(state_, settings_.settings()));
+  if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
+}
+
+// The theme's ImGui colours go into the base style too, so a later change of
+// text size (which starts again from the base style) keeps them.
+void App::apply_theme_if_changed() {
+  const Theme theme = state_.view.colour.theme;
+  if (theme_set_ && theme == theme_applied_) return;
+  apply_theme(ImGui::GetStyle(), theme);
+  apply_theme(base_style_, theme);
+  const Rgba c = palette(theme).canvas;
+  platform_.set_clear_colour(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f);
+  theme_applied_ = theme;
+  theme_set_ = true;
 }
 
 // Time options need the timeline, so they apply after the first recompute.
@@ -117,7 +147,7 @@ int App::run_interactive() {
   }
   if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
-  if (remember_recent_) save_recent_files(recent_files_path(), state_.recent);
+  remember_settings();
   return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
+#include "viz/settings_state.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
 #include "viz/why_scale_model.hpp"
@@ -60,6 +61,8 @@ class App {
   void apply_start_options();
 
   void frame(double dt);
+  void apply_theme_if_changed();
+  void remember_settings();  // saves what changed (interactive runs only)
   // app_present.cpp
   float ui_scale() const;
   void apply_ui_size(bool first = false);
@@ -78,7 +81,11 @@ class App {
   Platform platform_;
   FontSet fonts_;
   ImGuiStyle base_style_;
-  bool remember_recent_;  // off in test and headless runs
+  bool remembers_;  // reads and writes the user's settings; off in test and headless runs
+  SettingsStore settings_;          // what was remembered last
+  SettingsTracker settings_tracker_;  // what the user changed in this run
+  Theme theme_applied_ = Theme::Light;
+  bool theme_set_ = false;
   bool presentation_applied_ = false;
   std::pair<bool, bool> panels_before_{true, true};  // editor, inspector before presenting
   std::unique_ptr<GridRenderer> renderer_;
@@ -92,7 +99,8 @@ class App {
   PipelineLayout layout_;
   LayoutKey layout_key_;
   std::vector<ColorScale> scales_;
-  std::uint64_t scales_generation_ = 0;
+  std::uint64_t scales_generation_ = 0, scales_revision_ = 0;
+  ColourOptions scales_colour_;
   double last_total_ = -1;
   Frame frame_;
   ExplainCache inspect_cache_, active_cache_;

@@ -79,10 +79,11 @@ void App::update_derived(const Panels& p, double dt) {
     hidden_ = hidden_stages(*state_.lesson->current().question, trace);
 
   const std::uint64_t generation = model_.generation();
-  if (scales_generation_ != generation) {
-    scales_.clear();
-    for (const attn::Stage& s : trace.stages) scales_.push_back(scale_for(s));
+  if (scales_generation_ != generation || scales_colour_ != state_.view.colour) {
+    scales_ = color_scales(trace, state_.view.colour);
     scales_generation_ = generation;
+    scales_colour_ = state_.view.colour;
+    ++scales_revision_;  // large grids re-upload their colormap coordinates
   }
   frame_ = evaluate(trace, tl, state_.clock.t);
   // The room grids had last frame (the strips above and below hold the
@@ -113,7 +114,7 @@ void App::update_derived(const Panels& p, double dt) {
     if (key.head != layout_key_.head || key.only != layout_key_.only) state_.view.fit_pending = true;
     layout_key_ = key;
   }
-  textures_->sync(trace, generation, layout_, scales_);
+  textures_->sync(trace, generation, scales_revision_, layout_, scales_);
   textures_->update_live(trace, tl, frame_, layout_);
 
   const std::optional<CellRef>& cell = state_.inspected();
@@ -137,7 +138,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   // Floating windows over the canvas, drawn before any modal (see frame()).
   if (state_.view.show_why_scale)
     draw_why_scale_panel(why_scale_.inputs, why_scale_.result(), &state_.view.show_why_scale, p.canvas_pos,
-                         p.canvas_size, probe);
+                         p.canvas_size, probe, state_.view.colour.probability_map);
   if (state_.view.show_hull && model_.has_trace())
     draw_hull_panel(hull_.view(), hull_, model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
                     p.canvas_pos, p.canvas_size, probe);
@@ -146,6 +147,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
 void App::frame(double dt) {
   apply_presentation();
   apply_ui_size();
+  apply_theme_if_changed();
   platform_.begin_frame();
   renderer_->begin_frame();
   WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
@@ -153,7 +155,7 @@ void App::frame(double dt) {
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
-  if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_);
+  if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
   draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   draw_transport(p.transport_pos, p.transport_size, model_, state_);
@@ -167,6 +169,7 @@ void App::frame(double dt) {
   // very first frame). What a dialog answer changes shows from the next frame.
   draw_modals(state_);
   platform_.end_frame();
+  remember_settings();
 
   if (!options_.dump_state.empty()) {
     std::string key = state_dump_key(state_, model_);
@@ -179,7 +182,7 @@ void App::frame(double dt) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const Rect& canvas = state_.view.area;  // the grid area the painter used
     write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
-                      static_cast<int>(size.x), static_cast<int>(size.y));
+                      static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads());
   }
 }
 

@@ -25,7 +25,8 @@ void start_gesture(const CanvasData& d, AppState& state, const CellRef& cell, bo
   if (alt && edit::editable_value(state.doc.scenario, cell.stage, cell.row, cell.col)) {
     const double* v = edit::editable_value(state.doc.scenario, cell.stage, cell.row, cell.col);
     const int index = d.model.trace().index_of(cell.stage);
-    const double limit = d.scales[static_cast<size_t>(index)].limit;
+    const ValueRange& range = d.scales[static_cast<size_t>(index)].range_of(cell.row);
+    const double limit = std::max(std::abs(range.lo), std::abs(range.hi));
     state.gesture = {CanvasGesture::Kind::EditValue, cell, *v, std::max(0.002, limit / 150), true};
     state.edit_in_progress = true;
   } else if (state.paint_mask && maskable(*s)) {

@@ -12,13 +12,9 @@
 namespace viz {
 namespace {
 
-constexpr ImU32 kPanel = IM_COL32(255, 255, 255, 235);
-constexpr ImU32 kPanelBorder = IM_COL32(205, 208, 218, 255);
-constexpr ImU32 kTerm = IM_COL32(255, 140, 0, 255);
-
-// Squares for the products of a cell step: done ones coloured by value, the
-// rest empty, then the running sum.
-void product_strip(ImDrawList* list, ImVec2 at, const CanvasData& d, float unit) {
+// Squares for the products of a cell step: done ones coloured by value (on
+// the scale of the row being computed), the rest empty, then the running sum.
+void product_strip(ImDrawList* list, ImVec2 at, const CanvasData& d, float unit, const ThemePalette& pal) {
   const attn::Explanation& e = *d.active_cell;
   if (e.steps.empty() || e.steps[0].terms.empty()) return;
   const std::vector<attn::Term>& terms = e.steps[0].terms;
@@ -30,13 +26,13 @@ void product_strip(ImDrawList* list, ImVec2 at, const CanvasData& d, float unit)
     const ImVec2 a(at.x + t * (unit + 3), at.y), b(a.x + unit, a.y + unit);
     if (t < d.frame.terms_done) {
       sum += terms[static_cast<size_t>(t)].value;
-      list->AddRectFilled(a, b, to_imgui(color_of(scale, terms[static_cast<size_t>(t)].value)));
+      list->AddRectFilled(a, b, to_imgui(color_of(scale, d.frame.active_row, terms[static_cast<size_t>(t)].value)));
     }
-    list->AddRect(a, b, t == d.frame.terms_done - 1 ? kTerm : kPanelBorder, 0, 0, t == d.frame.terms_done - 1 ? 2.0f : 1.0f);
+    const bool now = t == d.frame.terms_done - 1;
+    list->AddRect(a, b, to_imgui(now ? pal.step : pal.panel_border), 0, 0, now ? 2.0f : 1.0f);
   }
   const std::string s = "→ Σ = " + attn::format_number(sum, 4);
-  list->AddText({at.x + n * (unit + 3) + 6, at.y + (unit - ImGui::GetFontSize()) / 2}, IM_COL32(30, 30, 40, 255),
-                s.c_str());
+  list->AddText({at.x + n * (unit + 3) + 6, at.y + (unit - ImGui::GetFontSize()) / 2}, to_imgui(pal.text), s.c_str());
 }
 
 }  // namespace
@@ -46,10 +42,11 @@ void paint_current_term(const PaintContext& ctx, const PipelineLayout& layout, c
   const ProductOperands ops = product_operands(ctx.trace, f.active_stage);
   if (!ops.valid()) return;
   const int t = f.terms_done - 1;
-  if (const GridBox* a = layout.find(ops.a)) paint_region(ctx, *a, f.active_row, f.active_row + 1, t, t + 1, kTerm, 3.5f);
+  const ImU32 term = to_imgui(ctx.palette.step);
+  if (const GridBox* a = layout.find(ops.a)) paint_region(ctx, *a, f.active_row, f.active_row + 1, t, t + 1, term, 3.5f);
   if (const GridBox* b = layout.find(ops.b)) {
-    if (ops.b_transposed) paint_region(ctx, *b, f.active_col, f.active_col + 1, t, t + 1, kTerm, 3.5f);
-    else paint_region(ctx, *b, t, t + 1, f.active_col, f.active_col + 1, kTerm, 3.5f);
+    if (ops.b_transposed) paint_region(ctx, *b, f.active_col, f.active_col + 1, t, t + 1, term, 3.5f);
+    else paint_region(ctx, *b, t, t + 1, f.active_col, f.active_col + 1, term, 3.5f);
   }
 }
 
@@ -65,7 +62,6 @@ float panel_width(float canvas_width, bool presenting = false) {
 }
 
 constexpr size_t kMaxNotices = 3;  // more are summed up in the dismiss line
-ImVec4 notice_colour() { return {0.65f, 0.25f, 0.0f, 1}; }
 
 // Never offers an action that is not available (no undo right after opening).
 std::string error_text(const CanvasData& d) {
@@ -95,6 +91,7 @@ const char* longest_fitting(const Hints& options, float room) {
 // numbers are hidden (narrow windows, large fonts: the longest that fits
 // left of the legend).
 void paint_hint_line(ImVec2 pos, ImVec2 size, const AppState& state, bool numbers_hidden, float legend_w) {
+  const ThemePalette& pal = palette(state.view.colour.theme);
   const float line = ImGui::GetTextLineHeightWithSpacing();
   float right = pos.x + size.x - legend_w - 2 * kPad;
   float y = pos.y + size.y - line - 4;
@@ -108,11 +105,11 @@ void paint_hint_line(ImVec2 pos, ImVec2 size, const AppState& state, bool number
     const ImVec2 text = ImGui::CalcTextSize(hint);
     if (*hint)
       ImGui::GetWindowDrawList()->AddRectFilled({pos.x + kPad / 2, y - 2}, {pos.x + 1.5f * kPad + text.x, y + text.y + 2},
-                                                kPanel, 4);
+                                                to_imgui(pal.panel), 4);
   }
   ImGui::SetCursorScreenPos({pos.x + kPad, y});
   ImGui::PushClipRect({pos.x, pos.y}, {right, pos.y + size.y}, true);
-  ImGui::TextColored(ImVec4(0.4f, 0.4f, 0.48f, 1), "%s", hint);
+  ImGui::TextColored(to_imvec4(pal.muted), "%s", hint);
   ImGui::PopClipRect();
 }
 
@@ -153,6 +150,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float pad = kPad;
   const float width = panel_width(size.x, state.view.presentation);
+  const ThemePalette& pal = palette(state.view.colour.theme);
 
   // Status: which step, and what it does (with the arithmetic). An invalid
   // edit is said inside the same panel (red), which the fit keeps clear of.
@@ -162,21 +160,21 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   const float panel_h = status_panel_height(d, size.x);
   const bool bottom = state.view.presentation;
   const ImVec2 a(pos.x + pad, bottom ? pos.y + size.y - pad - panel_h : pos.y + pad), b(a.x + width, a.y + panel_h);
-  list->AddRectFilled(a, b, error ? IM_COL32(255, 238, 236, 245) : kPanel, 6);
-  list->AddRect(a, b, error ? IM_COL32(210, 60, 50, 255) : kPanelBorder, 6, 0, error ? 2.0f : 1.0f);
+  list->AddRectFilled(a, b, to_imgui(error ? pal.error_panel : pal.panel), 6);
+  list->AddRect(a, b, to_imgui(error ? pal.error_border : pal.panel_border), 6, 0, error ? 2.0f : 1.0f);
   ImGui::SetCursorScreenPos({a.x + pad, a.y + pad});
   ImGui::BeginGroup();  // keeps every line indented to the panel
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
   if (error) {
-    ImGui::TextColored(ImVec4(0.6f, 0.05f, 0.05f, 1), "%s", error_text(d).c_str());
+    ImGui::TextColored(to_imvec4(pal.error), "%s", error_text(d).c_str());
     ImGui::Dummy({1, pad - ImGui::GetStyle().ItemSpacing.y});
   }
-  ImGui::TextColored(ImVec4(0.1f, 0.1f, 0.2f, 1), "%s", d.caption.status.c_str());
+  ImGui::TextColored(to_imvec4(pal.text), "%s", d.caption.status.c_str());
   ImGui::TextWrapped("%s", d.caption.detail.c_str());
-  if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f);
+  if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f, pal);
   if (strip) ImGui::Dummy({1, line * 1.3f});
-  for (size_t i = 0; i < notes.size() && i < 2; ++i) ImGui::TextColored(ImVec4(0.55f, 0.3f, 0, 1), "note: %s", notes[i].c_str());
-  for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i) ImGui::TextColored(notice_colour(), "%s", d.notices[i].text.c_str());
+  for (size_t i = 0; i < notes.size() && i < 2; ++i) ImGui::TextColored(to_imvec4(pal.warning), "note: %s", notes[i].c_str());
+  for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i) ImGui::TextColored(to_imvec4(pal.warning), "%s", d.notices[i].text.c_str());
   if (!d.notices.empty()) {
     if (ImGui::SmallButton("OK##notices")) state.notices.clear();
     if (d.notices.size() > kMaxNotices) {
@@ -196,10 +194,10 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::Text("%.0f%%", state.view.transform.zoom * 100);
 
   if (bottom) return;  // presenting: each grid has its legend; no mouse hints for the room
-  const float legend_w = ImGui::GetFontSize() * 14.5f + ImGui::CalcTextSize("−+01masked").x;
+  const float legend_w = colour_legends_width();
   paint_hint_line(pos, size, state, numbers_hidden, legend_w);
   ImGui::SetCursorScreenPos({pos.x + size.x - legend_w, pos.y + size.y - line - 4});
-  colour_legends();
+  colour_legends(state.view.colour);
 }
 
 }  // namespace viz

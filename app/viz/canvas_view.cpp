@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cmath>
 #include <vector>
 
 #include "canvas_parts.hpp"
@@ -16,16 +15,6 @@
 
 namespace viz {
 namespace {
-
-constexpr ImU32 kArrow = IM_COL32(175, 180, 195, 255);
-constexpr ImU32 kStepHighlight = IM_COL32(255, 140, 0, 255);
-constexpr ImU32 kStepFill = IM_COL32(255, 160, 0, 40);
-constexpr ImU32 kSourceHighlight = IM_COL32(120, 60, 220, 255);
-constexpr ImU32 kSourceFill = IM_COL32(140, 80, 240, 45);
-constexpr ImU32 kCellOutline = IM_COL32(20, 20, 30, 255);
-constexpr ImU32 kSpotlightDim = IM_COL32(20, 22, 30, 165);
-constexpr ImU32 kLessonHighlight = IM_COL32(0, 150, 140, 255);
-constexpr ImU32 kLessonFill = IM_COL32(0, 170, 160, 35);
 
 ImVec2 im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
 
@@ -38,10 +27,10 @@ ImVec2 towards(ImVec2 from, ImVec2 to, float distance) {
 
 // Arrows leaving Q, K, V (and their weights) take the stage's accent, as in
 // the articles, so where arrows cross the eye can still tell which is which.
-ImU32 arrow_color(const attn::Stage& source) {
-  const ImU32 accent = stage_accent(source);
-  if (!accent) return kArrow;
-  const ImVec4 a = ImGui::ColorConvertU32ToFloat4(accent), grey = ImGui::ColorConvertU32ToFloat4(kArrow);
+ImU32 arrow_color(const attn::Stage& source, const ThemePalette& palette) {
+  const ImU32 accent = stage_accent(source, palette);
+  if (!accent) return to_imgui(palette.arrow);
+  const ImVec4 a = ImGui::ColorConvertU32ToFloat4(accent), grey = to_imvec4(palette.arrow);
   constexpr float kTint = 0.7f;  // a softer accent: arrows sit behind the grids
   return ImGui::ColorConvertFloat4ToU32({grey.x + (a.x - grey.x) * kTint, grey.y + (a.y - grey.y) * kTint,
                                          grey.z + (a.z - grey.z) * kTint, 1.0f});
@@ -55,7 +44,7 @@ void paint_arrows(const PaintContext& ctx, const PipelineLayout& layout) {
   std::vector<ImVec2> p;
   for (const ArrowRoute& a : layout.arrows) {
     if (a.points.size() < 2) continue;
-    const ImU32 color = arrow_color(ctx.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(a.from)].stage)]);
+    const ImU32 color = arrow_color(ctx.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(a.from)].stage)], ctx.palette);
     p.clear();
     for (const Vec2d& v : a.points) p.push_back(im(ctx.view.to_screen(v)));
     // The line stops at the base of the head so the tip stays sharp.
@@ -93,7 +82,7 @@ void paint_lesson_highlights(const PaintContext& ctx, const PipelineLayout& layo
     if (!g) continue;
     const int r0 = c.row >= 0 ? c.row : 0, r1 = c.row >= 0 ? c.row + 1 : g->rows;
     const int c0 = c.col >= 0 ? c.col : 0, c1 = c.col >= 0 ? c.col + 1 : g->cols;
-    paint_region(ctx, *g, r0, r1, c0, c1, kLessonHighlight, 3.5f, kLessonFill);
+    paint_region(ctx, *g, r0, r1, c0, c1, to_imgui(ctx.palette.lesson), 3.5f, to_imgui(ctx.palette.lesson_fill));
   }
 }
 
@@ -118,7 +107,7 @@ void paint_spotlight(const PaintContext& ctx, const CanvasData& d, const std::ve
     for (const attn::SourceRegion& r : d.frame.highlights) lit.push_back({ctx.trace.index_of(r.stage), r.row0, r.row1, r.col0, r.col1});
   }
   ctx.list->AddRectFilled({static_cast<float>(area.x0), static_cast<float>(area.y0)}, {static_cast<float>(area.x1), static_cast<float>(area.y1)},
-                          kSpotlightDim);
+                          to_imgui(ctx.palette.spotlight_dim));
   for (const Lit& l : lit) {
     const GridBox* g = d.layout.find(l.stage);
     if (!g) continue;
@@ -133,14 +122,15 @@ void paint_spotlight(const PaintContext& ctx, const CanvasData& d, const std::ve
 }
 
 // Presenting to a room: a red dot with a glow instead of the arrow cursor.
-void paint_laser() {
+void paint_laser(const ThemePalette& palette) {
   ImGui::SetMouseCursor(ImGuiMouseCursor_None);
   ImDrawList* fg = ImGui::GetForegroundDrawList();
   const ImVec2 m = ImGui::GetIO().MousePos;
   const float r = ImGui::GetFontSize() * 0.45f;
-  fg->AddCircleFilled(m, r * 2.2f, IM_COL32(255, 30, 30, 50), 24);
-  fg->AddCircleFilled(m, r * 1.4f, IM_COL32(255, 30, 30, 110), 24);
-  fg->AddCircleFilled(m, r, IM_COL32(255, 20, 20, 255), 24);
+  const Rgba c = palette.laser;
+  fg->AddCircleFilled(m, r * 2.2f, IM_COL32(c.r, c.g, c.b, 50), 24);
+  fg->AddCircleFilled(m, r * 1.4f, IM_COL32(c.r, c.g, c.b, 110), 24);
+  fg->AddCircleFilled(m, r, to_imgui(c), 24);
 }
 
 void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, const attn::StageRef& stage, int row,
@@ -189,7 +179,8 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
   ImGui::SetNextWindowSize(size);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(250, 250, 252, 255));
+  const ThemePalette& pal = palette(state.view.colour.theme);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(pal.canvas));
   ImGui::Begin("##canvas", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
@@ -219,7 +210,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     const ImVec4 clip(static_cast<float>(area.x0), static_cast<float>(area.y0), static_cast<float>(area.x1), static_cast<float>(area.y1));
     list->PushClipRect({clip.x, clip.y}, {clip.z, clip.w}, true);
     const PaintContext ctx{list, trace, d.model.scenario(), d.model.timeline(), d.frame, state.view.transform, d.fonts, d.textures,
-                           renderer, clip, text_scale(state.view)};
+                           renderer, pal, clip, text_scale(state.view)};
     paint_arrows(ctx, d.layout);
     const NumberInputs numbers = number_inputs(trace, d.frame, d.fonts, state);
     const Rect& canvas = area;
@@ -233,25 +224,26 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     if (state.view.spotlight) paint_spotlight(ctx, d, plans, area);
 
     // What the animation step reads (query row, key column, value rows...).
-    if (!d.frame.finished) paint_sources(ctx, d.layout, d.frame.highlights, kStepHighlight, kStepFill);
+    const ImU32 step = to_imgui(pal.step), outline = to_imgui(pal.cell_outline);
+    if (!d.frame.finished) paint_sources(ctx, d.layout, d.frame.highlights, step, to_imgui(pal.step_fill));
     if (d.frame.active_stage >= 0 && d.frame.active_row >= 0) {
       const attn::Stage& s = trace.stages[static_cast<size_t>(d.frame.active_stage)];
       const int c0 = d.frame.active_col >= 0 ? d.frame.active_col : 0;
       const int c1 = d.frame.active_col >= 0 ? c0 + 1 : static_cast<int>(s.value.cols());
       if (const GridBox* g = d.layout.find(d.frame.active_stage))
-        paint_region(ctx, *g, d.frame.active_row, d.frame.active_row + 1, c0, c1, kStepHighlight, 3.0f);
+        paint_region(ctx, *g, d.frame.active_row, d.frame.active_row + 1, c0, c1, step, 3.0f);
     }
     if (d.active_cell) paint_current_term(ctx, d.layout, d.frame);
     // Where the inspected cell came from.
     if (d.inspected) {
-      paint_sources(ctx, d.layout, d.inspected->sources, kSourceHighlight, kSourceFill);
-      paint_cell_outline(ctx, d.layout, d.inspected->stage, d.inspected->row, d.inspected->col, kCellOutline, 3.0f);
+      paint_sources(ctx, d.layout, d.inspected->sources, to_imgui(pal.source), to_imgui(pal.source_fill));
+      paint_cell_outline(ctx, d.layout, d.inspected->stage, d.inspected->row, d.inspected->col, outline, 3.0f);
     }
     if (state.hovered && (!d.inspected || !(state.hovered->stage == d.inspected->stage) ||
                           state.hovered->row != d.inspected->row || state.hovered->col != d.inspected->col))
-      paint_cell_outline(ctx, d.layout, state.hovered->stage, state.hovered->row, state.hovered->col, kCellOutline, 1.5f);
+      paint_cell_outline(ctx, d.layout, state.hovered->stage, state.hovered->row, state.hovered->col, outline, 1.5f);
     list->PopClipRect();
-    if (state.view.laser && ImGui::IsWindowHovered()) paint_laser();
+    if (state.view.laser && ImGui::IsWindowHovered()) paint_laser(pal);
     paint_overlays(pos, size, d, state, numbers_hidden_by_zoom(numbers, d.layout, plans, canvas));
   } else {
     // A document that never computed: an empty canvas that says why; the
@@ -259,7 +251,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     const float pad = ImGui::GetFontSize() * 2;
     ImGui::SetCursorPos({pad, pad});
     ImGui::PushTextWrapPos(size.x - pad);
-    ImGui::TextColored(ImVec4(0.6f, 0.05f, 0.05f, 1), "This scenario cannot be computed.");
+    ImGui::TextColored(to_imvec4(pal.error), "This scenario cannot be computed.");
     ImGui::TextWrapped("%s", d.model.error().c_str());
     ImGui::Spacing();
     ImGui::TextWrapped("%s", d.model.offending().empty()

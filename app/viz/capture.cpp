@@ -68,6 +68,13 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   nlohmann::json notices = nlohmann::json::array();
   for (const Notice& n : state.notices) notices.push_back(n.text);
   j["notices"] = notices;
+  const ColourOptions& c = state.view.colour;
+  j["colour"] = {{"theme", theme_name(c.theme)},
+                 {"colormap_signed", colormap(c.signed_map).name},
+                 {"colormap_probabilities", colormap(c.probability_map).name},
+                 {"contrast", contrast_name(c.contrast)},
+                 {"log_weights", c.log_weights},
+                 {"shared_range", c.shared_range}};
   nlohmann::json offending = nlohmann::json::array();
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
@@ -112,7 +119,10 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
                     std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
-                    state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) +
+                    state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) + "/" +
+                    theme_name(state.view.colour.theme) + colormap(state.view.colour.signed_map).name +
+                    colormap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
+                    std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range) +
                     (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
                                         std::to_string(state.lesson->current_answer().attempts) + ":" +
                                         std::to_string(static_cast<int>(state.lesson->current_answer().status))
@@ -121,7 +131,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
 }
 
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
-                       const Rect& canvas, const WidgetProbe& widgets, int width, int height) {
+                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads) {
   const ViewTransform& view = numbers.view;
   nlohmann::json j;
   j["window"] = {width, height};
@@ -132,6 +142,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   j["zoom"] = view.zoom;
   j["bands"] = layout.bands;
   j["canvas"] = {canvas.x0, canvas.y0, canvas.x1, canvas.y1};
+  if (texture_uploads >= 0) j["texture_uploads"] = texture_uploads;  // large grids re-uploaded (colour changes)
   // Every grid is planned, in view or not: for a small grid "numbers" then
   // says whether it prints them when scrolled into view at this zoom (a large
   // one is planned over its cells in view, so out of view it has none).

@@ -5,6 +5,7 @@
 #include <imgui_stdlib.h>
 
 #include "viz/app_actions.hpp"
+#include "theme_style.hpp"
 #include "typed_fields.hpp"
 #include "attn/explain.hpp"
 #include "viz/scenario_edit.hpp"
@@ -159,7 +160,7 @@ void draw_options(AppState& state) {
 // Offers undo only when there is something to undo.
 void draw_error_box(const AppState& state, const TraceModel& model) {
   if (model.error().empty()) return;
-  const ImVec4 red(0.65f, 0.08f, 0.05f, 1);
+  const ImVec4 red = to_imvec4(palette(state.view.colour.theme).error);
   ImGui::PushStyleColor(ImGuiCol_Text, red);
   ImGui::TextWrapped("%s %s", model.stale() ? "Your last edit cannot be computed:" : "This scenario cannot be computed:",
                      model.error().c_str());

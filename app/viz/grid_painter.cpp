@@ -83,15 +83,15 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   // Titles may run a little into the gap; longer ones end in "…" (full text on hover).
   const float room = static_cast<float>(g.header.width() * zoom);
   const std::string title = fit_text(ctx, title_px, grid_title(s), room);
-  text(ctx, title_px, to_im(top), IM_COL32(25, 25, 35, 255), title);
+  text(ctx, title_px, to_im(top), to_imgui(ctx.palette.title), title);
   if (compact) return;
-  if (const ImU32 accent = stage_accent(s)) {
+  if (const ImU32 accent = stage_accent(s, ctx.palette)) {
     const ImVec2 sz = text_size(ctx, title_px, s.title);
     const float y = static_cast<float>(top.y) + shown_px + 1;
     ctx.list->AddLine({static_cast<float>(top.x), y}, {static_cast<float>(top.x) + sz.x, y}, accent,
                       std::max(1.0f, 2.5f * static_cast<float>(zoom)));
   }
-  text(ctx, small_px, {static_cast<float>(top.x), static_cast<float>(top.y) + shown_px * 1.3f}, IM_COL32(90, 90, 105, 255),
+  text(ctx, small_px, {static_cast<float>(top.x), static_cast<float>(top.y) + shown_px * 1.3f}, to_imgui(ctx.palette.subtitle),
        fit_text(ctx, small_px, grid_subtitle(s, ctx.trace.dims.n_heads), room));
 }
 
@@ -103,7 +103,7 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
                               24.0f * ctx.text_scale);
   if (12.5 * z < kSkipTextPx) return;
   const float col_px = static_cast<float>(g.cell_w * zoom), row_px = static_cast<float>(g.cell_h * zoom);
-  const ImU32 color = IM_COL32(70, 70, 85, 255);
+  const ImU32 color = to_imgui(ctx.palette.label);
   const int row_every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / row_px)));
   const Rect cells = ctx.view.to_screen(g.cells);
   const int c_first = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / col_px));
@@ -161,8 +161,8 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
       const float vis = cell_visibility(ctx.trace, ctx.timeline, ctx.frame, g.stage, r, c);
       const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const bool masked = masked_look(s, r, c, v);
-      ctx.list->AddRectFilled(a, b, cell_fill(scale, v, masked, vis));
-      if (masked && vis > 0.5f && cell_px >= 8) hatch(ctx.list, a, b, GridRenderer::hatch_color());
+      ctx.list->AddRectFilled(a, b, cell_fill(scale, r, v, masked, vis, ctx.palette));
+      if (masked && vis > 0.5f && cell_px >= 8) hatch(ctx.list, a, b, to_imgui(ctx.palette.hatch));
     }
 }
 
@@ -183,14 +183,14 @@ void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::S
       const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const std::string label = cell_label(v, plan, cell, width);
       const ImVec2 sz = text_size(ctx, px, label);
-      const Rgba fg = text_color_on(masked_look(s, r, c, v) ? masked_color() : color_of(scale, v));
+      const Rgba fg = text_color_on(masked_look(s, r, c, v) ? ctx.palette.masked_fill : color_of(scale, r, v));
       const ImVec2 at(static_cast<float>(cells.x0 + c * cell.w + (cell.w - gap - sz.x) / 2),
                       static_cast<float>(cells.y0 + r * cell.h + (cell.h - gap - sz.y) / 2));
-      text(ctx, px, at, IM_COL32(fg.r, fg.g, fg.b, 255), label);
+      text(ctx, px, at, to_imgui(fg), label);
     }
 }
 
-void paint_texture(const PaintContext& ctx, const GridBox& g, const attn::Stage& s) {
+void paint_texture(const PaintContext& ctx, const GridBox& g, const ColorScale& scale) {
   const float p = ctx.frame.stage_progress.empty() ? 1.0f : ctx.frame.stage_progress[static_cast<size_t>(g.stage)];
   GridQuad q;
   q.screen = ctx.view.to_screen(g.cells);
@@ -198,62 +198,86 @@ void paint_texture(const PaintContext& ctx, const GridBox& g, const attn::Stage&
   q.cols = g.cols;
   q.values = ctx.textures.values(g.stage);
   q.visibility = ctx.textures.live(g.stage);
-  q.lut = ctx.textures.lut(s.kind);
+  q.lut = ctx.textures.lut(scale.map);
   q.alpha = q.visibility ? 1.0f : (p > 0 ? 1.0f : 0.0f);
   q.clip = ctx.clip;
+  q.background = to_imgui(ctx.palette.empty_cell);
+  q.masked = to_imgui(ctx.palette.masked_fill);
+  q.hatch = to_imgui(ctx.palette.hatch);
   if (q.values) ctx.renderer.add(ctx.list, q);
 }
 
-// Colour bar with its range, then the caption, below the cells.
+// The legend (low end, colour bar split at zero when zero is inside it, high
+// end, what the range covers, the masked look), then the caption, below the cells.
 void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
   const float z = zoom * ctx.text_scale;
   const float px = std::clamp(12 * z, kMinTextPx, 24.0f * ctx.text_scale);
   if (12 * z < kSkipTextPx) return;
   const Vec2d at = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y1 + 6});
   const float bar_w = px * 5, bar_h = px * 0.66f;
-  const std::string lo = scale.kind == attn::ValueKind::Signed ? attn::format_number(-scale.limit, 2) : "0";
-  const std::string hi = scale.kind == attn::ValueKind::Signed ? attn::format_number(scale.limit, 2) : "1";
-  const ImU32 grey = IM_COL32(80, 80, 95, 255);
+  const Legend legend = legend_of(scale);
+  const ImU32 ink = to_imgui(ctx.palette.legend);
   float x = static_cast<float>(at.x);
-  const float y = static_cast<float>(at.y);
-  text(ctx, px, {x, y}, grey, lo);
-  x += text_size(ctx, px, lo).x + 4;
-  constexpr int kSteps = 12;
-  for (int i = 0; i < kSteps; ++i) {
-    const Rgba c = color_at(scale.kind, (i + 0.5f) / kSteps);
-    ctx.list->AddRectFilled({x + bar_w * i / kSteps, y + (px - bar_h) / 2}, {x + bar_w * (i + 1) / kSteps + 0.5f, y + (px + bar_h) / 2}, to_imgui(c));
+  const float y = static_cast<float>(at.y), top = y + (px - bar_h) / 2, bottom = y + (px + bar_h) / 2;
+  auto word = [&](const std::string& w, float gap) {
+    text(ctx, px, {x, y}, ink, w);
+    x += text_size(ctx, px, w).x + gap;
+  };
+  word(legend.lo, 4);
+  const bool split = legend.zero_u > 0 && legend.zero_u < 1;
+  const float zero_u = legend.u0 + (legend.u1 - legend.u0) * legend.zero_u;
+  if (split) {
+    paint_colour_bar(ctx.list, {x, top}, {x + bar_w / 2, bottom}, scale.map, legend.u0, zero_u);
+    x += bar_w / 2 + 3;
+    word(legend.zero, 3);
+    paint_colour_bar(ctx.list, {x, top}, {x + bar_w / 2, bottom}, scale.map, zero_u, legend.u1);
+    x += bar_w / 2 + 4;
+  } else {
+    paint_colour_bar(ctx.list, {x, top}, {x + bar_w, bottom}, scale.map, legend.u0, legend.u1);
+    x += bar_w + 4;
   }
-  x += bar_w + 4;
-  text(ctx, px, {x, y}, grey, hi);
-  x += text_size(ctx, px, hi).x + 10;
+  word(legend.hi, 10);
+  if (!legend.note.empty()) word("(" + legend.note + ")", 10);
   if (s.blocked.size() != 0 && s.blocked.any()) {
     const ImVec2 a(x, y + (px - bar_h * 1.4f) / 2), b(x + bar_h * 1.4f, y + (px + bar_h * 1.4f) / 2);
-    ctx.list->AddRectFilled(a, b, GridRenderer::masked_fill());
-    hatch(ctx.list, a, b, GridRenderer::hatch_color());
-    text(ctx, px, {b.x + 3, y}, grey, "masked");
+    paint_masked(ctx.list, a, b, ctx.palette);
+    text(ctx, px, {b.x + 3, y}, ink, "masked");
   }
   if (!g.captioned) return;
   const float wrap = static_cast<float>(g.box.width() * zoom);
-  text(ctx, px, {static_cast<float>(at.x), y + px + 4}, IM_COL32(95, 95, 110, 255), stage_caption(ctx.trace, s, ctx.scenario), wrap);
+  text(ctx, px, {static_cast<float>(at.x), y + px + 4}, to_imgui(ctx.palette.caption), stage_caption(ctx.trace, s, ctx.scenario), wrap);
 }
 
 }  // namespace
 
-ImU32 to_imgui(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+void paint_colour_bar(ImDrawList* list, ImVec2 a, ImVec2 b, ColormapId map, float u0, float u1) {
+  constexpr int kSteps = 16;
+  const Colormap& m = colormap(map);
+  const float w = b.x - a.x;
+  for (int i = 0; i < kSteps; ++i) {
+    const float u = u0 + (u1 - u0) * (i + 0.5f) / kSteps;
+    list->AddRectFilled({a.x + w * i / kSteps, a.y}, {a.x + w * (i + 1) / kSteps + 0.5f, b.y}, to_imgui(sample(m, u)));
+  }
+}
 
-ImU32 cell_fill(const ColorScale& scale, double value, bool blocked, float visibility) {
-  const ImU32 target = blocked ? GridRenderer::masked_fill() : to_imgui(color_of(scale, value));
+void paint_masked(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& palette) {
+  list->AddRectFilled(a, b, to_imgui(palette.masked_fill));
+  hatch(list, a, b, to_imgui(palette.hatch));
+}
+
+ImU32 cell_fill(const ColorScale& scale, int row, double value, bool blocked, float visibility, const ThemePalette& palette) {
+  const ImU32 target = to_imgui(blocked ? palette.masked_fill : color_of(scale, row, value));
   if (visibility >= 1.0f) return target;
-  const ImVec4 a = ImGui::ColorConvertU32ToFloat4(GridRenderer::empty_color());
+  const ImVec4 a = to_imvec4(palette.empty_cell);
   const ImVec4 b = ImGui::ColorConvertU32ToFloat4(target);
   const float f = std::clamp(visibility, 0.0f, 1.0f);
   return ImGui::ColorConvertFloat4ToU32({a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f, 1.0f});
 }
 
-ImU32 stage_accent(const attn::Stage& s) {
-  if (s.id == "q" || s.id == "w_q") return IM_COL32(171, 99, 250, 255);
-  if (s.id == "k" || s.id == "w_k") return IM_COL32(230, 170, 40, 255);
-  if (s.id == "v" || s.id == "w_v") return IM_COL32(0, 180, 130, 255);
+ImU32 stage_accent(const attn::Stage& s, const ThemePalette& palette) {
+  if (s.id == "q" || s.id == "w_q") return to_imgui(palette.accent_q);
+  if (s.id == "k" || s.id == "w_k") return to_imgui(palette.accent_k);
+  if (s.id == "v" || s.id == "w_v") return to_imgui(palette.accent_v);
   return 0;
 }
 
@@ -277,8 +301,8 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& sca
   const float zoom = static_cast<float>(ctx.view.zoom);
   const Rect cells = ctx.view.to_screen(g.cells);
   ctx.list->AddRect({static_cast<float>(cells.x0) - 1, static_cast<float>(cells.y0) - 1},
-                    {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, IM_COL32(200, 202, 210, 255));
-  if (uses_texture(g)) paint_texture(ctx, g, s);
+                    {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, to_imgui(ctx.palette.grid_frame));
+  if (uses_texture(g)) paint_texture(ctx, g, scale);
   else paint_cells(ctx, g, s, scale, zoom);
   paint_cell_numbers(ctx, g, s, scale, numbers);
   paint_caption(ctx, g, s, scale, zoom);
@@ -291,21 +315,21 @@ void paint_hidden_grid(const PaintContext& ctx, const GridBox& g) {
   // no colour or number gives the answer away.
   const Rect cells = ctx.view.to_screen(g.cells);
   const ImVec2 a(static_cast<float>(cells.x0), static_cast<float>(cells.y0)), b(static_cast<float>(cells.x1), static_cast<float>(cells.y1));
-  ctx.list->AddRectFilled(a, b, IM_COL32(222, 224, 232, 255));
+  ctx.list->AddRectFilled(a, b, to_imgui(ctx.palette.hidden_cell));
   for (int c = 1; c < g.cols; ++c) {
     const float x = static_cast<float>(ctx.view.to_screen(Vec2d{g.col_x(c), 0}).x);
-    ctx.list->AddLine({x, a.y}, {x, b.y}, IM_COL32(245, 246, 250, 255));
+    ctx.list->AddLine({x, a.y}, {x, b.y}, to_imgui(ctx.palette.hidden_lines));
   }
   for (int r = 1; r < g.rows; ++r) {
     const float y = static_cast<float>(ctx.view.to_screen(Vec2d{0, g.row_y(r)}).y);
-    ctx.list->AddLine({a.x, y}, {b.x, y}, IM_COL32(245, 246, 250, 255));
+    ctx.list->AddLine({a.x, y}, {b.x, y}, to_imgui(ctx.palette.hidden_lines));
   }
   const float px = std::clamp(std::min(b.x - a.x, b.y - a.y) * 0.4f, kMinTextPx, 64.0f);
   const ImVec2 q = text_size(ctx, px, "?");
-  text(ctx, px, {(a.x + b.x - q.x) / 2, (a.y + b.y - q.y) / 2}, IM_COL32(120, 110, 170, 255), "?");
+  text(ctx, px, {(a.x + b.x - q.x) / 2, (a.y + b.y - q.y) / 2}, to_imgui(ctx.palette.hidden_mark), "?");
   const float small = std::clamp(12 * zoom * ctx.text_scale, kMinTextPx, 24.0f * ctx.text_scale);
   if (12 * zoom >= kSkipTextPx)
-    text(ctx, small, {a.x, b.y + 6}, IM_COL32(95, 95, 110, 255), "hidden until you answer", static_cast<float>(g.box.width() * zoom));
+    text(ctx, small, {a.x, b.y + 6}, to_imgui(ctx.palette.caption), "hidden until you answer", static_cast<float>(g.box.width() * zoom));
 }
 
 void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int c0, int c1, ImU32 color,

@@ -11,7 +11,8 @@
 #include "grid_textures.hpp"
 #include "viz/animation.hpp"
 #include "viz/cell_text_plan.hpp"
-#include "viz/colormap.hpp"
+#include "theme_style.hpp"
+#include "viz/colour_scale.hpp"
 #include "viz/layout.hpp"
 #include "viz/view_transform.hpp"
 
@@ -27,13 +28,18 @@ struct PaintContext {
   const FontSet& fonts;
   const GridTextures& textures;
   GridRenderer& renderer;  // queues the shader draws of large grids
+  const ThemePalette& palette;
   ImVec4 clip;             // the canvas, in screen pixels
   float text_scale = 1;    // > 1 in presentation mode (the layout leaves room for it)
 };
 
-ImU32 to_imgui(Rgba c);
 // Colour of a cell as drawn: colormap colour, masked look, or empty while hidden.
-ImU32 cell_fill(const ColorScale& scale, double value, bool blocked, float visibility);
+ImU32 cell_fill(const ColorScale& scale, int row, double value, bool blocked, float visibility, const ThemePalette& palette);
+
+// A colour bar from u0 to u1 of `map` in [a, b], for legends.
+void paint_colour_bar(ImDrawList* list, ImVec2 a, ImVec2 b, ColormapId map, float u0 = 0, float u1 = 1);
+// The masked look (fill and diagonal lines) over [a, b].
+void paint_masked(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& palette);
 
 // `numbers`: whether and how large the grid prints its values (grid_numbers.hpp).
 void paint_grid(const PaintContext& ctx, const GridBox& box, const ColorScale& scale, const CellTextPlan& numbers);
@@ -47,6 +53,6 @@ void paint_region(const PaintContext& ctx, const GridBox& box, int r0, int r1, i
 
 // Accent colour of a stage (queries purple, keys amber, values green, as in
 // the articles), or 0 when it has none.
-ImU32 stage_accent(const attn::Stage& stage);
+ImU32 stage_accent(const attn::Stage& stage, const ThemePalette& palette);
 
 }  // namespace viz

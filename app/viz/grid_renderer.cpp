@@ -8,12 +8,9 @@
 #include <string>
 
 #include "embedded_assets.hpp"
-#include "viz/colormap.hpp"
 
 namespace viz {
 namespace {
-
-ImU32 to_u32(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
 void set_color(GLint location, ImU32 c) {
   const ImVec4 v = ImGui::ColorConvertU32ToFloat4(c);
@@ -21,10 +18,6 @@ void set_color(GLint location, ImU32 c) {
 }
 
 }  // namespace
-
-ImU32 GridRenderer::empty_color() { return IM_COL32(236, 238, 242, 255); }
-ImU32 GridRenderer::masked_fill() { return to_u32(masked_color()); }
-ImU32 GridRenderer::hatch_color() { return IM_COL32(120, 120, 130, 255); }
 
 GridRenderer::GridRenderer() {
   const std::string vs(embedded::get("grid.vert")), fs(embedded::get("grid.frag"));
@@ -103,9 +96,9 @@ void GridRenderer::draw(const GridQuad& q) const {
   glUniform1i(u_visibility_, 3);
   glUniform1i(u_has_visibility_, q.visibility != 0);
   glUniform1f(u_alpha_, q.alpha);
-  set_color(u_background_, empty_color());
-  set_color(u_masked_, masked_fill());
-  set_color(u_hatch_, hatch_color());
+  set_color(u_background_, q.background);
+  set_color(u_masked_, q.masked);
+  set_color(u_hatch_, q.hatch);
   glUniform2f(u_grid_, c, rw);
   glUniform2f(u_cell_px_, static_cast<float>(q.screen.width() / std::max(1, q.cols)),
               static_cast<float>(q.screen.height() / std::max(1, q.rows)));

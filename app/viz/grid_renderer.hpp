@@ -22,6 +22,9 @@ struct GridQuad {
   GLuint lut = 0;           // RGBA8 256 x 1
   float alpha = 1;          // whole-grid visibility
   ImVec4 clip;              // screen clip rectangle
+  // The theme's colours for a cell not shown yet and for the masked look;
+  // the per-cell path uses the same ones, so both paths look identical.
+  ImU32 background = 0, masked = 0, hatch = 0;
 };
 
 class GridRenderer {
@@ -32,12 +35,6 @@ class GridRenderer {
   void begin_frame() { pending_.clear(); }
   // Adds the grid to `list` as a draw callback (then restores ImGui's state).
   void add(ImDrawList* list, const GridQuad& quad);
-
-  // Background of a cell that is not shown yet, and the masked look; the
-  // per-cell path uses the same colours so both paths look identical.
-  static ImU32 empty_color();
-  static ImU32 masked_fill();
-  static ImU32 hatch_color();
 
  private:
   struct Pending {

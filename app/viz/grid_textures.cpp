@@ -1,10 +1,13 @@
 // Texture uploads for the large-grid path. Values are converted to colormap
-// coordinates on the CPU with the same viz::normalised() the per-cell path
-// uses, so the shader only has to index the LUT and both paths agree.
+// coordinates on the CPU with the same viz::coordinate() the per-cell path
+// uses, so the shader only has to index the LUT and both paths agree. Baking
+// u (rather than passing per-row ranges to the shader) keeps one mapping in
+// one place; the cost is a re-upload when the colour options change.
 #include "grid_textures.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace viz {
 namespace {
@@ -24,14 +27,8 @@ void upload_r32f(GLuint texture, int cols, int rows, const float* data) {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-int kind_index(attn::ValueKind k) {
-  switch (k) {
-    case attn::ValueKind::Signed: return 0;
-    case attn::ValueKind::Probability: return 1;
-    case attn::ValueKind::Mask: return 2;
-  }
-  return 0;
-}
+constexpr ColormapId kMaps[] = {ColormapId::RedBlue,  ColormapId::BlueWhiteOrange, ColormapId::HighContrast, ColormapId::Viridis,
+                                 ColormapId::SingleHue, ColormapId::Grayscale,     ColormapId::Mask};
 
 }  // namespace
 
@@ -43,16 +40,16 @@ std::vector<float> colormap_coordinates(const attn::Stage& stage, const ColorSca
     for (int r = 0; r < rows; ++r) {
       const double v = stage.value(r, c);
       out[static_cast<size_t>(r) * static_cast<size_t>(cols) + static_cast<size_t>(c)] =
-          masked_look(stage, r, c, v) ? -1.0f : normalised(scale, v);
+          masked_look(stage, r, c, v) ? -1.0f : coordinate(scale, r, v);
     }
   return out;
 }
 
 GridTextures::GridTextures() {
-  const attn::ValueKind kinds[] = {attn::ValueKind::Signed, attn::ValueKind::Probability, attn::ValueKind::Mask};
-  for (attn::ValueKind k : kinds) {
-    const std::vector<std::uint8_t> lut = lookup_table(k, 256);
-    gl::Texture& t = luts_[kind_index(k)];
+  luts_.resize(std::size(kMaps));
+  for (ColormapId m : kMaps) {
+    const std::vector<std::uint8_t> lut = lookup_table(colormap(m), 256);
+    gl::Texture& t = luts_[static_cast<size_t>(m)];
     t = gl::make_texture();
     glBindTexture(GL_TEXTURE_2D, t.id());
     set_nearest(GL_TEXTURE_2D);
@@ -63,11 +60,15 @@ GridTextures::GridTextures() {
   live_ = gl::make_texture();
 }
 
-void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, const PipelineLayout& layout,
-                        const std::vector<ColorScale>& scales) {
+void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, std::uint64_t scales_revision,
+                        const PipelineLayout& layout, const std::vector<ColorScale>& scales) {
   if (generation != generation_) {
     generation_ = generation;
     for (Entry& e : values_) e.texture.reset();  // free the old trace's GPU memory now
+  }
+  if (scales_revision != scales_revision_) {
+    scales_revision_ = scales_revision;
+    for (Entry& e : values_) e.generation = 0;  // same sizes: upload over the old textures
   }
   if (values_.size() != trace.stages.size()) values_.resize(trace.stages.size());
   for (const GridBox& g : layout.grids) {
@@ -89,7 +90,10 @@ GLuint GridTextures::values(int stage) const {
   return e.generation == generation_ ? e.texture.id() : 0;
 }
 
-GLuint GridTextures::lut(attn::ValueKind kind) const { return luts_[kind_index(kind)].id(); }
+GLuint GridTextures::lut(ColormapId map) const {
+  const size_t i = static_cast<size_t>(map);
+  return i < luts_.size() ? luts_[i].id() : 0;
+}
 
 void GridTextures::update_live(const attn::Trace& trace, const Timeline& tl, const Frame& f,
                                const PipelineLayout& layout) {

@@ -1,7 +1,8 @@
 // GL textures behind the large-grid path: one R32F texture of colormap
-// coordinates per large stage, uploaded once per trace (generation), the
-// three colormap LUTs, and a per-cell visibility texture for the one large
-// stage being animated, refreshed only when the animation time moves.
+// coordinates per large stage, uploaded once per trace and colour scales
+// (per-row ranges and log scales are baked into u here, so the shader only
+// indexes a LUT), one LUT per colormap, and a per-cell visibility texture for
+// the one large stage being animated, refreshed only when the animation time moves.
 #pragma once
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "gl_objects.hpp"
 #include "viz/animation.hpp"
 #include "viz/colormap.hpp"
+#include "viz/colour_scale.hpp"
 #include "viz/layout.hpp"
 
 namespace viz {
@@ -36,13 +38,14 @@ class GridTextures {
   GridTextures();  // needs a current GL context
 
   // Uploads the value texture of every large grid in `layout` that is not
-  // current for this trace generation; everything else is left untouched.
+  // current for this trace generation and these scales (`scales_revision`
+  // changes with the colour options); everything else is left untouched.
   // `scales` is parallel to trace.stages.
-  void sync(const attn::Trace& trace, std::uint64_t generation, const PipelineLayout& layout,
+  void sync(const attn::Trace& trace, std::uint64_t generation, std::uint64_t scales_revision, const PipelineLayout& layout,
             const std::vector<ColorScale>& scales);
   // The value texture of a stage (0 when not uploaded).
   GLuint values(int stage) const;
-  GLuint lut(attn::ValueKind kind) const;
+  GLuint lut(ColormapId map) const;
 
   // Refreshes per-cell visibility of the large grid being animated; returns
   // the texture to sample for `stage` (0 when the stage is not animating).
@@ -58,11 +61,11 @@ class GridTextures {
     gl::Texture texture;
   };
   std::vector<Entry> values_;
-  gl::Texture luts_[3];
+  std::vector<gl::Texture> luts_;  // indexed by ColormapId
   gl::Texture live_;
   int live_stage_ = -1;
   double live_t_ = -1;
-  std::uint64_t generation_ = 0, live_generation_ = 0;
+  std::uint64_t generation_ = 0, live_generation_ = 0, scales_revision_ = 0;
   int uploads_ = 0;
   std::vector<float> scratch_;
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "theme_style.hpp"
+
 namespace viz {
 namespace {
 
@@ -37,9 +39,9 @@ std::string region_text(const attn::Trace& trace, const attn::SourceRegion& r) {
   return what + " of " + name + (r.stage.head >= 0 ? " (head " + std::to_string(r.stage.head) + ")" : "");
 }
 
-void draw_step(const attn::ExplainStep& step, int index) {
+void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal) {
   ImGui::PushID(index);
-  ImGui::TextColored(ImVec4(0.35f, 0.2f, 0.75f, 1), "%d. %s", index + 1, step.title.c_str());
+  ImGui::TextColored(to_imvec4(pal.emphasis), "%d. %s", index + 1, step.title.c_str());
   // The "sum" step repeats the products' terms, and a single-term step's
   // equation already shows the whole calculation: list terms only otherwise.
   const bool single = step.terms.size() == 1 && !step.equation.empty();
@@ -125,10 +127,11 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
   ImGui::SetNextWindowSize(size);
   ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                          ImGuiWindowFlags_NoSavedSettings);
+  const ThemePalette& pal = palette(state.view.colour.theme);
   if (!e || !trace) {
     // Nothing inspected: the panel tells what this scene is about, in full.
     if (!state.doc.description.empty()) {
-      ImGui::TextColored(ImVec4(0.2f, 0.2f, 0.45f, 1), "About this scene");
+      ImGui::TextColored(to_imvec4(pal.heading), "About this scene");
       ImGui::TextWrapped("%s", state.doc.description.c_str());
       ImGui::Separator();
     }
@@ -169,9 +172,9 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
   ImGui::TextWrapped("%s", e->formula.c_str());
   ImGui::Spacing();
   ImGui::BeginChild("steps", {0, 0}, false);
-  for (size_t i = 0; i < e->steps.size(); ++i) draw_step(e->steps[i], static_cast<int>(i));
+  for (size_t i = 0; i < e->steps.size(); ++i) draw_step(e->steps[i], static_cast<int>(i), pal);
   if (!e->note.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.3f, 0.0f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.warning));
     ImGui::TextWrapped("Note: %s", e->note.c_str());
     ImGui::PopStyleColor();
   }

@@ -9,6 +9,7 @@
 
 #include "editor_panel.hpp"
 #include "rich_text_view.hpp"
+#include "theme_style.hpp"
 #include "viz/lesson_actions.hpp"
 
 namespace viz {
@@ -17,10 +18,10 @@ namespace {
 using attn::io::LessonQuestion;
 using Status = StepAnswer::Status;
 
-const ImVec4 kRight(0.05f, 0.5f, 0.2f, 1), kWrong(0.7f, 0.1f, 0.05f, 1), kMuted(0.4f, 0.4f, 0.48f, 1);
+const ThemePalette& palette_of(const AppState& state) { return palette(state.view.colour.theme); }
 
 // One dot per step: filled up to here, a ring around this step.
-void progress_dots(const LessonSession& l) {
+void progress_dots(const LessonSession& l, const ThemePalette& pal) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float r = ImGui::GetFontSize() * 0.28f, gap = r * 3;
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -29,10 +30,10 @@ void progress_dots(const LessonSession& l) {
   for (int i = 0; i < l.steps(); ++i) {
     const ImVec2 c(at.x + r + static_cast<float>(i % per_line) * gap, at.y + r + 1 + static_cast<float>(i / per_line) * gap);
     const bool done = i < l.step() || (i == l.step() && l.revealed());
-    const ImU32 colour = l.lesson().steps[static_cast<size_t>(i)].question ? IM_COL32(90, 60, 200, 255) : IM_COL32(120, 130, 150, 255);
+    const ImU32 colour = l.lesson().steps[static_cast<size_t>(i)].question ? to_imgui(pal.emphasis) : to_imgui(pal.muted);
     if (done) list->AddCircleFilled(c, r, colour);
     else list->AddCircle(c, r, colour, 12, 1.5f);
-    if (i == l.step()) list->AddCircle(c, r + 3, IM_COL32(255, 140, 0, 255), 16, 2.0f);
+    if (i == l.step()) list->AddCircle(c, r + 3, to_imgui(pal.step), 16, 2.0f);
   }
   ImGui::Dummy({width, static_cast<float>((l.steps() - 1) / per_line + 1) * gap});
 }
@@ -56,15 +57,17 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
   const LessonQuestion& q = *l.current().question;
   const StepAnswer& a = l.current_answer();
   const float width = ImGui::GetContentRegionAvail().x;
+  const ThemePalette& pal = palette_of(state);
+  const ImVec4 muted = to_imvec4(pal.muted), right_colour = to_imvec4(pal.right);
   ImGui::Spacing();
-  ImGui::TextColored(ImVec4(0.35f, 0.2f, 0.75f, 1), "Question");
-  draw_rich_text(q.prompt, fonts, width);
+  ImGui::TextColored(to_imvec4(pal.emphasis), "Question");
+  draw_rich_text(q.prompt, fonts, width, pal);
   const bool settled = l.revealed();
   if (!settled) {
     switch (q.kind) {
       case LessonQuestion::Kind::Cell:
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(kMuted, "%s", cell_hint(q, trace).c_str());
+        ImGui::TextColored(muted, "%s", cell_hint(q, trace).c_str());
         ImGui::PopTextWrapPos();
         break;
       case LessonQuestion::Kind::Number: {
@@ -92,21 +95,21 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
   if (a.status != Status::Open) {
     ImGui::PushTextWrapPos(0);
     const bool right = a.status == Status::Right;
-    if (a.status == Status::GaveUp) ImGui::TextColored(kMuted, "%s", a.why.c_str());
-    else ImGui::TextColored(right ? kRight : kWrong, "%s", a.why.c_str());
+    if (a.status == Status::GaveUp) ImGui::TextColored(muted, "%s", a.why.c_str());
+    else ImGui::TextColored(right ? right_colour : to_imvec4(pal.error), "%s", a.why.c_str());
     ImGui::PopTextWrapPos();
   }
   if (!settled) {
-    if (a.status == Status::Wrong) ImGui::TextColored(kMuted, "Try again, or:");
+    if (a.status == Status::Wrong) ImGui::TextColored(muted, "Try again, or:");
     if (ImGui::SmallButton("Show me")) actions::give_up_lesson(state);
     probe_item(probe, "lesson:show_me");
     editor_tooltip("Give up and reveal the answer");
   } else {
     if (q.kind == LessonQuestion::Kind::Choice)
-      ImGui::TextColored(kRight, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
+      ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
     if (q.kind == LessonQuestion::Kind::Number && trace)
-      ImGui::TextColored(kMuted, "The inspector shows how it is computed.");
-    if (!q.explain.empty()) draw_rich_text(q.explain, fonts, width);
+      ImGui::TextColored(muted, "The inspector shows how it is computed.");
+    if (!q.explain.empty()) draw_rich_text(q.explain, fonts, width, pal);
   }
 }
 
@@ -121,17 +124,19 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   ImGui::Begin("Lesson", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings);
   const float width = ImGui::GetContentRegionAvail().x;
+  const ThemePalette& pal = palette_of(state);
+  const ImVec4 muted = to_imvec4(pal.muted);
   ImGui::PushTextWrapPos(0);
-  ImGui::TextColored(kMuted, "%s", l.lesson().title.c_str());
+  ImGui::TextColored(muted, "%s", l.lesson().title.c_str());
   ImGui::PopTextWrapPos();
-  progress_dots(l);
+  progress_dots(l, pal);
   const attn::io::LessonStep& step = l.current();
   ImGui::PushFont(fonts.bold());
   ImGui::PushTextWrapPos(0);
   ImGui::Text("%d. %s", l.step() + 1, step.title.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
-  draw_rich_text(step.text, fonts, width);
+  draw_rich_text(step.text, fonts, width, pal);
   if (step.question) question_box(state, fonts, trace, probe);
 
   ImGui::Separator();
@@ -145,9 +150,9 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   ImGui::EndDisabled();
   if (!l.revealed()) editor_tooltip("Answer the question first (or press Show me)");
   ImGui::SameLine();
-  ImGui::TextColored(kMuted, "step %d of %d", l.step() + 1, l.steps());
+  ImGui::TextColored(muted, "step %d of %d", l.step() + 1, l.steps());
   if (l.step() + 1 == l.steps() && l.revealed()) {
-    ImGui::TextColored(kRight, "Lesson complete: %d of %d questions right.", l.answered_right(), l.lesson().questions());
+    ImGui::TextColored(to_imvec4(pal.right), "Lesson complete: %d of %d questions right.", l.answered_right(), l.lesson().questions());
     if (ImGui::SmallButton("Close the lesson")) actions::close_lesson(state);
   }
   ImGui::End();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "theme_style.hpp"
 #include "typed_fields.hpp"
 #include "viz/app_actions.hpp"
 #include "attn/explain.hpp"
@@ -35,8 +36,6 @@ struct TableInfo {
   int head = -1;            // -1 for shared matrices
   const std::vector<std::string>* row_labels = nullptr;
 };
-
-constexpr ImU32 kOffendingBg = IM_COL32(255, 170, 160, 255);
 
 bool offending_at(const std::vector<InputCell>& bad, const TableInfo& t, int r, int c) {
   return std::any_of(bad.begin(), bad.end(), [&](const InputCell& b) {
@@ -79,7 +78,7 @@ void matrix_table(const TableInfo& t, attn::Mat& m, AppState& state, const Edito
       for (int c = 0; c < shown_cols; ++c) {
         ImGui::TableNextColumn();
         const bool bad = offending_at(ctx.offending, t, r, c);
-        if (bad) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, kOffendingBg);
+        if (bad) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, to_imgui(palette(state.view.colour.theme).offending_cell));
         ImGui::PushID(r * kMaxColumns + c);
         ImGui::SetNextItemWidth(-1);
         value_cell(state, "##v", &m(r, c), 0.01f, "%.3g");

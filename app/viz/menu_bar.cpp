@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "colour_menu.hpp"
 #include "lesson_panel.hpp"
 #include "viz/app_actions.hpp"
 #include "viz/lesson_actions.hpp"
@@ -30,7 +31,7 @@ std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   return out;
 }
 
-void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons) {
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) state.open_dialog = true;
@@ -67,7 +68,9 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
     ImGui::MenuItem("Paint mask with the mouse", "M", &state.paint_mask);
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View")) {
+  const bool view_open = ImGui::BeginMenu("View");
+  probe_item(probe, "menu:View");
+  if (view_open) {
     if (ImGui::MenuItem("Fit to window", "F")) state.view.fit_pending = true;
     ImGui::MenuItem("Numbers in cells", nullptr, &state.view.show_values);
     ImGui::MenuItem("Present", "F5", &state.view.presentation);
@@ -81,6 +84,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons)
     }
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
+    draw_colour_menu(state.view.colour, probe);
     ImGui::MenuItem("Why scale (q·k histogram)", nullptr, &state.view.show_why_scale);
     ImGui::MenuItem("Convex hull of the values", nullptr, &state.view.show_hull);
     ImGui::Separator();

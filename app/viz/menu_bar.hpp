@@ -4,12 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "editor_panel.hpp"
 #include "viz/app_state.hpp"
 #include "viz/lesson_catalogue.hpp"
 
 namespace viz {
 
-void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons);
+// `probe` (UI tests) records where the View menu and the colour choices are.
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe = nullptr);
 
 // Scenario files shipped with attnviz (assets/scenarios), sorted by name.
 std::vector<std::string> bundled_scenarios(const std::string& assets_dir);

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -35,9 +36,22 @@ std::optional<InspectTarget> parse_inspect(const std::string& text) {
 
 std::string Options::config_dir_or_default() const { return config_dir.empty() ? viz::config_dir() : config_dir; }
 
+ColourOptions with_colour_options(ColourOptions c, const Options& o) {
+  if (o.signed_map) c.signed_map = *o.signed_map;
+  if (o.probability_map) c.probability_map = *o.probability_map;
+  if (o.theme) c.theme = *o.theme;
+  if (o.contrast) c.contrast = *o.contrast;
+  if (o.log_weights) c.log_weights = true;
+  if (o.shared_range) c.shared_range = true;
+  return c;
+}
+
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App app{"attnviz: see attention compute, one step at a time"};
   std::string size, inspect, granularity = "stage";
+  std::string signed_map, probability_map, theme, contrast;
+  std::vector<std::string> maps;
+  for (const Colormap& m : colormaps()) maps.push_back(m.name);
   int head = -2;
   double time = -1;
   app.add_option("file", o.file, "Scenario file to open (default: the built-in lesson)");
@@ -69,7 +83,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
       ->check(CLI::IsMember({"why-scale", "hull"}));
   app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
-  app.add_flag("--test", o.test_mode, "Test mode: leave the recent-files list alone");
+  app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
+  app.add_option("--colormap", signed_map, "Colormap of signed values: " + colormap_names())->check(CLI::IsMember(maps));
+  app.add_option("--prob-colormap", probability_map, "Colormap of probabilities (weights): " + colormap_names())
+      ->check(CLI::IsMember(maps));
+  app.add_option("--theme", theme, "light, dark or high-contrast")->check(CLI::IsMember({"light", "dark", "high-contrast"}));
+  app.add_option("--contrast", contrast, "Colour range per grid, global (shared by every grid of a kind) or per row")
+      ->check(CLI::IsMember({"grid", "global", "row"}));
+  app.add_flag("--log-weights", o.log_weights, "Colour probabilities on a log scale (from 1e-6)");
+  app.add_flag("--shared-range", o.shared_range, "Grids of one stage (every head's weights) share one colour range");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -95,6 +117,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       return 2;
     }
   }
+  if (!signed_map.empty()) o.signed_map = colormap_named(signed_map);
+  if (!probability_map.empty()) o.probability_map = colormap_named(probability_map);
+  if (!theme.empty()) o.theme = theme_named(theme);
+  if (!contrast.empty()) o.contrast = contrast_named(contrast);
   o.granularity = granularity == "cell" ? Granularity::Cell : granularity == "row" ? Granularity::Row : Granularity::Stage;
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "viz/colour_options.hpp"
 #include "viz/timeline.hpp"
 
 namespace viz {
@@ -35,7 +36,7 @@ struct Options {
   int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
   bool spotlight = false;            // start with the spotlight on
   std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
-  bool test_mode = false;            // UI tests: no recent-files list read or written
+  bool test_mode = false;            // UI tests: the user's settings are neither read nor written
   std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 
   std::string lesson;                // start this lesson file
@@ -43,10 +44,16 @@ struct Options {
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
 
   double soak_seconds = 0;           // --soak: play for this long, print memory and frame time
+  // Colour choices for this run only, over the remembered ones (what the
+  // user then changes in the menu is remembered).
+  std::optional<ColormapId> signed_map, probability_map;
+  std::optional<Theme> theme;
+  std::optional<Contrast> contrast;
+  bool log_weights = false, shared_range = false;
 
   bool headless() const { return !screenshot.empty() || benchmark || soak_seconds > 0; }
-  // Whether this run reads and writes the user's config (recent files,
-  // lesson progress): never in tests, screenshots or benchmarks.
+  // Whether this run reads and writes the user's config (settings, recent
+  // files, lesson progress): never in tests, screenshots or benchmarks.
   // --config-dir makes even a test run remember, in that folder.
   bool remembers() const { return !headless() && (!config_dir.empty() || (!test_mode && dump_state.empty())); }
   std::string config_dir_or_default() const;
@@ -55,6 +62,9 @@ struct Options {
 // Parses argv. Returns an exit code when the program should stop (help,
 // version or an error, already printed), or nullopt to continue.
 std::optional<int> parse_options(int argc, char** argv, Options& out);
+
+// The colour options with this run's command-line choices applied.
+ColourOptions with_colour_options(ColourOptions colour, const Options& options);
 
 // "ID:H:I:J" (H may be -1 for shared stages) -> target; nullopt when malformed.
 std::optional<InspectTarget> parse_inspect(const std::string& text);

@@ -81,7 +81,7 @@ void Platform::end_frame() {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window_, &w, &h);
   glViewport(0, 0, w, h);
-  glClearColor(0.97f, 0.97f, 0.98f, 1.0f);
+  glClearColor(clear_[0], clear_[1], clear_[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

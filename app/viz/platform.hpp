@@ -35,6 +35,8 @@ class Platform {
   void cancel_close();
   void begin_frame();
   void end_frame();  // renders ImGui into the back buffer (no swap)
+  // What shows where no window covers the screen (the theme's canvas colour).
+  void set_clear_colour(float r, float g, float b) { clear_[0] = r, clear_[1] = g, clear_[2] = b; }
   void swap();
   // Blocks until an event arrives, or at most `timeout` seconds (< 0: forever).
   void wait(double timeout) const;
@@ -59,6 +61,7 @@ class Platform {
   GLFWwindow* window_ = nullptr;
   std::vector<std::string> drops_;
   bool close_requested_ = false;
+  float clear_[3] = {0.97f, 0.97f, 0.98f};
   bool imgui_glfw_ = false, imgui_gl_ = false;
   bool visible_ = true;
   int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before full screen

@@ -9,12 +9,11 @@
 
 #include <imgui.h>
 
+#include "theme_style.hpp"
+
 namespace viz {
 namespace {
 
-constexpr ImU32 kTextColour = IM_COL32(30, 30, 40, 255);
-constexpr ImU32 kEmphasisColour = IM_COL32(120, 40, 150, 255);
-constexpr ImU32 kMathColour = IM_COL32(25, 60, 150, 255);
 constexpr float kScriptScale = 0.72f;
 
 struct Word {
@@ -26,14 +25,15 @@ struct Word {
   bool breaks_after;  // ends in a space: a line may break after it
 };
 
-std::vector<Word> words_of(const std::vector<RichSpan>& spans, const FontSet& fonts) {
+std::vector<Word> words_of(const std::vector<RichSpan>& spans, const FontSet& fonts, const ThemePalette& pal) {
   const float base = ImGui::GetFontSize();
   std::vector<Word> out;
   for (const RichSpan& s : spans) {
     ImFont* font = s.style == RichSpan::Style::Math ? fonts.math()
                    : s.style == RichSpan::Style::Plain ? ImGui::GetFont() : fonts.bold();
-    const ImU32 colour = s.style == RichSpan::Style::Math ? kMathColour
-                         : s.style == RichSpan::Style::Emphasis ? kEmphasisColour : kTextColour;
+    const ImU32 colour = to_imgui(s.style == RichSpan::Style::Math       ? pal.math
+                                  : s.style == RichSpan::Style::Emphasis ? pal.emphasis
+                                                                         : pal.text);
     const bool script = s.script != RichSpan::Script::Normal;
     const float px = script ? base * kScriptScale : base;
     const float dy = s.script == RichSpan::Script::Sub ? base * 0.35f : s.script == RichSpan::Script::Super ? -base * 0.1f : 0;
@@ -52,8 +52,8 @@ std::vector<Word> words_of(const std::vector<RichSpan>& spans, const FontSet& fo
 
 }  // namespace
 
-void draw_rich_text(const std::string& text, const FontSet& fonts, float width) {
-  const std::vector<Word> words = words_of(parse_rich_text(text), fonts);
+void draw_rich_text(const std::string& text, const FontSet& fonts, float width, const ThemePalette& palette) {
+  const std::vector<Word> words = words_of(parse_rich_text(text), fonts, palette);
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line_h = ImGui::GetTextLineHeightWithSpacing() * 1.1f;

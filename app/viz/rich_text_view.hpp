@@ -7,11 +7,12 @@
 
 #include "font_set.hpp"
 #include "viz/rich_text.hpp"
+#include "viz/theme.hpp"
 
 namespace viz {
 
-// Draws `text` (markup parsed here) wrapped to `width` pixels and advances
-// the cursor past it.
-void draw_rich_text(const std::string& text, const FontSet& fonts, float width);
+// Draws `text` (markup parsed here) wrapped to `width` pixels, in the
+// palette's text, emphasis and math colours, and advances the cursor past it.
+void draw_rich_text(const std::string& text, const FontSet& fonts, float width, const ThemePalette& palette);
 
 }  // namespace viz

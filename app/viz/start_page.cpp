@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "lesson_panel.hpp"
+#include "theme_style.hpp"
 #include "viz/lesson_actions.hpp"
 
 namespace viz {
@@ -62,7 +63,7 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
     ImGui::BeginGroup();
     ImGui::TextUnformatted(e.title.c_str());
     if (!e.problem.empty()) {
-      ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.05f, 1), "%s", e.problem.c_str());
+      ImGui::TextColored(to_imvec4(palette(state.view.colour.theme).error), "%s", e.problem.c_str());
     } else {
       ImGui::TextDisabled("%s · %d steps, %d questions", e.article.c_str(), e.steps, e.questions);
       ImGui::TextDisabled("%s", progress_line(e, state.progress.get(e.id)).c_str());

@@ -12,10 +12,9 @@ namespace viz {
 
 void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state);
 
-// The legends of both colormaps and the masked look, on one line.
-void colour_legends();
-
-// A small horizontal colour bar for a value kind, with its end labels.
-void colormap_legend(attn::ValueKind kind, const char* lo, const char* hi, float width);
+// The legends of both chosen colormaps and the masked look, on one line,
+// and how wide that line is.
+void colour_legends(const ColourOptions& colour);
+float colour_legends_width();
 
 }  // namespace viz

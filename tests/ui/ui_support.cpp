@@ -2,6 +2,8 @@
 // one headless frame of the app.
 #include "ui_support.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,6 +17,8 @@
 #include <sys/wait.h>
 
 #include "attn/io/scenario_file.hpp"
+#include "viz/colour_scale.hpp"
+#include "viz/theme.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace ui_test {
@@ -173,6 +177,40 @@ Shot shoot(const std::string& scenario, const std::string& name, const std::stri
   REQUIRE_MESSAGE(s.layout.is_object(), "no layout dump at " << layout);
   s.trace = attn::compute_trace(attn::io::load_scenario(scenario).scenario);
   return s;
+}
+
+viz::ColorScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour) {
+  return viz::color_scales(trace, colour)[static_cast<size_t>(trace.index_of(stage.ref()))];
+}
+
+bool masked_look(const attn::Stage& s, int r, int c) {
+  const double v = s.value(r, c);
+  return !std::isfinite(v) || (s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0);
+}
+
+void check_grid_colours(const Shot& shot, const std::string& id, int head, double fx, double fy, const viz::ColourOptions& colour) {
+  const attn::Stage* stage = shot.trace.find(id, head);
+  REQUIRE_MESSAGE(stage != nullptr, "no stage " << id);
+  const nlohmann::json* grid = grid_of(shot.layout, id, head);
+  REQUIRE_MESSAGE(grid != nullptr, "stage " << id << " head " << head << " not in the layout dump");
+  CHECK((*grid)["rows"] == stage->value.rows());  // not transposed
+  CHECK((*grid)["cols"] == stage->value.cols());
+  const viz::ColorScale scale = scale_of(shot.trace, *stage, colour);
+  const viz::ThemePalette& palette = viz::palette(colour.theme);
+  int worst = 0, worst_r = -1, worst_c = -1, bad = 0;
+  for (int r = 0; r < stage->value.rows(); ++r)
+    for (int c = 0; c < stage->value.cols(); ++c) {
+      int x = 0, y = 0;
+      cell_point(*grid, r, c, fx, fy, &x, &y);
+      const viz::Rgba got = shot.image.at(x, y);
+      int d;
+      if (masked_look(*stage, r, c)) d = std::min(distance(got, palette.masked_fill), distance(got, palette.hatch));
+      else d = distance(got, viz::color_of(scale, r, stage->value(r, c)));
+      if (d > kColourTolerance) ++bad;
+      if (d > worst) worst = d, worst_r = r, worst_c = c;
+    }
+  INFO("stage " << id << " head " << head << ": worst cell (" << worst_r << ", " << worst_c << ") off by " << worst);
+  CHECK(bad == 0);
 }
 
 }  // namespace ui_test

@@ -12,6 +12,7 @@
 
 #include "attn/trace.hpp"
 #include "viz/colormap.hpp"
+#include "viz/colour_scale.hpp"
 
 namespace ui_test {
 
@@ -86,5 +87,21 @@ struct Shot {
 // (REQUIRE) when it does not write them.
 Shot shoot(const std::string& scenario, const std::string& name, const std::string& extra, int width = 1600,
            int height = 1000);
+
+// How far a pixel may be from its expected colour: the texture path
+// quantises through a 256-entry LUT.
+constexpr int kColourTolerance = 10;
+
+// The colour scale the app gives a stage of `trace` under `colour` options.
+viz::ColorScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour = {});
+
+// Whether the app draws a cell with the masked look (hatched, not coloured).
+bool masked_look(const attn::Stage& s, int r, int c);
+
+// Every cell of a stage in the shot, at fraction (fx, fy) of the cell, against
+// the colour computed here for `colour` options (the masked look for masked
+// cells); also that the grid is rows x cols, not transposed.
+void check_grid_colours(const Shot& shot, const std::string& id, int head, double fx, double fy,
+                        const viz::ColourOptions& colour = {});
 
 }  // namespace ui_test

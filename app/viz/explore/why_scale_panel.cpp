@@ -12,7 +12,7 @@
 #include "explore/panel_window.hpp"
 #include "explore/plot_style.hpp"
 #include "viz/cell_format.hpp"
-#include "viz/colormap.hpp"
+#include "viz/colour_scale.hpp"
 
 namespace viz {
 namespace {
@@ -57,9 +57,11 @@ void draw_histogram(const attn::Histogram& h, int tallest, ImU32 colour, const s
 }
 
 // Eight weights as cells shaded like the canvas's probability grids.
-void draw_weight_row(const char* label, const std::vector<double>& weights, ImU32 colour) {
+void draw_weight_row(const char* label, const std::vector<double>& weights, ImU32 colour, ColormapId map) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ColorScale scale{attn::ValueKind::Probability, 1.0};
+  ColorScale scale;  // 0..1, like a probability grid per grid
+  scale.kind = attn::ValueKind::Probability;
+  scale.map = map;
   const float font = ImGui::GetFontSize(), h = font * 1.6f;
   // Cells shrink (down to 2 font sizes) to leave room for "max 0.996" on the line.
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("max 0.000").x - ImGui::GetStyle().ItemSpacing.x;
@@ -68,7 +70,7 @@ void draw_weight_row(const char* label, const std::vector<double>& weights, ImU3
   ImGui::TextColored(plot::to_vec4(colour), "%s", label);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   for (size_t j = 0; j < weights.size(); ++j) {
-    const Rgba c = color_of(scale, weights[j]);
+    const Rgba c = color_of(scale, 0, weights[j]);
     const Rgba t = text_color_on(c);
     const ImVec2 a(start.x + cell * static_cast<float>(j), start.y), b(a.x + cell - 2, a.y + h);
     dl->AddRectFilled(a, b, IM_COL32(c.r, c.g, c.b, 255));
@@ -102,7 +104,7 @@ void draw_controls(WhyScaleInputs& in, bool narrow) {
 }  // namespace
 
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 canvas_pos,
-                          ImVec2 canvas_size, WidgetProbe* probe) {
+                          ImVec2 canvas_size, WidgetProbe* probe, ColormapId probability_map) {
   const float font = ImGui::GetFontSize();
   const ImVec2 size = first_window_size(canvas_size, font * 34, font * 29, font * 44);
   const ImVec2 pos(canvas_pos.x + font, canvas_pos.y + font);
@@ -135,8 +137,8 @@ void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool*
 
   ImGui::Separator();
   ImGui::TextWrapped("Softmax of %d of these scores (one query, %d keys):", WhyScaleResult::kRow, WhyScaleResult::kRow);
-  draw_weight_row("unscaled", r.weights_raw, plot::kUnscaled);
-  draw_weight_row("scaled by 1/√d_k", r.weights_scaled, plot::kScaled);
+  draw_weight_row("unscaled", r.weights_raw, plot::kUnscaled, probability_map);
+  draw_weight_row("scaled by 1/√d_k", r.weights_scaled, plot::kScaled, probability_map);
   ImGui::TextWrapped("Over all %d rows of %d: the largest weight averages %s unscaled, %s scaled.",
                      static_cast<int>(r.raw.values.size()) / WhyScaleResult::kRow, WhyScaleResult::kRow,
                      fmt("%.2f", r.mean_max_raw).c_str(), fmt("%.2f", r.mean_max_scaled).c_str());

@@ -6,13 +6,15 @@
 #include <imgui.h>
 
 #include "editor_panel.hpp"  // WidgetProbe
+#include "viz/colormap.hpp"
 #include "viz/why_scale_model.hpp"
 
 namespace viz {
 
 // Edits `inputs` (the model recomputes next frame); draws `result`. The
 // window first appears in the left half of the canvas (canvas_pos, canvas_size).
+// Weights are shaded with `probability_map`, as on the canvas.
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& result, bool* open, ImVec2 canvas_pos,
-                          ImVec2 canvas_size, WidgetProbe* probe);
+                          ImVec2 canvas_size, WidgetProbe* probe, ColormapId probability_map = ColormapId::SingleHue);
 
 }  // namespace viz

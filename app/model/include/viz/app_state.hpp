@@ -13,6 +13,7 @@
 #include "attn/io/lesson_file.hpp"
 #include "viz/autosave.hpp"
 #include "viz/clock.hpp"
+#include "viz/colour_options.hpp"
 #include "viz/config_files.hpp"
 #include "viz/lesson_session.hpp"
 #include "viz/shape_memory.hpp"
@@ -72,6 +73,7 @@ struct ViewOptions {
   bool show_inspector = true;
   bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
   ViewTransform transform;
+  ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
 };
 
 // A line for the status panel that needs no answer. A notice raised by an

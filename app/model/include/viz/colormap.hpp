@@ -1,50 +1,62 @@
-// Colormaps: value -> colour, pure and shared by the per-cell renderer and the
-// texture shader (which samples a lookup table built from the same function),
-// so both paths always agree. Shade follows magnitude, as in the articles:
-// small values are light, large values dark.
+// Colormaps as data: named lists of colour stops, sampled the same way by the
+// per-cell renderer and by the texture shader (through a lookup table built
+// here), so both paths always agree. Every map runs light to dark in its
+// own way: sequential maps from u = 0 (light) to 1 (dark); diverging maps
+// are light at u = 0.5 (zero) and darken towards both ends in two hues.
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
-
-#include "attn/trace.hpp"
 
 namespace viz {
 
 struct Rgba {
   std::uint8_t r = 0, g = 0, b = 0, a = 255;
   bool operator==(const Rgba& o) const { return r == o.r && g == o.g && b == o.b && a == o.a; }
+  bool operator!=(const Rgba& o) const { return !(*this == o); }
 };
 
-// How a grid maps numbers to [0, 1] before colouring.
-struct ColorScale {
-  attn::ValueKind kind = attn::ValueKind::Signed;
-  double limit = 1.0;  // Signed: |v| at which the colour saturates
+enum class ColormapId {
+  RedBlue,          // diverging, ColorBrewer RdBu: the app's first map
+  BlueWhiteOrange,  // diverging, colour-blind safe
+  HighContrast,     // diverging, steep and saturated, for washed-out projectors
+  Viridis,          // sequential, colour-blind safe, even steps of lightness
+  SingleHue,        // sequential, white to one blue, like the articles' figures
+  Grayscale,        // sequential, white to black, for printing
+  Mask,             // the 0/1 mask matrix itself; not offered to choose
 };
 
-// Picks the scale for a stage: symmetric around 0 for signed values (the
-// largest finite magnitude), fixed [0, 1] for probabilities and masks.
-ColorScale scale_for(const attn::Stage& stage);
+struct ColorStop {
+  float u;
+  std::uint8_t r, g, b;
+};
 
-// Maps a value to the normalised lookup coordinate in [0, 1]:
-// Signed: 0.5 is zero; Probability/Mask: 0 is zero.
-float normalised(const ColorScale& scale, double v);
+struct Colormap {
+  ColormapId id;
+  const char* name;     // in settings files and on the command line
+  const char* label;    // in menus
+  const char* purpose;  // one line for the tooltip
+  bool diverging;
+  std::vector<ColorStop> stops;  // u ascending from 0 to 1
+};
 
-// The colour at lookup coordinate u in [0, 1] for a kind.
-Rgba color_at(attn::ValueKind kind, float u);
+// The maps a user can choose, in menu order (Mask is not among them).
+const std::vector<Colormap>& colormaps();
+const Colormap& colormap(ColormapId id);
+std::optional<ColormapId> colormap_named(std::string_view name);
+// "red-blue, blue-white-orange, ...": for error messages and --help.
+std::string colormap_names();
 
-inline Rgba color_of(const ColorScale& scale, double v) {
-  return color_at(scale.kind, normalised(scale, v));
-}
+// The colour at u in [0, 1] (clamped), interpolated between stops.
+Rgba sample(const Colormap& map, float u);
 
-// The colour shown for a blocked (masked) cell, drawn with hatching on top.
-Rgba masked_color();
+// RGBA8 lookup table of n entries for the shader: entry i is sample(i / (n - 1)).
+std::vector<std::uint8_t> lookup_table(const Colormap& map, int n = 256);
 
-// RGBA8 lookup table of n entries for the shader, sampled from color_at().
-std::vector<std::uint8_t> lookup_table(attn::ValueKind kind, int n = 256);
-
-// Text colour that stays readable on top of a cell colour.
+// Text colour that stays readable on top of a cell colour (by CIE lightness).
 Rgba text_color_on(Rgba background);
 
 }  // namespace viz

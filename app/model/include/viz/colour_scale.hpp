@@ -1,0 +1,57 @@
+// How each grid turns a value into a colour: a range (the legend's ends),
+// per grid, shared, global or per row, with an optional log scale for
+// probabilities, then a coordinate u in [0, 1] on the chosen colormap. Pure,
+// computed once per trace and colour options; both render paths call
+// coordinate(), so the shader path (which gets u baked into its texture)
+// and the per-cell path cannot disagree.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/trace.hpp"
+#include "viz/colormap.hpp"
+#include "viz/colour_options.hpp"
+
+namespace viz {
+
+// The log scale starts here: weights below 1e-6 all take the lightest colour
+// (a weight that small contributes nothing visible to the output).
+constexpr double kLogFloor = 1e-6;
+
+struct ValueRange {
+  double lo = 0, hi = 1;
+};
+
+struct ColorScale {
+  attn::ValueKind kind = attn::ValueKind::Signed;
+  ColormapId map = ColormapId::RedBlue;
+  Contrast contrast = Contrast::Grid;
+  bool shared = false;           // the range covers every head's grid of this stage
+  bool log = false;              // probabilities: log10 between max(lo, kLogFloor) and hi
+  ValueRange range;              // signed: lo = -hi (zero in the middle); Row: the union of rows
+  std::vector<ValueRange> rows;  // Contrast::Row: one range per row
+  const ValueRange& range_of(int row) const;
+};
+
+// One scale per stage of the trace (parallel to trace.stages).
+std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& options);
+
+// The colormap coordinate of value v in row `row`: signed values put zero at
+// 0.5; probabilities run over [0, 1] on a sequential map and over [0.5, 1]
+// (white to one hue) on a diverging one. Non-finite values take an end.
+float coordinate(const ColorScale& scale, int row, double v);
+
+inline Rgba color_of(const ColorScale& scale, int row, double v) { return sample(colormap(scale.map), coordinate(scale, row, v)); }
+
+// What a grid's legend says: the numbers at the colour bar's ends and at its
+// zero (when zero is on the bar), and which part of the bar is used.
+struct Legend {
+  std::string lo, zero, hi;  // zero empty when the bar has no zero mark
+  float zero_u = -1;         // where zero sits along the bar, 0..1; -1: not on it
+  float u0 = 0, u1 = 1;      // the colormap interval the bar shows
+  std::string note;          // "per row", "log", "shared", ...
+};
+Legend legend_of(const ColorScale& scale);
+
+}  // namespace viz

@@ -1,0 +1,61 @@
+// What attnviz remembers between runs: colours and theme, the UI size, the
+// recent files and the last lesson, as one JSON file in the user's config
+// folder (config_dir()/settings.json). Reading never fails: a file that is
+// not valid JSON is set aside and the defaults are used, and a field with a
+// bad value falls back to its default; both come with a notice to show.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "viz/colour_options.hpp"
+
+namespace viz {
+
+constexpr int kMinUiScalePercent = 75, kMaxUiScalePercent = 250;
+constexpr size_t kMaxRecentFiles = 8;
+
+struct Settings {
+  ColourOptions colour;
+  int ui_scale_percent = 0;          // panel text and widgets, 75..250; 0: not chosen, follow the monitor
+  std::vector<std::string> recent;   // absolute paths, newest first
+  std::string last_lesson;           // absolute path of the last lesson opened
+  bool operator==(const Settings& o) const {
+    return colour == o.colour && ui_scale_percent == o.ui_scale_percent && recent == o.recent && last_lesson == o.last_lesson;
+  }
+  bool operator!=(const Settings& o) const { return !(*this == o); }
+};
+
+nlohmann::json settings_json(const Settings& s);
+// Reads what it can; each field that cannot be used adds a line to `problems`.
+Settings settings_from_json(const nlohmann::json& j, std::vector<std::string>& problems);
+
+class SettingsStore {
+ public:
+  SettingsStore() = default;  // remembers nothing (tests, screenshots, benchmarks)
+  // Loads `path`. With no settings file yet, the recent list of an older
+  // attnviz (recent.txt beside it) is taken over, and recent.txt removed once
+  // settings.json is written. A corrupt file is renamed *.corrupt and a
+  // fresh one with the defaults written in its place.
+  explicit SettingsStore(std::string path);
+
+  const Settings& settings() const { return saved_; }
+  // Writes `s` atomically when it differs from what was last saved; a write
+  // that fails is reported once in problem() and retried on the next change.
+  void save(const Settings& s);
+  // Why something was reset or not saved, to show once; "" when all is well.
+  std::string take_problem();
+
+ private:
+  void write(const Settings& s);
+
+  std::string path_;
+  Settings saved_;
+  std::string problem_;
+  bool migrated_ = false;  // recent.txt to remove once settings.json exists
+  bool write_failed_ = false;
+};
+
+}  // namespace viz

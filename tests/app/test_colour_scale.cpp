@@ -1,0 +1,209 @@
+// Colour ranges: per grid, global across stages, shared across heads, per
+// row (masked cells left out), the log floor, the legend's numbers and the
+// ends for non-finite values. Expected coordinates are worked out here from
+// the definitions, not read back from the code under test.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "viz/colour_scale.hpp"
+
+using namespace viz;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+attn::Stage stage(const std::string& id, int head, attn::ValueKind kind, const attn::Mat& value) {
+  attn::Stage s;
+  s.id = id;
+  s.head = head;
+  s.kind = kind;
+  s.value = value;
+  return s;
+}
+
+attn::Mat mat(int rows, int cols, std::initializer_list<double> values) {
+  attn::Mat m(rows, cols);
+  auto it = values.begin();
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) m(r, c) = *it++;
+  return m;
+}
+
+// Every cell of a stage against expected(row, value); reports the worst.
+template <typename Expected>
+void check_all(const ColorScale& scale, const attn::Stage& s, Expected expected) {
+  double worst = 0;
+  int wr = -1, wc = -1;
+  for (int r = 0; r < s.value.rows(); ++r)
+    for (int c = 0; c < s.value.cols(); ++c) {
+      const double d = std::abs(coordinate(scale, r, s.value(r, c)) - expected(r, s.value(r, c)));
+      if (d > worst) worst = d, wr = r, wc = c;
+    }
+  INFO(s.id << ": worst cell (" << wr << ", " << wc << ") off by " << worst);
+  CHECK(worst < 1e-6);
+}
+
+ColourOptions options(Contrast contrast, ColormapId prob_map = ColormapId::SingleHue) {
+  ColourOptions o;
+  o.contrast = contrast;
+  o.probability_map = prob_map;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("per grid: signed values are symmetric about zero by the grid's largest magnitude; probabilities 0..1") {
+  attn::Trace t;
+  t.stages.push_back(stage("q", 0, attn::ValueKind::Signed, mat(2, 2, {1.0, -3.0, -kInf, 0.5})));
+  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 3, {0.2, 0.3, 0.5})));
+  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Grid));
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].range.hi == doctest::Approx(3.0));  // −∞ (a masked logit) does not count
+  CHECK(s[0].range.lo == doctest::Approx(-3.0));
+  check_all(s[0], t.stages[0], [](int, double v) { return std::isinf(v) ? 0.0 : 0.5 + v / 6.0; });
+  check_all(s[1], t.stages[1], [](int, double v) { return v; });
+  // A diverging map shows probabilities on its white-to-one-hue half.
+  const std::vector<ColorScale> d = color_scales(t, options(Contrast::Grid, ColormapId::BlueWhiteOrange));
+  check_all(d[1], t.stages[1], [](int, double v) { return 0.5 + 0.5 * v; });
+}
+
+TEST_CASE("global: every signed grid shares one range, across two stages") {
+  attn::Trace t;
+  t.stages.push_back(stage("x", -1, attn::ValueKind::Signed, mat(1, 2, {2.0, -1.0})));
+  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {-5.0, 4.0})));
+  const std::vector<ColorScale> grid = color_scales(t, options(Contrast::Grid));
+  CHECK(grid[0].range.hi == doctest::Approx(2.0));
+  CHECK(grid[1].range.hi == doctest::Approx(5.0));
+  const std::vector<ColorScale> global = color_scales(t, options(Contrast::Global));
+  CHECK(global[0].range.hi == doctest::Approx(5.0));
+  CHECK(global[1].range.hi == doctest::Approx(5.0));
+  check_all(global[0], t.stages[0], [](int, double v) { return 0.5 + v / 10.0; });
+  CHECK(legend_of(global[0]).note == "all grids");
+}
+
+TEST_CASE("shared range: every head's grid of one stage shares it; other stages keep their own") {
+  attn::Trace t;
+  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {1.0, -2.0})));
+  t.stages.push_back(stage("scores", 1, attn::ValueKind::Signed, mat(1, 2, {8.0, 0.0})));
+  t.stages.push_back(stage("x", -1, attn::ValueKind::Signed, mat(1, 2, {0.5, 0.25})));
+  ColourOptions o = options(Contrast::Grid);
+  o.shared_range = true;
+  const std::vector<ColorScale> s = color_scales(t, o);
+  CHECK(s[0].range.hi == doctest::Approx(8.0));
+  CHECK(s[1].range.hi == doctest::Approx(8.0));
+  CHECK(s[2].range.hi == doctest::Approx(0.5));
+  CHECK(s[0].shared);
+  CHECK_FALSE(s[2].shared);  // one grid alone: its legend does not claim "all heads"
+  CHECK(legend_of(s[0]).note == "all heads");
+}
+
+TEST_CASE("per row: each row of weights spans the whole map; masked cells are left out") {
+  // A causal 3 x 3 softmax: row 0 has one open cell; rows 1 and 2 tiny, uneven weights.
+  attn::Stage w = stage("weights", 0, attn::ValueKind::Probability,
+                        mat(3, 3, {1.0, 0.0, 0.0, 0.0008, 0.0012, 0.0, 0.0009, 0.0010, 0.0011}));
+  w.blocked.resize(3, 3);
+  w.blocked << false, true, true, false, false, true, false, false, false;
+  attn::Trace t;
+  t.stages.push_back(w);
+  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Row));
+  REQUIRE(s[0].rows.size() == 3);
+  const double lo[3] = {0, 0.0008, 0.0009}, hi[3] = {1.0, 0.0012, 0.0011};  // row 0: one value, shown at full strength
+  for (int r = 0; r < 3; ++r) {
+    CHECK(s[0].rows[static_cast<size_t>(r)].lo == doctest::Approx(lo[r]));
+    CHECK(s[0].rows[static_cast<size_t>(r)].hi == doctest::Approx(hi[r]));
+  }
+  CHECK(coordinate(s[0], 1, 0.0008) == doctest::Approx(0.0));
+  CHECK(coordinate(s[0], 1, 0.0012) == doctest::Approx(1.0));
+  CHECK(coordinate(s[0], 2, 0.0010) == doctest::Approx(0.5));
+  CHECK(coordinate(s[0], 0, 1.0) == doctest::Approx(1.0));
+  // Per grid, the same tiny weights are all but white.
+  const std::vector<ColorScale> g = color_scales(t, options(Contrast::Grid));
+  CHECK(coordinate(g[0], 1, 0.0012) < 0.002);
+  const Legend l = legend_of(s[0]);
+  CHECK(l.lo == "min");
+  CHECK(l.hi == "max");
+  CHECK(l.note == "of each row");
+}
+
+TEST_CASE("per row, signed: each row by its own largest magnitude, zero still in the middle") {
+  attn::Trace t;
+  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(2, 3, {1.0, -2.0, 0.5, 40.0, 10.0, -20.0})));
+  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Row));
+  const double m[2] = {2.0, 40.0};
+  check_all(s[0], t.stages[0], [&](int r, double v) { return 0.5 + 0.5 * v / m[r]; });
+  CHECK(coordinate(s[0], 0, 0.0) == doctest::Approx(0.5));
+  CHECK(coordinate(s[0], 1, 0.0) == doctest::Approx(0.5));
+}
+
+TEST_CASE("per row and shared: row r of every head's weights pools into one range") {
+  attn::Trace t;
+  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.4, 0.6})));
+  t.stages.push_back(stage("weights", 1, attn::ValueKind::Probability, mat(1, 2, {0.1, 0.9})));
+  ColourOptions o = options(Contrast::Row);
+  o.shared_range = true;
+  const std::vector<ColorScale> s = color_scales(t, o);
+  for (const ColorScale& sc : s) {
+    CHECK(sc.rows[0].lo == doctest::Approx(0.1));
+    CHECK(sc.rows[0].hi == doctest::Approx(0.9));
+  }
+  CHECK(coordinate(s[0], 0, 0.5) == doctest::Approx(0.5));
+}
+
+TEST_CASE("log scale: log10 from the floor 1e-6 to the top of the range") {
+  attn::Trace t;
+  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 4, {1e-9, 1e-6, 1e-3, 1.0})));
+  ColourOptions o = options(Contrast::Grid);
+  o.log_weights = true;
+  const ColorScale s = color_scales(t, o)[0];
+  CHECK(s.log);
+  check_all(s, t.stages[0], [](int, double v) { return std::max(0.0, (std::log10(v) + 6.0) / 6.0); });
+  CHECK(coordinate(s, 0, 0.0) == doctest::Approx(0.0));  // at or below the floor: the lightest colour
+  const Legend l = legend_of(s);
+  CHECK(l.lo == "1e-06");
+  CHECK(l.hi == "1");
+  CHECK(l.note == "log scale");
+  // Per row: from the row's own minimum (above the floor) to its maximum.
+  o.contrast = Contrast::Row;
+  const ColorScale r = color_scales(t, o)[0];
+  CHECK(coordinate(r, 0, 1e-6) == doctest::Approx(0.0));  // the row minimum (1e-9) is below the floor
+  CHECK(coordinate(r, 0, 1e-3) == doctest::Approx(0.5));
+  // Signed stages never take the log scale.
+  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {-1.0, 1.0})));
+  o.contrast = Contrast::Grid;
+  CHECK_FALSE(color_scales(t, o)[1].log);
+}
+
+TEST_CASE("legend: min, zero and max of the range in use") {
+  attn::Trace t;
+  t.stages.push_back(stage("q", 0, attn::ValueKind::Signed, mat(1, 2, {2.5, -1.0})));
+  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.25, 0.75})));
+  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Grid));
+  const Legend q = legend_of(s[0]);
+  CHECK(q.lo == "-2.5");
+  CHECK(q.zero == "0");
+  CHECK(q.hi == "2.5");
+  CHECK(q.zero_u == doctest::Approx(0.5));
+  CHECK(q.note.empty());
+  const Legend w = legend_of(s[1]);
+  CHECK(w.lo == "0");
+  CHECK(w.hi == "1");
+  CHECK(w.u0 == doctest::Approx(0.0));
+}
+
+TEST_CASE("non-finite values take an end, never NaN; flat and empty grids stay divisible") {
+  attn::Trace t;
+  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {0.0, 0.0})));
+  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.0, 0.0})));
+  for (Contrast c : {Contrast::Global, Contrast::Grid, Contrast::Row}) {
+    const std::vector<ColorScale> s = color_scales(t, options(c));
+    CHECK(s[0].range.hi == doctest::Approx(1.0));
+    CHECK(coordinate(s[0], 0, kInf) == doctest::Approx(1.0));
+    CHECK(coordinate(s[0], 0, -kInf) == doctest::Approx(0.0));
+    CHECK(coordinate(s[0], 0, std::nan("")) == doctest::Approx(0.5));
+    CHECK(std::isfinite(coordinate(s[1], 0, 0.0)));
+    CHECK(std::isfinite(coordinate(s[1], 0, std::nan(""))));
+  }
+}

@@ -1,0 +1,181 @@
+// Settings: a round trip through the file, a corrupt file set aside and reset
+// (never fatal), bad fields reset one by one with a notice, the move from the
+// old recent.txt, and the link to AppState. Every test works in its own
+// temporary folder, never in the user's config.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "attn/io/text_file.hpp"
+#include "viz/settings.hpp"
+#include "viz/settings_state.hpp"
+
+using namespace viz;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh, empty folder under the system's temporary folder.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("attnviz_test_settings_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+Settings unusual() {
+  Settings s;
+  s.colour.theme = Theme::HighContrast;
+  s.colour.signed_map = ColormapId::BlueWhiteOrange;
+  s.colour.probability_map = ColormapId::Viridis;
+  s.colour.contrast = Contrast::Row;
+  s.colour.log_weights = true;
+  s.colour.shared_range = true;
+  s.ui_scale_percent = 175;
+  s.recent = {"/tmp/a.json", "/home/t/lesson/b.json"};
+  s.last_lesson = "/opt/attnviz/lessons/softmax.json";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("settings: every field survives a save and a fresh load") {
+  const fs::path dir = fresh_dir("roundtrip");
+  const std::string path = (dir / "settings.json").string();
+  {
+    SettingsStore store(path);
+    CHECK(store.settings() == Settings{});  // no file yet: the defaults
+    CHECK(store.take_problem().empty());
+    store.save(unusual());
+  }
+  REQUIRE(fs::exists(path));
+  SettingsStore again(path);
+  CHECK(again.take_problem().empty());
+  CHECK(again.settings() == unusual());
+  CHECK(again.settings().ui_scale_percent == 175);
+  // What is on disk is readable JSON with the names a person would type.
+  const nlohmann::json j = nlohmann::json::parse(attn::io::read_text(path));
+  CHECK(j["theme"] == "high-contrast");
+  CHECK(j["colormap_probabilities"] == "viridis");
+  CHECK(j["contrast"] == "row");
+}
+
+TEST_CASE("settings: a corrupt file is set aside and reset with a notice, never fatal") {
+  const fs::path dir = fresh_dir("corrupt");
+  const fs::path path = dir / "settings.json";
+  for (const char* text : {"{\"theme\": \"dark\",", "[1, 2, 3]", "", "\x01\x02 not json"}) {
+    write_file(path, text);
+    fs::remove(dir / "settings.json.corrupt");
+    SettingsStore store(path.string());
+    INFO("file: " << text);
+    CHECK(store.settings() == Settings{});
+    const std::string problem = store.take_problem();
+    CHECK(problem.find("could not be read") != std::string::npos);
+    CHECK(problem.find(".corrupt") != std::string::npos);
+    CHECK(store.take_problem().empty());  // said once
+    REQUIRE(fs::exists(dir / "settings.json.corrupt"));
+    CHECK(attn::io::read_text((dir / "settings.json.corrupt").string()) == text);  // kept as it was
+    // A fresh, valid file with the defaults took its place.
+    std::vector<std::string> problems;
+    CHECK(settings_from_json(nlohmann::json::parse(attn::io::read_text(path.string())), problems) == Settings{});
+    CHECK(problems.empty());
+  }
+}
+
+TEST_CASE("settings: a field with a bad value falls back alone, and says which") {
+  const fs::path dir = fresh_dir("fields");
+  const fs::path path = dir / "settings.json";
+  write_file(path, R"({"theme": "purple", "colormap_signed": "viridis", "ui_scale_percent": 900,
+                      "contrast": "row", "log_weights": "yes", "recent_files": ["/a.json", "relative.json", 3],
+                      "future_key": {"kept": "ignored"}})");
+  SettingsStore store(path.string());
+  const Settings& s = store.settings();
+  CHECK(s.colour.theme == Theme::Light);
+  CHECK(s.colour.signed_map == ColormapId::Viridis);  // the good fields are kept
+  CHECK(s.colour.contrast == Contrast::Row);
+  CHECK(s.ui_scale_percent == 0);  // not usable: the UI follows the monitor
+  CHECK_FALSE(s.colour.log_weights);
+  CHECK(s.recent == std::vector<std::string>{"/a.json"});  // only absolute paths
+  const std::string problem = store.take_problem();
+  INFO(problem);
+  for (const char* field : {"theme", "ui_scale_percent", "log_weights", "recent_files"}) CHECK(problem.find(field) != std::string::npos);
+  CHECK(problem.find("future_key") == std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "settings.json.corrupt"));  // the file was readable
+}
+
+TEST_CASE("settings: the recent files of recent.txt move over once") {
+  const fs::path dir = fresh_dir("migrate");
+  write_file(dir / "recent.txt", "/home/t/one.json\nrelative/two.json\n\n/home/t/three.json\n");
+  SettingsStore store((dir / "settings.json").string());
+  CHECK(store.settings().recent == std::vector<std::string>{"/home/t/one.json", "/home/t/three.json"});
+  CHECK(fs::exists(dir / "recent.txt"));  // still there until settings.json is written
+  Settings s = store.settings();
+  s.colour.theme = Theme::Dark;
+  store.save(s);
+  CHECK(fs::exists(dir / "settings.json"));
+  CHECK_FALSE(fs::exists(dir / "recent.txt"));
+  CHECK(SettingsStore((dir / "settings.json").string()).settings().recent == s.recent);
+}
+
+TEST_CASE("settings: a store with no path remembers nothing and writes nothing") {
+  SettingsStore store;
+  store.save(unusual());
+  CHECK(store.settings() == unusual());
+  CHECK(store.take_problem().empty());
+}
+
+TEST_CASE("settings: a folder that cannot be written is reported once, not fatal") {
+  const fs::path dir = fresh_dir("unwritable");
+  write_file(dir / "blocker", "a file where the folder should be");
+  SettingsStore store((dir / "blocker" / "settings.json").string());
+  store.save(unusual());
+  CHECK(store.take_problem().find("could not be saved") != std::string::npos);
+  Settings other = unusual();
+  other.colour.theme = Theme::Dark;
+  store.save(other);
+  CHECK(store.take_problem().empty());  // not again on every change
+}
+
+TEST_CASE("settings and AppState: colours, recent files and a chosen UI size go into the state") {
+  AppState state;
+  state.view.ui_scale_percent = 125;  // what the monitor asked for
+  apply_settings(state, unusual());
+  CHECK(state.view.colour == unusual().colour);
+  CHECK(state.recent == unusual().recent);
+  CHECK(state.view.ui_scale_percent == 175);
+  Settings automatic = unusual();
+  automatic.ui_scale_percent = 0;  // never chosen: the monitor's scale stays
+  state.view.ui_scale_percent = 125;
+  apply_settings(state, automatic);
+  CHECK(state.view.ui_scale_percent == 125);
+}
+
+TEST_CASE("settings tracker: what the user changes is remembered, what the run only started with is not") {
+  Settings stored;  // remembered: defaults, UI size never chosen
+  AppState state;
+  apply_settings(state, stored);
+  state.view.colour.theme = Theme::Dark;  // --theme dark for this run
+  state.view.ui_scale_percent = 150;      // from the monitor
+  SettingsTracker tracker(state);
+  Settings out = tracker.remembered(state, stored);
+  CHECK(out.colour.theme == Theme::Light);  // a command-line choice is for this run only
+  CHECK(out.ui_scale_percent == 0);         // still following the monitor
+  state.view.colour.contrast = Contrast::Row;  // the user picks Per row in the menu
+  state.view.ui_scale_percent = 200;          // and a larger UI
+  out = tracker.remembered(state, out);
+  CHECK(out.colour.contrast == Contrast::Row);
+  CHECK(out.ui_scale_percent == 200);
+  CHECK(out.colour.theme == Theme::Light);
+  state.view.ui_scale_percent = 150;  // back to where it started: still a choice, and remembered
+  state.view.colour.theme = Theme::HighContrast;
+  out = tracker.remembered(state, out);
+  CHECK(out.ui_scale_percent == 150);
+  CHECK(out.colour.theme == Theme::HighContrast);
+  state.recent = {"/tmp/x.json"};
+  CHECK(tracker.remembered(state, out).recent == state.recent);
+  CHECK(tracker.remembered(state, out).last_lesson.empty());  // no lesson opened yet
+}
