@@ -2,6 +2,8 @@
 // touching GLFW so a headless machine gets a clear message, not a crash.
 #include "platform.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <utility>
@@ -15,7 +17,23 @@
 
 namespace viz {
 
+namespace {
+
+// Sanitizer builds only: Mesa unloads its driver at exit, after which
+// LeakSanitizer cannot name the library its few hundred leaked bytes came
+// from, and the suppressions (tests/lsan.supp, by library) cannot match.
+// Loading the driver libraries with RTLD_NODELETE keeps them named.
+void keep_gl_driver_loaded() {
+#ifdef ATTNVIZ_SANITIZE_BUILD
+  for (const char* lib : {"libGLX_mesa.so.0", "libGLdispatch.so.0", "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"})
+    dlopen(lib, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+#endif
+}
+
+}  // namespace
+
 Platform::Platform(const PlatformOptions& o) {
+  keep_gl_driver_loaded();
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!display || !*display) && (!wayland || !*wayland))
