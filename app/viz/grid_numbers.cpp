@@ -21,7 +21,7 @@ bool can_show_numbers(const NumberInputs& in, const GridBox& g) {
 
 // Final values of the range, then any value the running step shows instead.
 std::vector<double> shown_values(const attn::Trace& trace, const Frame& f, int stage, const CellRange& range) {
-  const attn::Mat& m = trace.stages[static_cast<size_t>(stage)].value;
+  const attn::StageValues& m = trace.stages[static_cast<size_t>(stage)].value;
   std::vector<double> values;
   values.reserve(static_cast<size_t>(range.r1 - range.r0) * static_cast<size_t>(range.c1 - range.c0));
   for (int r = range.r0; r < range.r1; ++r)

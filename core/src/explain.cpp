@@ -68,7 +68,7 @@ struct Context {
   const Stage& st;
   int r, c;
   Explanation& e;
-  const Mat& in(const std::string& id, int head) const {
+  const StageValues& in(const std::string& id, int head) const {
     const Stage* p = t.find(id, head);
     if (!p) throw std::logic_error("missing input stage " + id);
     return p->value;
@@ -80,8 +80,8 @@ struct Context {
 
 void explain_product(const Context& x, const std::string& a_id, int a_head, const std::string& b_id,
                      int b_head) {
-  const Mat& a = x.in(a_id, a_head);
-  const Mat& b = x.in(b_id, b_head);
+  const StageValues& a = x.in(a_id, a_head);
+  const StageValues& b = x.in(b_id, b_head);
   const int r = x.r, c = x.c;
   explain_sum_of_products(x.e, (int)a.cols(), [&](int t) { return a(r, t); },
                           [&](int t) { return cell(a_id, r, t); }, [&](int t) { return b(t, c); },
@@ -92,8 +92,8 @@ void explain_product(const Context& x, const std::string& a_id, int a_head, cons
 
 void explain_scores(const Context& x) {
   const int h = x.st.head, i = x.r, j = x.c;
-  const Mat& q = x.in("q", h);
-  const Mat& k = x.in("k", h);
+  const StageValues& q = x.in("q", h);
+  const StageValues& k = x.in("k", h);
   x.source("q", h, i, i + 1, 0, q.cols());
   x.source("k", h, j, j + 1, 0, k.cols());
   if (x.s.score == ScoreFn::Dot) {
@@ -131,7 +131,7 @@ void explain_scores(const Context& x) {
 void explain_softmax(const Context& x, const std::string& logits_id, bool use_mask) {
   const int h = x.st.head;
   const bool rows = x.t.softmax_axis == SoftmaxAxis::Keys;
-  const Mat& logits = x.in(logits_id, h);
+  const StageValues& logits = x.in(logits_id, h);
   const SoftmaxStats& st = x.t.softmax.at((size_t)h);
   const int line = rows ? x.r : x.c, pos = rows ? x.c : x.r;
   const int n = rows ? (int)logits.cols() : (int)logits.rows();
@@ -156,7 +156,7 @@ void explain_softmax(const Context& x, const std::string& logits_id, bool use_ma
   for (int k = 0; k < n; ++k)
     if (!blocked(k)) mx.terms.push_back({label(k), at(k), "", "", 0, at(k)});
   mx.equation = "max = " + format_number(m) + " (subtracted so exp never overflows)";
-  const double e = rows ? st.exp(line, pos) : st.exp(pos, line);
+  const double e = rows ? softmax_exp(x.t, h, line, pos) : softmax_exp(x.t, h, pos, line);
   ExplainStep ex{"exp", {}, "", e};
   if (blocked(pos)) {
     ex.equation = "exp(−∞) = 0";
@@ -168,7 +168,7 @@ void explain_softmax(const Context& x, const std::string& logits_id, bool use_ma
   ExplainStep sm{std::string(line_name) + " sum", {}, "", sum};
   for (int k = 0; k < n; ++k) {
     if (blocked(k)) continue;
-    const double ek = rows ? st.exp(line, k) : st.exp(k, line);
+    const double ek = rows ? softmax_exp(x.t, h, line, k) : softmax_exp(x.t, h, k, line);
     sm.terms.push_back({"exp(" + label(k) + " − max)", ek, "", "", 0, ek});
   }
   sm.equation = "Σ = " + sum_equation(sm.terms, sum);

@@ -110,7 +110,7 @@ std::vector<double> softmax_row(const std::vector<double>& scores) {
   if (scores.empty()) return {};
   Mat row(1, static_cast<Eigen::Index>(scores.size()));
   for (size_t j = 0; j < scores.size(); ++j) row(0, static_cast<Eigen::Index>(j)) = scores[j];
-  const detail::SoftmaxResult sm = detail::masked_softmax(row, BoolMat(), SoftmaxAxis::Keys);
+  const detail::SoftmaxResult sm = detail::masked_softmax(row, Derivation{}, SoftmaxAxis::Keys);
   std::vector<double> out(scores.size());
   for (size_t j = 0; j < scores.size(); ++j) out[j] = sm.weights(0, static_cast<Eigen::Index>(j));
   return out;

@@ -1,6 +1,12 @@
 // Stable softmax: subtracting the line maximum before exp keeps every
 // exponent <= 0, so exp never overflows, and leaves the result unchanged
 // because softmax is invariant to adding a constant to a whole line.
+//
+// Speed: Eigen is column-major, so the work runs down columns, which are
+// contiguous. Over keys (each row sums to 1) a column holds one entry of
+// every row: the row maxima and sums are vectors updated column by column.
+// Three passes over the n×n data: maxima, exp and sums (written into the
+// weights), and the division.
 #include "softmax.hpp"
 
 #include <cmath>
@@ -9,50 +15,101 @@
 namespace attn::detail {
 namespace {
 
-// Softmax of each column of `lines` (Eigen is column-major, so columns are
-// contiguous); the keys axis is handled by transposing in and out.
-SoftmaxResult column_softmax(const Mat& lines, const BoolMat& blocked) {
-  const Eigen::Index n = lines.rows(), count = lines.cols();
-  const bool has_mask = blocked.size() != 0;
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+// Eigen's vectorised exp on four lanes; a tail of fewer than four is padded,
+// never sent down Eigen's scalar path (std::exp), which rounds differently.
+// Eigen 3.4 clamps its argument at about −708, so exp(−∞) would come out as
+// 2e−308 rather than 0: a blocked entry must weigh exactly 0, so −∞ is
+// mapped to 0 explicitly.
+Eigen::Array4d exp4(const Eigen::Array4d& x) { return (x == kMinusInf).select(0.0, x.exp()); }
+
+void exp_into(const double* x, double* out, Eigen::Index n) {
+  Eigen::Index i = 0;
+  for (; i + 4 <= n; i += 4) Eigen::Map<Eigen::Array4d>(out + i) = exp4(Eigen::Map<const Eigen::Array4d>(x + i));
+  if (i < n) {
+    Eigen::Array4d tail = Eigen::Array4d::Constant(kMinusInf);
+    for (Eigen::Index k = i; k < n; ++k) tail(k - i) = x[k];
+    const Eigen::Array4d e = exp4(tail);
+    for (Eigen::Index k = i; k < n; ++k) out[k] = e(k - i);
+  }
+}
+
+// Column c of the logits (masked), into `col`.
+void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, Eigen::ArrayXd& col) {
+  col = scores.col(c).array() / d.divisor;
+  if (d.bias) col += d.bias->col(c).array();
+  if (d.mask.size()) {
+    const bool* b = d.mask.data() + c * d.mask.rows();
+    for (Eigen::Index r = 0; r < col.size(); ++r)
+      if (b[r]) col(r) = d.blocked_value;
+  }
+}
+
+SoftmaxResult softmax_rows(const Mat& scores, const Derivation& d) {
+  const Eigen::Index n = scores.rows(), m = scores.cols();
   SoftmaxResult r;
-  r.weights = Mat::Zero(n, count);
-  r.stats.max = Vec::Zero(count);
-  r.stats.exp = Mat::Zero(n, count);
-  r.stats.sum = Vec::Zero(count);
-  for (Eigen::Index line = 0; line < count; ++line) {
-    const double* l = &lines(0, line);
-    const bool* b = has_mask ? &blocked(0, line) : nullptr;
-    double m = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index k = 0; k < n; ++k)
-      if (!(b && b[k])) m = std::max(m, l[k]);
-    if (m == -std::numeric_limits<double>::infinity()) {
-      r.empty.push_back(static_cast<int>(line));  // nothing to attend to: weights stay 0
+  r.weights.resize(n, m);
+  Eigen::ArrayXd mx = Eigen::ArrayXd::Constant(n, kMinusInf), col(n), shifted(n);
+  for (Eigen::Index c = 0; c < m; ++c) {
+    logits_column(scores, d, c, col);
+    mx = mx.max(col);
+  }
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (mx(i) == kMinusInf) {
+      r.empty.push_back(static_cast<int>(i));  // nothing to attend to: weights stay 0
+      mx(i) = 0;
+    }
+  Eigen::ArrayXd sum = Eigen::ArrayXd::Zero(n);
+  for (Eigen::Index c = 0; c < m; ++c) {
+    logits_column(scores, d, c, col);
+    shifted = col - mx;
+    exp_into(shifted.data(), &r.weights(0, c), n);
+    sum += r.weights.col(c).array();
+  }
+  // An all-blocked row has sum 0: dividing would give 0/0, keep the zeros.
+  const Eigen::ArrayXd divide_by = (sum == 0).select(1.0, sum);
+  r.weights.array().colwise() /= divide_by;
+  r.stats.max = mx.matrix();
+  r.stats.sum = sum.matrix();
+  return r;
+}
+
+SoftmaxResult softmax_columns(const Mat& scores, const Derivation& d) {
+  const Eigen::Index n = scores.rows(), m = scores.cols();
+  SoftmaxResult r;
+  r.weights.resize(n, m);
+  r.stats.max = Vec::Zero(m);
+  r.stats.sum = Vec::Zero(m);
+  Eigen::ArrayXd col(n);
+  for (Eigen::Index c = 0; c < m; ++c) {
+    logits_column(scores, d, c, col);
+    const double mx = col.maxCoeff();
+    if (mx == kMinusInf) {
+      r.empty.push_back(static_cast<int>(c));
+      r.weights.col(c).setZero();
       continue;
     }
-    r.stats.max(line) = m;
-    double* e = &r.stats.exp(0, line);
-    double sum = 0;
-    for (Eigen::Index k = 0; k < n; ++k) {
-      if (b && b[k]) continue;
-      e[k] = std::exp(l[k] - m);
-      sum += e[k];
-    }
-    r.stats.sum(line) = sum;  // >= 1: the maximum contributes exp(0)
-    double* w = &r.weights(0, line);
-    for (Eigen::Index k = 0; k < n; ++k) w[k] = e[k] / sum;
+    col -= mx;
+    exp_into(col.data(), &r.weights(0, c), n);
+    const double sum = r.weights.col(c).sum();
+    r.weights.col(c) /= sum;
+    r.stats.max(c) = mx;
+    r.stats.sum(c) = sum;  // >= 1: the maximum contributes exp(0)
   }
   return r;
 }
 
 }  // namespace
 
-SoftmaxResult masked_softmax(const Mat& logits, const BoolMat& blocked, SoftmaxAxis axis) {
-  if (axis == SoftmaxAxis::Queries) return column_softmax(logits, blocked);
-  const BoolMat bt = blocked.size() ? BoolMat(blocked.transpose()) : BoolMat();
-  SoftmaxResult t = column_softmax(logits.transpose(), bt);
-  t.weights.transposeInPlace();
-  t.stats.exp.transposeInPlace();
-  return t;
+double exp_like_softmax(double x) {
+  double out = 0;
+  exp_into(&x, &out, 1);
+  return out;
+}
+
+SoftmaxResult masked_softmax(const Mat& scores, const Derivation& logits, SoftmaxAxis axis) {
+  return axis == SoftmaxAxis::Keys ? softmax_rows(scores, logits) : softmax_columns(scores, logits);
 }
 
 }  // namespace attn::detail

@@ -1,21 +1,26 @@
-// Internal: numerically stable masked softmax over one axis.
+// Internal: numerically stable masked softmax over one axis, reading the
+// logits as a stage derivation (scores ÷ d + bias, −∞ where blocked) so no
+// n×n logits matrix is ever built. Every exp goes through exp_packet(), four
+// values at a time, so softmax_exp() can recompute any entry bit for bit.
 #pragma once
 
 #include <vector>
 
-#include "attn/scenario.hpp"
 #include "attn/trace.hpp"
 
 namespace attn::detail {
 
 struct SoftmaxResult {
   Mat weights;             // (n_q, n_k)
-  SoftmaxStats stats;      // max, exp, sum per normalised line
+  SoftmaxStats stats;      // max and sum per normalised line
   std::vector<int> empty;  // lines (rows or columns) with every entry blocked
 };
 
-// Blocked entries get weight exactly 0; a line with every entry blocked gets
-// all-zero weights instead of 0/0. `blocked` may be empty (nothing blocked).
-SoftmaxResult masked_softmax(const Mat& logits, const BoolMat& blocked, SoftmaxAxis axis);
+// Blocked entries (d.mask) get weight exactly 0; a line with every entry
+// blocked gets all-zero weights instead of 0/0.
+SoftmaxResult masked_softmax(const Mat& scores, const Derivation& logits, SoftmaxAxis axis);
+
+// exp(x) exactly as the softmax computes it.
+double exp_like_softmax(double x);
 
 }  // namespace attn::detail

@@ -24,22 +24,32 @@ std::vector<std::string> index_labels(int n) {
   return out;
 }
 
-Stage& push_stage(Trace& trace, StageSpec spec, Mat value, BoolMat blocked,
-                  bool allow_blocked_minus_inf) {
-  for (Eigen::Index c = 0; c < value.cols(); ++c)
-    for (Eigen::Index r = 0; r < value.rows(); ++r) {
-      const double v = value(r, c);
-      if (std::isfinite(v)) continue;
-      const bool ok = allow_blocked_minus_inf && blocked.size() && blocked(r, c) &&
-                      v == -std::numeric_limits<double>::infinity();
-      if (ok) continue;
-      std::ostringstream os;
-      os << "stage \"" << spec.id << "\"";
-      if (spec.head >= 0) os << " (head " << spec.head << ")";
-      os << ", cell [" << r << "][" << c << "]: value " << (std::isnan(v) ? "is not a number" : "overflowed")
-         << " (" << spec.formula << "); the inputs are too large for double precision";
-      throw ComputeError(os.str(), {spec.id, spec.head}, static_cast<int>(r), static_cast<int>(c));
-    }
+namespace {
+
+[[noreturn]] void overflow(const StageSpec& spec, Eigen::Index r, Eigen::Index c, double v) {
+  std::ostringstream os;
+  os << "stage \"" << spec.id << "\"";
+  if (spec.head >= 0) os << " (head " << spec.head << ")";
+  os << ", cell [" << r << "][" << c << "]: value " << (std::isnan(v) ? "is not a number" : "overflowed")
+     << " (" << spec.formula << "); the inputs are too large for double precision";
+  throw ComputeError(os.str(), {spec.id, spec.head}, static_cast<int>(r), static_cast<int>(c));
+}
+
+}  // namespace
+
+Stage& push_stage(Trace& trace, StageSpec spec, StageValues value, SharedMask blocked, bool allow_blocked_minus_inf,
+                  bool checked) {
+  // A stored matrix that is all finite (one vectorised pass) needs no more.
+  const bool fine = checked || (!value.derived() && value.stored().allFinite());
+  if (!fine)
+    for (Eigen::Index c = 0; c < value.cols(); ++c)
+      for (Eigen::Index r = 0; r < value.rows(); ++r) {
+        const double v = value(r, c);
+        if (std::isfinite(v)) continue;
+        const bool ok = allow_blocked_minus_inf && blocked.size() && blocked(r, c) &&
+                        v == -std::numeric_limits<double>::infinity();
+        if (!ok) overflow(spec, r, c, v);
+      }
   Stage s;
   s.id = std::move(spec.id);
   s.head = spec.head;

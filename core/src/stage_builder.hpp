@@ -26,8 +26,10 @@ struct StageSpec {
 
 // Appends a stage after checking its values are finite. -inf is allowed only
 // in cells that `blocked` marks (the masked logits); anything else that is
-// not finite throws ComputeError naming the stage and the cell.
-Stage& push_stage(Trace& trace, StageSpec spec, Mat value, BoolMat blocked = {},
-                  bool allow_blocked_minus_inf = false);
+// not finite throws ComputeError naming the stage and the cell. `checked`:
+// the caller has already proved every value finite (a derived stage whose
+// bound is finite), so the pass over the cells is skipped.
+Stage& push_stage(Trace& trace, StageSpec spec, StageValues value, SharedMask blocked = {},
+                  bool allow_blocked_minus_inf = false, bool checked = false);
 
 }  // namespace attn::detail

@@ -60,8 +60,8 @@ TEST_CASE("cell granularity: a score cell accumulates its products") {
   const Step& st = tl.steps[static_cast<size_t>(k)];
   REQUIRE(st.row == 1);
   REQUIRE(st.col == 1);
-  const attn::Mat& q = tr.find("q", 0)->value;
-  const attn::Mat& kk = tr.find("k", 0)->value;
+  const attn::Mat q = tr.find("q", 0)->value.dense();
+  const attn::Mat kk = tr.find("k", 0)->value.dense();
   // Halfway through the accumulation: one of the two products is in.
   const Frame mid = evaluate(tr, tl, st.start + st.duration * 0.5);
   CHECK(mid.active_stage == scores);
@@ -92,7 +92,7 @@ TEST_CASE("softmax step exponentiates, then normalises") {
   const Step& st = tl.steps[static_cast<size_t>(k)];
   const Frame first = evaluate(tr, tl, st.start + st.duration * 0.3);
   CHECK(first.transition == Transition::Softmax);
-  const double e = tr.softmax[0].exp(2, 1);
+  const double e = attn::softmax_exp(tr, 0, 2, 1);
   // Shown numbers are always real intermediates: exp values, then weights.
   CHECK(displayed_value(tr, first, w, 2, 1) == doctest::Approx(e));
   const Frame end = evaluate(tr, tl, st.start + st.duration * 0.7);

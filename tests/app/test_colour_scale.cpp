@@ -104,8 +104,9 @@ TEST_CASE("per row: each row of weights spans the whole map; masked cells are le
   // A causal 3 x 3 softmax: row 0 has one open cell; rows 1 and 2 tiny, uneven weights.
   attn::Stage w = stage("weights", 0, attn::ValueKind::Probability,
                         mat(3, 3, {1.0, 0.0, 0.0, 0.0008, 0.0012, 0.0, 0.0009, 0.0010, 0.0011}));
-  w.blocked.resize(3, 3);
-  w.blocked << false, true, true, false, false, true, false, false, false;
+  attn::BoolMat blocked(3, 3);
+  blocked << false, true, true, false, false, true, false, false, false;
+  w.blocked = blocked;
   attn::Trace t;
   t.stages.push_back(w);
   const std::vector<ColorScale> s = color_scales(t, options(Contrast::Row));

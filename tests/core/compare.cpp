@@ -113,7 +113,7 @@ std::vector<std::string> compare_traces(const attn::Trace& got, const RefTrace& 
       out.push_back("missing stage " + name);
       continue;
     }
-    const Worst w = worst_element(st->value, rs.value);
+    const Worst w = worst_element(st->value.dense(), rs.value);
     if (!within(w, tol)) out.push_back(describe(name, w));
     if (worst_seen && w.shape_ok && w.error > *worst_seen) *worst_seen = w.error;
     if (rs.id == "masked" || rs.id == "weights") compare_blocked(*st, want, out);
@@ -131,7 +131,7 @@ std::vector<std::string> compare_traces(const attn::Trace& got, const RefTrace& 
 
 bool has_nan(const attn::Trace& t) {
   for (const auto& st : t.stages)
-    if (st.value.hasNaN()) return true;
+    if (st.value.dense().hasNaN()) return true;
   return false;
 }
 

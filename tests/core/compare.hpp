@@ -26,6 +26,7 @@ struct Worst {
 };
 
 Worst worst_element(const attn::Mat& got, const RMat& want);
+inline Worst worst_element(const attn::StageValues& got, const RMat& want) { return worst_element(got.dense(), want); }
 bool within(const Worst& w, double tol);
 // e.g. "weights head 1: worst (2, 0): got 0.25 want 0.2500001 (error 4e-07)"
 std::string describe(const std::string& what, const Worst& w);

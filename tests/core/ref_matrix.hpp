@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attn/matrix.hpp"
+#include "attn/stage_values.hpp"
 
 namespace ref {
 
@@ -25,6 +26,7 @@ RMat hconcat(const RMat& left, const RMat& right);
 
 // Boundary conversions only: copy element by element, no Eigen arithmetic.
 RMat from_eigen(const attn::Mat& m);
+inline RMat from_eigen(const attn::StageValues& m) { return from_eigen(m.dense()); }
 attn::Mat to_eigen(const RMat& m);
 
 }  // namespace ref

@@ -7,10 +7,10 @@
 
 namespace scene {
 
-const attn::Mat& Loaded::at(const std::string& id, int head) const {
+attn::Mat Loaded::at(const std::string& id, int head) const {
   const attn::Stage* s = trace.find(id, head);
   if (!s) throw std::out_of_range("no stage " + id + " head " + std::to_string(head));
-  return s->value;
+  return s->value.dense();
 }
 
 namespace {

@@ -28,14 +28,14 @@ TEST_CASE("invariant: without a mask, permuting the tokens permutes the outputs"
     attn::Scenario b = a;
     for (int i = 0; i < c.n_q; ++i) b.x.row(i) = a.x.row(perm[i]);
     const attn::Trace ta = attn::compute_trace(a), tb = attn::compute_trace(b);
-    const attn::Mat& oa = stage(ta, "output").value;
+    const attn::StageValues& oa = stage(ta, "output").value;
     attn::Mat expected(oa.rows(), oa.cols());
     for (int i = 0; i < c.n_q; ++i) expected.row(i) = oa.row(perm[i]);
     const ref::Worst w = ref::worst_element(stage(tb, "output").value, ref::from_eigen(expected));
     INFO(ref::describe("permuted output", w));
     CHECK(ref::within(w, kTol));
     // Weights move both ways: w_b(i, j) = w_a(perm i, perm j).
-    const attn::Mat& wa = stage(ta, "weights", 0).value;
+    const attn::StageValues& wa = stage(ta, "weights", 0).value;
     attn::Mat wexp(wa.rows(), wa.cols());
     for (int i = 0; i < c.n_q; ++i)
       for (int j = 0; j < c.n_q; ++j) wexp(i, j) = wa(perm[i], perm[j]);
@@ -80,11 +80,11 @@ TEST_CASE("invariant: each output lies in the convex hull of the values") {
     if (c.padding == ref::PaddingKind::AllKeys || c.full_row) continue;  // no hull for empty rows
     const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
     for (int h = 0; h < c.n_heads; ++h) {
-      const attn::Mat& w = stage(t, "weights", h).value;
-      const attn::Mat& v = stage(t, "v", h).value;
-      const attn::Mat& out = stage(t, "head_output", h).value;
+      const attn::StageValues& w = stage(t, "weights", h).value;
+      const attn::StageValues& v = stage(t, "v", h).value;
+      const attn::StageValues& out = stage(t, "head_output", h).value;
       INFO(c.name << " head " << h);
-      CHECK(w.minCoeff() >= 0.0);
+      CHECK(w.dense().minCoeff() >= 0.0);
       attn::Mat rebuilt = attn::Mat::Zero(out.rows(), out.cols());
       for (int i = 0; i < out.rows(); ++i) {
         CHECK(std::abs(w.row(i).sum() - 1.0) <= kTol);

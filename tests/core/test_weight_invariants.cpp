@@ -38,13 +38,13 @@ void check_normalised(const attn::Stage& w, SoftmaxAxis axis, const std::string&
     for (int b = 0; b < len; ++b) {
       const int r = by_row ? a : b, c = by_row ? b : a;
       all_blocked = all_blocked && w.is_blocked(r, c);
-      sum += along(w.value, axis, a, b);
+      sum += along(w.value.dense(), axis, a, b);
     }
     const bool listed = std::find(w.fully_masked.begin(), w.fully_masked.end(), a) != w.fully_masked.end();
     INFO(what << " line " << a << " sum " << sum);
     CHECK(listed == all_blocked);
     if (all_blocked) {
-      for (int b = 0; b < len; ++b) CHECK(along(w.value, axis, a, b) == 0.0);
+      for (int b = 0; b < len; ++b) CHECK(along(w.value.dense(), axis, a, b) == 0.0);
     } else {
       CHECK(std::abs(sum - 1.0) <= kTol);
     }
@@ -74,7 +74,7 @@ TEST_CASE("invariant: blocked weights are exactly 0 in both mask modes") {
       const attn::Trace t = attn::compute_trace(s);
       const ref::RMask blocked = ref::reference_trace(s).blocked;
       for (int h = 0; h < c.n_heads; ++h) {
-        const attn::Mat& w = stage(t, "weights", h).value;
+        const attn::StageValues& w = stage(t, "weights", h).value;
         for (int i = 0; i < w.rows(); ++i)
           for (int j = 0; j < w.cols(); ++j)
             if (blocked[i][j]) {
@@ -90,7 +90,7 @@ TEST_CASE("invariant: after_softmax rows with a blocked cell sum to less than 1"
   CaseSpec c;
   c.n_q = 4, c.mask = MaskKind::Causal, c.mode = MaskMode::AfterSoftmax, c.seed = 77;
   const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
-  const attn::Mat& w = stage(t, "weights", 0).value;
+  const attn::StageValues& w = stage(t, "weights", 0).value;
   CHECK(std::abs(w.row(c.n_q - 1).sum() - 1.0) <= kTol);  // last row sees every key
   for (int i = 0; i + 1 < c.n_q; ++i) CHECK(w.row(i).sum() < 1.0 - 1e-6);
 }
@@ -121,12 +121,12 @@ TEST_CASE("invariant: softmax ignores a constant added to every logit of a line"
     b.heads = {hw};
     REQUIRE(attn::validate(b).empty());
     const attn::Trace ta = attn::compute_trace(a), tb = attn::compute_trace(b);
-    const attn::Mat& sa = stage(ta, "scores", 0).value;
-    const attn::Mat& sb = stage(tb, "scores", 0).value;
+    const attn::StageValues& sa = stage(ta, "scores", 0).value;
+    const attn::StageValues& sb = stage(tb, "scores", 0).value;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) CHECK(std::abs(sb(i, j) - sa(i, j) - shift(keys ? i : j)) <= 1e-12 * 16);
-    const ref::Worst w = ref::worst_element(stage(tb, "weights", 0).value,
-                                            ref::from_eigen(stage(ta, "weights", 0).value));
+    const ref::Worst w = ref::worst_element(stage(tb, "weights", 0).value.dense(),
+                                            ref::from_eigen(stage(ta, "weights", 0).value.dense()));
     INFO(ref::describe(keys ? "weights, keys axis" : "weights, queries axis", w));
     CHECK(ref::within(w, kTol));
   }

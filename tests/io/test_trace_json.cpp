@@ -111,8 +111,9 @@ TEST_CASE("a hand-made trace: -inf, +inf and NaN never reach the JSON as numbers
   attn::Stage st;
   st.id = "masked";
   st.head = 0;
-  st.value = attn::Mat(2, 3);
-  st.value << 1, -INFINITY, 2, 3, 4, -INFINITY;
+  attn::Mat m(2, 3);
+  m << 1, -INFINITY, 2, 3, 4, -INFINITY;
+  st.value = m;
   trace.stages.push_back(st);
   const std::string text = attn::io::trace_to_json(trace).dump();
   CHECK(text.find("inf") == std::string::npos);

@@ -29,7 +29,7 @@ std::vector<SourceRegion> sources_of(const attn::Trace& trace, const Step& step)
   for (size_t k = 0; k < s.inputs.size(); ++k) {
     const int idx = trace.index_of(s.inputs[k]);
     if (idx < 0) continue;
-    const attn::Mat& m = trace.stages[static_cast<size_t>(idx)].value;
+    const attn::StageValues& m = trace.stages[static_cast<size_t>(idx)].value;
     SourceRegion reg{s.inputs[k], 0, static_cast<int>(m.rows()), 0, static_cast<int>(m.cols())};
     const bool second = ops.valid() && idx == ops.b;
     if (ops.valid() && second) {
@@ -51,8 +51,8 @@ std::vector<SourceRegion> sources_of(const attn::Trace& trace, const Step& step)
 
 // Σ of the first `terms` products of cell (r, c) of a product stage.
 double partial_sum(const attn::Trace& trace, const ProductOperands& ops, int r, int c, int terms) {
-  const attn::Mat& a = trace.stages[static_cast<size_t>(ops.a)].value;
-  const attn::Mat& b = trace.stages[static_cast<size_t>(ops.b)].value;
+  const attn::StageValues& a = trace.stages[static_cast<size_t>(ops.a)].value;
+  const attn::StageValues& b = trace.stages[static_cast<size_t>(ops.b)].value;
   double sum = 0;
   for (int t = 0; t < terms; ++t) sum += a(r, t) * (ops.b_transposed ? b(c, t) : b(t, c));
   return sum;
@@ -152,8 +152,7 @@ double displayed_value(const attn::Trace& trace, const Frame& f, int stage, int 
       if (s.head < 0 || static_cast<size_t>(s.head) >= trace.softmax.size()) return final_value;
       // First half: exp(l - max), which is <= 1 and so already fits the
       // probability colours; second half: divided by the row sum.
-      const attn::SoftmaxStats& st = trace.softmax[static_cast<size_t>(s.head)];
-      return ph < 0.5 ? st.exp(r, c) : final_value;
+      return ph < 0.5 ? attn::softmax_exp(trace, s.head, r, c) : final_value;
     }
     default: break;
   }

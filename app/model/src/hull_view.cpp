@@ -35,10 +35,10 @@ HullView build_hull_view(const attn::Trace& trace, int head) {
   for (Eigen::Index i = 0; i < out->value.rows(); ++i) h.outputs.push_back({out->value(i, 0), out->value(i, 1)});
   h.value_labels = v->row_labels;
   h.output_labels = out->row_labels;
-  h.weights = w->value;
-  h.hull = attn::convex_hull_2d(v->value);
+  h.weights = w->value.dense();
+  h.hull = attn::convex_hull_2d(v->value.dense());
   for (Eigen::Index i = 0; i < out->value.rows(); ++i)
-    h.outside.push_back(attn::hull_distance(v->value, out->value.row(i).transpose()));
+    h.outside.push_back(attn::hull_distance(v->value.dense(), out->value.row(i).transpose()));
   if (trace.mask_mode == attn::MaskMode::AfterSoftmax)
     h.caveat = "The mask zeroes weights after softmax without renormalising, so rows sum to less than 1 "
                "and outputs can fall outside the hull.";

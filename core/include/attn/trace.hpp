@@ -9,6 +9,7 @@
 
 #include "attn/matrix.hpp"
 #include "attn/scenario.hpp"
+#include "attn/stage_values.hpp"
 
 namespace attn {
 
@@ -34,12 +35,12 @@ struct Stage {
   std::string title;    // short human name, e.g. "Q" or "softmax weights"
   std::string formula;  // e.g. "Q = X · W_Q"
   std::vector<StageRef> inputs;  // the stages this one reads from
-  Mat value;                     // (rows, cols); masked logits may be -inf
+  StageValues value;             // (rows, cols); masked logits may be -inf
   ValueKind kind = ValueKind::Signed;
   std::vector<std::string> row_labels;  // one per row (tokens, or dims)
   std::vector<std::string> col_labels;  // one per column
   // Cells blocked by the mask, (rows, cols); empty for stages without a mask.
-  BoolMat blocked;
+  SharedMask blocked;
   // Rows (keys axis) or columns (queries axis) whose every entry was blocked:
   // their weights are defined as all zero instead of 0/0.
   std::vector<int> fully_masked;
@@ -52,9 +53,10 @@ struct Stage {
 
 // Numbers the softmax used, kept so any weight can be explained.
 // Entries are per row for the keys axis, per column for the queries axis.
+// exp(logit − max) itself is not kept (it would be one more n×n matrix per
+// head): softmax_exp() recomputes any entry from the logits.
 struct SoftmaxStats {
   Vec max;  // the maximum logit subtracted for stability
-  Mat exp;  // exp(logit - max), 0 for blocked cells; (n_q, n_k)
   Vec sum;  // sum of exp over the normalised axis
 };
 
@@ -71,6 +73,9 @@ struct Trace {
   int index_of(const StageRef& ref) const;  // -1 when absent
 };
 
+// exp(logit[i,j] − max) for head h, as the softmax used it (0 when blocked).
+double softmax_exp(const Trace& trace, int head, int i, int j);
+
 // Thrown when the computation itself fails on valid shapes, e.g. a value
 // overflows to infinity. The message names the stage and the cell.
 // `stage`, `row` and `col` name the cell, so a front end can point at the
@@ -85,5 +90,10 @@ struct ComputeError : std::runtime_error {
 // Computes the full trace. Throws std::invalid_argument with validate()'s
 // message for bad scenarios, and ComputeError on overflow. Never yields NaN.
 Trace compute_trace(const Scenario& s, const Limits& limits = {});
+
+// The trace of `now`, given `before` = compute_trace(old): only what the
+// difference touches is recomputed (a head's weights, a mask row, labels);
+// the result equals compute_trace(now) exactly.
+Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits = {});
 
 }  // namespace attn

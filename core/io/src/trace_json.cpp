@@ -32,8 +32,8 @@ json stage_json(const Stage& st) {
               {"inputs", std::move(inputs)},
               {"row_labels", st.row_labels},
               {"col_labels", st.col_labels},
-              {"data", matrix_rows(st.value)}};
-  if (st.blocked.size() != 0) out["blocked"] = flag_rows(st.blocked);
+              {"data", matrix_rows(st.value.dense())}};
+  if (st.blocked.size() != 0) out["blocked"] = flag_rows(st.blocked.mat());
   if (!st.fully_masked.empty()) out["fully_masked"] = st.fully_masked;
   return out;
 }

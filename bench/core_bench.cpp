@@ -1,0 +1,143 @@
+// `make bench`, the core's tables: a full trace at the shapes (with
+// and without a causal mask) in milliseconds (median and spread), GFLOP/s and
+// peak memory; PyTorch's nn.MultiheadAttention on the same shapes when
+// python3-torch is installed; this machine's double GEMM rate measured in the
+// same run; and the time from an edit to its updated trace. Printed, never
+// asserted: timings belong to benchmarks, not tests.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/trace.hpp"
+#include "bench_scenes.hpp"
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+struct Timing {
+  double median = 0, min = 0, max = 0;
+};
+
+Timing time_runs(int repeats, const std::function<void()>& f) {
+  f();  // warm-up: allocators, caches, thread pool
+  std::vector<double> ms;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = clock_type::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+// Peak resident memory (VmHWM), reset between shapes through clear_refs.
+void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
+double peak_mb() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+  return 0;
+}
+
+double gemm_gflops() {
+  std::mt19937 rng(1);
+  std::normal_distribution<double> d;
+  attn::Mat a(2048, 768), b(768, 2304);
+  for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = d(rng);
+  for (Eigen::Index i = 0; i < b.size(); ++i) b.data()[i] = d(rng);
+  attn::Mat c(2048, 2304);
+  const Timing t = time_runs(5, [&] { c.noalias() = a * b; });
+  return 2.0 * 2048 * 768 * 2304 / (t.median * 1e6);
+}
+
+struct Peer {
+  bool ok = false;
+  double ms = 0, peak_mb = 0;
+  std::string note;
+};
+
+Peer torch_peer(const bench::Shape& s, bool causal, int repeats) {
+  const std::string cmd = "/usr/bin/python3 " + std::string(ATTNVIZ_BENCH_DIR) + "/torch_peer.py " + std::to_string(s.n) + " " +
+                          std::to_string(s.d_model) + " " + std::to_string(s.heads) + " " + (causal ? "1 " : "0 ") +
+                          std::to_string(repeats) + " 2>/dev/null";
+  Peer p;
+  std::FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return p;
+  char buf[4096];
+  std::string out;
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  ::pclose(pipe);
+  try {
+    const nlohmann::json j = nlohmann::json::parse(out);
+    if (j.contains("error")) {
+      p.note = j["error"];
+      return p;
+    }
+    p.ok = true;
+    p.ms = j["ms"];
+    p.peak_mb = j["peak_mb"];
+  } catch (const std::exception&) {
+    p.note = "python3 or torch not available";
+  }
+  return p;
+}
+
+int repeats_for(const bench::Shape& s) { return s.n >= 2048 ? 3 : s.n >= 512 ? 5 : 50; }
+
+}  // namespace
+
+int main() {
+  std::printf("attnviz core benchmark (%ld threads available)\n\n", static_cast<long>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  const double limit = gemm_gflops();
+  std::printf("Limit: double GEMM 2048x768 * 768x2304 = %.1f GFLOP/s on this machine (Eigen, same build)\n\n", limit);
+
+  std::printf("Core: full trace (compute_trace), self-attention\n");
+  std::printf("%-18s %-7s %10s %18s %9s %8s %10s | %10s %9s %8s\n", "shape (n,d,h)", "mask", "ms", "spread", "GFLOP/s",
+              "of GEMM", "peak MB", "torch ms", "ratio", "torch MB");
+  for (const bench::Shape& s : bench::shapes())
+    for (bool causal : {false, true}) {
+      const attn::Scenario sc = bench::scene(s, causal);
+      reset_peak();
+      const Timing t = time_runs(repeats_for(s), [&] { attn::Trace tr = attn::compute_trace(sc); });
+      const double peak = peak_mb();
+      const double gflops = bench::flops(s) / (t.median * 1e6);
+      const Peer p = torch_peer(s, causal, repeats_for(s));
+      char shape[32], spread[48];
+      std::snprintf(shape, sizeof shape, "(%d,%d,%d)", s.n, s.d_model, s.heads);
+      std::snprintf(spread, sizeof spread, "%.2f-%.2f", t.min, t.max);
+      std::printf("%-18s %-7s %10.2f %18s %9.1f %7.0f%% %10.0f | ", shape, causal ? "causal" : "none", t.median, spread, gflops,
+                  100 * gflops / limit, peak);
+      if (p.ok) std::printf("%10.2f %8.2fx %8.0f\n", p.ms, t.median / p.ms, p.peak_mb);
+      else std::printf("%s\n", p.note.c_str());
+    }
+  std::printf("\nratio = attnviz time / torch time (target <= 0.7); of GEMM = GFLOP/s as a share of the limit above\n\n");
+
+  std::printf("Edits: time from one edit to its updated trace (median ms)\n");
+  std::printf("%-18s %12s %12s %12s %12s %12s\n", "shape (n,d,h)", "full", "X value", "W_Q value", "mask cell", "rename");
+  for (const bench::Shape& s : bench::shapes()) {
+    const attn::Scenario base = bench::scene(s, true);
+    const attn::Trace before = attn::compute_trace(base);
+    std::vector<double> row;
+    row.push_back(time_runs(repeats_for(s), [&] { attn::Trace t = attn::compute_trace(base); }).median);
+    for (const bench::EditKind kind : {bench::EditKind::XValue, bench::EditKind::WqValue, bench::EditKind::MaskCell,
+                                       bench::EditKind::Rename}) {
+      const attn::Scenario edited = bench::edited(base, kind);
+      row.push_back(time_runs(repeats_for(s), [&] { attn::Trace t = bench::update(before, base, edited); }).median);
+    }
+    char shape[32];
+    std::snprintf(shape, sizeof shape, "(%d,%d,%d)", s.n, s.d_model, s.heads);
+    std::printf("%-18s %12.2f %12.2f %12.2f %12.2f %12.2f\n", shape, row[0], row[1], row[2], row[3], row[4]);
+  }
+  return 0;
+}

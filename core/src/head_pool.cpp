@@ -1,0 +1,33 @@
+// Head parallelism: threads take heads from a shared counter, so uneven
+// heads balance. Eigen's own kernels stay single-threaded inside a head: two
+// levels of threads on two cores would only fight.
+#include "head_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace attn::detail {
+
+void for_each_head(const Dims& d, const std::function<void(int)>& f) {
+  // About a millisecond of work per head before threads pay for themselves.
+  const double work = static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
+                      static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const int threads = work < 2e6 || d.n_heads < 2 ? 1 : static_cast<int>(std::min<unsigned>(cores, d.n_heads));
+  if (threads == 1) {
+    for (int h = 0; h < d.n_heads; ++h) f(h);
+    return;
+  }
+  std::atomic<int> next{0};
+  auto worker = [&] {
+    for (int h = next++; h < d.n_heads; h = next++) f(h);
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+}  // namespace attn::detail

@@ -1,0 +1,181 @@
+// One head: projections through to weights · V. The scores and the weights
+// are stored; scaled, biased and masked are derivations of the scores, whose
+// finiteness is proved once from a bound (max |scores| ÷ d + max |bias|)
+// instead of a pass per stage; only when that bound overflows are the cells
+// checked one by one, to name the one that overflowed.
+#include "head_stages.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "positional.hpp"
+#include "softmax.hpp"
+#include "stage_builder.hpp"
+
+namespace attn::detail {
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+Mat additive_scores(const Mat& q, const Mat& k, const Scenario& s, int head) {
+  const int d_k = (int)q.cols();
+  Mat w, u;
+  Vec v;
+  if (s.additive.empty()) {
+    w = Mat::Identity(d_k, d_k);
+    u = Mat::Identity(d_k, d_k);
+    v = Vec::Ones(d_k);
+  } else {
+    const AdditiveParams& p = s.additive[(size_t)head];
+    w = p.w, u = p.u, v = p.v;
+  }
+  const Mat qw = q * w;  // (n_q, d_att)
+  const Mat ku = k * u;  // (n_k, d_att)
+  Mat scores(q.rows(), k.rows());
+  for (Eigen::Index i = 0; i < q.rows(); ++i)
+    for (Eigen::Index j = 0; j < k.rows(); ++j) {
+      const Vec inside = (qw.row(i) + ku.row(j)).transpose();  // (d_att)
+      // tanh(∞) = 1 would hide an overflow: refuse it like the dot product does.
+      if (!inside.allFinite())
+        throw ComputeError("stage \"scores\" (head " + std::to_string(head) + "), cell [" + std::to_string(i) + "][" +
+                               std::to_string(j) + "]: q·W + k·U overflowed inside tanh; the inputs are too large for double precision",
+                           {"scores", head}, static_cast<int>(i), static_cast<int>(j));
+      scores(i, j) = (v.array() * inside.array().tanh()).sum();
+    }
+  return scores;
+}
+
+struct ScaleInfo {
+  double divisor = 1;
+  std::string formula;
+};
+
+ScaleInfo scale_info(const Scenario& s, int d_k) {
+  switch (s.scale) {
+    case ScaleMode::SqrtDk: return {std::sqrt((double)d_k), "scaled = scores / √d_k (√" + std::to_string(d_k) + ")"};
+    case ScaleMode::None: return {1.0, "scaled = scores (no scaling)"};
+    case ScaleMode::Temperature: return {s.temperature, "scaled = scores / τ"};
+  }
+  return {};
+}
+
+// Largest |value|; the caller has checked the matrix is finite.
+double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
+
+void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in) {
+  Trace t;  // this head's stages, appended to the real trace by the caller
+  const auto dims_q = index_labels(d.d_k), dims_v = index_labels(d.d_v);
+  const std::string c = in.kv_id == "x" ? "X" : "C";
+  std::shared_ptr<const Mat> q, k, v;  // (n_q, d_k), (n_k, d_k), (n_k, d_v)
+  if (d.projected) {
+    const HeadWeights& w = s.heads[(size_t)h];
+    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, index_labels(d.d_model), dims_q}, w.w_q);
+    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, index_labels(d.d_ctx), dims_q}, w.w_k);
+    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, index_labels(d.d_ctx), dims_v}, w.w_v);
+    push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
+               Mat(*in.x * w.w_q));
+    q = t.stages.back().value.shared();
+    push_stage(t, {"k", h, "K", "K = " + c + " · W_K", {{in.kv_id, -1}, {"w_k", h}}, ValueKind::Signed, in.keys, dims_q},
+               Mat(*in.kv * w.w_k));
+    k = t.stages.back().value.shared();
+    push_stage(t, {"v", h, "V", "V = " + c + " · W_V", {{in.kv_id, -1}, {"w_v", h}}, ValueKind::Signed, in.keys, dims_v},
+               Mat(*in.kv * w.w_v));
+    v = t.stages.back().value.shared();
+  } else {
+    // Q = K = V = the input: the same matrix, shared, not copied.
+    q = in.x, k = in.kv, v = in.kv;
+    push_stage(t, {"q", h, "Q", "Q = X (no projection)", {{in.x_id, -1}}, ValueKind::Signed, in.queries, dims_q},
+               StageValues(q, Derivation{}), {}, false, true);
+    push_stage(t, {"k", h, "K", "K = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_q},
+               StageValues(k, Derivation{}), {}, false, true);
+    push_stage(t, {"v", h, "V", "V = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_v},
+               StageValues(v, Derivation{}), {}, false, true);
+  }
+
+  const bool additive = s.score == ScoreFn::Additive;
+  Mat scores_m = additive ? additive_scores(*q, *k, s, h) : Mat(*q * k->transpose());  // (n_q, n_k)
+  push_stage(t, {"scores", h, additive ? "additive scores" : "QKᵀ",
+                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : "scores = Q · Kᵀ",
+                 {{"q", h}, {"k", h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m));
+  const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
+  const ScaleInfo sc = scale_info(s, d.d_k);
+  Derivation logits{sc.divisor, nullptr, {}, 0};
+  double bound = max_abs(*scores) / sc.divisor;
+  push_stage(t, {"scaled", h, "scaled", sc.formula, {{"scores", h}}, ValueKind::Signed, in.queries, in.keys},
+             StageValues(scores, logits), {}, false, std::isfinite(bound));
+  std::string pre_mask = "scaled";
+  if (s.positional == Positional::Alibi) {
+    auto bias = std::make_shared<const Mat>(alibi_bias(d.n_q, d.n_k, alibi_slope(h, d.n_heads)));
+    push_stage(t, {"alibi", h, "ALiBi bias", "bias[i,j] = -m·|i - j|, m = 2^(-8(h+1)/heads)", {}, ValueKind::Signed,
+                   in.queries, in.keys}, StageValues(bias, Derivation{}), {}, false, true);
+    logits.bias = bias;
+    bound += max_abs(*bias);
+    push_stage(t, {"biased", h, "scaled + bias", "biased = scaled + ALiBi bias", {{"scaled", h}, {"alibi", h}},
+                   ValueKind::Signed, in.queries, in.keys}, StageValues(scores, logits), {}, false, std::isfinite(bound));
+    pre_mask = "biased";
+  }
+
+  const bool before = s.mask_mode == MaskMode::BeforeSoftmax;
+  Derivation masked = logits;
+  if (before && in.blocked.size()) {
+    masked.mask = in.blocked;
+    masked.blocked_value = kMinusInf;
+  }
+  push_stage(t, {"masked", h, "masked",
+                 before ? "masked = blocked ? −∞ : logits" : "masked = logits (mask applied after softmax)",
+                 {{pre_mask, h}}, ValueKind::Signed, in.queries, in.keys},
+             StageValues(scores, masked), in.blocked, true, std::isfinite(bound));
+
+  SoftmaxResult sm = masked_softmax(*scores, masked, s.softmax_axis);
+  const std::string axis = s.softmax_axis == SoftmaxAxis::Keys ? "over keys (each row sums to 1)"
+                                                                 : "over queries (each column sums to 1)";
+  std::vector<int> empty = sm.empty;
+  if (before) {
+    push_stage(t, {"weights", h, "softmax weights", "weights = softmax(masked) " + axis, {{"masked", h}},
+                   ValueKind::Probability, in.queries, in.keys}, std::move(sm.weights), in.blocked, false, true);
+  } else {
+    push_stage(t, {"softmax", h, "softmax (unmasked)", "softmax(logits) " + axis, {{"masked", h}},
+                   ValueKind::Probability, in.queries, in.keys}, std::move(sm.weights), in.blocked, false, true);
+    Derivation zeroed;  // blocked weights become 0, the rest are kept as they are
+    if (in.blocked.size()) {
+      zeroed.mask = in.blocked;
+      zeroed.blocked_value = 0;
+      // Lines whose every entry was zeroed, reported as in the correct mode.
+      const bool rows = s.softmax_axis == SoftmaxAxis::Keys;
+      const BoolMat& b = in.blocked.mat();
+      const Eigen::Index lines = rows ? b.rows() : b.cols();
+      for (Eigen::Index l = 0; l < lines; ++l)
+        if (rows ? b.row(l).all() : b.col(l).all()) empty.push_back(static_cast<int>(l));
+    }
+    push_stage(t, {"weights", h, "weights (zeroed after softmax)",
+                   "weights = softmax · keep — not renormalised, so rows no longer sum to 1", {{"softmax", h}},
+                   ValueKind::Probability, in.queries, in.keys},
+               StageValues(t.stages.back().value.shared(), zeroed), in.blocked, false, true);
+  }
+  Stage& weights = t.stages.back();
+  weights.fully_masked = empty;
+  for (int line : empty)
+    out.notes.push_back("head " + std::to_string(h) + ": " +
+                        (s.softmax_axis == SoftmaxAxis::Keys ? "query row " : "key column ") + std::to_string(line) +
+                        " has every entry masked; its weights are defined as 0");
+  out.softmax = std::move(sm.stats);
+
+  Mat head_output = weights.value.derived() ? Mat(weights.value.dense() * *v) : Mat(weights.value.stored() * *v);  // (n_q, d_v)
+  push_stage(t, {"head_output", h, "weights · V", "head_output = weights · V", {{"weights", h}, {"v", h}},
+                 ValueKind::Signed, in.queries, dims_v}, std::move(head_output));
+  out.stages = std::move(t.stages);
+}
+
+}  // namespace
+
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in) {
+  HeadStages out;
+  try {
+    compute(out, s, d, h, in);
+  } catch (...) {
+    out.error = std::current_exception();  // rethrown in head order by compute_trace
+  }
+  return out;
+}
+
+}  // namespace attn::detail

@@ -1,0 +1,45 @@
+// Stage values: materialising a derived stage applies the cell formula of
+// stage_values.hpp to every cell, column by column (Eigen's order), so the
+// dense matrix equals cell-by-cell reads exactly.
+#include "attn/stage_values.hpp"
+
+#include <cmath>
+
+namespace attn {
+
+const BoolMat& SharedMask::mat() const {
+  static const BoolMat kEmpty;
+  return m_ ? *m_ : kEmpty;
+}
+
+Mat StageValues::dense() const {
+  if (stored_) return *stored_;
+  Mat out(source_->rows(), source_->cols());
+  for (Eigen::Index c = 0; c < out.cols(); ++c)
+    for (Eigen::Index r = 0; r < out.rows(); ++r) out(r, c) = (*this)(r, c);
+  return out;
+}
+
+Eigen::RowVectorXd StageValues::row(Eigen::Index r) const {
+  if (stored_) return stored_->row(r);
+  Eigen::RowVectorXd out(cols());
+  for (Eigen::Index c = 0; c < out.size(); ++c) out(c) = (*this)(r, c);
+  return out;
+}
+
+Eigen::VectorXd StageValues::col(Eigen::Index c) const {
+  if (stored_) return stored_->col(c);
+  Eigen::VectorXd out(rows());
+  for (Eigen::Index r = 0; r < out.size(); ++r) out(r) = (*this)(r, c);
+  return out;
+}
+
+bool StageValues::allFinite() const {
+  if (stored_) return stored_->allFinite();
+  for (Eigen::Index c = 0; c < cols(); ++c)
+    for (Eigen::Index r = 0; r < rows(); ++r)
+      if (!std::isfinite((*this)(r, c))) return false;
+  return true;
+}
+
+}  // namespace attn
