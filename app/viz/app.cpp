@@ -41,6 +41,7 @@ App::App(const Options& options, AppState initial)
       lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
+  model_.set_on_ready(&Platform::wake);
   // Remembered settings first (before the file given on the command line
   // joins the recent list); this run's command line goes over them.
   if (remembers_ && !options.config_dir_or_default().empty()) {
@@ -125,6 +126,11 @@ int App::run_interactive() {
   while (!state_.quit) {
     if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None) {
       platform_.poll();
+    } else if (model_.computing()) {
+      // A background recompute: redraw its progress a few times a second,
+      // leaving the cores to the computation.
+      platform_.wait(0.1);
+      last = std::chrono::steady_clock::now();
     } else {
       // Idle: sleep until something happens (a blinking text cursor needs a
       // slow tick, and unsaved work an autosave a few seconds from now).
@@ -176,6 +182,9 @@ void App::autosave() {
 }
 
 int App::run_screenshot() {
+  frame(0);
+  platform_.swap();
+  model_.wait_idle();  // a big scene computes in the background: picture its result
   for (int i = 0; i < 3; ++i) {
     frame(0);
     if (i < 2) platform_.swap();

@@ -58,6 +58,8 @@ App::Panels App::panels() const {
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
+  if (state_.cancel_compute) model_.cancel();
+  state_.cancel_compute = false;
   model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
   if (state_.view.show_why_scale) why_scale_.update();

@@ -145,6 +145,17 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   return {pos.x, pos.y + caption, pos.x + size.x, std::max(pos.y + caption + 20, pos.y + size.y - bottom)};
 }
 
+void computing_line(const TraceModel& model, AppState& state, float width, const ThemePalette& pal) {
+  const float p = static_cast<float>(model.progress());
+  char label[64];
+  std::snprintf(label, sizeof label, "Computing your edit: %.0f%%", p * 100);
+  ImGui::TextColored(to_imvec4(pal.warning), "%s", "The grids show the previous result until it is ready.");
+  const float cancel_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
+  ImGui::ProgressBar(p, {std::max(40.0f, width - cancel_w - ImGui::GetStyle().ItemSpacing.x), 0}, label);
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel##compute")) state.cancel_compute = true;
+}
+
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -169,6 +180,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
     ImGui::TextColored(to_imvec4(pal.error), "%s", error_text(d).c_str());
     ImGui::Dummy({1, pad - ImGui::GetStyle().ItemSpacing.y});
   }
+  if (d.model.computing()) computing_line(d.model, state, width - 2 * pad, pal);
   ImGui::TextColored(to_imvec4(pal.text), "%s", d.caption.status.c_str());
   ImGui::TextWrapped("%s", d.caption.detail.c_str());
   if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f, pal);

@@ -27,6 +27,8 @@ float status_panel_height(const CanvasData& data, float canvas_width);
 // Status caption, product strip, error banner, zoom buttons and hints; the
 // hint says so when a grid in view hides its numbers at this zoom.
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state, bool numbers_hidden);
+// "Computing your edit: 40%" with a progress bar and Cancel (sets state.cancel_compute).
+void computing_line(const TraceModel& model, AppState& state, float width, const ThemePalette& pal);
 
 // Stages whose cells are (query, key) pairs, where painting edits the mask.
 bool maskable(const attn::Stage& stage);

@@ -250,6 +250,12 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     // editor lists (and marks) the values behind it.
     const float pad = ImGui::GetFontSize() * 2;
     ImGui::SetCursorPos({pad, pad});
+    if (d.model.computing()) {  // a big scene's first trace, in the background
+      ImGui::TextColored(to_imvec4(pal.text), "Computing the trace of this scenario...");
+      computing_line(d.model, state, std::min(size.x - 2 * pad, ImGui::GetFontSize() * 30), pal);
+      ImGui::End();
+      return;
+    }
     ImGui::PushTextWrapPos(size.x - pad);
     ImGui::TextColored(to_imvec4(pal.error), "This scenario cannot be computed.");
     ImGui::TextWrapped("%s", d.model.error().c_str());

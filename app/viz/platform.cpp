@@ -113,6 +113,8 @@ void Platform::wait(double timeout) const {
 
 void Platform::poll() const { glfwPollEvents(); }
 
+void Platform::wake() { glfwPostEmptyEvent(); }
+
 void Platform::framebuffer_size(int* w, int* h) const { glfwGetFramebufferSize(window_, w, h); }
 
 void Platform::set_fullscreen(bool on) {

@@ -41,6 +41,8 @@ class Platform {
   // Blocks until an event arrives, or at most `timeout` seconds (< 0: forever).
   void wait(double timeout) const;
   void poll() const;
+  // Ends a wait() from any thread (a background result is ready).
+  static void wake();
   void framebuffer_size(int* w, int* h) const;
 
   // Full screen on the monitor the window is on (presentation), or back to

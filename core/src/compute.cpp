@@ -19,6 +19,7 @@
 #include "softmax.hpp"
 #include "positional.hpp"
 #include "stage_builder.hpp"
+#include "trace_parts.hpp"
 
 namespace attn {
 namespace {
@@ -48,6 +49,10 @@ std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::st
   return t.stages.back().value.shared();
 }
 
+}  // namespace
+
+namespace detail {
+
 BoolMat build_blocked(const Scenario& s, const Dims& d) {
   const bool any = s.mask != MaskKind::None || !s.key_padding.empty();
   if (!any) return {};
@@ -63,16 +68,9 @@ BoolMat build_blocked(const Scenario& s, const Dims& d) {
   return b;
 }
 
-}  // namespace
-
-Trace compute_trace(const Scenario& s, const Limits& limits) {
-  if (std::string e = validate(s, limits); !e.empty()) throw std::invalid_argument(e);
-  Trace t;
-  t.dims = dims_of(s);
-  t.softmax_axis = s.softmax_axis;
-  t.mask_mode = s.mask_mode;
+HeadInputs push_inputs(Trace& t, const Scenario& s) {
   const Dims& d = t.dims;
-  detail::HeadInputs in;
+  HeadInputs in;
   in.queries = detail::token_labels(s.tokens, d.n_q, "t");
   in.keys = s.context ? detail::token_labels(s.context_tokens, d.n_k, "c") : in.queries;
   const bool sin = s.positional == Positional::Sinusoidal;
@@ -85,17 +83,24 @@ Trace compute_trace(const Scenario& s, const Limits& limits) {
     in.kv_id = t.stages.back().id;
   }
   in.blocked = build_blocked(s, d);
+  return in;
+}
 
+void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* progress) {
+  const Dims& d = t.dims;
   // Heads in parallel (when they are worth a thread), appended in order.
-  std::vector<detail::HeadStages> heads(static_cast<size_t>(d.n_heads));
-  detail::for_each_head(d, [&](int h) { heads[static_cast<size_t>(h)] = detail::compute_head(s, d, h, in); });
-  for (detail::HeadStages& h : heads) {
+  std::vector<HeadStages> heads(static_cast<size_t>(d.n_heads));
+  run_heads(d.n_heads, d, progress, [&](int h) { heads[static_cast<size_t>(h)] = compute_head(s, d, h, in); });
+  for (HeadStages& h : heads) {
     if (h.error) std::rethrow_exception(h.error);
     for (Stage& st : h.stages) t.stages.push_back(std::move(st));
     t.softmax.push_back(std::move(h.softmax));
     for (std::string& note : h.notes) t.notes.push_back(std::move(note));
   }
+}
 
+void push_output(Trace& t, const Scenario& s, const std::vector<std::string>& queries) {
+  const Dims& d = t.dims;
   Mat concat(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v)
   std::vector<StageRef> heads_in;
   for (int h = 0; h < d.n_heads; ++h) {
@@ -103,18 +108,31 @@ Trace compute_trace(const Scenario& s, const Limits& limits) {
     heads_in.push_back({"head_output", h});
   }
   push_stage(t, {"concat", -1, "concat", "concat = [head_0 | head_1 | …]", heads_in, ValueKind::Signed,
-                 in.queries, index_labels((int)concat.cols())}, std::move(concat));
+                 queries, index_labels((int)concat.cols())}, std::move(concat));
   const std::shared_ptr<const Mat> concat_values = t.stages.back().value.shared();
   if (s.w_o) {
     push_stage(t, {"w_o", -1, "W_O", "W_O (learned)", {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
                    index_labels(d.d_out)}, *s.w_o);
     Mat out = *concat_values * *s.w_o;  // (n_q, d_out)
     push_stage(t, {"output", -1, "output", "output = concat · W_O", {{"concat", -1}, {"w_o", -1}},
-                   ValueKind::Signed, in.queries, index_labels(d.d_out)}, std::move(out));
+                   ValueKind::Signed, queries, index_labels(d.d_out)}, std::move(out));
   } else {
     push_stage(t, {"output", -1, "output", "output = concat (no W_O)", {{"concat", -1}}, ValueKind::Signed,
-                   in.queries, index_labels(d.d_out)}, StageValues(concat_values, Derivation{}));
+                   queries, index_labels(d.d_out)}, StageValues(concat_values, Derivation{}));
   }
+}
+
+}  // namespace detail
+
+Trace compute_trace(const Scenario& s, const Limits& limits, Progress* progress) {
+  if (std::string e = validate(s, limits); !e.empty()) throw std::invalid_argument(e);
+  Trace t;
+  t.dims = dims_of(s);
+  t.softmax_axis = s.softmax_axis;
+  t.mask_mode = s.mask_mode;
+  const detail::HeadInputs in = detail::push_inputs(t, s);
+  detail::push_heads(t, s, in, progress);
+  detail::push_output(t, s, in.queries);
   return t;
 }
 

@@ -10,11 +10,16 @@
 
 namespace attn::detail {
 
+namespace {
+std::atomic<int> thread_cap{0};  // 0: the machine's cores
+}  // namespace
+
 void for_each_head(const Dims& d, const std::function<void(int)>& f) {
   // About a millisecond of work per head before threads pay for themselves.
   const double work = static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
                       static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const int cap = thread_cap.load();
+  const unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : std::max(1u, std::thread::hardware_concurrency());
   const int threads = work < 2e6 || d.n_heads < 2 ? 1 : static_cast<int>(std::min<unsigned>(cores, d.n_heads));
   if (threads == 1) {
     for (int h = 0; h < d.n_heads; ++h) f(h);
@@ -30,4 +35,25 @@ void for_each_head(const Dims& d, const std::function<void(int)>& f) {
   for (std::thread& t : pool) t.join();
 }
 
+void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f) {
+  Dims list = d;
+  list.n_heads = count;
+  std::atomic<bool> stopped{false};
+  for_each_head(list, [&](int i) {
+    if (progress && progress->cancel.load()) {
+      stopped = true;  // the remaining heads are skipped, not computed
+      return;
+    }
+    f(i);
+    if (progress) ++progress->heads_done;
+  });
+  if (stopped) throw Cancelled();
+}
+
 }  // namespace attn::detail
+
+namespace attn {
+
+void set_compute_threads(int n) { detail::thread_cap.store(std::max(0, n)); }
+
+}  // namespace attn

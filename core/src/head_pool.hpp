@@ -4,10 +4,14 @@
 
 #include <functional>
 
-#include "attn/scenario.hpp"
+#include "attn/trace.hpp"
 
 namespace attn::detail {
 
 void for_each_head(const Dims& d, const std::function<void(int)>& f);
+
+// f(0) .. f(count - 1) as for_each_head (threads sized by d), counting each
+// in progress->heads_done; throws Cancelled once progress->cancel is set.
+void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f);
 
 }  // namespace attn::detail

@@ -9,6 +9,7 @@
 // weights), and the division.
 #include "softmax.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -101,6 +102,26 @@ SoftmaxResult softmax_columns(const Mat& scores, const Derivation& d) {
 }
 
 }  // namespace
+
+void softmax_row(const Mat& scores, const Derivation& d, Eigen::Index i, Mat& weights, double& max, double& sum) {
+  const Eigen::Index m = scores.cols();
+  Eigen::ArrayXd shifted(m), e(m);
+  double mx = kMinusInf;
+  for (Eigen::Index c = 0; c < m; ++c) {
+    double v = scores(i, c) / d.divisor;
+    if (d.bias) v += (*d.bias)(i, c);
+    if (d.mask.size() && d.mask(i, c)) v = d.blocked_value;
+    shifted(c) = v;
+    mx = std::max(mx, v);
+  }
+  shifted -= mx;
+  exp_into(shifted.data(), e.data(), m);
+  double s = 0;
+  for (Eigen::Index c = 0; c < m; ++c) s += e(c);  // left to right, as the column passes add
+  weights.row(i) = (e / s).matrix().transpose();
+  max = mx;
+  sum = s;
+}
 
 double exp_like_softmax(double x) {
   double out = 0;

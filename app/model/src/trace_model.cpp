@@ -1,5 +1,6 @@
-// Recompute-on-revision with last-good fallback. (The timeline itself falls
-// back to coarser steps for large stages, so a 1024-token scene stays small.)
+// Recompute-on-revision: incremental, in the background for big scenes,
+// with last-good fallback. (The timeline itself falls back to coarser steps
+// for large stages, so a 1024-token scene stays small.)
 #include "viz/trace_model.hpp"
 
 #include <chrono>
@@ -7,37 +8,171 @@
 
 namespace viz {
 
+double estimated_work(const attn::Scenario& s) {
+  const attn::Dims d = attn::dims_of(s);
+  const double heads = d.n_heads;
+  return heads * (static_cast<double>(d.n_q) * d.n_k * (d.d_k + d.d_v) +
+                  static_cast<double>(d.n_q + d.n_k) * d.d_model * (2.0 * d.d_k + d.d_v));
+}
+
+TraceModel::TraceModel(double background_work) : background_work_(background_work) {}
+
+TraceModel::~TraceModel() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+    progress_.cancel = true;
+  }
+  wake_worker_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void TraceModel::set_on_ready(std::function<void()> wake) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_ready_ = std::move(wake);
+}
+
+TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
+  Result r;
+  r.document = job.document;
+  r.revision = job.revision;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    r.trace = std::make_shared<const attn::Trace>(
+        job.base ? attn::update_trace(*job.base, job.base_scenario, job.scenario, job.limits, progress)
+                 : attn::compute_trace(job.scenario, job.limits, progress));
+    r.scenario = job.scenario;
+  } catch (const attn::Cancelled&) {
+    throw;
+  } catch (const attn::ComputeError& e) {
+    r.error = e.what();
+    r.offending = offending_inputs(job.scenario, e.stage, e.row, e.col);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+void TraceModel::worker_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_worker_.wait(lock, [&] { return quit_ || job_.has_value(); });
+    if (quit_) return;
+    const Job job = std::move(*job_);
+    job_.reset();
+    running_ = true;
+    progress_.cancel = false;  // a cancel meant for the previous job
+    progress_.heads_done = 0;
+    job_heads_ = std::max(1, static_cast<int>(job.scenario.heads.size()));
+    lock.unlock();
+    std::optional<Result> r;
+    try {
+      r = run(job, &progress_);
+    } catch (const attn::Cancelled&) {
+      // superseded by a newer edit, or cancelled by the user: nothing to show
+    }
+    lock.lock();
+    running_ = false;
+    if (r) result_ = std::move(*r);
+    const std::function<void()> wake = on_ready_;
+    idle_.notify_all();
+    if (wake && !job_) {
+      lock.unlock();
+      wake();
+      lock.lock();
+    }
+  }
+}
+
+void TraceModel::submit(Job job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (running_) progress_.cancel = true;  // the running recompute is for an older revision
+    job_ = std::move(job);
+    result_.reset();
+    if (!worker_.joinable()) worker_ = std::thread([this] { worker_loop(); });
+  }
+  wake_worker_.notify_all();
+}
+
+double TraceModel::progress() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!running_) return 0;
+  return std::min(1.0, static_cast<double>(progress_.heads_done.load()) / job_heads_);
+}
+
+void TraceModel::cancel() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_.reset();
+    if (running_) progress_.cancel = true;
+    result_.reset();
+  }
+  if (pending_) {
+    pending_ = false;
+    error_ = "The computation was cancelled: the grids show the last result that finished.";
+    if (!trace_) error_ = "The computation was cancelled before it finished.";
+  }
+}
+
+void TraceModel::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return !running_ && !job_; });
+}
+
+void TraceModel::apply(Result r) {
+  compute_ms_ = r.ms;
+  offending_ = std::move(r.offending);
+  if (r.trace) {
+    trace_ = std::move(r.trace);
+    scenario_ = std::move(r.scenario);
+    error_.clear();
+    ++generation_;
+  } else {
+    error_ = std::move(r.error);  // keep showing the last good trace of this document
+  }
+}
+
 bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, std::uint64_t revision,
                         TimelineKey key, const attn::Limits& limits) {
-  bool changed = false;
+  const std::uint64_t generation = generation_;
   if (document != document_) {
     document_ = document;
-    has_trace_ = false;  // never show one document's grids under another's name
+    trace_.reset();  // never show one document's grids under another's name
     revision_ = 0;
+  }
+  if (pending_) {  // a background result for the newest revision?
+    std::optional<Result> done;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (result_ && result_->document == document_ && result_->revision == revision_) done = std::move(result_);
+      result_.reset();
+    }
+    if (done) {
+      pending_ = false;
+      apply(std::move(*done));
+    }
   }
   if (revision != revision_) {
     revision_ = revision;
-    offending_.clear();
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      attn::Trace fresh = attn::compute_trace(scenario, limits);
-      trace_ = std::move(fresh);
-      scenario_ = scenario;
-      has_trace_ = true;
-      error_.clear();
-      ++generation_;
-      changed = true;
-    } catch (const attn::ComputeError& e) {
-      error_ = e.what();  // keep showing the last good trace of this document
-      offending_ = offending_inputs(scenario, e.stage, e.row, e.col);
-    } catch (const std::exception& e) {
-      error_ = e.what();
+    Job job{scenario, document, revision, limits, trace_, scenario_};
+    if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
+      if (pending_) cancel();  // an older background recompute is no longer wanted
+      pending_ = false;
+      try {
+        apply(run(job, nullptr));
+      } catch (const attn::Cancelled&) {
+      }
+    } else {
+      pending_ = true;
+      submit(std::move(job));
     }
-    compute_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
-  if (has_trace_ && (changed || !(key == key_) || !timeline_built_)) {
+  const bool changed = generation_ != generation;
+  if (trace_ && (changed || !(key == key_) || !timeline_built_)) {
     key_ = key;
-    timeline_ = build_timeline(trace_, key.granularity, TimelineFilter{key.head});
+    timeline_ = build_timeline(*trace_, key.granularity, TimelineFilter{key.head});
     timeline_built_ = true;
   }
   return changed;

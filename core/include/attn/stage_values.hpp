@@ -61,6 +61,8 @@ class StageValues {
   Eigen::VectorXd col(Eigen::Index c) const;
 
   bool derived() const { return !stored_; }
+  // How a derived stage reads its source (an identity derivation for a stored one).
+  const Derivation& derivation() const { return d_; }
   // The whole matrix: the stored one, or one made from the source now.
   Mat dense() const;
   // The stored matrix (for a derived stage, its source), to share with stages derived from it.

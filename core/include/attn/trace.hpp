@@ -3,6 +3,7 @@
 // same structure, so what students see is exactly what was computed.
 #pragma once
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,11 +90,28 @@ struct ComputeError : std::runtime_error {
 
 // Computes the full trace. Throws std::invalid_argument with validate()'s
 // message for bad scenarios, and ComputeError on overflow. Never yields NaN.
-Trace compute_trace(const Scenario& s, const Limits& limits = {});
+// Lets another thread follow a long computation and stop it: heads_done
+// counts finished heads; setting cancel makes the computation throw
+// Cancelled at the next head.
+struct Progress {
+  std::atomic<bool> cancel{false};
+  std::atomic<int> heads_done{0};
+};
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("computation cancelled") {}
+};
+
+Trace compute_trace(const Scenario& s, const Limits& limits = {}, Progress* progress = nullptr);
+
+// How many threads compute_trace may give the heads: 0 (the default) uses
+// the machine's cores. The result is the same bit for bit either way; tests
+// set 1 to prove it.
+void set_compute_threads(int n);
 
 // The trace of `now`, given `before` = compute_trace(old): only what the
 // difference touches is recomputed (a head's weights, a mask row, labels);
 // the result equals compute_trace(now) exactly.
-Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits = {});
+Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits = {},
+                   Progress* progress = nullptr);
 
 }  // namespace attn

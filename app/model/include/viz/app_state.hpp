@@ -148,6 +148,8 @@ struct AppState {
   std::string restore_file;
   bool show_help = false;
   bool quit = false;
+  // The user pressed Cancel on a background recompute (the app stops it).
+  bool cancel_compute = false;
 
   // True when the document differs from the file on disk (or the built-in
   // lesson): content is compared, so undoing back, or Reset after Randomise,

@@ -1,13 +1,24 @@
 // The derived model: the trace (and its animation timeline) computed from the
 // scenario the user edits. update() recomputes only when the scenario's
-// revision changes. A failed recompute of an edit keeps the last good trace of
-// the same document (marked stale) with the error message, so an invalid edit
-// never blanks the screen; a document that fails from the start has no trace
-// at all, so another document's grids are never shown under its name.
+// revision changes, incrementally from the last trace (attn::update_trace).
+// Teaching-sized scenes compute at once; big ones on a worker thread, while
+// the last good trace stays on screen marked stale, and a newer edit cancels
+// an older recompute. A trace is only ever replaced whole, by the trace of
+// the newest revision, so the screen never mixes two states.
+// A failed recompute of an edit keeps the last good trace of the same
+// document (marked stale) with the error message, so an invalid edit never
+// blanks the screen; a document that fails from the start has no trace at
+// all, so another document's grids are never shown under its name.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 
 #include "attn/trace.hpp"
 #include "viz/offending_inputs.hpp"
@@ -21,23 +32,50 @@ struct TimelineKey {
   bool operator==(const TimelineKey& o) const { return granularity == o.granularity && head == o.head; }
 };
 
+// Multiply-adds of a full trace: what decides between computing now and in the background.
+double estimated_work(const attn::Scenario& s);
+
 class TraceModel {
  public:
-  // Recomputes if `revision` differs from the one last seen; rebuilds the
-  // timeline if the trace or `key` changed. Returns true when the trace changed.
-  // `document` names the open document; a new one drops the old trace.
+  // About 10 ms of arithmetic: below it an edit is computed before the next
+  // frame (a teaching scene shows its result at once), above it in the background.
+  static constexpr double kBackgroundWork = 3e7;
+  explicit TraceModel(double background_work = kBackgroundWork);
+  ~TraceModel();
+  TraceModel(const TraceModel&) = delete;
+  TraceModel& operator=(const TraceModel&) = delete;
+
+  // Called from the worker thread when a background result is ready (the
+  // window wakes up to show it).
+  void set_on_ready(std::function<void()> wake);
+
+  // Recomputes if `revision` differs from the one last seen (or starts the
+  // recompute in the background); installs a finished background result;
+  // rebuilds the timeline if the trace or `key` changed. Returns true when
+  // the trace changed. `document` names the open document; a new one drops
+  // the old trace.
   bool update(const attn::Scenario& scenario, std::uint64_t document, std::uint64_t revision, TimelineKey key,
               const attn::Limits& limits = {});
 
-  bool has_trace() const { return has_trace_; }
-  const attn::Trace& trace() const { return trace_; }
+  bool has_trace() const { return trace_ != nullptr; }
+  const attn::Trace& trace() const { return trace_ ? *trace_ : empty_; }
   // The scenario the trace was computed from (explanations need it).
   const attn::Scenario& scenario() const { return scenario_; }
   const Timeline& timeline() const { return timeline_; }
   // Empty when the current scenario computed; else why it did not.
   const std::string& error() const { return error_; }
-  // The trace shown is an older state of this document (the current one failed).
-  bool stale() const { return has_trace_ && !error_.empty(); }
+  // The newest revision is being computed in the background.
+  bool computing() const { return pending_; }
+  // 0..1: heads finished of the background recompute.
+  double progress() const;
+  // Stops the background recompute; the last good trace stays, with a notice.
+  void cancel();
+  // Blocks until the worker has nothing left to do (headless screenshots,
+  // tests); the next update() installs the result.
+  void wait_idle();
+  // The trace shown is an older state of this document (the current one
+  // failed, or is still being computed).
+  bool stale() const { return has_trace() && (!error_.empty() || pending_); }
   // When a value overflowed: the input entries behind it, largest first.
   const std::vector<InputCell>& offending() const { return offending_; }
   Granularity granularity() const { return timeline_.granularity; }
@@ -46,16 +84,51 @@ class TraceModel {
   double last_compute_ms() const { return compute_ms_; }
 
  private:
-  attn::Trace trace_;
+  struct Job {
+    attn::Scenario scenario;
+    std::uint64_t document = 0, revision = 0;
+    attn::Limits limits;
+    std::shared_ptr<const attn::Trace> base;  // the trace of base_scenario, to update from
+    attn::Scenario base_scenario;
+  };
+  struct Result {
+    std::uint64_t document = 0, revision = 0;
+    std::shared_ptr<const attn::Trace> trace;  // null when it failed
+    attn::Scenario scenario;
+    std::string error;
+    std::vector<InputCell> offending;
+    double ms = 0;
+  };
+
+  static Result run(const Job& job, attn::Progress* progress);
+  void worker_loop();
+  void submit(Job job);
+  void apply(Result r);
+
+  // UI-thread state.
+  std::shared_ptr<const attn::Trace> trace_;
+  attn::Trace empty_;
   attn::Scenario scenario_;
   Timeline timeline_;
   TimelineKey key_;
   std::string error_;
   std::vector<InputCell> offending_;
   std::uint64_t document_ = 0, revision_ = 0, generation_ = 0;
-  bool has_trace_ = false;
+  bool pending_ = false;
   bool timeline_built_ = false;
   double compute_ms_ = 0;
+  double background_work_;
+
+  // Shared with the worker, under mutex_.
+  mutable std::mutex mutex_;
+  std::condition_variable wake_worker_, idle_;
+  std::optional<Job> job_;
+  std::optional<Result> result_;
+  bool running_ = false, quit_ = false;
+  int job_heads_ = 1;
+  attn::Progress progress_;
+  std::function<void()> on_ready_;
+  std::thread worker_;
 };
 
 }  // namespace viz

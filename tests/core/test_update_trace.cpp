@@ -1,0 +1,185 @@
+// Incremental and threaded recomputes against a full single-threaded one:
+// hundreds of random edits of every kind on random scenes. Every stage must
+// match bit for bit, except head outputs, concat and output in rows a mask
+// edit recomputed alone: a one-row product sums in a different order than
+// the full matrix product (update.cpp), so those are held to 1e-12.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <sstream>
+
+#include "attn/trace.hpp"
+
+namespace {
+
+using attn::Mat;
+
+struct Rng {
+  std::mt19937 g;
+  explicit Rng(unsigned seed) : g(seed) {}
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); }
+  double value() { return std::normal_distribution<double>(0, 1)(g); }
+  Mat mat(int r, int c) {
+    Mat m(r, c);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = value();
+    return m;
+  }
+};
+
+attn::Scenario random_scene(Rng& r) {
+  attn::Scenario s;
+  const int n = r.pick(2, 9), d = r.pick(2, 6), heads = r.pick(1, 3), dk = r.pick(1, 4);
+  s.x = r.mat(n, d);
+  for (int i = 0; i < n; ++i) s.tokens.push_back("w" + std::to_string(i));
+  int d_ctx = d;
+  if (r.pick(0, 3) == 0) {
+    const int m = r.pick(2, 7);
+    d_ctx = r.pick(2, 5);
+    s.context = r.mat(m, d_ctx);
+  }
+  for (int h = 0; h < heads; ++h) s.heads.push_back({r.mat(d, dk), r.mat(d_ctx, dk), r.mat(d_ctx, dk)});
+  if (r.pick(0, 1)) s.w_o = r.mat(heads * dk, r.pick(2, 5));
+  const int nk = s.context ? static_cast<int>(s.context->rows()) : n;
+  s.mask = r.pick(0, 2) ? attn::MaskKind::Custom : (s.context ? attn::MaskKind::None : attn::MaskKind::Causal);
+  if (s.mask == attn::MaskKind::Custom) {
+    s.custom_mask = attn::BoolMat::Constant(n, nk, false);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < nk; ++j) s.custom_mask(i, j) = r.pick(0, 3) == 0;
+  }
+  s.mask_mode = r.pick(0, 3) ? attn::MaskMode::BeforeSoftmax : attn::MaskMode::AfterSoftmax;
+  s.softmax_axis = r.pick(0, 4) ? attn::SoftmaxAxis::Keys : attn::SoftmaxAxis::Queries;
+  if (!s.context && r.pick(0, 3) == 0) s.positional = attn::Positional::Alibi;
+  return s;
+}
+
+// One random edit of the kinds a user makes; returns its name.
+std::string random_edit(Rng& r, attn::Scenario& s) {
+  switch (r.pick(0, 5)) {
+    case 0: s.x(r.pick(0, (int)s.x.rows() - 1), r.pick(0, (int)s.x.cols() - 1)) = r.value(); return "X value";
+    case 1: {
+      attn::HeadWeights& w = s.heads[(size_t)r.pick(0, (int)s.heads.size() - 1)];
+      Mat& m = r.pick(0, 2) == 0 ? w.w_q : (r.pick(0, 1) ? w.w_k : w.w_v);
+      m(r.pick(0, (int)m.rows() - 1), r.pick(0, (int)m.cols() - 1)) = r.value();
+      return "W value";
+    }
+    case 2:
+      if (!s.w_o) return "nothing";
+      (*s.w_o)(r.pick(0, (int)s.w_o->rows() - 1), r.pick(0, (int)s.w_o->cols() - 1)) = r.value();
+      return "W_O value";
+    case 3: case 4:
+      if (s.mask != attn::MaskKind::Custom) return "nothing";
+      {
+        const int i = r.pick(0, (int)s.custom_mask.rows() - 1), j = r.pick(0, (int)s.custom_mask.cols() - 1);
+        s.custom_mask(i, j) = !s.custom_mask(i, j);
+      }
+      return "mask cell";
+    default:
+      s.tokens[(size_t)r.pick(0, (int)s.tokens.size() - 1)] += "'";
+      return "rename";
+  }
+}
+
+// Worst difference between two traces, with where it is, and any structural difference.
+struct Diff {
+  std::string structure;  // empty when ids, labels, masks and notes agree
+  double exact_worst = 0;  // stages that must be bit-identical
+  double rounding_worst = 0;  // head_output, concat, output
+  std::string where;
+};
+
+Diff diff(const attn::Trace& got, const attn::Trace& want) {
+  Diff d;
+  if (got.stages.size() != want.stages.size()) d.structure = "stage count differs";
+  if (got.notes != want.notes) d.structure = "notes differ";
+  for (size_t k = 0; k < std::min(got.stages.size(), want.stages.size()) && d.structure.empty(); ++k) {
+    const attn::Stage &a = got.stages[k], &b = want.stages[k];
+    if (a.id != b.id || a.head != b.head || a.row_labels != b.row_labels || a.col_labels != b.col_labels ||
+        a.fully_masked != b.fully_masked || a.blocked.mat() != b.blocked.mat()) {
+      d.structure = "stage " + b.id + " head " + std::to_string(b.head) + ": id, labels or mask differ";
+      break;
+    }
+    const Mat x = a.value.dense(), y = b.value.dense();
+    if (x.rows() != y.rows() || x.cols() != y.cols()) {
+      d.structure = "stage " + b.id + ": shape differs";
+      break;
+    }
+    const bool rounding = b.id == "head_output" || b.id == "concat" || b.id == "output";
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+      for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        const double e = x(i, j) == y(i, j) ? 0.0 : std::abs(x(i, j) - y(i, j)) / std::max(1.0, std::abs(y(i, j)));
+        double& worst = rounding ? d.rounding_worst : d.exact_worst;
+        if (e > worst || std::isnan(e)) {
+          worst = std::isnan(e) ? INFINITY : e;
+          std::ostringstream w;
+          w.precision(17);
+          w << b.id << " head " << b.head << " (" << i << ", " << j << "): got " << x(i, j) << " want " << y(i, j);
+          d.where = w.str();
+        }
+      }
+  }
+  for (size_t h = 0; h < want.softmax.size() && d.structure.empty(); ++h)
+    if (got.softmax[h].max != want.softmax[h].max || got.softmax[h].sum != want.softmax[h].sum)
+      d.structure = "softmax statistics of head " + std::to_string(h) + " differ";
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("update_trace equals a full recompute over random edit sequences") {
+  attn::set_compute_threads(1);
+  int edits = 0;
+  double worst_rounding = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    Rng r(seed);
+    attn::Scenario s = random_scene(r);
+    attn::Trace t = attn::compute_trace(s);
+    for (int e = 0; e < 8; ++e) {
+      attn::Scenario next = s;
+      const std::string kind = random_edit(r, next);
+      attn::Trace updated;
+      attn::Trace full;
+      bool full_ok = true;
+      try {
+        full = attn::compute_trace(next);
+      } catch (const std::exception&) {
+        full_ok = false;
+      }
+      if (!full_ok) {  // the update must refuse the same edit
+        CHECK_THROWS(attn::update_trace(t, s, next));
+        continue;
+      }
+      updated = attn::update_trace(t, s, next);
+      const Diff d = diff(updated, full);
+      INFO("seed ", seed, " edit ", e, " (", kind, "): ", d.where);
+      CHECK(d.structure == "");
+      CHECK(d.exact_worst == 0.0);
+      CHECK(d.rounding_worst <= 1e-12);
+      worst_rounding = std::max(worst_rounding, d.rounding_worst);
+      s = next;
+      t = updated;  // the next edit builds on the updated trace, so errors would accumulate
+      ++edits;
+    }
+  }
+  attn::set_compute_threads(0);
+  MESSAGE(edits, " edits; largest rounding difference ", worst_rounding, " (tolerance 1e-12)");
+  CHECK(edits >= 400);
+}
+
+TEST_CASE("a trace computed on threads equals a single-threaded one bit for bit") {
+  Rng r(7);
+  attn::Scenario s;
+  s.x = r.mat(192, 64);  // big enough that heads go to threads (head_pool.cpp)
+  for (int h = 0; h < 4; ++h) s.heads.push_back({r.mat(64, 64), r.mat(64, 64), r.mat(64, 64)});
+  s.w_o = r.mat(256, 64);
+  s.mask = attn::MaskKind::Causal;
+  attn::set_compute_threads(1);
+  const attn::Trace one = attn::compute_trace(s);
+  attn::set_compute_threads(2);
+  const attn::Trace two = attn::compute_trace(s);
+  attn::set_compute_threads(0);
+  const Diff d = diff(two, one);
+  INFO(d.where);
+  CHECK(d.structure == "");
+  CHECK(d.exact_worst == 0.0);
+  CHECK(d.rounding_worst == 0.0);
+}
