@@ -69,6 +69,7 @@ screenshots: build
 	bash scripts/make-screenshots.sh $(BUILD)
 
 bench: build
+	$(BUILD)/bench/core_bench
 	bash scripts/bench.sh $(BUILD)
 
 # A .deb for a room of machines (build-package/attnviz_*.deb); `sudo apt install ./build-package/attnviz_*.deb`.

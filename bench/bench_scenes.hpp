@@ -45,20 +45,25 @@ inline double flops(const Shape& s) {
 
 enum class EditKind { XValue, WqValue, MaskCell, Rename };
 
+// The scene before an edit of this kind: a mask cell can only be edited in a
+// custom mask, so that edit starts from the causal mask written out as one.
+inline attn::Scenario before_edit(attn::Scenario s, EditKind kind) {
+  if (kind != EditKind::MaskCell || s.mask == attn::MaskKind::Custom) return s;
+  const int n = static_cast<int>(s.x.rows());
+  s.custom_mask = attn::BoolMat::Constant(n, n, false);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) s.custom_mask(i, j) = s.mask == attn::MaskKind::Causal;
+  s.mask = attn::MaskKind::Custom;
+  return s;
+}
+
+// `s` after one edit of this kind (s as before_edit returned it).
 inline attn::Scenario edited(attn::Scenario s, EditKind kind) {
   const int n = static_cast<int>(s.x.rows());
   switch (kind) {
     case EditKind::XValue: s.x(n / 2, 1) += 0.25; break;
     case EditKind::WqValue: s.heads[0].w_q(1, 1) += 0.25; break;
-    case EditKind::MaskCell:
-      if (s.mask != attn::MaskKind::Custom) {
-        s.custom_mask = attn::BoolMat::Constant(n, n, false);
-        for (int i = 0; i < n; ++i)
-          for (int j = i + 1; j < n; ++j) s.custom_mask(i, j) = s.mask == attn::MaskKind::Causal;
-        s.mask = attn::MaskKind::Custom;
-      }
-      s.custom_mask(n / 2, 0) = !s.custom_mask(n / 2, 0);
-      break;
+    case EditKind::MaskCell: s.custom_mask(n / 2, 0) = !s.custom_mask(n / 2, 0); break;
     case EditKind::Rename:
       s.tokens.assign(static_cast<size_t>(n), "t");
       s.tokens[0] = "renamed";

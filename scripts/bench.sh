@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Median frame time of attnviz (software GL under Xvfb) for the default lesson
-# and the 1024-token, 8-head scene. Timings vary 20-30% run to run; they are
-# printed, never asserted. Usage: scripts/bench.sh [BUILD_DIR] [FRAMES]
+# The app's table for `make bench`: attnviz --benchmark (software GL under
+# Xvfb, 1600x1000) on the default lesson, a 4-head teaching scene while it
+# plays, and the benchmark's 512- and 2048-token scenes (written by
+# core_bench, so they are the shapes of the core table). Each run prints the
+# time to the first frame and to the drawn trace, the median and p95 frame,
+# the frames while an edit recomputes, and idle CPU. Timings vary 20-30%
+# run to run; they are printed, never asserted.
+# Usage: scripts/bench.sh [BUILD_DIR] [FRAMES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 FRAMES=${2:-120}
 NAME=bench
 . scripts/attnviz-headless.sh
-run() { run_app 1920x1080 "$@"; }
-# Idle view (what a still frame costs), then while the animation plays.
-run --benchmark --frames "$FRAMES" --size 1600x1000
-run assets/scenarios/large_1024x8.json --benchmark --frames "$FRAMES" --size 1600x1000
-run --benchmark --play --frames "$FRAMES" --size 1600x1000
-run assets/scenarios/large_1024x8.json --benchmark --play --frames "$FRAMES" --size 1600x1000
+run() { run_app 1920x1080 "$@" --benchmark --frames "$FRAMES" --size 1600x1000; }
+SCENES="$BUILD/bench-scenes"
+mkdir -p "$SCENES"
+[ -f "$SCENES/bench_512x512x8.json" ] || "$BUILD/bench/core_bench" --write-scene 512 512 8 "$SCENES/bench_512x512x8.json"
+[ -f "$SCENES/bench_2048x768x12.json" ] || "$BUILD/bench/core_bench" --write-scene 2048 768 12 "$SCENES/bench_2048x768x12.json"
+echo "App: attnviz --benchmark under Xvfb at 1600x1000 (software GL)"
+run
+run assets/scenarios/four_heads.json --play
+run "$SCENES/bench_512x512x8.json"
+run "$SCENES/bench_2048x768x12.json"

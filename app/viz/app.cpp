@@ -207,30 +207,4 @@ int App::run_screenshot() {
   return 0;
 }
 
-int App::run_benchmark() {
-  std::vector<double> ms;
-  auto last = std::chrono::steady_clock::now();
-  for (int i = 0; i < options_.frames + 5; ++i) {
-    if (options_.play && !state_.clock.playing && model_.has_trace()) {
-      state_.clock.t = 0;
-      state_.clock.play(model_.timeline());
-    }
-    frame(1.0 / 60);
-    platform_.swap();
-    platform_.poll();
-    const auto now = std::chrono::steady_clock::now();
-    if (i >= 5) ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());  // skip warm-up
-    last = now;
-  }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2], p90 = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
-  const attn::Dims d = model_.has_trace() ? model_.trace().dims : attn::Dims{};
-  std::printf("attnviz benchmark: %s (%d tokens, %d heads)%s: %d frames, median %.2f ms, p90 %.2f ms, "
-              "recompute %.1f ms, texture uploads %d\n",
-              state_.path.empty() ? "built-in lesson" : state_.path.c_str(), d.n_q, d.n_heads,
-              options_.play ? ", playing" : "",
-              static_cast<int>(ms.size()), median, p90, model_.last_compute_ms(), textures_->uploads());
-  return 0;
-}
-
 }  // namespace viz

@@ -56,7 +56,7 @@ class App {
   void autosave();  // a copy of unsaved work every few seconds (autosave.hpp)
   static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();
-  int run_benchmark();
+  int run_benchmark();  // app_benchmark.cpp
   int run_soak();  // app_soak.cpp
   void apply_start_options();
 

@@ -82,7 +82,7 @@ void App::update_derived(const Panels& p, double dt) {
 
   const std::uint64_t generation = model_.generation();
   if (scales_generation_ != generation || scales_colour_ != state_.view.colour) {
-    scales_ = color_scales(trace, state_.view.colour);
+    scales_ = color_scales(trace, state_.view.colour, &model_.row_ranges());
     scales_generation_ = generation;
     scales_colour_ = state_.view.colour;
     ++scales_revision_;  // large grids re-upload their colormap coordinates

@@ -14,12 +14,13 @@ namespace {
 std::atomic<int> thread_cap{0};  // 0: the machine's cores
 }  // namespace
 
-void for_each_head(const Dims& d, const std::function<void(int)>& f) {
+void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
   // About a millisecond of work per head before threads pay for themselves.
   const double work = static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
                       static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
   const int cap = thread_cap.load();
-  const unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : std::max(1u, std::thread::hardware_concurrency());
+  unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : std::max(1u, std::thread::hardware_concurrency());
+  if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));
   const int threads = work < 2e6 || d.n_heads < 2 ? 1 : static_cast<int>(std::min<unsigned>(cores, d.n_heads));
   if (threads == 1) {
     for (int h = 0; h < d.n_heads; ++h) f(h);
@@ -46,7 +47,7 @@ void run_heads(int count, const Dims& d, Progress* progress, const std::function
     }
     f(i);
     if (progress) ++progress->heads_done;
-  });
+  }, progress ? progress->max_threads : 0);
   if (stopped) throw Cancelled();
 }
 

@@ -8,7 +8,8 @@
 
 namespace attn::detail {
 
-void for_each_head(const Dims& d, const std::function<void(int)>& f);
+// max_threads > 0 caps the threads (below the set_compute_threads cap).
+void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);
 
 // f(0) .. f(count - 1) as for_each_head (threads sized by d), counting each
 // in progress->heads_done; throws Cancelled once progress->cancel is set.

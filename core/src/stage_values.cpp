@@ -14,9 +14,11 @@ const BoolMat& SharedMask::mat() const {
 
 Mat StageValues::dense() const {
   if (stored_) return *stored_;
-  Mat out(source_->rows(), source_->cols());
-  for (Eigen::Index c = 0; c < out.cols(); ++c)
-    for (Eigen::Index r = 0; r < out.rows(); ++r) out(r, c) = (*this)(r, c);
+  // Whole-array steps, each the same IEEE operation per cell as operator()
+  // (a division, then an addition, then the mask), so the results are equal.
+  Mat out = d_.divisor == 1 ? *source_ : Mat(source_->array() / d_.divisor);
+  if (d_.bias) out += *d_.bias;
+  if (d_.mask.size()) out = d_.mask.mat().select(d_.blocked_value, out);
   return out;
 }
 

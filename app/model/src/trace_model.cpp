@@ -15,7 +15,11 @@ double estimated_work(const attn::Scenario& s) {
                   static_cast<double>(d.n_q + d.n_k) * d.d_model * (2.0 * d.d_k + d.d_v));
 }
 
-TraceModel::TraceModel(double background_work) : background_work_(background_work) {}
+TraceModel::TraceModel(double background_work) : background_work_(background_work) {
+  // One core stays with the window, so frames keep coming while it computes.
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  progress_.max_threads = std::max(1, cores - 1);
+}
 
 TraceModel::~TraceModel() {
   {
@@ -41,6 +45,9 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
     r.trace = std::make_shared<const attn::Trace>(
         job.base ? attn::update_trace(*job.base, job.base_scenario, job.scenario, job.limits, progress)
                  : attn::compute_trace(job.scenario, job.limits, progress));
+    r.ranges = std::make_shared<const RowRanges>(job.base && job.base_ranges
+                                                     ? trace_row_ranges(*r.trace, *job.base, *job.base_ranges)
+                                                     : trace_row_ranges(*r.trace));
     r.scenario = job.scenario;
   } catch (const attn::Cancelled&) {
     throw;
@@ -126,6 +133,7 @@ void TraceModel::apply(Result r) {
   offending_ = std::move(r.offending);
   if (r.trace) {
     trace_ = std::move(r.trace);
+    ranges_ = std::move(r.ranges);
     scenario_ = std::move(r.scenario);
     error_.clear();
     ++generation_;
@@ -140,6 +148,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   if (document != document_) {
     document_ = document;
     trace_.reset();  // never show one document's grids under another's name
+    ranges_ = std::make_shared<const RowRanges>();
     revision_ = 0;
   }
   if (pending_) {  // a background result for the newest revision?
@@ -156,7 +165,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   }
   if (revision != revision_) {
     revision_ = revision;
-    Job job{scenario, document, revision, limits, trace_, scenario_};
+    Job job{scenario, document, revision, limits, trace_, scenario_, ranges_};
     if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
       if (pending_) cancel();  // an older background recompute is no longer wanted
       pending_ = false;

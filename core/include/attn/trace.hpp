@@ -96,6 +96,7 @@ struct ComputeError : std::runtime_error {
 struct Progress {
   std::atomic<bool> cancel{false};
   std::atomic<int> heads_done{0};
+  int max_threads = 0;  // > 0: use at most this many threads (leave a core to the window)
 };
 struct Cancelled : std::runtime_error {
   Cancelled() : std::runtime_error("computation cancelled") {}

@@ -35,7 +35,19 @@ struct ColorScale {
 };
 
 // One scale per stage of the trace (parallel to trace.stages).
-std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& options);
+// Per stage, the range of each row's counted values (what every contrast mode
+// is built from; independent of the options, so it is computed once per
+// trace, on the worker thread for big traces: TraceModel::row_ranges()).
+using RowRanges = std::vector<std::vector<ValueRange>>;
+RowRanges trace_row_ranges(const attn::Trace& trace);
+// The same, reusing `before_ranges` for every stage whose values are the very
+// same matrices as in `before` (an incremental update shares them), so an
+// edit of one head costs that head's ranges only.
+RowRanges trace_row_ranges(const attn::Trace& trace, const attn::Trace& before, const RowRanges& before_ranges);
+
+// `ranges`: trace_row_ranges(trace) when already computed, else null.
+std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& options,
+                                     const RowRanges* ranges = nullptr);
 
 // The colormap coordinate of value v in row `row`: signed values put zero at
 // 0.5; probabilities run over [0, 1] on a sequential map and over [0.5, 1]

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "attn/trace.hpp"
+#include "viz/colour_scale.hpp"
 #include "viz/offending_inputs.hpp"
 #include "viz/timeline.hpp"
 
@@ -62,6 +63,8 @@ class TraceModel {
   // The scenario the trace was computed from (explanations need it).
   const attn::Scenario& scenario() const { return scenario_; }
   const Timeline& timeline() const { return timeline_; }
+  // Each stage's row ranges for colouring, computed with the trace.
+  const RowRanges& row_ranges() const { return *ranges_; }
   // Empty when the current scenario computed; else why it did not.
   const std::string& error() const { return error_; }
   // The newest revision is being computed in the background.
@@ -90,10 +93,12 @@ class TraceModel {
     attn::Limits limits;
     std::shared_ptr<const attn::Trace> base;  // the trace of base_scenario, to update from
     attn::Scenario base_scenario;
+    std::shared_ptr<const RowRanges> base_ranges;
   };
   struct Result {
     std::uint64_t document = 0, revision = 0;
     std::shared_ptr<const attn::Trace> trace;  // null when it failed
+    std::shared_ptr<const RowRanges> ranges;
     attn::Scenario scenario;
     std::string error;
     std::vector<InputCell> offending;
@@ -107,6 +112,7 @@ class TraceModel {
 
   // UI-thread state.
   std::shared_ptr<const attn::Trace> trace_;
+  std::shared_ptr<const RowRanges> ranges_ = std::make_shared<const RowRanges>();
   attn::Trace empty_;
   attn::Scenario scenario_;
   Timeline timeline_;

@@ -1,0 +1,126 @@
+// `attnviz --benchmark` (scripts/bench.sh, `make bench`): what a user feels,
+// measured in the real app under Xvfb and software GL. Prints the time from
+// launch to the first frame and to the first drawn trace, the median and
+// p95 frame (idle, or playing with --play), the frames while a background
+// recompute runs after an edit (big scenes), and the CPU used while idle.
+// Printed, never asserted: timings belong to benchmarks, not tests.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app.hpp"
+
+namespace viz {
+namespace {
+
+using steady = std::chrono::steady_clock;
+const steady::time_point kLaunch = steady::now();  // static init, before main()
+
+double ms_since(steady::time_point t) { return std::chrono::duration<double, std::milli>(steady::now() - t).count(); }
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double peak_mb() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+  return 0;
+}
+
+struct Spread {
+  double median = 0, p95 = 0, max = 0;
+};
+
+Spread spread(std::vector<double> ms) {
+  if (ms.empty()) return {};
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back()};
+}
+
+}  // namespace
+
+int App::run_benchmark() {
+  // First frame, then frames until the trace is drawn (a big scene's first
+  // trace computes in the background while the window shows progress).
+  frame(0);
+  platform_.swap();
+  const double first_frame = ms_since(kLaunch);
+  while (!model_.has_trace() && model_.computing()) {
+    platform_.wait(0.02);
+    frame(0);
+    platform_.swap();
+  }
+  const double first_trace = ms_since(kLaunch);
+
+  std::vector<double> ms;
+  auto last = steady::now();
+  for (int i = 0; i < options_.frames + 5; ++i) {
+    if (options_.play && !state_.clock.playing && model_.has_trace()) {
+      state_.clock.t = 0;
+      state_.clock.play(model_.timeline());
+    }
+    frame(1.0 / 60);
+    platform_.swap();
+    platform_.poll();
+    if (i >= 5) ms.push_back(ms_since(last));  // skip warm-up
+    last = steady::now();
+  }
+  const Spread frames = spread(ms);
+
+  // Edits (an input value, then a W_Q value of the head on screen) and the
+  // frames while each recomputes (big scenes: in the background).
+  struct Edit {
+    const char* what;
+    double ms = 0;
+    std::vector<double> frames;
+  };
+  std::vector<Edit> edits{{"X value", 0, {}}, {"W_Q value", 0, {}}};
+  for (Edit& e : edits) {
+    if (!model_.has_trace()) break;
+    attn::Scenario& s = state_.doc.scenario;
+    if (e.what[0] == 'X') s.x(0, 0) += 0.125;
+    else if (!s.heads.empty()) s.heads[static_cast<size_t>(std::max(0, state_.view.head))].w_q(0, 0) += 0.125;
+    else continue;
+    const auto start = steady::now();
+    ++state_.revision;
+    last = steady::now();
+    do {
+      frame(1.0 / 60);
+      platform_.swap();
+      platform_.poll();
+      e.frames.push_back(ms_since(last));
+      last = steady::now();
+    } while (model_.computing());
+    e.ms = ms_since(start);
+  }
+
+  // Idle: the interactive loop blocks in wait() with nothing to do.
+  const double cpu0 = cpu_seconds();
+  const auto idle_start = steady::now();
+  while (ms_since(idle_start) < 1000) platform_.wait(1.0);
+  const double idle_cpu = 100 * (cpu_seconds() - cpu0) / (ms_since(idle_start) / 1000);
+
+  const attn::Dims d = model_.has_trace() ? model_.trace().dims : attn::Dims{};
+  std::printf("attnviz benchmark: %s (%d tokens, %d heads)%s\n", state_.path.empty() ? "built-in lesson" : state_.path.c_str(),
+              d.n_q, d.n_heads, options_.play ? ", playing" : "");
+  std::printf("  first frame %.0f ms after launch, trace drawn at %.0f ms\n", first_frame, first_trace);
+  std::printf("  %d frames: median %.2f ms, p95 %.2f ms\n", static_cast<int>(ms.size()), frames.median, frames.p95);
+  for (const Edit& e : edits) {
+    const Spread busy = spread(e.frames);
+    std::printf("  %s edit -> on screen %.0f ms; %d frames meanwhile: median %.2f ms, max %.2f ms\n", e.what, e.ms,
+                static_cast<int>(e.frames.size()), busy.median, busy.max);
+  }
+  std::printf("  peak memory %.0f MB, idle CPU %.1f%%, texture uploads %d\n", peak_mb(), idle_cpu, textures_->uploads());
+  return 0;
+}
+
+}  // namespace viz
