@@ -180,7 +180,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
   const ThemePalette& pal = palette(state.view.colour.theme);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(pal.canvas));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(d.background ? *d.background : pal.canvas));
   ImGui::Begin("##canvas", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
