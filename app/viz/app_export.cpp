@@ -41,6 +41,7 @@ RgbaImage App::render_export(const ExportRequest& r, std::optional<double> t, in
     offscreen_ = std::make_unique<OffscreenTarget>(export_w_, export_h_);
   export_scale_ = static_cast<float>(r.scale);
   export_stage_ = r.stage;
+  state_.view.fit_margin = 12 * r.scale;
   auto shoot = [&](Rgba background, int frames) {
     export_background_ = background;
     offscreen_->bind();
@@ -75,6 +76,7 @@ void App::restore_after_export() {
   export_stage_ = -1;
   export_background_.reset();
   export_w_ = export_h_ = 0;
+  state_.view.fit_margin = 12;
   state_.view.fit_pending = true;
 }
 
