@@ -9,8 +9,6 @@
 #include <stdexcept>
 
 namespace attn::test {
-namespace {
-
 std::string shell_quote(const std::string& arg) {
   std::string out = "'";
   for (char c : arg) {
@@ -19,8 +17,6 @@ std::string shell_quote(const std::string& arg) {
   }
   return out + "'";
 }
-
-}  // namespace
 
 PythonResult run_python(const std::string& script, const std::vector<std::string>& args) {
   PythonResult r;

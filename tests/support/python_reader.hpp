@@ -19,6 +19,9 @@ struct PythonResult {
 // script means "a module is missing": the first line of output says which.
 PythonResult run_python(const std::string& script, const std::vector<std::string>& args);
 
+// `arg` in single quotes for /bin/sh (paths with spaces or quotes survive).
+std::string shell_quote(const std::string& arg);
+
 // "1.5", "-inf", "0x1p-3" ... as a double (strtod); throws on junk.
 double parse_double(const std::string& text);
 

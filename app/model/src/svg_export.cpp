@@ -57,7 +57,16 @@ void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const 
   const attn::Mat m = attn::io::stage_matrix(s);
   out += "<g class=\"grid\" data-stage=\"" + esc(s.id) + "\" data-head=\"" + std::to_string(s.head) + "\">\n";
   text(out, g.box.x0, g.box.y0 + 15, 16, pal.title, grid_title(s), "start", " font-weight=\"bold\"");
-  text(out, g.box.x0, g.box.y0 + 32, 12.5, pal.subtitle, grid_subtitle(s, n_heads));
+  // Like the canvas, a formula longer than its header ends in "…" instead of running into the next title.
+  std::string sub = grid_subtitle(s, n_heads);
+  const size_t fits = static_cast<size_t>(std::max(4.0, g.header.width() / (12.5 * 0.55)));
+  if (sub.size() > fits) {
+    sub.resize(fits - 1);
+    while (!sub.empty() && (static_cast<unsigned char>(sub.back()) & 0xC0) == 0x80) sub.pop_back();  // whole code points
+    if (!sub.empty() && static_cast<unsigned char>(sub.back()) >= 0xC0) sub.pop_back();
+    sub += "…";
+  }
+  text(out, g.box.x0, g.box.y0 + 32, 12.5, pal.subtitle, sub);
   const double label_px = std::min(12.5, std::max(g.cell_w, g.cell_h) * 0.8);
   for (int r = 0; r < g.rows; ++r)
     text(out, g.cells.x0 - 4, g.row_y(r) + g.cell_h / 2 + label_px * 0.35, label_px, pal.label,
