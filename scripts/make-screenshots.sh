@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the screenshots in docs/ with `attnviz --screenshot`, under Xvfb
+# Regenerates the screenshots in docs/ with `attnviz --screenshot` (and the
+# animated GIF with `attnviz --export`), under Xvfb
 # so they are reproducible (same size, no window manager). Usage:
 #   scripts/make-screenshots.sh [BUILD_DIR]     (make screenshots does this)
 set -euo pipefail
@@ -22,4 +23,6 @@ echo "docs/large.png: 1024 tokens, 8 heads (head 0 shown), one weight of a 1024-
 shot assets/scenarios/large_1024x8.json --screenshot docs/large.png --size 1600x1000 --inspect weights:0:700:350
 echo "docs/colourblind.png: the first lesson in colour-blind-safe maps (blue-white-orange, viridis), a weight pinned"
 shot --screenshot docs/colourblind.png --size 1600x1000 --colormap blue-white-orange --prob-colormap viridis --inspect weights:0:2:1
-echo "done: $(ls docs/*.png | tr '\n' ' ')"
+echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"
+shot --export docs/animation.gif --size 1280x720 --fps 5
+echo "done: $(ls docs/*.png docs/*.gif | tr '\n' ' ')"

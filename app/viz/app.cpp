@@ -114,6 +114,7 @@ void App::apply_start_options() {
 }
 
 int App::run() {
+  if (!options_.export_path.empty()) return run_export();
   if (!options_.screenshot.empty()) return run_screenshot();
   if (options_.soak_seconds > 0) return run_soak();
   if (options_.benchmark) return run_benchmark();
@@ -124,7 +125,7 @@ int App::run_interactive() {
   int settle = 3;  // ImGui needs a few frames after any input to settle hovers and layouts
   auto last = std::chrono::steady_clock::now();
   while (!state_.quit) {
-    if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None) {
+    if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
       platform_.poll();
     } else if (model_.computing()) {
       // A background recompute: redraw its progress a few times a second,
@@ -145,6 +146,7 @@ int App::run_interactive() {
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
     const std::uint64_t revision = state_.revision;
+    serve_export_requests();  // File > Export: stills at once, a few animation frames per UI frame
     frame(dt);
     platform_.swap();
     if (state_.revision != revision || state_.clock.playing) settle = 3;

@@ -13,6 +13,8 @@
 #include "viz/app_state.hpp"
 #include "autosave_writer.hpp"
 #include "editor_panel.hpp"
+#include "export/animation_writer.hpp"
+#include "export/offscreen_target.hpp"
 #include "font_set.hpp"
 #include "grid_renderer.hpp"
 #include "grid_textures.hpp"
@@ -58,6 +60,24 @@ class App {
   int run_screenshot();
   int run_benchmark();  // app_benchmark.cpp
   int run_soak();  // app_soak.cpp
+  // app_export.cpp: --export and File > Export, one code path.
+  struct ExportJob {
+    ExportRequest request;
+    std::vector<double> times;  // the moment of each frame
+    size_t next = 0;            // the next frame to draw
+    std::unique_ptr<EncodeWorker> worker;
+    bool closed = false;        // every frame handed to the worker
+  };
+  int run_export();
+  std::string export_still(const ExportRequest& r);      // PNG, SVG, CSV, NPY, JSON: "" or the error
+  std::string start_animation(const ExportRequest& r);   // GIF, MP4: "" or the error
+  void export_step(int frames);                          // a few frames of the running job, then checks the worker
+  void end_export_job(const std::string& outcome);
+  void serve_export_requests();                          // the dialog's Export and Cancel buttons
+  // The frame at time t (nullopt: now) drawn offscreen at r.scale, cropped
+  // to the canvas or to r.stage's grid; `settle` frames let layout and fonts settle.
+  RgbaImage render_export(const ExportRequest& r, std::optional<double> t, int settle);
+  void restore_after_export();
   void apply_start_options();
 
   void frame(double dt);
@@ -113,6 +133,16 @@ class App {
   WhyScaleModel why_scale_;
   HullModel hull_;
   WidgetProbe probe_;
+  // Export state: an offscreen frame is drawn at export_w_ x export_h_ with
+  // this scale, background and (when >= 0) only one stage laid out.
+  std::unique_ptr<ExportJob> export_job_;
+  std::unique_ptr<OffscreenTarget> offscreen_;
+  std::optional<Rgba> export_background_;
+  float export_scale_ = 1;
+  int export_stage_ = -1;
+  int export_w_ = 0, export_h_ = 0;
+  Panels last_panels_;
+  std::string last_export_outcome_;  // "", "cancelled" or the error of the last animation
   std::string dumped_key_;  // what the last --dump-state reported
   bool start_applied_ = false;
 };

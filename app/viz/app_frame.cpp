@@ -13,6 +13,7 @@
 #include "lesson_panel.hpp"
 #include "viz/lesson_actions.hpp"
 #include "dialogs.hpp"
+#include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"
 #include "menu_bar.hpp"
@@ -95,7 +96,8 @@ void App::update_derived(const Panels& p, double dt) {
   // Presenting, the layout follows the animation: the stage being computed
   // and its inputs fill the screen. A double-clicked title does the same.
   std::vector<int> only;
-  if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
+  if (export_stage_ >= 0) only = {export_stage_};  // exporting one grid: it fills the canvas
+  else if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
   else if (state_.view.zoom_stage) {
     int zoomed = trace.index_of(*state_.view.zoom_stage);
     if (zoomed < 0 && state_.view.zoom_stage->head < 0) zoomed = trace.index_of({state_.view.zoom_stage->id, 0});
@@ -132,7 +134,7 @@ void App::update_derived(const Panels& p, double dt) {
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
-                        state_.history.can_undo(), hidden_};
+                        state_.history.can_undo(), hidden_, export_background_};
   draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector)
@@ -150,10 +152,11 @@ void App::frame(double dt) {
   apply_presentation();
   apply_ui_size();
   apply_theme_if_changed();
-  platform_.begin_frame();
+  platform_.begin_frame(export_w_, export_h_);
   renderer_->begin_frame();
   WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
   const Panels p = panels();
+  last_panels_ = p;
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.timeline());
@@ -170,7 +173,9 @@ void App::frame(double dt) {
   // modal opened in the same frame (a start-up error would open one in the
   // very first frame). What a dialog answer changes shows from the next frame.
   draw_modals(state_);
-  platform_.end_frame();
+  if (export_w_ == 0) draw_export_dialogs(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total);
+  platform_.end_frame(export_w_, export_h_);
+  if (export_w_ > 0) return;  // an exported picture: no dumps, nothing remembered
   remember_settings();
 
   if (!options_.dump_state.empty()) {

@@ -17,7 +17,7 @@ constexpr float kPresentationScale = 1.5f;  // on top of the UI size
 
 float App::ui_scale() const {
   const float user = static_cast<float>(std::clamp(state_.view.ui_scale_percent, 75, 250)) / 100.0f;
-  return user * (state_.view.presentation ? kPresentationScale : 1.0f);
+  return user * (state_.view.presentation ? kPresentationScale : 1.0f) * export_scale_;
 }
 
 void App::apply_ui_size(bool first) {

@@ -180,7 +180,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
   const ThemePalette& pal = palette(state.view.colour.theme);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(pal.canvas));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(d.background ? *d.background : pal.canvas));
   ImGui::Begin("##canvas", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
@@ -196,7 +196,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     if (!state.view.user_moved && (changed_shape(area, state.view.fitted_area) || changed_shape(target, state.view.fitted_target)))
       state.view.fit_pending = true;
     if (state.view.fit_pending) {
-      state.view.transform = fit(target, area, 12);
+      state.view.transform = fit(target, area, state.view.fit_margin);
       state.view.transform.zoom_at(state.view.transform.to_screen(Vec2d{(target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2}),
                                    state.view.fit_zoom);
       state.view.fit_pending = false;

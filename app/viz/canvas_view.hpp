@@ -4,6 +4,7 @@
 // mask painting. Reads const model data; user input edits AppState only.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <imgui.h>
@@ -34,6 +35,9 @@ struct CanvasData {
   const std::vector<Notice>& notices;  // AppState::notices, for the status panel
   bool can_undo;                       // error messages offer Ctrl+Z only then
   const std::vector<int>& hidden;      // stages a lesson question hides until answered
+  // Export: the canvas background instead of the theme's (white, or black
+  // and white in turn for a transparent PNG); nullopt on screen.
+  std::optional<Rgba> background = std::nullopt;
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

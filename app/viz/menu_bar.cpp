@@ -56,6 +56,8 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
       state.save_dialog = true;
     }
     ImGui::Separator();
+    if (ImGui::MenuItem("Export...", nullptr, false, !state.export_ui.running)) state.export_ui.dialog = true;
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions::request_quit(state);
     ImGui::EndMenu();
   }

@@ -56,6 +56,13 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   double time = -1;
   app.add_option("file", o.file, "Scenario file to open (default: the built-in lesson)");
   app.add_option("--screenshot", o.screenshot, "Render one frame to this PNG and exit");
+  app.add_option("--export", o.export_path,
+                 "Export to OUT.png, OUT.svg, OUT.gif or OUT.mp4 (also .csv/.npy with --stage, .json) and exit");
+  app.add_option("--scale", o.export_scale, "With --export: PNG pixels per window pixel, 1, 2 or 4 (default 1)");
+  app.add_option("--from", o.from, "With --export of a GIF/MP4: start at this timeline second (default 0, or --stage's start)");
+  app.add_option("--to", o.to, "With --export of a GIF/MP4: end at this timeline second (default the end, or --stage's end)");
+  app.add_flag("--transparent", o.transparent, "With --export of a PNG/SVG: no background");
+  app.add_option("--fps", o.fps, "With --export of a GIF/MP4: frames per second (default 10)")->check(CLI::Range(1, 60));
   app.add_option("--stage", o.stage, "Focus this stage id (e.g. weights) and show it complete");
   app.add_option("--head", head, "Show only this head, -1 for all side by side (default: all; head 0 for 256+ tokens)");
   app.add_option("--time", time, "Animation time in seconds (default: the end, everything shown)");

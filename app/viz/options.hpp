@@ -19,6 +19,13 @@ struct InspectTarget {
 struct Options {
   std::string file;                  // empty: the built-in default lesson
   std::string screenshot;            // write a PNG and exit
+  // --export OUT.png|svg|gif|mp4 (or csv, npy, json): write it and exit,
+  // through the same code as File > Export.
+  std::string export_path;
+  double export_scale = 1;           // --scale: 1, 2 or 4
+  std::optional<double> from, to;    // --from/--to: an animation's range in timeline seconds
+  bool transparent = false;          // --transparent: PNG/SVG without background
+  int fps = 10;
   std::string stage;                 // focus this stage id (and show it complete)
   std::optional<int> head;           // show only this head
   std::optional<double> time;        // animation time in seconds (default: the end)
@@ -51,7 +58,7 @@ struct Options {
   std::optional<Contrast> contrast;
   bool log_weights = false, shared_range = false;
 
-  bool headless() const { return !screenshot.empty() || benchmark || soak_seconds > 0; }
+  bool headless() const { return !screenshot.empty() || !export_path.empty() || benchmark || soak_seconds > 0; }
   // Whether this run reads and writes the user's config (settings, recent
   // files, lesson progress): never in tests, screenshots or benchmarks.
   // --config-dir makes even a test run remember, in that folder.

@@ -2,6 +2,8 @@
 // touching GLFW so a headless machine gets a clear message, not a crash.
 #include "platform.hpp"
 
+#include <cfloat>
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -88,16 +90,22 @@ Platform::~Platform() {
 bool Platform::should_close() const { return glfwWindowShouldClose(window_); }
 void Platform::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
 
-void Platform::begin_frame() {
+void Platform::begin_frame(int display_w, int display_h) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (display_w > 0 && display_h > 0) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = {static_cast<float>(display_w), static_cast<float>(display_h)};
+    io.DisplayFramebufferScale = {1, 1};
+    io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover outline in an exported picture
+  }
   ImGui::NewFrame();
 }
 
-void Platform::end_frame() {
+void Platform::end_frame(int fb_w, int fb_h) {
   ImGui::Render();
-  int w = 0, h = 0;
-  glfwGetFramebufferSize(window_, &w, &h);
+  int w = fb_w, h = fb_h;
+  if (w <= 0 || h <= 0) glfwGetFramebufferSize(window_, &w, &h);
   glViewport(0, 0, w, h);
   glClearColor(clear_[0], clear_[1], clear_[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);

@@ -33,8 +33,12 @@ class Platform {
   GLFWwindow* window() const { return window_; }
   bool should_close() const;
   void cancel_close();
-  void begin_frame();
-  void end_frame();  // renders ImGui into the back buffer (no swap)
+  // display_w/h > 0: lay the frame out for that many pixels instead of the
+  // window's, with no mouse (an export rendered into an offscreen target).
+  void begin_frame(int display_w = 0, int display_h = 0);
+  // Renders ImGui into the bound framebuffer (the back buffer unless an
+  // export bound its own), of fb_w x fb_h pixels (0: the window's); no swap.
+  void end_frame(int fb_w = 0, int fb_h = 0);
   // What shows where no window covers the screen (the theme's canvas colour).
   void set_clear_colour(float r, float g, float b) { clear_[0] = r, clear_[1] = g, clear_[2] = b; }
   void swap();

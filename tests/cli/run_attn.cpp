@@ -2,6 +2,7 @@
 // stdout, stderr goes to a per-call file in the test's build directory.
 // Arguments are single-quoted so paths with spaces survive the shell.
 #include "run_attn.hpp"
+#include "python_reader.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,16 +16,9 @@
 
 namespace attn::cli::test {
 
-namespace {
+using attn::test::shell_quote;
 
-std::string shell_quote(const std::string& arg) {
-  std::string out = "'";
-  for (char c : arg) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
-}
+namespace {
 
 std::string unique_err_path() {
   static std::atomic<int> counter{0};

@@ -12,6 +12,7 @@
 #include "cli_error.hpp"
 #include "commands.hpp"
 #include "loaded_scenario.hpp"
+#include "stage_choice.hpp"
 
 namespace attn::cli {
 
@@ -26,51 +27,6 @@ struct ExplainOptions {
   int col = 0;
 };
 
-std::string stage_ids(const Trace& trace) {
-  std::vector<std::string> ids;
-  for (const Stage& st : trace.stages) {
-    bool seen = false;
-    for (const std::string& id : ids) seen = seen || id == st.id;
-    if (!seen) ids.push_back(st.id);
-  }
-  std::string out;
-  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
-  return out;
-}
-
-// Picks the stage named by --stage/--head, or explains which ones exist.
-const Stage& resolve_stage(const Trace& trace, const ExplainOptions& opts) {
-  const Stage* any = nullptr;
-  for (const Stage& st : trace.stages) {
-    if (st.id == opts.stage) {
-      any = &st;
-      break;
-    }
-  }
-  if (!any) {
-    throw CliError("--stage: unknown stage \"" + opts.stage + "\" (valid: " + stage_ids(trace) + ")");
-  }
-  const int n_heads = trace.dims.n_heads;
-  if (any->head < 0) {
-    if (opts.head_given) {
-      throw CliError("--head: stage \"" + opts.stage + "\" is shared by all heads; leave out --head");
-    }
-    return *any;
-  }
-  if (!opts.head_given && n_heads > 1) {
-    throw CliError("--head: stage \"" + opts.stage + "\" has one grid per head; pass --head 0 to " +
-                   std::to_string(n_heads - 1));
-  }
-  const int head = opts.head_given ? opts.head : 0;
-  const Stage* st = trace.find(opts.stage, head);
-  if (!st) {
-    throw CliError("--head: " + std::to_string(head) + " is out of range (the scenario has " +
-                   std::to_string(n_heads) + (n_heads == 1 ? " head" : " heads") + ", 0 to " +
-                   std::to_string(n_heads - 1) + ")");
-  }
-  return *st;
-}
-
 void check_index(const char* option, int value, long long size, const Stage& st, const char* unit) {
   if (value < 0 || value >= size) {
     throw CliError(std::string(option) + ": " + std::to_string(value) + " is out of range (stage \"" + st.id +
@@ -80,7 +36,7 @@ void check_index(const char* option, int value, long long size, const Stage& st,
 
 int run_explain(const ExplainOptions& opts) {
   const LoadedScenario loaded = load_and_compute(opts.path);
-  const Stage& st = resolve_stage(loaded.trace, opts);
+  const Stage& st = resolve_stage(loaded.trace, {opts.stage, opts.head, opts.head_given});
   check_index("--row", opts.row, st.value.rows(), st, st.value.rows() == 1 ? "row" : "rows");
   check_index("--col", opts.col, st.value.cols(), st, st.value.cols() == 1 ? "column" : "columns");
   Explanation e;
@@ -92,15 +48,6 @@ int run_explain(const ExplainOptions& opts) {
   std::cout << e.to_text();
   return 0;
 }
-
-// CLI11 reads "0x1" and "1e0" as 1; an index is written in plain decimal.
-const CLI::Validator kDecimal(
-    [](std::string& text) -> std::string {
-      const size_t digits = text.find_first_not_of("0123456789", text.rfind('-', 0) == 0 ? 1 : 0);
-      const bool ok = !text.empty() && text != "-" && digits == std::string::npos;
-      return ok ? std::string() : "expected a whole number in decimal, got \"" + text + "\"";
-    },
-    "INT");
 
 }  // namespace
 

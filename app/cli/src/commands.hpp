@@ -18,5 +18,6 @@ void add_check_command(CLI::App& app, Action& action);
 void add_stages_command(CLI::App& app, Action& action);
 void add_lesson_command(CLI::App& app, Action& action);
 void add_why_scale_command(CLI::App& app, Action& action);
+void add_export_command(CLI::App& app, Action& action);
 
 }  // namespace attn::cli

@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   add_trace_command(app, action);
   add_lesson_command(app, action);
   add_why_scale_command(app, action);
+  add_export_command(app, action);
 
   try {
     app.parse(argc, argv);

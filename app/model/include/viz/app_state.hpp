@@ -11,6 +11,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/lesson_file.hpp"
+#include "viz/export_plan.hpp"
 #include "viz/autosave.hpp"
 #include "viz/clock.hpp"
 #include "viz/colour_options.hpp"
@@ -67,6 +68,9 @@ struct ViewOptions {
   Rect fitted_area, fitted_target;  // screen area and world rectangle of the last fit
   Rect area;                   // where grids were drawn in the last frame (screen)
   double fit_zoom = 1;         // a fit zooms this much further in (--zoom)
+  // Pixels kept around a fitted picture; an export at S times the pixels
+  // keeps S times as many, so it is an exact enlargement of the window's.
+  double fit_margin = 12;
   std::string focus_stage;     // fit on this stage (and its inputs) instead
   int focus_head = -1;
   bool show_editor = true;
@@ -147,6 +151,15 @@ struct AppState {
   std::optional<AutosaveRecord> restore_offer;
   std::string restore_file;
   bool show_help = false;
+  // File > Export: the dialog's choices, the request the app starts, and
+  // the progress of a running GIF/MP4 export (the app owns the job itself).
+  struct ExportUi {
+    bool dialog = false;
+    ExportRequest draft;
+    std::optional<ExportRequest> start;
+    bool running = false, cancel = false;
+    double progress = 0;  // 0..1
+  } export_ui;
   bool quit = false;
   // The user pressed Cancel on a background recompute (the app stops it).
   bool cancel_compute = false;

@@ -1,0 +1,14 @@
+// File > Export: a dialog that fills an ExportRequest (the file name picks
+// the format), and the progress bar with Cancel while a GIF or MP4 is made.
+// Only asks; the App runs the export (app_export.cpp).
+#pragma once
+
+#include "attn/trace.hpp"
+#include "viz/app_state.hpp"
+
+namespace viz {
+
+// Drawn after every other window of the frame (they are modals).
+void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total);
+
+}  // namespace viz

@@ -1,0 +1,205 @@
+// attnviz --export, the same code as File > Export, checked by independent
+// readers: PNGs and GIFs decoded by stb_image (size at --scale 2 twice that
+// at 1, a transparent margin, the GIF's frame count from --from/--to/--fps),
+// the SVG by Python's xml.etree, a .npy by NumPy against the trace computed
+// here, MP4's message without ffmpeg (and ffprobe's frame count with it),
+// and the one-line errors for bad requests.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include <stb_image.h>
+
+#include "attn/io/scenario_file.hpp"
+#include "python_reader.hpp"
+#include "ui_support.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+struct Decoded {
+  int width = 0, height = 0, frames = 0;
+  std::vector<unsigned char> rgba;  // every frame, one after another
+};
+
+// A PNG (one frame) or a GIF (every frame) as RGBA.
+Decoded decode(const std::string& path, bool gif) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Decoded d;
+  int comp = 0;
+  unsigned char* px = nullptr;
+  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  if (gif) {
+    int* delays = nullptr;
+    px = stbi_load_gif_from_memory(data, static_cast<int>(bytes.size()), &delays, &d.width, &d.height, &d.frames, &comp, 4);
+    stbi_image_free(delays);
+  } else {
+    px = stbi_load_from_memory(data, static_cast<int>(bytes.size()), &d.width, &d.height, &comp, 4);
+    d.frames = px ? 1 : 0;
+  }
+  if (!px) return {};
+  d.rgba.assign(px, px + static_cast<size_t>(d.width) * static_cast<size_t>(d.height) * 4 * static_cast<size_t>(d.frames));
+  stbi_image_free(px);
+  return d;
+}
+
+const std::string kTwoHeads = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json";
+
+int run_export(const std::string& args, std::string* out = nullptr) {
+  return run(attnviz("--test --size 900x560 " + args), out);
+}
+
+}  // namespace
+
+TEST_SUITE("export") {
+  TEST_CASE("ui: --export PNG at --scale 2 is about twice the size of --scale 1, and 4 exactly twice 2") {
+    // Each scale lays the canvas out again at that many pixels with text
+    // rasterised for it (never a blurry enlargement), so 1x and 2x may fit
+    // the grids a little differently: within 6%. From 2x up nothing clamps.
+    for (const std::string what : {"", "--stage weights --head 0 "}) {
+      CAPTURE(what);
+      std::vector<Decoded> shots;
+      for (int scale : {1, 2, 4}) {
+        const std::string path = temp_path("export_" + std::to_string(scale) + "x.png");
+        std::string out;
+        REQUIRE_MESSAGE(run_export(what + "--export " + path + " --scale " + std::to_string(scale), &out) == 0, out);
+        shots.push_back(decode(path, false));
+        REQUIRE(shots.back().frames == 1);
+      }
+      const Decoded &a = shots[0], &b = shots[1], &c = shots[2];
+      CHECK(a.width > 100);
+      CHECK(std::abs(b.width - 2 * a.width) <= 0.06 * 2 * a.width);
+      CHECK(std::abs(b.height - 2 * a.height) <= 0.06 * 2 * a.height);
+      if (what.empty()) {  // one grid at 4x meets the zoom limit
+        CHECK(std::abs(c.width - 2 * b.width) <= 2);
+        CHECK(std::abs(c.height - 2 * b.height) <= 2);
+      }
+    }
+  }
+
+  TEST_CASE("ui: --export PNG --transparent has alpha 0 in the margin and opaque cells") {
+    const std::string path = temp_path("export_transparent.png");
+    std::string out;
+    REQUIRE_MESSAGE(run_export("--stage weights --head 0 --transparent --export " + path, &out) == 0, out);
+    const Decoded d = decode(path, false);
+    REQUIRE(d.frames == 1);
+    CHECK(d.rgba[3] == 0);  // the top-left corner is margin
+    CHECK(d.rgba[(static_cast<size_t>(d.height - 1) * static_cast<size_t>(d.width) + static_cast<size_t>(d.width - 1)) * 4 + 3] == 0);
+    // The grid fills most of the picture: its cells are opaque, the gaps between them clear.
+    size_t opaque = 0, clear = 0;
+    for (size_t i = 3; i < d.rgba.size(); i += 4) opaque += d.rgba[i] == 255, clear += d.rgba[i] == 0;
+    const double pixels = static_cast<double>(d.rgba.size() / 4);
+    CHECK(static_cast<double>(opaque) > 0.3 * pixels);
+    CHECK(static_cast<double>(clear) > 0.05 * pixels);
+    // Without --transparent the same corner is opaque white.
+    const std::string plain = temp_path("export_white.png");
+    REQUIRE(run_export("--stage weights --head 0 --export " + plain) == 0);
+    const Decoded w = decode(plain, false);
+    REQUIRE(w.frames == 1);
+    CHECK(w.rgba[0] == 255);
+    CHECK(w.rgba[3] == 255);
+  }
+
+  TEST_CASE("ui: --export GIF has one frame per 1/fps seconds of --from..--to, at the canvas size") {
+    const std::string path = temp_path("export.gif");
+    std::string out;
+    REQUIRE_MESSAGE(run_export("--export " + path + " --from 1 --to 3 --fps 5", &out) == 0, out);
+    const Decoded d = decode(path, true);
+    CHECK(d.frames == 11);  // 1.0, 1.2, ..., 3.0
+    CHECK(d.width == 900);  // headless, the canvas spans the window
+    CHECK(d.height > 280);
+    CHECK(d.height < 560);
+    // It animates: the first and last frames differ.
+    const size_t frame_bytes = static_cast<size_t>(d.width) * static_cast<size_t>(d.height) * 4;
+    REQUIRE(d.rgba.size() == frame_bytes * static_cast<size_t>(d.frames));
+    CHECK(!std::equal(d.rgba.begin(), d.rgba.begin() + static_cast<std::ptrdiff_t>(frame_bytes),
+                      d.rgba.end() - static_cast<std::ptrdiff_t>(frame_bytes)));
+  }
+
+  TEST_CASE("ui: --export MP4 without ffmpeg says how to get it and exits non-zero") {
+    const std::string path = temp_path("export.mp4");
+    std::remove(path.c_str());
+    std::string out;
+    const int status = run("PATH=/nonexistent " + attnviz("--test --size 640x400 --export " + path), &out);
+    CHECK(status != 0);
+    CHECK(out.find("ffmpeg not found: install it with `sudo apt install ffmpeg`, or export a GIF") != std::string::npos);
+    std::ifstream left(path);
+    CHECK_FALSE(left.good());
+    if (run("command -v ffprobe >/dev/null") != 0) {
+      MESSAGE("ffmpeg/ffprobe are not installed: the MP4 frame count is not checked");
+      return;
+    }
+    REQUIRE_MESSAGE(run_export("--export " + path + " --from 0 --to 2 --fps 5", &out) == 0, out);
+    std::string frames;
+    run("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 " + path, &frames);
+    CHECK(std::stoi(frames) == 11);
+  }
+
+  TEST_CASE("ui: --export SVG of one grid has a rect per cell (xml.etree)") {
+    const std::string path = temp_path("export.svg");
+    std::string out;
+    REQUIRE_MESSAGE(run_export(kTwoHeads + " --stage scores --head 1 --export " + path, &out) == 0, out);
+    const auto py = attn::test::run_python(
+        "import sys, xml.etree.ElementTree as ET\n"
+        "root = ET.parse(sys.argv[1]).getroot()\n"
+        "print(len([r for r in root.iter('{http://www.w3.org/2000/svg}rect') if r.get('class') == 'cell']))\n",
+        {path});
+    if (!py.ran) {
+      MESSAGE("skipped the xml.etree read-back: " << py.skip_reason);
+      return;
+    }
+    REQUIRE(py.status == 0);
+    REQUIRE(!py.lines.empty());
+    const attn::Trace trace = attn::compute_trace(attn::io::load_scenario(kTwoHeads).scenario);
+    const attn::Stage* s = trace.find("scores", 1);
+    REQUIRE(s);
+    CHECK(std::stoi(py.lines[0]) == s->value.rows() * s->value.cols());
+  }
+
+  TEST_CASE("ui: --export .npy of a stage matches the trace computed here to 1e-12 (NumPy)") {
+    const std::string path = temp_path("export_weights.npy");
+    std::string out;
+    REQUIRE_MESSAGE(run_export(kTwoHeads + " --stage weights --head 1 --export " + path, &out) == 0, out);
+    const auto py = attn::test::run_python(
+        "import sys\ntry:\n    import numpy as np\nexcept ImportError:\n"
+        "    print('python3-numpy is not installed (apt install python3-numpy)'); sys.exit(77)\n"
+        "a = np.load(sys.argv[1])\nprint(a.shape[0], a.shape[1])\nfor v in a.ravel(): print(repr(float(v)))\n",
+        {path});
+    if (!py.ran) {
+      MESSAGE("skipped the NumPy read-back: " << py.skip_reason);
+      return;
+    }
+    REQUIRE(py.status == 0);
+    const attn::Trace trace = attn::compute_trace(attn::io::load_scenario(kTwoHeads).scenario);
+    const attn::Stage* s = trace.find("weights", 1);
+    REQUIRE(s);
+    REQUIRE(py.lines.size() == 1 + static_cast<size_t>(s->value.rows() * s->value.cols()));
+    CHECK(py.lines[0] == std::to_string(s->value.rows()) + " " + std::to_string(s->value.cols()));
+    double worst = 0;
+    for (Eigen::Index i = 0; i < s->value.rows() * s->value.cols(); ++i)
+      worst = std::max(worst, std::abs(attn::test::parse_double(py.lines[1 + static_cast<size_t>(i)]) - s->value(i / s->value.cols(), i % s->value.cols())));
+    INFO("worst difference " << worst);
+    CHECK(worst <= 1e-12);
+  }
+
+  TEST_CASE("ui: --export mistakes get one clear line and a non-zero exit") {
+    std::string out;
+    CHECK(run_export("--export " + temp_path("x.bmp"), &out) == 2);
+    CHECK(out.find("--export: cannot tell the format of") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.png") + " --stage nope", &out) == 2);
+    CHECK(out.find("--stage: no stage \"nope\"") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.png") + " --stage weights --head 7", &out) == 2);
+    CHECK(out.find("--head: 7 is out of range") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.png") + " --scale 3", &out) == 2);
+    CHECK(out.find("--scale: 3 is not offered (use 1, 2 or 4)") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.gif") + " --from 4 --to 2", &out) == 2);
+    CHECK(out.find("--from 4 is after --to 2") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.npy"), &out) != 0);
+    CHECK(out.find("which stage?") != std::string::npos);
+  }
+}
