@@ -11,6 +11,7 @@
 #include <stb_image_write.h>
 
 #include "app.hpp"
+#include "viz/lesson_actions.hpp"
 #include "attn/io/matrix_export.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
@@ -251,9 +252,12 @@ int App::run_export() {
   }
   // The range: --from/--to, else a lesson step's range, else the stage's steps, else everything.
   const Timeline& tl = model_.timeline();
-  if (state_.clock.playing && state_.clock.stop_at > 0) r.from = state_.clock.t, r.to = state_.clock.stop_at;
-  else if (const auto span = r.stage >= 0 ? stage_span(tl, r.stage) : std::nullopt; span && is_animation(r.format))
+  if (const auto span = r.stage >= 0 ? stage_span(tl, r.stage) : std::nullopt; span && is_animation(r.format)) {
     r.from = span->start, r.to = span->end;
+  } else if (state_.lesson) {
+    const StepRange step = step_range(state_.lesson->current().view, trace, tl);
+    r.from = step.from, r.to = step.to;
+  }
   if (options_.from) r.from = *options_.from;
   if (options_.to) r.to = *options_.to;
   if (is_animation(r.format)) r.stage = -1;  // an animation shows the canvas (the stage chose its time range)

@@ -183,6 +183,33 @@ TEST_CASE("lesson timing: a stage's end, and a play range on the real timeline")
   CHECK_FALSE(clock.playing);
 }
 
+TEST_CASE("lesson export range: a step's play range, else its focus stage's steps, else everything") {
+  const attn::io::LessonFile l = test_lesson();
+  const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
+  const viz::Timeline tl = viz::build_timeline(t, viz::Granularity::Stage);
+  attn::io::LessonView v;
+  viz::StepRange r = viz::step_range(v, t, tl);
+  CHECK(r.from == 0);
+  CHECK(r.to == doctest::Approx(tl.total));
+  v.focus.stage = "scores";  // the steps that build the scores, read off the timeline
+  r = viz::step_range(v, t, tl);
+  const int scores = t.index_of({"scores", 0});
+  bool found = false;
+  for (size_t k = 0; k < tl.stage_order.size(); ++k)
+    if (tl.stage_order[k] == scores) {
+      CHECK(r.from == doctest::Approx(tl.spans[k].start));
+      CHECK(r.to == doctest::Approx(tl.spans[k].end));
+      found = true;
+    }
+  CHECK(found);
+  v.play_from = "scaled";
+  v.play_to = "weights";
+  const viz::StepTiming play = viz::step_timing(v, t, tl);
+  r = viz::step_range(v, t, tl);
+  CHECK(r.from == doctest::Approx(play.t));
+  CHECK(r.to == doctest::Approx(play.play_to));
+}
+
 TEST_CASE("progress store: saved between runs; a corrupt file starts afresh with a notice") {
   const fs::path dir = fs::temp_directory_path() / "attnviz_test_progress";
   fs::remove_all(dir);

@@ -121,6 +121,18 @@ TEST_SUITE("export") {
                       d.rgba.end() - static_cast<std::ptrdiff_t>(frame_bytes)));
   }
 
+  TEST_CASE("ui: a lesson step exports its own stretch of the animation, not the whole") {
+    // Lesson 1: step 4 plays one row of outputs filling in; step 1 shows the scene at its end.
+    const std::string lesson = "--lesson " + std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json";
+    std::string out;
+    const std::string step = temp_path("lesson_step.gif"), whole = temp_path("lesson_whole.gif");
+    REQUIRE_MESSAGE(run_export(lesson + " --step 4 --fps 5 --export " + step, &out) == 0, out);
+    REQUIRE_MESSAGE(run_export(lesson + " --step 4 --fps 5 --from 0 --to 1000 --export " + whole, &out) == 0, out);
+    const Decoded a = decode(step, true), b = decode(whole, true);
+    CHECK(a.frames > 1);
+    CHECK(a.frames < b.frames);
+  }
+
   TEST_CASE("ui: --export MP4 without ffmpeg says how to get it and exits non-zero") {
     const std::string path = temp_path("export.mp4");
     std::remove(path.c_str());

@@ -140,6 +140,16 @@ StepTiming step_timing(const attn::io::LessonView& v, const attn::Trace& trace, 
   return out;
 }
 
+StepRange step_range(const attn::io::LessonView& v, const attn::Trace& trace, const Timeline& tl) {
+  const StepTiming timing = step_timing(v, trace, tl);
+  if (timing.play_to >= 0) return {timing.t, timing.play_to};
+  double start = 0, end = 0;
+  if (!v.focus.stage.empty() && stage_span(trace, tl, v.focus.stage, &start, &end)) return {start, end};
+  if (v.time == attn::io::LessonView::Time::StageEnd && stage_span(trace, tl, v.time_stage, &start, &end))
+    return {start, end};
+  return {0, tl.total};
+}
+
 void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl) {
   if (!s.view_request) return;
   const StepTiming timing = step_timing(*s.view_request, trace, tl);

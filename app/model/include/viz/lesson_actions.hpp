@@ -33,6 +33,14 @@ struct StepTiming {
 };
 StepTiming step_timing(const attn::io::LessonView& view, const attn::Trace& trace, const Timeline& tl);
 
+// The stretch of the animation a step is about, for exporting the step as an
+// animation: its play range; else the steps of its focus stage (every head);
+// else of the stage whose end it shows; else the whole timeline.
+struct StepRange {
+  double from = 0, to = 0;
+};
+StepRange step_range(const attn::io::LessonView& view, const attn::Trace& trace, const Timeline& tl);
+
 // Applies a pending view_request once the trace and timeline exist.
 void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl);
 
