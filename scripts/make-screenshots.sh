@@ -23,6 +23,12 @@ echo "docs/large.png: 1024 tokens, 8 heads (head 0 shown), one weight of a 1024-
 shot assets/scenarios/large_1024x8.json --screenshot docs/large.png --size 1600x1000 --inspect weights:0:700:350
 echo "docs/colourblind.png: the first lesson in colour-blind-safe maps (blue-white-orange, viridis), a weight pinned"
 shot --screenshot docs/colourblind.png --size 1600x1000 --colormap blue-white-orange --prob-colormap viridis --inspect weights:0:2:1
+echo "docs/lesson-question.png: a lesson step asking a question, the grid it asks about hidden until answered"
+shot --lesson assets/lessons/01_attention_from_scratch.json --step 3 --screenshot docs/lesson-question.png --size 1600x1000
+echo "docs/compare.png: a lesson's compare step, temperature 0.5 against 2, and their difference"
+shot --lesson assets/lessons/01_attention_from_scratch.json --step 10 --screenshot docs/compare.png --size 1600x1000
+echo "docs/presentation.png: presentation mode at 1024x768, the stage being computed and its inputs filling the screen"
+shot --presentation --screenshot docs/presentation.png --size 1024x768 --time 6
 echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"
 shot --export docs/animation.gif --size 1280x720 --fps 5
 echo "done: $(ls docs/*.png docs/*.gif | tr '\n' ' ')"

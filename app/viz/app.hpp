@@ -10,6 +10,7 @@
 
 #include <imgui.h>
 
+#include "viz/compare.hpp"
 #include "viz/app_state.hpp"
 #include "autosave_writer.hpp"
 #include "editor_panel.hpp"
@@ -132,6 +133,13 @@ class App {
   // The explore panels' numbers, recomputed only when their inputs change.
   WhyScaleModel why_scale_;
   HullModel hull_;
+  // The compare view: its fixed sides' traces and the grids it shows,
+  // recomputed when the state, the stage or the document's trace changes.
+  CompareTraces compare_traces_;
+  std::optional<CompareGrids> compare_grids_;
+  std::string compare_error_;
+  std::string compare_key_;
+  void update_compare();
   WidgetProbe probe_;
   // Export state: an offscreen frame is drawn at export_w_ x export_h_ with
   // this scale, background and (when >= 0) only one stage laid out.

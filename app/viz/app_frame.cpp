@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app.hpp"
+#include "compare_view.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas_view.hpp"
 #include "capture.hpp"
@@ -63,6 +64,7 @@ void App::update_derived(const Panels& p, double dt) {
   state_.cancel_compute = false;
   model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
+  update_compare();
   if (state_.view.show_why_scale) why_scale_.update();
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
@@ -135,7 +137,16 @@ void App::update_derived(const Panels& p, double dt) {
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
                         state_.history.can_undo(), hidden_, export_background_};
-  draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
+  if (state_.compare.open) {
+    const attn::Trace* a = compare_traces_.a() ? compare_traces_.a() : model_.has_trace() ? &model_.trace() : nullptr;
+    const attn::Trace* b = compare_traces_.b() ? compare_traces_.b() : model_.has_trace() ? &model_.trace() : nullptr;
+    const CompareView view{compare_grids_ ? &*compare_grids_ : nullptr, compare_error_,
+                           a && b ? comparable_stages(*a, *b) : std::vector<std::string>{},
+                           a ? std::max(a->dims.n_heads, b ? b->dims.n_heads : 1) : 1, fonts_};
+    draw_compare(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
+  } else {
+    draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
+  }
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
@@ -191,6 +202,35 @@ void App::frame(double dt) {
     write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
                       static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads());
   }
+}
+
+}  // namespace viz
+
+namespace viz {
+
+// Compute for the compare view happens here, once per change, never in draw code.
+void App::update_compare() {
+  if (!state_.compare.open) {
+    compare_grids_.reset();
+    compare_key_.clear();
+    return;
+  }
+  compare_traces_.update(state_.compare);
+  const CompareState& c = state_.compare;
+  const std::string key = std::to_string(c.revision) + "/" + std::to_string(model_.generation()) + "/" +
+                          std::to_string(state_.document) + "/" + c.stage + "/" + std::to_string(c.head);
+  if (key == compare_key_) return;
+  compare_key_ = key;
+  compare_grids_.reset();
+  compare_error_ = compare_traces_.error();
+  const attn::Trace* doc = model_.has_trace() ? &model_.trace() : nullptr;
+  const attn::Trace* a = c.a ? compare_traces_.a() : doc;
+  const attn::Trace* b = c.b ? compare_traces_.b() : doc;
+  if (!a || !b) {
+    if (compare_error_.empty()) compare_error_ = "The scene cannot be computed: " + model_.error();
+    return;
+  }
+  compare_grids_ = compare_stage(*a, *b, c.stage, c.head);
 }
 
 }  // namespace viz

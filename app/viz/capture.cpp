@@ -79,6 +79,9 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
   if (state.pinned) j["pinned"] = {{"stage", state.pinned->stage.id}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
+  const CompareState& cmp = state.compare;
+  j["compare"] = {{"open", cmp.open}, {"from_lesson", cmp.from_lesson}, {"stage", cmp.stage}, {"head", cmp.head},
+                  {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()}};
   if (state.lesson) {
     const LessonSession& l = *state.lesson;
     const StepAnswer& a = l.current_answer();
@@ -123,6 +126,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     theme_name(state.view.colour.theme) + colormap(state.view.colour.signed_map).name +
                     colormap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
                     std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range) +
+                    "/compare " + std::to_string(state.compare.open) + state.compare.stage + std::to_string(state.compare.revision) +
                     (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
                                         std::to_string(state.lesson->current_answer().attempts) + ":" +
                                         std::to_string(static_cast<int>(state.lesson->current_answer().status))

@@ -11,6 +11,7 @@
 #include "lesson_panel.hpp"
 #include "viz/assets_dir.hpp"
 #include "viz/config_files.hpp"
+#include "viz/compare_actions.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/app_actions.hpp"
 
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
     start_failed = !state.lesson;
     if (state.lesson && options.step > 0) viz::actions::lesson_step(state, options.step - 1);
   }
+  if (!options.compare_with.empty() && !start_failed) start_failed = !viz::actions::compare_with_file(state, options.compare_with);
+  if (!options.compare_stage.empty()) state.compare.stage = options.compare_stage;
   state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !state.lesson);
   if (start_failed) std::fprintf(stderr, "attnviz: %s\n", viz::actions::one_line(state.message).c_str());
   try {

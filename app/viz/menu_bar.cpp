@@ -11,6 +11,7 @@
 #include "colour_menu.hpp"
 #include "lesson_panel.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/compare_actions.hpp"
 #include "viz/lesson_actions.hpp"
 
 namespace viz {
@@ -78,6 +79,14 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::MenuItem("Present", "F5", &state.view.presentation);
     ImGui::MenuItem("Spotlight", "S", &state.view.spotlight);
     ImGui::MenuItem("Laser pointer", "L", &state.view.laser);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Take snapshot")) actions::take_snapshot(state);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this scene as A; after your edits, compare it with now");
+    if (ImGui::MenuItem("Compare with snapshot", nullptr, state.compare.open, state.compare.a || state.compare.b)) {
+      if (state.compare.open) actions::close_compare(state);
+      else actions::open_compare(state);
+    }
+    ImGui::Separator();
     if (ImGui::BeginMenu("UI size")) {
       for (int percent : {75, 100, 125, 150, 175, 200, 250})
         if (ImGui::MenuItem((std::to_string(percent) + "%").c_str(), nullptr, state.view.ui_scale_percent == percent))

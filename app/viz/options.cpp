@@ -59,6 +59,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--export", o.export_path,
                  "Export to OUT.png, OUT.svg, OUT.gif or OUT.mp4 (also .csv/.npy with --stage, .json) and exit");
   app.add_option("--scale", o.export_scale, "With --export: PNG pixels per window pixel, 1, 2 or 4 (default 1)");
+  app.add_option("--compare-with", o.compare_with, "Open the compare view: A = this scenario file, B = FILE (or the lesson)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--compare-stage", o.compare_stage, "The stage the compare view shows (default weights)");
   app.add_option("--from", o.from, "With --export of a GIF/MP4: start at this timeline second (default 0, or --stage's start)");
   app.add_option("--to", o.to, "With --export of a GIF/MP4: end at this timeline second (default the end, or --stage's end)");
   app.add_flag("--transparent", o.transparent, "With --export of a PNG/SVG: no background");

@@ -47,6 +47,8 @@ struct Options {
   std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 
   std::string lesson;                // start this lesson file
+  std::string compare_with;          // open the compare view: A = this file, B = the document
+  std::string compare_stage;         // the stage it compares (default: the weights)
   int step = 0;                      // at this step (from 1); 0: where the student left it
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
 

@@ -3,6 +3,8 @@
 // show exactly what the lesson means, whatever the student changed before.
 #include "viz/lesson_actions.hpp"
 
+#include "viz/compare_actions.hpp"
+
 #include <cstdlib>
 
 #include "viz/app_actions.hpp"
@@ -75,6 +77,7 @@ void lesson_step(AppState& s, int step) {
     if (panel == "hull") s.view.show_hull = shown;
   }
   s.view_request = v;
+  lesson_compare(s, st.compare);
   s.answer_text.clear();
   s.answer_choice = -1;
   pin_answer_cell(s);
@@ -84,6 +87,7 @@ void lesson_step(AppState& s, int step) {
 void close_lesson(AppState& s) {
   save_progress(s);
   s.lesson.reset();
+  lesson_compare(s, std::nullopt);
   s.highlights.clear();
   s.view.zoom_stage.reset();
   s.view.fit_pending = true;

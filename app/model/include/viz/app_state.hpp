@@ -15,6 +15,7 @@
 #include "viz/autosave.hpp"
 #include "viz/clock.hpp"
 #include "viz/colour_options.hpp"
+#include "viz/compare.hpp"
 #include "viz/config_files.hpp"
 #include "viz/lesson_session.hpp"
 #include "viz/shape_memory.hpp"
@@ -131,6 +132,8 @@ struct AppState {
   std::optional<attn::io::LessonView> view_request;   // timing still to apply
   std::string doc_label;         // names a document that is not a file (a lesson step)
   bool show_start_page = false;
+  // The compare view (a snapshot against now, or a lesson step's two variants).
+  CompareState compare;
   std::string answer_text;       // the number being typed for a question
   int answer_choice = -1;        // the choice picked for a question
 

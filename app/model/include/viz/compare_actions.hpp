@@ -1,0 +1,24 @@
+// What the user (View menu) and lessons do with the compare view.
+#pragma once
+
+#include <string>
+
+#include "attn/io/lesson_file.hpp"
+#include "viz/app_state.hpp"
+
+namespace viz::actions {
+
+// Keeps the open scene as A; B stays the document, so the next edits show
+// against it.
+void take_snapshot(AppState& s);
+// Opens the view when there is something to compare (else says what to do).
+void open_compare(AppState& s);
+void close_compare(AppState& s);
+// `attnviz B.json --compare-with A.json`: A from a file, B the document.
+// False (with s.message saying why) when the file cannot be loaded.
+bool compare_with_file(AppState& s, const std::string& path);
+// A lesson step with a compare field: A = the step's scene (the document),
+// B = its variant. A step without one closes a view a lesson opened.
+void lesson_compare(AppState& s, const std::optional<attn::io::LessonCompare>& compare);
+
+}  // namespace viz::actions

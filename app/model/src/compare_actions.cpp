@@ -1,0 +1,73 @@
+// Compare view actions: which scenario each side shows, and the labels.
+#include "viz/compare_actions.hpp"
+
+#include <filesystem>
+
+#include "attn/io/machine_limits.hpp"
+#include "viz/app_actions.hpp"
+
+namespace viz::actions {
+
+void take_snapshot(AppState& s) {
+  CompareState& c = s.compare;
+  c.a = s.doc.scenario;
+  c.b.reset();
+  c.from_lesson = false;
+  c.label_a = "snapshot";
+  c.label_b = "now";
+  ++c.revision;
+  notify(s, "Snapshot taken. Change the scene, then View > Compare with snapshot shows both and their difference.");
+}
+
+void open_compare(AppState& s) {
+  if (!s.compare.a && !s.compare.b) {
+    notify(s, "Nothing to compare yet: View > Take snapshot first, then change the scene.");
+    return;
+  }
+  s.compare.open = true;
+}
+
+void close_compare(AppState& s) {
+  s.compare.open = false;
+  if (s.compare.from_lesson) {  // the lesson's variant is not the user's snapshot
+    s.compare = CompareState{false, false, {}, {}, "snapshot", "now", "weights", 0, s.compare.revision + 1};
+  }
+}
+
+bool compare_with_file(AppState& s, const std::string& path) {
+  try {
+    const attn::io::ScenarioFile f = attn::io::load_scenario(path, attn::io::machine_limits());
+    CompareState& c = s.compare;
+    c.a = f.scenario;
+    c.b.reset();
+    c.from_lesson = false;
+    c.label_a = f.title.empty() ? std::filesystem::path(path).stem().string() : f.title;
+    c.label_b = s.doc.title.empty() ? (s.path.empty() ? std::string("this scene") : std::filesystem::path(s.path).stem().string())
+                                    : s.doc.title;
+    c.open = true;
+    ++c.revision;
+    return true;
+  } catch (const std::exception& e) {
+    s.message = std::string("--compare-with: ") + e.what();
+    return false;
+  }
+}
+
+void lesson_compare(AppState& s, const std::optional<attn::io::LessonCompare>& compare) {
+  if (!compare) {
+    if (s.compare.from_lesson) close_compare(s);
+    return;
+  }
+  CompareState& c = s.compare;
+  c.open = true;
+  c.from_lesson = true;
+  c.a.reset();  // the step's scene is the document
+  c.b = compare->b;
+  c.label_a = compare->label_a;
+  c.label_b = compare->label_b;
+  c.stage = compare->stage;
+  c.head = 0;
+  ++c.revision;
+}
+
+}  // namespace viz::actions

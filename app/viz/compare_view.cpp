@@ -1,0 +1,222 @@
+// The compare view: A, B and B − A for one stage, side by side, in the
+// canvas's place. A and B share one colour range so equal numbers look
+// equal; the difference uses the signed (diverging) map around 0. Blocked
+// cells are hatched on every side. Hovering a cell says all three numbers.
+// The grids come ready from CompareGrids (computed in update, not here).
+#include "compare_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "theme_style.hpp"
+#include "viz/cell_format.hpp"
+#include "viz/colour_scale.hpp"
+#include "viz/compare_actions.hpp"
+#include "viz/theme.hpp"
+
+namespace viz {
+namespace {
+
+struct GridSpot {
+  const char* probe;     // name in --dump-layout's widgets
+  std::string title;
+  const attn::Mat* values;
+  const attn::BoolMat* blocked_a;
+  const attn::BoolMat* blocked_b;
+  const ColorScale* scale;
+};
+
+bool blocked_at(const attn::BoolMat* m, Eigen::Index r, Eigen::Index c) { return m && m->size() && (*m)(r, c); }
+
+void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& pal) {
+  list->AddRectFilled(a, b, to_imgui(pal.masked_fill));
+  const float step = std::max(4.0f, (b.x - a.x) / 4);
+  list->PushClipRect(a, b, true);
+  for (float x = a.x - (b.y - a.y); x < b.x; x += step) list->AddLine({x, b.y}, {x + (b.y - a.y), a.y}, to_imgui(pal.hatch));
+  list->PopClipRect();
+}
+
+// One grid at `origin` with square cells of `cell` px; returns the hovered cell.
+std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, float cell, const FontSet& fonts,
+                                             const ThemePalette& pal, WidgetProbe* probe) {
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const attn::Mat& m = *g.values;
+  const float title_h = ImGui::GetTextLineHeightWithSpacing();
+  list->AddText(fonts.bold(), ImGui::GetFontSize(), origin, to_imgui(pal.title), g.title.c_str());
+  const ImVec2 top{origin.x, origin.y + title_h};
+  const float text_px = std::clamp(cell * 0.32f, 9.0f, 40.0f);
+  ImFont* font = fonts.for_size(text_px);
+  std::optional<std::pair<int, int>> hovered;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c) {
+      const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
+      const ImVec2 b{a.x + cell - 1, a.y + cell - 1};
+      const bool blocked = blocked_at(g.blocked_a, r, c) || blocked_at(g.blocked_b, r, c) || !std::isfinite(m(r, c));
+      if (blocked) {
+        hatch(list, a, b, pal);
+      } else {
+        const Rgba fill = color_of(*g.scale, static_cast<int>(r), m(r, c));
+        list->AddRectFilled(a, b, to_imgui(fill));
+        if (cell >= 26) {
+          std::string text = compact_number(m(r, c), cell >= 60 ? 3 : 2);
+          ImVec2 size = font->CalcTextSizeA(text_px, FLT_MAX, 0, text.c_str());
+          if (size.x >= cell - 4) {  // too wide: the narrowest form that still reads as this value
+            text = narrowest_candidate(m(r, c));
+            size = font->CalcTextSizeA(text_px, FLT_MAX, 0, text.c_str());
+          }
+          if (size.x < cell - 4)
+            list->AddText(font, text_px, {a.x + (cell - 1 - size.x) / 2, a.y + (cell - 1 - size.y) / 2},
+                          to_imgui(text_color_on(fill)), text.c_str());
+        }
+      }
+      if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell)
+        hovered = std::make_pair(static_cast<int>(r), static_cast<int>(c));
+    }
+  const ImVec2 end{top.x + static_cast<float>(m.cols()) * cell, top.y + static_cast<float>(m.rows()) * cell};
+  list->AddRect({top.x - 1, top.y - 1}, end, to_imgui(pal.grid_frame));
+  if (probe) (*probe)[g.probe] = ImVec4(top.x, top.y, end.x, end.y);
+  return hovered;
+}
+
+ColorScale shared_scale(const CompareGrids& g, const ColourOptions& o) {
+  ColorScale s;
+  s.kind = g.kind;
+  if (g.kind == attn::ValueKind::Probability) {
+    s.map = o.probability_map;
+    s.range = {0, 1};
+    return s;
+  }
+  s.map = o.signed_map;
+  double hi = 0;
+  for (const attn::Mat* m : {&g.a, &g.b})
+    for (Eigen::Index i = 0; i < m->size(); ++i)
+      if (std::isfinite(m->data()[i])) hi = std::max(hi, std::abs(m->data()[i]));
+  s.range = {-(hi > 0 ? hi : 1), hi > 0 ? hi : 1};
+  return s;
+}
+
+// The label, cut with "…" to fit `width` pixels (the hover says the rest).
+std::string fit_label(const std::string& label, float width) {
+  if (ImGui::CalcTextSize(label.c_str()).x <= width) return label;
+  std::string cut = label;
+  while (!cut.empty() && ImGui::CalcTextSize((cut + "…").c_str()).x > width) {
+    cut.pop_back();
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();  // whole UTF-8 characters
+    if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+  }
+  return cut + "…";
+}
+
+void stage_picker(AppState& state, const std::vector<std::string>& stages, int heads) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("Stage##compare", state.compare.stage.c_str())) {
+    for (const std::string& id : stages)
+      if (ImGui::Selectable(id.c_str(), id == state.compare.stage)) state.compare.stage = id;
+    ImGui::EndCombo();
+  }
+  if (heads > 1) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    ImGui::SliderInt("Head##compare", &state.compare.head, 0, heads - 1);
+  }
+}
+
+}  // namespace
+
+void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state, WidgetProbe* probe) {
+  const ThemePalette& pal = palette(state.view.colour.theme);
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(pal.canvas));
+  ImGui::Begin("##compare", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::PopStyleColor();
+  const CompareState& c = state.compare;
+  ImGui::PushFont(v.fonts.bold());
+  ImGui::TextColored(to_imvec4(pal.heading), "Compare   A: %s   B: %s", c.label_a.c_str(), c.label_b.c_str());
+  ImGui::PopFont();
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, size.x - ImGui::CalcTextSize("Close (Esc)").x - 30));
+  if (ImGui::Button("Close (Esc)") || (ImGui::IsKeyPressed(ImGuiKey_Escape) && !ImGui::GetIO().WantTextInput))
+    actions::close_compare(state);
+  if (probe) (*probe)["compare_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                                ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  stage_picker(state, v.stages, v.heads);
+
+  if (!v.error.empty() || !v.grids) {
+    ImGui::TextColored(to_imvec4(pal.error), "%s", v.error.empty() ? "Nothing to compare." : v.error.c_str());
+    ImGui::End();
+    return;
+  }
+  const CompareGrids& g = *v.grids;
+  if (!g.problem.empty()) ImGui::TextColored(to_imvec4(pal.warning), "%s", g.problem.c_str());
+  else
+    ImGui::TextColored(to_imvec4(pal.text), "%s: the largest change is %s. Blocked cells are hatched on every side.",
+                       g.title.c_str(), compact_number(g.max_abs_diff, 3).c_str());
+
+  // Cells: three grids (two without a difference) in the room left, square, at most 140 px.
+  const bool with_diff = g.diff.size() > 0;
+  const int n_grids = with_diff ? 3 : 2;
+  float label_w = ImGui::GetFontSize() * 2;  // the widest row label, within reason
+  for (const std::string& l : g.rows_a) label_w = std::max(label_w, ImGui::CalcTextSize(l.c_str()).x + 10);
+  label_w = std::min(label_w, size.x * 0.2f);
+  const float gap = ImGui::GetFontSize() * 2.5f;
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const float room_w = size.x - (start.x - pos.x) - label_w - gap * static_cast<float>(n_grids) - 10;
+  const float room_h = size.y - (start.y - pos.y) - ImGui::GetTextLineHeightWithSpacing() * 3;
+  const auto cols = static_cast<float>(std::max(g.a.cols(), g.b.cols()));
+  const auto rows = static_cast<float>(std::max(g.a.rows(), g.b.rows()));
+  const float cell = std::floor(std::clamp(std::min(room_w / (cols * static_cast<float>(n_grids)), room_h / std::max(rows, 1.0f)), 6.0f, 140.0f));
+
+  const ColorScale ab = shared_scale(g, state.view.colour);
+  ColorScale d;
+  d.kind = attn::ValueKind::Signed;
+  d.map = state.view.colour.signed_map;
+  const double span = g.max_abs_diff > 0 ? g.max_abs_diff : 1;
+  d.range = {-span, span};
+  const std::vector<GridSpot> spots = [&] {
+    std::vector<GridSpot> s{{"compare_a", "A: " + c.label_a, &g.a, &g.blocked_a, nullptr, &ab},
+                            {"compare_b", "B: " + c.label_b, &g.b, &g.blocked_b, nullptr, &ab}};
+    if (with_diff) s.push_back({"compare_diff", "B − A", &g.diff, &g.blocked_a, &g.blocked_b, &d});
+    return s;
+  }();
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  float x = start.x + label_w;
+  const float title_h = ImGui::GetTextLineHeightWithSpacing();
+  // Row labels once, left of A (the rows are the same tokens on every side).
+  for (size_t r = 0; r < g.rows_a.size() && static_cast<Eigen::Index>(r) < g.a.rows(); ++r) {
+    const std::string l = fit_label(g.rows_a[r], label_w - 10);
+    const ImVec2 ts = ImGui::CalcTextSize(l.c_str());
+    list->AddText({x - ts.x - 6, start.y + title_h + static_cast<float>(r) * cell + (cell - ts.y) / 2}, to_imgui(pal.label), l.c_str());
+  }
+  std::optional<std::pair<int, int>> hovered;
+  for (const GridSpot& s : spots) {
+    if (auto h = draw_grid(s, {x, start.y}, cell, v.fonts, pal, probe)) hovered = h;
+    const std::vector<std::string>& col_labels = s.values == &g.b ? g.cols_b : g.cols_a;
+    const float y = start.y + title_h + static_cast<float>(s.values->rows()) * cell + 4;
+    for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
+      const std::string label = fit_label(col_labels[k], cell - 4);
+      const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+      list->AddText({x + static_cast<float>(k) * cell + (cell - ts.x) / 2, y}, to_imgui(pal.label), label.c_str());
+    }
+    x += static_cast<float>(s.values->cols()) * cell + gap;
+  }
+  if (hovered && ImGui::IsWindowHovered()) {
+    const auto [r, col] = *hovered;
+    auto at = [&](const attn::Mat& m) {
+      return r < m.rows() && col < m.cols() ? compact_number(m(r, col), 6) : std::string("-");
+    };
+    ImGui::BeginTooltip();
+    const auto label = [](const std::vector<std::string>& v, int i) { return i < static_cast<int>(v.size()) ? v[static_cast<size_t>(i)] : std::to_string(i); };
+    ImGui::Text("row %s, column %s", label(g.rows_a, r).c_str(), label(g.cols_a, col).c_str());
+    ImGui::Text("A (%s) = %s", c.label_a.c_str(), at(g.a).c_str());
+    ImGui::Text("B (%s) = %s", c.label_b.c_str(), at(g.b).c_str());
+    if (with_diff) ImGui::Text("B − A = %s", at(g.diff).c_str());
+    ImGui::EndTooltip();
+  }
+  ImGui::End();
+}
+
+}  // namespace viz

@@ -1,0 +1,26 @@
+// The compare view window (compare_view.cpp).
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "editor_panel.hpp"
+#include "font_set.hpp"
+#include "viz/app_state.hpp"
+#include "viz/compare.hpp"
+
+namespace viz {
+
+struct CompareView {
+  const CompareGrids* grids = nullptr;  // null when a side has no trace
+  std::string error;                    // why there is nothing to draw
+  std::vector<std::string> stages;      // the picker's choices
+  int heads = 1;
+  const FontSet& fonts;
+};
+
+void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& view, AppState& state, WidgetProbe* probe);
+
+}  // namespace viz

@@ -1,0 +1,115 @@
+// The compare view's model: B − A against an independent subtraction of two
+// separately computed traces, blocked cells (never NaN), a shape mismatch
+// said in words, and the snapshot / lesson flows that choose the sides.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "scenes.hpp"
+#include "viz/compare.hpp"
+#include "viz/compare_actions.hpp"
+
+TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
+  attn::Scenario sa = test_scenes::small_projected(), sb = sa;
+  sb.x(1, 0) += 0.7;
+  sb.scale = attn::ScaleMode::Temperature;
+  sb.temperature = 0.5;
+  const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
+  for (const char* id : {"weights", "scores", "output"}) {
+    const viz::CompareGrids g = viz::compare_stage(a, b, id, 0);
+    CAPTURE(id);
+    REQUIRE(g.problem.empty());
+    const attn::Stage* x = a.find(id, 0) ? a.find(id, 0) : a.find(id);
+    const attn::Stage* y = b.find(id, 0) ? b.find(id, 0) : b.find(id);
+    double worst = 0, max_abs = 0;
+    std::ostringstream where;
+    for (Eigen::Index r = 0; r < g.diff.rows(); ++r)
+      for (Eigen::Index c = 0; c < g.diff.cols(); ++c) {
+        const double want = y->value(r, c) - x->value(r, c);
+        max_abs = std::max(max_abs, std::abs(want));
+        if (std::abs(g.diff(r, c) - want) > worst) {
+          worst = std::abs(g.diff(r, c) - want);
+          where.str("");
+          where << "(" << r << ", " << c << ") got " << g.diff(r, c) << " want " << want;
+        }
+      }
+    INFO(where.str());
+    CHECK(worst <= 1e-12);
+    CHECK(g.max_abs_diff == doctest::Approx(max_abs).epsilon(1e-12));
+    CHECK(max_abs > 0);
+  }
+}
+
+TEST_CASE("compare: blocked cells have no difference and never NaN; other shapes are said in words") {
+  attn::Scenario sa = test_scenes::small_projected(), sb = sa;
+  sb.mask = attn::MaskKind::Causal;  // B blocks the upper triangle: -inf masked logits
+  const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
+  const viz::CompareGrids g = viz::compare_stage(a, b, "masked", 0);
+  REQUIRE(g.problem.empty());
+  CHECK_FALSE(g.diff.hasNaN());
+  REQUIRE(g.blocked_b.size() == g.diff.size());
+  CHECK(g.blocked_b(0, 1));
+  CHECK(g.diff(0, 1) == 0);
+  CHECK(std::isfinite(g.max_abs_diff));
+
+  attn::Scenario sc = sa;
+  sc.x.conservativeResize(sc.x.rows() + 1, Eigen::NoChange);
+  sc.x.row(sc.x.rows() - 1).setConstant(0.3);
+  sc.tokens.clear();
+  const viz::CompareGrids h = viz::compare_stage(a, attn::compute_trace(sc), "weights", 0);
+  CHECK(h.diff.size() == 0);
+  CHECK(h.problem.find("no difference grid") != std::string::npos);
+  CHECK(h.problem.find("×") != std::string::npos);
+  CHECK(viz::compare_stage(a, b, "no_such_stage", 0).problem.find("missing") != std::string::npos);
+}
+
+TEST_CASE("compare: a snapshot is A, the edited document is B; a lesson step's compare opens and leaving closes it") {
+  viz::AppState s;
+  s.doc.scenario = test_scenes::small_projected();
+  viz::actions::open_compare(s);
+  CHECK_FALSE(s.compare.open);  // nothing to compare yet: a notice says what to do
+  CHECK_FALSE(s.notices.empty());
+  viz::actions::take_snapshot(s);
+  REQUIRE(s.compare.a);
+  CHECK_FALSE(s.compare.b);
+  s.doc.scenario.x(0, 0) = 42;  // the user's edit
+  viz::actions::open_compare(s);
+  CHECK(s.compare.open);
+  CHECK(s.compare.a->x(0, 0) != 42);  // A kept the old numbers
+
+  attn::io::LessonCompare lc;
+  lc.b = test_scenes::small_projected();
+  lc.label_a = "tau = 0.5";
+  lc.label_b = "tau = 2";
+  lc.stage = "scores";
+  const std::uint64_t rev = s.compare.revision;
+  viz::actions::lesson_compare(s, lc);
+  CHECK(s.compare.open);
+  CHECK(s.compare.from_lesson);
+  CHECK_FALSE(s.compare.a);  // A is the step's scene (the document)
+  CHECK(s.compare.stage == "scores");
+  CHECK(s.compare.label_b == "tau = 2");
+  CHECK(s.compare.revision > rev);
+  viz::actions::lesson_compare(s, std::nullopt);  // a step without compare
+  CHECK_FALSE(s.compare.open);
+  CHECK_FALSE(s.compare.b);
+}
+
+TEST_CASE("compare traces: fixed sides are computed once per revision, errors said") {
+  viz::CompareState c;
+  c.a = test_scenes::small_projected();
+  c.revision = 1;
+  viz::CompareTraces t;
+  t.update(c);
+  REQUIRE(t.a());
+  CHECK_FALSE(t.b());
+  const attn::Trace* first = t.a();
+  t.update(c);
+  CHECK(t.a() == first);  // same revision: not recomputed
+  c.a->heads[0].w_k.resize(1, 1);
+  ++c.revision;
+  t.update(c);
+  CHECK_FALSE(t.a());
+  CHECK(t.error().find("A cannot be computed") != std::string::npos);
+}

@@ -1,0 +1,91 @@
+// The compare view in the running app (headless): a lesson step with a
+// `compare` field opens it with its labels and three grids, and the colour
+// of the difference grid's most-changed cell is the end of the signed map,
+// computed here from the two scenes; the next step closes it. And
+// `--compare-with` opens it on two files.
+#include <doctest/doctest.h>
+
+#include "attn/io/lesson_file.hpp"
+#include "ui_support.hpp"
+#include "viz/colormap.hpp"
+#include "viz/colour_options.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+const std::string kLesson = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/02_scaled_dot_product.json";
+
+struct Dumps {
+  nlohmann::json state, layout;
+  Image image;
+};
+
+Dumps run_step(const std::string& args, const std::string& name) {
+  Dumps d;
+  const std::string png = temp_path(name + ".png"), state = temp_path(name + "_state.json"),
+                    layout = temp_path(name + "_layout.json");
+  std::string out;
+  const int code = run(attnviz(args + " --size 1280x800 --screenshot " + png + " --dump-state " + state +
+                               " --dump-layout " + layout), &out);
+  REQUIRE_MESSAGE(code == 0, out);
+  d.state = load_json(state);
+  d.layout = load_json(layout);
+  d.image = load_png(png);
+  return d;
+}
+
+}  // namespace
+
+TEST_SUITE("compare") {
+  TEST_CASE("ui: a lesson's compare step shows A, B and B - A; the next step closes it") {
+    const attn::io::LessonFile lesson = attn::io::load_lesson(kLesson);
+    size_t step = 0;
+    while (step < lesson.steps.size() && !lesson.steps[step].compare) ++step;
+    REQUIRE(step + 1 < lesson.steps.size());
+    const attn::io::LessonStep& st = lesson.steps[step];
+    CAPTURE(step);
+    const Dumps d = run_step("--lesson " + kLesson + " --step " + std::to_string(step + 1), "compare_step");
+    const nlohmann::json& c = d.state["compare"];
+    CHECK(c["open"] == true);
+    CHECK(c["from_lesson"] == true);
+    CHECK(c["stage"] == st.compare->stage);
+    CHECK(c["label_a"] == st.compare->label_a);
+    CHECK(c["label_b"] == st.compare->label_b);
+    const nlohmann::json& w = d.layout["widgets"];
+    REQUIRE(w.contains("compare_a"));
+    REQUIRE(w.contains("compare_b"));
+    REQUIRE(w.contains("compare_diff"));
+    CHECK(w["compare_a"][2].get<double>() < w["compare_b"][0].get<double>());  // side by side, in order
+    CHECK(w["compare_b"][2].get<double>() < w["compare_diff"][0].get<double>());
+
+    // The most-changed cell, computed here from the two scenes, is drawn in
+    // the signed map's extreme colour (the difference range is symmetric).
+    const attn::Trace a = attn::compute_trace(st.scene.scenario), b = attn::compute_trace(st.compare->b);
+    const attn::Mat wa = a.find(st.compare->stage, 0)->value.dense(), wb = b.find(st.compare->stage, 0)->value.dense();
+    Eigen::Index r = 0, col = 0;
+    const double worst = (wb - wa).cwiseAbs().maxCoeff(&r, &col);
+    REQUIRE(worst > 0);
+    const nlohmann::json& g = w["compare_diff"];
+    const double x0 = g[0], y0 = g[1], x1 = g[2], y1 = g[3];
+    const double cw = (x1 - x0) / static_cast<double>(wa.cols()), ch = (y1 - y0) / static_cast<double>(wa.rows());
+    const int px = static_cast<int>(x0 + (static_cast<double>(col) + 0.1) * cw);
+    const int py = static_cast<int>(y0 + (static_cast<double>(r) + 0.1) * ch);
+    const viz::ColourOptions colour;
+    const viz::Rgba want = viz::sample(viz::colormap(colour.signed_map), (wb - wa)(r, col) > 0 ? 1.0f : 0.0f);
+    const viz::Rgba got = d.image.at(px, py);
+    CHECK_MESSAGE(distance(got, want) <= kColourTolerance,
+                  "cell (" << r << ", " << col << ") got " << int(got.r) << "," << int(got.g) << "," << int(got.b));
+
+    const Dumps next = run_step("--lesson " + kLesson + " --step " + std::to_string(step + 2), "compare_next");
+    CHECK(next.state["compare"]["open"] == (lesson.steps[step + 1].compare.has_value()));
+  }
+
+  TEST_CASE("ui: --compare-with opens the view on two files") {
+    const std::string dir = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/";
+    const Dumps d = run_step(dir + "masking_after_softmax.json --compare-with " + dir + "masking_causal.json", "compare_files");
+    CHECK(d.state["compare"]["open"] == true);
+    CHECK(d.state["compare"]["snapshot"] == true);
+    CHECK(d.layout["widgets"].contains("compare_diff"));
+  }
+}
