@@ -43,6 +43,7 @@ RgbaImage App::render_export(const ExportRequest& r, std::optional<double> t, in
   export_scale_ = static_cast<float>(r.scale);
   export_stage_ = r.stage;
   state_.view.fit_margin = 12 * r.scale;
+  state_.view.fit_max_zoom = 2 * r.scale;
   auto shoot = [&](Rgba background, int frames) {
     export_background_ = background;
     offscreen_->bind();
@@ -78,6 +79,7 @@ void App::restore_after_export() {
   export_background_.reset();
   export_w_ = export_h_ = 0;
   state_.view.fit_margin = 12;
+  state_.view.fit_max_zoom = 2;
   state_.view.fit_pending = true;
 }
 

@@ -196,7 +196,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     if (!state.view.user_moved && (changed_shape(area, state.view.fitted_area) || changed_shape(target, state.view.fitted_target)))
       state.view.fit_pending = true;
     if (state.view.fit_pending) {
-      state.view.transform = fit(target, area, state.view.fit_margin);
+      state.view.transform = fit(target, area, state.view.fit_margin, state.view.fit_max_zoom);
       state.view.transform.zoom_at(state.view.transform.to_screen(Vec2d{(target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2}),
                                    state.view.fit_zoom);
       state.view.fit_pending = false;

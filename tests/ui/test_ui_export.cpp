@@ -57,10 +57,11 @@ int run_export(const std::string& args, std::string* out = nullptr) {
 }  // namespace
 
 TEST_SUITE("export") {
-  TEST_CASE("ui: --export PNG at --scale 2 is about twice the size of --scale 1, and 4 exactly twice 2") {
+  TEST_CASE("ui: --export PNG at --scale 2 is about twice the size of --scale 1, and 4 twice 2") {
     // Each scale lays the canvas out again at that many pixels with text
     // rasterised for it (never a blurry enlargement), so 1x and 2x may fit
-    // the grids a little differently: within 6%. From 2x up nothing clamps.
+    // the grids a little differently: within 10% (labels and titles are
+    // measured in each size's own font). The whole canvas from 2x up is exact.
     for (const std::string what : {"", "--stage weights --head 0 "}) {
       CAPTURE(what);
       std::vector<Decoded> shots;
@@ -73,11 +74,14 @@ TEST_SUITE("export") {
       }
       const Decoded &a = shots[0], &b = shots[1], &c = shots[2];
       CHECK(a.width > 100);
-      CHECK(std::abs(b.width - 2 * a.width) <= 0.06 * 2 * a.width);
-      CHECK(std::abs(b.height - 2 * a.height) <= 0.06 * 2 * a.height);
-      if (what.empty()) {  // one grid at 4x meets the zoom limit
+      CHECK(std::abs(b.width - 2 * a.width) <= 0.1 * 2 * a.width);
+      CHECK(std::abs(b.height - 2 * a.height) <= 0.1 * 2 * a.height);
+      if (what.empty()) {
         CHECK(std::abs(c.width - 2 * b.width) <= 2);
         CHECK(std::abs(c.height - 2 * b.height) <= 2);
+      } else {  // one grid: the fit may zoom S times closer at scale S, so 4x is not capped at 2x
+        CHECK(std::abs(c.width - 2 * b.width) <= 0.1 * 2 * b.width);
+        CHECK(std::abs(c.height - 2 * b.height) <= 0.1 * 2 * b.height);
       }
     }
   }

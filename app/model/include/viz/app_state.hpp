@@ -72,6 +72,7 @@ struct ViewOptions {
   // Pixels kept around a fitted picture; an export at S times the pixels
   // keeps S times as many, so it is an exact enlargement of the window's.
   double fit_margin = 12;
+  double fit_max_zoom = 2;  // an export at scale S fits up to S times closer, so 4x is 4x
   std::string focus_stage;     // fit on this stage (and its inputs) instead
   int focus_head = -1;
   bool show_editor = true;
