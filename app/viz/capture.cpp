@@ -79,6 +79,8 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
   if (state.pinned) j["pinned"] = {{"stage", state.pinned->stage.id}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
+  j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},
+                 {"progress", state.export_ui.progress}};
   const CompareState& cmp = state.compare;
   j["compare"] = {{"open", cmp.open}, {"from_lesson", cmp.from_lesson}, {"stage", cmp.stage}, {"head", cmp.head},
                   {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()}};
@@ -126,6 +128,8 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     theme_name(state.view.colour.theme) + colormap(state.view.colour.signed_map).name +
                     colormap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
                     std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range) +
+                    "/export " + std::to_string(state.export_ui.dialog) + std::to_string(state.export_ui.running) + std::to_string(state.export_ui.cancel) +
+                    std::to_string(static_cast<int>(state.export_ui.progress * 20)) +
                     "/compare " + std::to_string(state.compare.open) + state.compare.stage + std::to_string(state.compare.revision) +
                     (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
                                         std::to_string(state.lesson->current_answer().attempts) + ":" +

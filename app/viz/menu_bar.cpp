@@ -34,7 +34,9 @@ std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
 
 void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
-  if (ImGui::BeginMenu("File")) {
+  const bool file_open = ImGui::BeginMenu("File");
+  probe_item(probe, "menu:File");
+  if (file_open) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) state.open_dialog = true;
     if (ImGui::BeginMenu("Open recent", !state.recent.empty())) {
       for (const std::string& p : state.recent)
@@ -58,6 +60,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Export...", nullptr, false, !state.export_ui.running)) state.export_ui.dialog = true;
+    probe_item(probe, "menu:File/Export");
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions::request_quit(state);
     ImGui::EndMenu();

@@ -92,12 +92,18 @@ void Platform::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
 
 void Platform::begin_frame(int display_w, int display_h) {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
   if (display_w > 0 && display_h > 0) {
+    // An export frame, drawn offscreen between two window frames. The GLFW
+    // backend is not asked for input here: it hands a click over to exactly
+    // one frame, and an export frame would swallow it (a Cancel click in the
+    // progress dialog would be lost). The window's next frame gets it.
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = {static_cast<float>(display_w), static_cast<float>(display_h)};
     io.DisplayFramebufferScale = {1, 1};
+    io.DeltaTime = 1.0f / 60;
     io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover outline in an exported picture
+  } else {
+    ImGui_ImplGlfw_NewFrame();
   }
   ImGui::NewFrame();
 }

@@ -72,32 +72,6 @@ fs::path fresh_config(const std::string& name) {
   return dir;
 }
 
-std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& widget) {
-  const nlohmann::json& r = layout["widgets"][widget];
-  return {static_cast<int>((r[0].get<double>() + r[2].get<double>()) / 2), static_cast<int>((r[1].get<double>() + r[3].get<double>()) / 2)};
-}
-
-// The layout once `widget` is there and has not moved between two reads: a
-// menu is placed only after its first frame, so its first rectangle can be stale.
-nlohmann::json settled(const std::string& layout_path, const std::string& widget) {
-  nlohmann::json last;
-  return wait_for(layout_path, [&](const nlohmann::json& j) {
-    if (!j["widgets"].contains(widget)) return false;
-    const bool same = last == j["widgets"][widget];
-    last = j["widgets"][widget];
-    return same;
-  });
-}
-
-void hover_widget(const nlohmann::json& layout, const std::string& widget) {
-  const auto [x, y] = centre_of(layout, widget);
-  xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
-}
-
-void click_widget(const nlohmann::json& layout, const std::string& widget) {
-  hover_widget(layout, widget);
-  xdo("click 1");
-}
 
 }  // namespace
 

@@ -27,11 +27,6 @@ void click_at(int x, int y) {
   xdo("click 1");
 }
 
-void click_widget(const nlohmann::json& layout, const std::string& widget) {
-  const nlohmann::json& r = layout["widgets"][widget];
-  click_at(static_cast<int>((r[0].get<double>() + r[2].get<double>()) / 2), static_cast<int>((r[1].get<double>() + r[3].get<double>()) / 2));
-}
-
 // An independent softmax of row r of the masked logits, for the expected answer.
 double weight(const attn::Trace& t, int r, int c) {
   const attn::Stage& m = *t.find("masked", 0);

@@ -104,4 +104,12 @@ bool masked_look(const attn::Stage& s, int r, int c);
 void check_grid_colours(const Shot& shot, const std::string& id, int head, double fx, double fy,
                         const viz::ColourOptions& colour = {});
 
+// A widget's centre in a layout dump's "widgets".
+std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& widget);
+// The layout once `widget` is there and has not moved between two reads: a
+// menu is placed only after its first frame, so its first rectangle can be stale.
+nlohmann::json settled(const std::string& layout_path, const std::string& widget);
+void hover_widget(const nlohmann::json& layout, const std::string& widget);
+void click_widget(const nlohmann::json& layout, const std::string& widget);
+
 }  // namespace ui_test

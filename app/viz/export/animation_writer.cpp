@@ -168,7 +168,12 @@ void EncodeWorker::close() {
 }
 
 void EncodeWorker::cancel() {
-  cancelled_ = true;
+  {
+    // Under the lock: set between the worker's check and its wait, the
+    // flag would otherwise be missed and the worker sleep for good.
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelled_ = true;
+  }
   wake_.notify_one();
 }
 

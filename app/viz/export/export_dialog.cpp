@@ -13,7 +13,7 @@ std::string stage_name(const attn::Stage& s) {
   return s.title + " (" + s.id + (s.head >= 0 ? ", head " + std::to_string(s.head) : "") + ")";
 }
 
-void export_dialog(AppState& state, const attn::Trace* trace, double total) {
+void export_dialog(AppState& state, const attn::Trace* trace, double total, WidgetProbe* probe) {
   const char* id = "Export";
   AppState::ExportUi& ui = state.export_ui;
   ExportRequest& d = ui.draft;
@@ -28,6 +28,7 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total) {
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::InputText("##export-path", &d.path);
+  probe_item(probe, "export_path");
   const std::optional<ExportFormat> format = export_format_of(d.path);
   if (format) d.format = *format;
   // What: the whole canvas (pipeline), or one stage.
@@ -68,6 +69,7 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total) {
   if (!problem.empty()) ImGui::TextWrapped("%s", problem.c_str());
   ImGui::BeginDisabled(!problem.empty());
   const bool ok = ImGui::Button("Export", {font * 6, 0});
+  probe_item(probe, "export_ok");
   ImGui::EndDisabled();
   ImGui::SameLine();
   const bool cancel = ImGui::Button("Cancel", {font * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
@@ -79,24 +81,37 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total) {
   ImGui::EndPopup();
 }
 
-void progress_dialog(AppState& state) {
+void progress_dialog(AppState& state, WidgetProbe* probe) {
   const char* id = "Exporting";
   AppState::ExportUi& ui = state.export_ui;
   if (ui.running && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
   ImGui::SetNextWindowSize({ImGui::GetFontSize() * 24, 0}, ImGuiCond_Appearing);
+  // Placed every frame: the export's own frames have another display size,
+  // and ImGui would otherwise nudge the window a pixel each time, so the
+  // Cancel button would never stay under the pointer.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos({display.x / 2, display.y / 2}, ImGuiCond_Always, {0.5f, 0.5f});
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
   ImGui::Text("Writing %s", ui.draft.path.c_str());
   ImGui::ProgressBar(static_cast<float>(ui.progress), {-1, 0});
-  if (ImGui::Button(ui.cancel ? "Cancelling..." : "Cancel", {ImGui::GetFontSize() * 8, 0})) ui.cancel = true;
+  // Between two window frames the export draws frames of its own, without
+  // this dialog, so ImGui never counts the dialog as hovered (it hovers only
+  // windows drawn in the frame before) and the button alone would not take a
+  // click. The press is caught over the button's rectangle directly; Escape
+  // works too.
+  const bool pressed = ImGui::Button(ui.cancel ? "Cancelling..." : "Cancel", {ImGui::GetFontSize() * 8, 0});
+  const bool clicked_over = ImGui::IsMouseClicked(0) && ImGui::IsMouseHoveringRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), false);
+  if (pressed || clicked_over || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ui.cancel = true;
+  probe_item(probe, "export_cancel");
   if (!ui.running) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }
 
 }  // namespace
 
-void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total) {
-  export_dialog(state, trace, timeline_total);
-  progress_dialog(state);
+void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total, WidgetProbe* probe) {
+  export_dialog(state, trace, timeline_total, probe);
+  progress_dialog(state, probe);
 }
 
 }  // namespace viz

@@ -3,12 +3,15 @@
 // Only asks; the App runs the export (app_export.cpp).
 #pragma once
 
+#include "../editor_panel.hpp"
+
 #include "attn/trace.hpp"
 #include "viz/app_state.hpp"
 
 namespace viz {
 
 // Drawn after every other window of the frame (they are modals).
-void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total);
+// probe: the dialog's path field and buttons for --dump-layout (UI tests), or null.
+void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total, WidgetProbe* probe);
 
 }  // namespace viz

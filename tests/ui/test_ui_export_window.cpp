@@ -1,0 +1,75 @@
+// File > Export in a real window, driven with xdotool: the dialog writes a
+// PNG; a GIF shows the progress dialog and finishes; a long GIF cancelled
+// from the progress dialog leaves no file and says so. Waits on the state
+// the app reports, never on time.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "ui_support.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+// Opens File > Export..., types `name` over the suggested path and presses Export.
+void export_through_dialog(const RunningApp& app, const std::string& name) {
+  const nlohmann::json bar = settled(app.layout, "menu:File");
+  REQUIRE_MESSAGE(bar.is_object(), "no File menu");
+  click_widget(bar, "menu:File");
+  const nlohmann::json menu = settled(app.layout, "menu:File/Export");
+  REQUIRE_MESSAGE(menu.is_object(), "the File menu did not open");
+  click_widget(menu, "menu:File/Export");
+  const nlohmann::json dialog = settled(app.layout, "export_ok");
+  REQUIRE_MESSAGE(dialog.is_object(), "the Export dialog did not open");
+  click_widget(dialog, "export_path");
+  chord("ctrl", "a");
+  type_text(name);
+  const nlohmann::json typed = settled(app.layout, "export_ok");
+  click_widget(typed, "export_ok");
+}
+
+bool has_notice(const nlohmann::json& state, const std::string& text) {
+  for (const nlohmann::json& n : state["notices"])
+    if (n.get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_SUITE("export_window") {
+  TEST_CASE("ui: File > Export writes a PNG, then a GIF with progress; Cancel stops a long one") {
+    namespace fs = std::filesystem;
+    for (const char* f : {"uiexport.png", "uiexport.gif", "uicancel.gif"}) fs::remove(f);  // the app writes next to the test
+    // Cell steps make the animation long (over a minute: hundreds of GIF
+    // frames), so the cancel below always lands while the export runs.
+    RunningApp app("--granularity cell", "export_window");
+    REQUIRE(app.first_state().is_object());
+
+    export_through_dialog(app, "uiexport.png");
+    const nlohmann::json png = wait_for(app.state, [](const nlohmann::json& j) { return has_notice(j, "Exported uiexport.png"); });
+    REQUIRE_MESSAGE(png.is_object(), "no 'Exported' notice after the PNG");
+    const Image image = load_png("uiexport.png");
+    CHECK(image.ok());
+    CHECK(image.width > 100);
+
+    export_through_dialog(app, "uiexport.gif");  // the whole animation: a long wait, so allow a minute
+    const nlohmann::json gif = wait_for(app.state, [](const nlohmann::json& j) { return has_notice(j, "Exported uiexport.gif"); }, 60000);
+    REQUIRE_MESSAGE(gif.is_object(), "the GIF export did not finish");
+    CHECK(fs::file_size("uiexport.gif") > 1000);
+
+    // Another, cancelled as soon as the progress dialog shows.
+    export_through_dialog(app, "uicancel.gif");
+    const nlohmann::json running = wait_for(app.state, [](const nlohmann::json& j) { return j["export"]["running"] == true; });
+    REQUIRE_MESSAGE(running.is_object(), "the progress dialog never showed");
+    const nlohmann::json progress = settled(app.layout, "export_cancel");
+    REQUIRE(progress.is_object());
+    click_widget(progress, "export_cancel");
+    const nlohmann::json cancelled = wait_for(app.state, [](const nlohmann::json& j) {
+      return j["export"]["running"] == false && has_notice(j, "Export cancelled");
+    }, 60000);
+    CHECK_MESSAGE(cancelled.is_object(), "no 'Export cancelled' after Cancel; last state: " << load_json(app.state)["export"].dump()
+                                                                                             << load_json(app.state)["notices"].dump());
+    CHECK_FALSE(fs::exists("uicancel.gif"));
+  }
+}
