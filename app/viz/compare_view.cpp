@@ -2,6 +2,8 @@
 // canvas's place. A and B share one colour range so equal numbers look
 // equal; the difference uses the signed (diverging) map around 0. Blocked
 // cells are hatched on every side. Hovering a cell says all three numbers.
+// While a lesson question hides the stage, the grids keep their shape but
+// no numbers, and a click on A answers a "click a cell" question.
 // The grids come ready from CompareGrids (computed in update, not here).
 #include "compare_view.hpp"
 
@@ -13,6 +15,7 @@
 #include "viz/cell_format.hpp"
 #include "viz/colour_scale.hpp"
 #include "viz/compare_actions.hpp"
+#include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
 
 namespace viz {
@@ -20,6 +23,7 @@ namespace {
 
 struct GridSpot {
   const char* probe;     // name in --dump-layout's widgets
+  bool hidden;           // a lesson question hides the numbers
   std::string title;
   const attn::Mat* values;
   const attn::BoolMat* blocked_a;
@@ -54,7 +58,10 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
       const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
       const ImVec2 b{a.x + cell - 1, a.y + cell - 1};
       const bool blocked = blocked_at(g.blocked_a, r, c) || blocked_at(g.blocked_b, r, c) || !std::isfinite(m(r, c));
-      if (blocked) {
+      if (g.hidden) {
+        list->AddRectFilled(a, b, to_imgui(pal.hidden_cell));
+        list->AddRect(a, {b.x + 1, b.y + 1}, to_imgui(pal.hidden_lines));
+      } else if (blocked) {
         hatch(list, a, b, pal);
       } else {
         const Rgba fill = color_of(*g.scale, static_cast<int>(r), m(r, c));
@@ -75,6 +82,12 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
         hovered = std::make_pair(static_cast<int>(r), static_cast<int>(c));
     }
   const ImVec2 end{top.x + static_cast<float>(m.cols()) * cell, top.y + static_cast<float>(m.rows()) * cell};
+  if (g.hidden) {  // one "?" over the grid, as on the canvas
+    const float px = std::clamp(std::min(end.x - top.x, end.y - top.y) * 0.4f, 12.0f, 64.0f);
+    ImFont* big = fonts.for_size(px);
+    const ImVec2 q = big->CalcTextSizeA(px, FLT_MAX, 0, "?");
+    list->AddText(big, px, {(top.x + end.x - q.x) / 2, (top.y + end.y - q.y) / 2}, to_imgui(pal.hidden_mark), "?");
+  }
   list->AddRect({top.x - 1, top.y - 1}, end, to_imgui(pal.grid_frame));
   if (probe) (*probe)[g.probe] = ImVec4(top.x, top.y, end.x, end.y);
   return hovered;
@@ -113,13 +126,14 @@ void stage_picker(AppState& state, const std::vector<std::string>& stages, int h
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (ImGui::BeginCombo("Stage##compare", state.compare.stage.c_str())) {
     for (const std::string& id : stages)
-      if (ImGui::Selectable(id.c_str(), id == state.compare.stage)) state.compare.stage = id;
+      if (ImGui::Selectable(id.c_str(), id == state.compare.stage)) actions::choose_compare_stage(state, id);
     ImGui::EndCombo();
   }
   if (heads > 1) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    ImGui::SliderInt("Head##compare", &state.compare.head, 0, heads - 1);
+    int head = state.compare.head;
+    if (ImGui::SliderInt("Head##compare", &head, 0, heads - 1)) actions::choose_compare_head(state, head, heads);
   }
 }
 
@@ -151,7 +165,11 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     return;
   }
   const CompareGrids& g = *v.grids;
+  const bool click_answers = g.hidden && v.doc && actions::compare_click_answers(state, *v.doc);
   if (!g.problem.empty()) ImGui::TextColored(to_imvec4(pal.warning), "%s", g.problem.c_str());
+  else if (g.hidden)
+    ImGui::TextColored(to_imvec4(pal.text), "%s: hidden until you answer the question%s.", g.title.c_str(),
+                       click_answers ? ": click your answer in A" : "");
   else
     ImGui::TextColored(to_imvec4(pal.text), "%s: the largest change is %s. Blocked cells are hatched on every side.",
                        g.title.c_str(), compact_number(g.max_abs_diff, 3).c_str());
@@ -177,9 +195,9 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const double span = g.max_abs_diff > 0 ? g.max_abs_diff : 1;
   d.range = {-span, span};
   const std::vector<GridSpot> spots = [&] {
-    std::vector<GridSpot> s{{"compare_a", "A: " + c.label_a, &g.a, &g.blocked_a, nullptr, &ab},
-                            {"compare_b", "B: " + c.label_b, &g.b, &g.blocked_b, nullptr, &ab}};
-    if (with_diff) s.push_back({"compare_diff", "B − A", &g.diff, &g.blocked_a, &g.blocked_b, &d});
+    std::vector<GridSpot> s{{"compare_a", g.hidden, "A: " + c.label_a, &g.a, &g.blocked_a, nullptr, &ab},
+                            {"compare_b", g.hidden, "B: " + c.label_b, &g.b, &g.blocked_b, nullptr, &ab}};
+    if (with_diff) s.push_back({"compare_diff", g.hidden, "B − A", &g.diff, &g.blocked_a, &g.blocked_b, &d});
     return s;
   }();
   ImDrawList* list = ImGui::GetWindowDrawList();
@@ -192,8 +210,9 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     list->AddText({x - ts.x - 6, start.y + title_h + static_cast<float>(r) * cell + (cell - ts.y) / 2}, to_imgui(pal.label), l.c_str());
   }
   std::optional<std::pair<int, int>> hovered;
+  bool over_a = false;
   for (const GridSpot& s : spots) {
-    if (auto h = draw_grid(s, {x, start.y}, cell, v.fonts, pal, probe)) hovered = h;
+    if (auto h = draw_grid(s, {x, start.y}, cell, v.fonts, pal, probe)) hovered = h, over_a = s.values == &g.a;
     const std::vector<std::string>& col_labels = s.values == &g.b ? g.cols_b : g.cols_a;
     const float y = start.y + title_h + static_cast<float>(s.values->rows()) * cell + 4;
     for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
@@ -203,7 +222,10 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     }
     x += static_cast<float>(s.values->cols()) * cell + gap;
   }
-  if (hovered && ImGui::IsWindowHovered()) {
+  if (hovered && ImGui::IsWindowHovered() && click_answers && over_a) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) actions::answer_lesson_cell(state, *v.doc, hovered->first, hovered->second);
+  } else if (hovered && ImGui::IsWindowHovered() && !g.hidden) {
     const auto [r, col] = *hovered;
     auto at = [&](const attn::Mat& m) {
       return r < m.rows() && col < m.cols() ? compact_number(m(r, col), 6) : std::string("-");
