@@ -11,6 +11,7 @@
 #include "scenes.hpp"
 #include "viz/compare.hpp"
 #include "viz/compare_actions.hpp"
+#include "viz/compare_layout.hpp"
 #include "viz/lesson_actions.hpp"
 
 TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
@@ -161,4 +162,30 @@ TEST_CASE("compare in a lesson: a cell question on the compared stage hides it a
   hidden = viz::lesson_hidden_ids(s, doc);
   CHECK(hidden.empty());
   CHECK_FALSE(viz::actions::compare_click_answers(s, doc));
+}
+
+TEST_CASE("compare layout: one line when wide, wrapped when that gives bigger cells, never overlapping") {
+  viz::CompareRoom room;
+  room.rows = 4, room.cols = 3, room.grids = 3;
+  room.row_label_w = 40, room.title_h = 20, room.col_label_h = 30, room.gap = 26;
+  room.width = 1600, room.height = 700;
+  const viz::CompareLayout wide = viz::compare_layout(room);
+  CHECK(wide.per_line == 3);
+  room.width = 420, room.height = 560;  // a lesson's canvas at 1024x768
+  const viz::CompareLayout narrow = viz::compare_layout(room);
+  CHECK(narrow.per_line < 3);
+  const double one_line = std::floor((room.width - room.row_label_w - 2 * room.gap) / 9);
+  CHECK(narrow.cell > one_line);  // wrapping was worth it
+  REQUIRE(narrow.origins.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {  // inside the room, and no two grids overlap
+    const viz::Vec2d o = narrow.origins[i];
+    const double w = room.cols * narrow.cell, h = room.title_h + room.rows * narrow.cell + room.col_label_h;
+    CAPTURE(i);
+    CHECK(o.x + w <= room.width);
+    CHECK(o.y + h <= room.height);
+    for (size_t j = 0; j < i; ++j) {
+      const viz::Vec2d p = narrow.origins[j];
+      CHECK((o.x >= p.x + w || p.x >= o.x + w || o.y >= p.y + h || p.y >= o.y + h));
+    }
+  }
 }
