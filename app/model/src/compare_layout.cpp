@@ -1,4 +1,5 @@
-// The compare view's arrangement: the wrap that gives the largest cells.
+// The compare view's arrangement: the most grids per line whose cells are
+// readable, else the wrap that gives the largest cells.
 #include "viz/compare_layout.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@ CompareLayout compare_layout(const CompareRoom& r) {
     const double cell_h = (r.height - lines * (r.title_h + r.col_label_h) - (lines - 1) * r.gap) / (lines * std::max(r.rows, 1));
     const double cell = std::floor(std::clamp(std::min({cell_w, cell_h, r.max_cell}), r.min_cell, std::max(r.max_cell, r.min_cell)));
     if (cell > best.cell) best.cell = cell, best.per_line = k;
+    if (cell >= r.readable_cell) break;  // side by side reads best; wrap only to make small cells readable
   }
   const double line_h = r.title_h + r.rows * best.cell + r.col_label_h + r.gap;
   for (int i = 0; i < n; ++i)

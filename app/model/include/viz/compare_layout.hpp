@@ -1,6 +1,6 @@
-// Where the compare view's two or three grids go: all in one row when the
-// room is wide, else wrapped (A and B above B − A, or one per line) when
-// that gives bigger cells, so numbers stay readable in a narrow window
+// Where the compare view's two or three grids go: all in one row while the
+// cells stay readable, else wrapped (A and B above B − A, or one per line)
+// when that gives bigger cells, so numbers stay readable in a narrow window
 // (a lesson at 1024×768 leaves the canvas under half the width).
 #pragma once
 
@@ -19,6 +19,7 @@ struct CompareRoom {
   double col_label_h = 0;         // under each grid
   double gap = 0;                 // between grids, across and down
   double max_cell = 140, min_cell = 6;
+  double readable_cell = 48;      // cells this big read well: keep the most grids per line that reach it
 };
 
 struct CompareLayout {
