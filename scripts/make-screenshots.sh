@@ -25,8 +25,8 @@ echo "docs/colourblind.png: the first lesson in colour-blind-safe maps (blue-whi
 shot --screenshot docs/colourblind.png --size 1600x1000 --colormap blue-white-orange --prob-colormap viridis --inspect weights:0:2:1
 echo "docs/lesson-question.png: a lesson step asking a question, the grid it asks about hidden until answered"
 shot --lesson assets/lessons/01_attention_from_scratch.json --step 3 --screenshot docs/lesson-question.png --size 1600x1000
-echo "docs/compare.png: a lesson's compare step, temperature 0.5 against 2, and their difference"
-shot --lesson assets/lessons/01_attention_from_scratch.json --step 10 --screenshot docs/compare.png --size 1600x1000
+echo "docs/compare.png: a lesson's compare step, masking before against after softmax, and their difference"
+shot --lesson assets/lessons/02_scaled_dot_product.json --step 10 --screenshot docs/compare.png --size 1600x1000
 echo "docs/presentation.png: presentation mode at 1024x768, the stage being computed and its inputs filling the screen"
 shot --presentation --screenshot docs/presentation.png --size 1024x768 --time 6
 echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"

@@ -142,7 +142,8 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
     const attn::Trace* b = compare_traces_.b() ? compare_traces_.b() : model_.has_trace() ? &model_.trace() : nullptr;
     const CompareView view{compare_grids_ ? &*compare_grids_ : nullptr, compare_error_,
                            a && b ? comparable_stages(*a, *b) : std::vector<std::string>{},
-                           a ? std::max(a->dims.n_heads, b ? b->dims.n_heads : 1) : 1, fonts_};
+                           a ? std::max(a->dims.n_heads, b ? b->dims.n_heads : 1) : 1, fonts_,
+                           model_.has_trace() ? &model_.trace() : nullptr};
     draw_compare(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   } else {
     draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
@@ -218,20 +219,23 @@ void App::update_compare() {
   }
   compare_traces_.update(state_.compare);
   const CompareState& c = state_.compare;
-  const std::string key = std::to_string(c.revision) + "/" + std::to_string(model_.generation()) + "/" +
-                          std::to_string(state_.document) + "/" + c.stage + "/" + std::to_string(c.head);
+  const attn::Trace* doc = model_.has_trace() ? &model_.trace() : nullptr;
+  // Stages an open lesson question hides stay hidden here too (answering reveals them).
+  const std::vector<std::string> hidden = doc ? lesson_hidden_ids(state_, *doc) : std::vector<std::string>{};
+  std::string key = std::to_string(c.revision) + "/" + std::to_string(model_.generation()) + "/" +
+                    std::to_string(state_.document) + "/" + c.stage + "/" + std::to_string(c.head);
+  for (const std::string& id : hidden) key += "/" + id;
   if (key == compare_key_) return;
   compare_key_ = key;
   compare_grids_.reset();
   compare_error_ = compare_traces_.error();
-  const attn::Trace* doc = model_.has_trace() ? &model_.trace() : nullptr;
   const attn::Trace* a = c.a ? compare_traces_.a() : doc;
   const attn::Trace* b = c.b ? compare_traces_.b() : doc;
   if (!a || !b) {
     if (compare_error_.empty()) compare_error_ = "The scene cannot be computed: " + model_.error();
     return;
   }
-  compare_grids_ = compare_stage(*a, *b, c.stage, c.head);
+  compare_grids_ = compare_for_view(*a, *b, c.stage, c.head, hidden);
 }
 
 }  // namespace viz

@@ -2,6 +2,7 @@
 // written to a temporary file and renamed so a reader never sees half a file.
 #include "capture.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -11,7 +12,7 @@
 #include <stb_image_write.h>
 
 #include "gl.hpp"
-#include "viz/lesson_answers.hpp"
+#include "viz/lesson_actions.hpp"
 #include <imgui.h>
 
 namespace viz {
@@ -81,16 +82,15 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   if (state.pinned) j["pinned"] = {{"stage", state.pinned->stage.id}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
   j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},
                  {"progress", state.export_ui.progress}};
+  const std::vector<std::string> hidden = model.has_trace() ? lesson_hidden_ids(state, model.trace()) : std::vector<std::string>{};
   const CompareState& cmp = state.compare;
   j["compare"] = {{"open", cmp.open}, {"from_lesson", cmp.from_lesson}, {"stage", cmp.stage}, {"head", cmp.head},
-                  {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()}};
+                  {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()},
+                  {"hidden", std::find(hidden.begin(), hidden.end(), cmp.stage) != hidden.end()}};
   if (state.lesson) {
     const LessonSession& l = *state.lesson;
     const StepAnswer& a = l.current_answer();
     const char* status[] = {"open", "wrong", "right", "gave_up"};
-    nlohmann::json hidden = nlohmann::json::array();
-    if (model.has_trace() && !l.revealed() && l.current().question)
-      for (int i : hidden_stages(*l.current().question, model.trace())) hidden.push_back(model.trace().stages[static_cast<size_t>(i)].id);
     j["lesson"] = {{"id", l.lesson().id}, {"step", l.step()}, {"steps", l.steps()}, {"status", status[static_cast<int>(a.status)]},
                    {"attempts", a.attempts}, {"revealed", l.revealed()}, {"why", a.why}, {"hidden", hidden}};
   }

@@ -2,6 +2,8 @@
 // canvas's place. A and B share one colour range so equal numbers look
 // equal; the difference uses the signed (diverging) map around 0. Blocked
 // cells are hatched on every side. Hovering a cell says all three numbers.
+// While a lesson question hides the stage, the grids keep their shape but
+// no numbers, and a click on A answers a "click a cell" question.
 // The grids come ready from CompareGrids (computed in update, not here).
 #include "compare_view.hpp"
 
@@ -13,6 +15,8 @@
 #include "viz/cell_format.hpp"
 #include "viz/colour_scale.hpp"
 #include "viz/compare_actions.hpp"
+#include "viz/compare_layout.hpp"
+#include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
 
 namespace viz {
@@ -20,6 +24,7 @@ namespace {
 
 struct GridSpot {
   const char* probe;     // name in --dump-layout's widgets
+  bool hidden;           // a lesson question hides the numbers
   std::string title;
   const attn::Mat* values;
   const attn::BoolMat* blocked_a;
@@ -54,7 +59,10 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
       const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
       const ImVec2 b{a.x + cell - 1, a.y + cell - 1};
       const bool blocked = blocked_at(g.blocked_a, r, c) || blocked_at(g.blocked_b, r, c) || !std::isfinite(m(r, c));
-      if (blocked) {
+      if (g.hidden) {
+        list->AddRectFilled(a, b, to_imgui(pal.hidden_cell));
+        list->AddRect(a, {b.x + 1, b.y + 1}, to_imgui(pal.hidden_lines));
+      } else if (blocked) {
         hatch(list, a, b, pal);
       } else {
         const Rgba fill = color_of(*g.scale, static_cast<int>(r), m(r, c));
@@ -75,6 +83,12 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
         hovered = std::make_pair(static_cast<int>(r), static_cast<int>(c));
     }
   const ImVec2 end{top.x + static_cast<float>(m.cols()) * cell, top.y + static_cast<float>(m.rows()) * cell};
+  if (g.hidden) {  // one "?" over the grid, as on the canvas
+    const float px = std::clamp(std::min(end.x - top.x, end.y - top.y) * 0.4f, 12.0f, 64.0f);
+    ImFont* big = fonts.for_size(px);
+    const ImVec2 q = big->CalcTextSizeA(px, FLT_MAX, 0, "?");
+    list->AddText(big, px, {(top.x + end.x - q.x) / 2, (top.y + end.y - q.y) / 2}, to_imgui(pal.hidden_mark), "?");
+  }
   list->AddRect({top.x - 1, top.y - 1}, end, to_imgui(pal.grid_frame));
   if (probe) (*probe)[g.probe] = ImVec4(top.x, top.y, end.x, end.y);
   return hovered;
@@ -109,17 +123,39 @@ std::string fit_label(const std::string& label, float width) {
   return cut + "…";
 }
 
+// A label on one line, or broken at a space onto two when `two_lines`
+// allows and one is too wide; each line cut with "…" if still too wide.
+std::vector<std::string> wrap_label(const std::string& label, float width, bool two_lines) {
+  if (ImGui::CalcTextSize(label.c_str()).x <= width || !two_lines) return {fit_label(label, width)};
+  const size_t space = label.find(' ');
+  if (space == std::string::npos) return {fit_label(label, width)};
+  return {fit_label(label.substr(0, space), width), fit_label(label.substr(space + 1), width)};
+}
+
+// Lines centred vertically on `at.y`; `align` 1 puts their right ends at
+// `at.x` (row labels), 0.5 centres them on it (column labels).
+void draw_label(ImDrawList* list, const std::vector<std::string>& lines, ImVec2 at, float align, ImU32 colour) {
+  const float h = ImGui::GetTextLineHeight();
+  float y = at.y - h * static_cast<float>(lines.size()) / 2;
+  for (const std::string& l : lines) {
+    const ImVec2 ts = ImGui::CalcTextSize(l.c_str());
+    list->AddText({at.x - ts.x * align, y}, colour, l.c_str());
+    y += h;
+  }
+}
+
 void stage_picker(AppState& state, const std::vector<std::string>& stages, int heads) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (ImGui::BeginCombo("Stage##compare", state.compare.stage.c_str())) {
     for (const std::string& id : stages)
-      if (ImGui::Selectable(id.c_str(), id == state.compare.stage)) state.compare.stage = id;
+      if (ImGui::Selectable(id.c_str(), id == state.compare.stage)) actions::choose_compare_stage(state, id);
     ImGui::EndCombo();
   }
   if (heads > 1) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    ImGui::SliderInt("Head##compare", &state.compare.head, 0, heads - 1);
+    int head = state.compare.head;
+    if (ImGui::SliderInt("Head##compare", &head, 0, heads - 1)) actions::choose_compare_head(state, head, heads);
   }
 }
 
@@ -135,15 +171,18 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PopStyleColor();
   const CompareState& c = state.compare;
+  // The labels on their own line (cut to the width; the hover and the grid
+  // titles say them again), then the picker with Close at the right end.
   ImGui::PushFont(v.fonts.bold());
-  ImGui::TextColored(to_imvec4(pal.heading), "Compare   A: %s   B: %s", c.label_a.c_str(), c.label_b.c_str());
+  const std::string heading = fit_label("Compare   A: " + c.label_a + "   B: " + c.label_b, size.x - 20);
+  ImGui::TextColored(to_imvec4(pal.heading), "%s", heading.c_str());
   ImGui::PopFont();
+  stage_picker(state, v.stages, v.heads);
   ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, size.x - ImGui::CalcTextSize("Close (Esc)").x - 30));
   if (ImGui::Button("Close (Esc)") || (ImGui::IsKeyPressed(ImGuiKey_Escape) && !ImGui::GetIO().WantTextInput))
     actions::close_compare(state);
   if (probe) (*probe)["compare_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                                 ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
-  stage_picker(state, v.stages, v.heads);
 
   if (!v.error.empty() || !v.grids) {
     ImGui::TextColored(to_imvec4(pal.error), "%s", v.error.empty() ? "Nothing to compare." : v.error.c_str());
@@ -151,24 +190,38 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     return;
   }
   const CompareGrids& g = *v.grids;
-  if (!g.problem.empty()) ImGui::TextColored(to_imvec4(pal.warning), "%s", g.problem.c_str());
+  const bool click_answers = g.hidden && v.doc && actions::compare_click_answers(state, *v.doc);
+  // One sentence under the picker, wrapped in a narrow window.
+  std::string line;
+  if (!g.problem.empty()) line = g.problem;
+  else if (g.hidden)
+    line = g.title + ": hidden until you answer the question" + (click_answers ? ": click your answer in A." : ".");
   else
-    ImGui::TextColored(to_imvec4(pal.text), "%s: the largest change is %s. Blocked cells are hatched on every side.",
-                       g.title.c_str(), compact_number(g.max_abs_diff, 3).c_str());
+    line = g.title + ": the largest change is " + compact_number(g.max_abs_diff, 3) + ". Blocked cells are hatched on every side.";
+  ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(g.problem.empty() ? pal.text : pal.warning));
+  ImGui::TextWrapped("%s", line.c_str());
+  ImGui::PopStyleColor();
 
-  // Cells: three grids (two without a difference) in the room left, square, at most 140 px.
+  // Three grids (two without a difference) in the room left: one line, or
+  // wrapped when that gives bigger cells (compare_layout decides).
   const bool with_diff = g.diff.size() > 0;
-  const int n_grids = with_diff ? 3 : 2;
+  const float line_h = ImGui::GetTextLineHeight();
   float label_w = ImGui::GetFontSize() * 2;  // the widest row label, within reason
   for (const std::string& l : g.rows_a) label_w = std::max(label_w, ImGui::CalcTextSize(l.c_str()).x + 10);
-  label_w = std::min(label_w, size.x * 0.2f);
-  const float gap = ImGui::GetFontSize() * 2.5f;
+  label_w = std::min(label_w, std::max(ImGui::GetFontSize() * 5, size.x * 0.16f));
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float room_w = size.x - (start.x - pos.x) - label_w - gap * static_cast<float>(n_grids) - 10;
-  const float room_h = size.y - (start.y - pos.y) - ImGui::GetTextLineHeightWithSpacing() * 3;
-  const auto cols = static_cast<float>(std::max(g.a.cols(), g.b.cols()));
-  const auto rows = static_cast<float>(std::max(g.a.rows(), g.b.rows()));
-  const float cell = std::floor(std::clamp(std::min(room_w / (cols * static_cast<float>(n_grids)), room_h / std::max(rows, 1.0f)), 6.0f, 140.0f));
+  CompareRoom room;
+  room.width = size.x - (start.x - pos.x) - 10;
+  room.height = size.y - (start.y - pos.y) - 10;
+  room.rows = static_cast<int>(std::max(g.a.rows(), g.b.rows()));
+  room.cols = static_cast<int>(std::max(g.a.cols(), g.b.cols()));
+  room.grids = with_diff ? 3 : 2;
+  room.row_label_w = label_w;
+  room.title_h = ImGui::GetTextLineHeightWithSpacing();
+  room.col_label_h = 2 * line_h + 6;  // labels may wrap onto a second line
+  room.gap = ImGui::GetFontSize() * 2;
+  const CompareLayout layout = compare_layout(room);
+  const auto cell = static_cast<float>(layout.cell);
 
   const ColorScale ab = shared_scale(g, state.view.colour);
   ColorScale d;
@@ -177,33 +230,40 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const double span = g.max_abs_diff > 0 ? g.max_abs_diff : 1;
   d.range = {-span, span};
   const std::vector<GridSpot> spots = [&] {
-    std::vector<GridSpot> s{{"compare_a", "A: " + c.label_a, &g.a, &g.blocked_a, nullptr, &ab},
-                            {"compare_b", "B: " + c.label_b, &g.b, &g.blocked_b, nullptr, &ab}};
-    if (with_diff) s.push_back({"compare_diff", "B − A", &g.diff, &g.blocked_a, &g.blocked_b, &d});
+    std::vector<GridSpot> s{{"compare_a", g.hidden, "A: " + c.label_a, &g.a, &g.blocked_a, nullptr, &ab},
+                            {"compare_b", g.hidden, "B: " + c.label_b, &g.b, &g.blocked_b, nullptr, &ab}};
+    if (with_diff) s.push_back({"compare_diff", g.hidden, "B − A", &g.diff, &g.blocked_a, &g.blocked_b, &d});
     return s;
   }();
   ImDrawList* list = ImGui::GetWindowDrawList();
-  float x = start.x + label_w;
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  // Row labels once, left of A (the rows are the same tokens on every side).
-  for (size_t r = 0; r < g.rows_a.size() && static_cast<Eigen::Index>(r) < g.a.rows(); ++r) {
-    const std::string l = fit_label(g.rows_a[r], label_w - 10);
-    const ImVec2 ts = ImGui::CalcTextSize(l.c_str());
-    list->AddText({x - ts.x - 6, start.y + title_h + static_cast<float>(r) * cell + (cell - ts.y) / 2}, to_imgui(pal.label), l.c_str());
-  }
+  const ImU32 label_colour = to_imgui(pal.label);
   std::optional<std::pair<int, int>> hovered;
-  for (const GridSpot& s : spots) {
-    if (auto h = draw_grid(s, {x, start.y}, cell, v.fonts, pal, probe)) hovered = h;
+  bool over_a = false;
+  for (size_t i = 0; i < spots.size(); ++i) {
+    const GridSpot& s = spots[i];
+    const float x = start.x + static_cast<float>(layout.origins[i].x), y = start.y + static_cast<float>(layout.origins[i].y);
+    if (static_cast<int>(i) % layout.per_line == 0)  // row labels left of each line (the same tokens on every side)
+      for (size_t r = 0; r < g.rows_a.size() && static_cast<Eigen::Index>(r) < g.a.rows(); ++r) {
+        const float mid = y + room.title_h + static_cast<float>(r) * cell + cell / 2;
+        draw_label(list, wrap_label(g.rows_a[r], label_w - 10, cell >= 2 * line_h), {x - 6, mid}, 1.0f, label_colour);
+      }
+    GridSpot fitted = s;  // the title cut to the grid's width
+    ImGui::PushFont(v.fonts.bold());
+    fitted.title = fit_label(s.title, std::max(static_cast<float>(room.cols) * cell, ImGui::GetFontSize() * 4));
+    ImGui::PopFont();
+    if (auto h = draw_grid(fitted, {x, y}, cell, v.fonts, pal, probe)) hovered = h, over_a = s.values == &g.a;
     const std::vector<std::string>& col_labels = s.values == &g.b ? g.cols_b : g.cols_a;
-    const float y = start.y + title_h + static_cast<float>(s.values->rows()) * cell + 4;
+    const float below = y + room.title_h + static_cast<float>(s.values->rows()) * cell + 4;
     for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
-      const std::string label = fit_label(col_labels[k], cell - 4);
-      const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-      list->AddText({x + static_cast<float>(k) * cell + (cell - ts.x) / 2, y}, to_imgui(pal.label), label.c_str());
+      const std::vector<std::string> lines = wrap_label(col_labels[k], cell - 4, true);
+      draw_label(list, lines, {x + static_cast<float>(k) * cell + cell / 2, below + line_h * static_cast<float>(lines.size()) / 2},
+                 0.5f, label_colour);
     }
-    x += static_cast<float>(s.values->cols()) * cell + gap;
   }
-  if (hovered && ImGui::IsWindowHovered()) {
+  if (hovered && ImGui::IsWindowHovered() && click_answers && over_a) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) actions::answer_lesson_cell(state, *v.doc, hovered->first, hovered->second);
+  } else if (hovered && ImGui::IsWindowHovered() && !g.hidden) {
     const auto [r, col] = *hovered;
     auto at = [&](const attn::Mat& m) {
       return r < m.rows() && col < m.cols() ? compact_number(m(r, col), 6) : std::string("-");

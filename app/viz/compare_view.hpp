@@ -19,6 +19,7 @@ struct CompareView {
   std::vector<std::string> stages;      // the picker's choices
   int heads = 1;
   const FontSet& fonts;
+  const attn::Trace* doc = nullptr;     // the document's trace: a click on A may answer the lesson's question
 };
 
 void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& view, AppState& state, WidgetProbe* probe);

@@ -1,14 +1,18 @@
 // The compare view's model: B − A against an independent subtraction of two
 // separately computed traces, blocked cells (never NaN), a shape mismatch
-// said in words, and the snapshot / lesson flows that choose the sides.
+// said in words, the snapshot / lesson flows that choose the sides, and a
+// lesson question's hidden stages staying hidden in the compare view.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "scenes.hpp"
 #include "viz/compare.hpp"
 #include "viz/compare_actions.hpp"
+#include "viz/compare_layout.hpp"
+#include "viz/lesson_actions.hpp"
 
 TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
   attn::Scenario sa = test_scenes::small_projected(), sb = sa;
@@ -112,4 +116,76 @@ TEST_CASE("compare traces: fixed sides are computed once per revision, errors sa
   t.update(c);
   CHECK_FALSE(t.a());
   CHECK(t.error().find("A cannot be computed") != std::string::npos);
+}
+
+TEST_CASE("compare: a stage a lesson question hides keeps its shape but shows no number until answered") {
+  attn::Scenario sa = test_scenes::small_projected(), sb = sa;
+  sb.mask = attn::MaskKind::Causal;
+  sb.x(1, 0) += 0.7;
+  const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
+  const viz::CompareGrids shown = viz::compare_for_view(a, b, "weights", 0, {"scores"});
+  CHECK_FALSE(shown.hidden);
+  CHECK(shown.max_abs_diff > 0);
+  const viz::CompareGrids g = viz::compare_for_view(a, b, "weights", 0, {"weights", "output"});
+  CHECK(g.hidden);
+  REQUIRE(g.problem.empty());
+  CHECK(g.a.rows() == shown.a.rows());
+  CHECK(g.diff.cols() == shown.diff.cols());
+  CHECK(g.a.cwiseAbs().maxCoeff() == 0);  // nothing on screen or in a tooltip gives the answer away
+  CHECK(g.b.cwiseAbs().maxCoeff() == 0);
+  CHECK(g.diff.cwiseAbs().maxCoeff() == 0);
+  CHECK(g.max_abs_diff == 0);
+  CHECK(shown.blocked_b.size() > 0);
+  CHECK(g.blocked_b.size() == 0);
+}
+
+TEST_CASE("compare in a lesson: a cell question on the compared stage hides it and is answered by a click on A") {
+  const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
+  viz::AppState s;
+  viz::actions::start_lesson(s, attn::io::load_lesson(path));
+  REQUIRE(s.lesson);
+  viz::actions::lesson_step(s, 1);  // "without the mask, which word will *the* attend to most?"
+  REQUIRE(s.compare.open);
+  REQUIRE(s.lesson->current().question);
+  REQUIRE(s.lesson->current().question->kind == attn::io::LessonQuestion::Kind::Cell);
+  const attn::Trace doc = attn::compute_trace(s.doc.scenario);
+  std::vector<std::string> hidden = viz::lesson_hidden_ids(s, doc);
+  CHECK(std::find(hidden.begin(), hidden.end(), s.compare.stage) != hidden.end());
+  CHECK(viz::actions::compare_click_answers(s, doc));
+  viz::actions::choose_compare_head(s, 7, 1);
+  CHECK(s.compare.head == 0);  // kept within the heads there are
+  viz::actions::choose_compare_stage(s, "scores");
+  CHECK_FALSE(viz::actions::compare_click_answers(s, doc));  // the question is about the weights
+  CHECK_FALSE(viz::compare_for_view(doc, attn::compute_trace(*s.compare.b), "scores", 0, hidden).hidden);
+  viz::actions::choose_compare_stage(s, "weights");
+  viz::actions::give_up_lesson(s);
+  hidden = viz::lesson_hidden_ids(s, doc);
+  CHECK(hidden.empty());
+  CHECK_FALSE(viz::actions::compare_click_answers(s, doc));
+}
+
+TEST_CASE("compare layout: one line when wide, wrapped when that gives bigger cells, never overlapping") {
+  viz::CompareRoom room;
+  room.rows = 4, room.cols = 3, room.grids = 3;
+  room.row_label_w = 40, room.title_h = 20, room.col_label_h = 30, room.gap = 26;
+  room.width = 1600, room.height = 700;
+  const viz::CompareLayout wide = viz::compare_layout(room);
+  CHECK(wide.per_line == 3);
+  room.width = 420, room.height = 560;  // a lesson's canvas at 1024x768
+  const viz::CompareLayout narrow = viz::compare_layout(room);
+  CHECK(narrow.per_line < 3);
+  const double one_line = std::floor((room.width - room.row_label_w - 2 * room.gap) / 9);
+  CHECK(narrow.cell > one_line);  // wrapping was worth it
+  REQUIRE(narrow.origins.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {  // inside the room, and no two grids overlap
+    const viz::Vec2d o = narrow.origins[i];
+    const double w = room.cols * narrow.cell, h = room.title_h + room.rows * narrow.cell + room.col_label_h;
+    CAPTURE(i);
+    CHECK(o.x + w <= room.width);
+    CHECK(o.y + h <= room.height);
+    for (size_t j = 0; j < i; ++j) {
+      const viz::Vec2d p = narrow.origins[j];
+      CHECK((o.x >= p.x + w || p.x >= o.x + w || o.y >= p.y + h || p.y >= o.y + h));
+    }
+  }
 }

@@ -1,14 +1,18 @@
 // The compare view in the running app (headless): a lesson step with a
 // `compare` field opens it with its labels and three grids, and the colour
 // of the difference grid's most-changed cell is the end of the signed map,
-// computed here from the two scenes; the next step closes it. And
-// `--compare-with` opens it on two files.
+// computed here from the two scenes; the next step closes it. A compare
+// step whose question hides the compared stage shows the three grids blank
+// until answered. And `--compare-with` opens it on two files.
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 #include "attn/io/lesson_file.hpp"
 #include "ui_support.hpp"
 #include "viz/colormap.hpp"
 #include "viz/colour_options.hpp"
+#include "viz/theme.hpp"
 
 using namespace ui_test;
 
@@ -57,7 +61,11 @@ TEST_SUITE("compare") {
     REQUIRE(w.contains("compare_b"));
     REQUIRE(w.contains("compare_diff"));
     CHECK(w["compare_a"][2].get<double>() < w["compare_b"][0].get<double>());  // side by side, in order
-    CHECK(w["compare_b"][2].get<double>() < w["compare_diff"][0].get<double>());
+    // B − A follows on the same line, or (a narrow canvas) on the next one, below both.
+    const bool same_line = w["compare_b"][2].get<double>() < w["compare_diff"][0].get<double>();
+    const bool next_line = w["compare_a"][3].get<double>() < w["compare_diff"][1].get<double>() &&
+                           w["compare_b"][3].get<double>() < w["compare_diff"][1].get<double>();
+    CHECK((same_line || next_line));
 
     // The most-changed cell, computed here from the two scenes, is drawn in
     // the signed map's extreme colour (the difference range is symmetric).
@@ -79,6 +87,37 @@ TEST_SUITE("compare") {
 
     const Dumps next = run_step("--lesson " + kLesson + " --step " + std::to_string(step + 2), "compare_next");
     CHECK(next.state["compare"]["open"] == (lesson.steps[step + 1].compare.has_value()));
+  }
+
+  TEST_CASE("ui: a compare step whose question hides the stage shows the three grids without numbers") {
+    const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json";
+    const attn::io::LessonFile lesson = attn::io::load_lesson(path);
+    size_t step = 0;  // the first compare step whose question hides the stage it compares
+    auto hides = [](const attn::io::LessonStep& st) {
+      if (!st.compare || !st.question) return false;
+      const std::vector<std::string>& h = st.question->hide;
+      return std::find(h.begin(), h.end(), st.compare->stage) != h.end();
+    };
+    while (step < lesson.steps.size() && !hides(lesson.steps[step])) ++step;
+    REQUIRE(step < lesson.steps.size());
+    CAPTURE(step);
+    const Dumps d = run_step("--lesson " + path + " --step " + std::to_string(step + 1), "compare_hidden");
+    const nlohmann::json& c = d.state["compare"];
+    CHECK(c["open"] == true);
+    CHECK(c["hidden"] == true);
+    const nlohmann::json& w = d.layout["widgets"];
+    const viz::Rgba blank = viz::palette(viz::ColourOptions{}.theme).hidden_cell;
+    for (const char* id : {"compare_a", "compare_b", "compare_diff"}) {
+      CAPTURE(id);
+      REQUIRE(w.contains(id));
+      // The middle of the top-left cell (away from the grid's "?") is the hidden colour, not a value's.
+      const nlohmann::json& g = w[id];
+      const attn::Mat m = attn::compute_trace(lesson.steps[step].scene.scenario).find(lesson.steps[step].compare->stage, 0)->value.dense();
+      const double cw = (g[2].get<double>() - g[0].get<double>()) / static_cast<double>(m.cols());
+      const double ch = (g[3].get<double>() - g[1].get<double>()) / static_cast<double>(m.rows());
+      const viz::Rgba got = d.image.at(static_cast<int>(g[0].get<double>() + cw / 2), static_cast<int>(g[1].get<double>() + ch / 2));
+      CHECK_MESSAGE(distance(got, blank) <= kColourTolerance, "got " << int(got.r) << "," << int(got.g) << "," << int(got.b));
+    }
   }
 
   TEST_CASE("ui: --compare-with opens the view on two files") {

@@ -16,20 +16,22 @@ std::string shape(const attn::Mat& m) { return std::to_string(m.rows()) + "×" +
 
 }  // namespace
 
+attn::Mat stage_matrix(const attn::Stage& s) { return s.value.dense(); }
+
 CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head) {
   CompareGrids g;
   const attn::Stage* sa = find_stage(a, stage, head);
   const attn::Stage* sb = find_stage(b, stage, head);
   if (!sa || !sb) {
     g.problem = std::string("stage \"") + stage + "\" is missing from " + (!sa && !sb ? "both sides" : !sa ? "A" : "B");
-    if (sa) g.a = sa->value.dense(), g.title = sa->title, g.rows_a = sa->row_labels, g.cols_a = sa->col_labels;
-    if (sb) g.b = sb->value.dense(), g.title = sb->title, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
+    if (sa) g.a = stage_matrix(*sa), g.title = sa->title, g.rows_a = sa->row_labels, g.cols_a = sa->col_labels;
+    if (sb) g.b = stage_matrix(*sb), g.title = sb->title, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
     return g;
   }
   g.title = sa->title;
   g.kind = sa->kind;
-  g.a = sa->value.dense();
-  g.b = sb->value.dense();
+  g.a = stage_matrix(*sa);
+  g.b = stage_matrix(*sb);
   g.blocked_a = sa->blocked.mat();
   g.blocked_b = sb->blocked.mat();
   g.rows_a = sa->row_labels, g.cols_a = sa->col_labels, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
@@ -46,6 +48,18 @@ CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std
       g.diff(r, c) = y - x;
       g.max_abs_diff = std::max(g.max_abs_diff, std::abs(y - x));
     }
+  return g;
+}
+
+CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+                              const std::vector<std::string>& hidden_ids) {
+  CompareGrids g = compare_stage(a, b, stage, head);
+  if (std::find(hidden_ids.begin(), hidden_ids.end(), stage) == hidden_ids.end()) return g;
+  g.hidden = true;
+  for (attn::Mat* m : {&g.a, &g.b, &g.diff}) m->setZero();
+  g.blocked_a.resize(0, 0);
+  g.blocked_b.resize(0, 0);
+  g.max_abs_diff = 0;
   return g;
 }
 

@@ -1,10 +1,12 @@
 // Compare view actions: which scenario each side shows, and the labels.
 #include "viz/compare_actions.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "attn/io/machine_limits.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/lesson_answers.hpp"
 
 namespace viz::actions {
 
@@ -32,6 +34,21 @@ void close_compare(AppState& s) {
   if (s.compare.from_lesson) {  // the lesson's variant is not the user's snapshot
     s.compare = CompareState{false, false, {}, {}, "snapshot", "now", "weights", 0, s.compare.revision + 1};
   }
+}
+
+void choose_compare_stage(AppState& s, const std::string& stage) {
+  if (!stage.empty()) s.compare.stage = stage;
+}
+
+void choose_compare_head(AppState& s, int head, int heads) { s.compare.head = std::clamp(head, 0, std::max(heads, 1) - 1); }
+
+bool compare_click_answers(const AppState& s, const attn::Trace& doc) {
+  const CompareState& c = s.compare;
+  if (!c.open || c.a || !s.lesson || s.lesson->revealed()) return false;
+  const auto& q = s.lesson->current().question;
+  if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
+  const attn::Stage* asked = lesson_stage(doc, q->target);
+  return asked && asked->id == c.stage && (asked->head < 0 || asked->head == c.head);
 }
 
 bool compare_with_file(AppState& s, const std::string& path) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "viz/app_actions.hpp"
+#include "viz/lesson_answers.hpp"
 
 namespace viz {
 namespace {
@@ -123,6 +124,13 @@ void give_up_lesson(AppState& s) {
 }
 
 }  // namespace actions
+
+std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace) {
+  std::vector<std::string> ids;
+  if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return ids;
+  for (int i : hidden_stages(*s.lesson->current().question, trace)) ids.push_back(trace.stages[static_cast<size_t>(i)].id);
+  return ids;
+}
 
 StepTiming step_timing(const attn::io::LessonView& v, const attn::Trace& trace, const Timeline& tl) {
   StepTiming out{tl.total, -1};

@@ -33,12 +33,23 @@ struct CompareGrids {
   std::vector<std::string> rows_a, cols_a, rows_b, cols_b;
   std::string problem;                  // why there is no difference grid, or "" when there is one
   double max_abs_diff = 0;              // over cells open on both sides
+  bool hidden = false;                  // a lesson question hides this stage: shapes only, no numbers
 };
+
+// The one place the compare model reads a stage's numbers.
+attn::Mat stage_matrix(const attn::Stage& s);
 
 // Blocked cells (−∞ logits, masked weights) have no difference: diff holds 0
 // there and the view hatches them; a cell blocked on one side only counts as
 // blocked. Never NaN.
 CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head);
+
+// What the view may show while a lesson question keeps `hidden_ids` hidden:
+// compare_stage, or, when the stage is one of them, the same shapes with
+// every number, blocked pattern and the largest change wiped (so nothing on
+// screen, in a tooltip or in the header gives the answer away).
+CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+                              const std::vector<std::string>& hidden_ids);
 
 // Stage ids both traces have, in A's pipeline order, for the stage picker.
 std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b);

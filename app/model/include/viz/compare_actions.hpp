@@ -14,6 +14,13 @@ void take_snapshot(AppState& s);
 // Opens the view when there is something to compare (else says what to do).
 void open_compare(AppState& s);
 void close_compare(AppState& s);
+// The stage and head the view shows; the head is kept within 0..heads-1.
+void choose_compare_stage(AppState& s, const std::string& stage);
+void choose_compare_head(AppState& s, int head, int heads);
+// True when a click on cell (r, c) of A answers the open lesson question:
+// A is the document (the step's scene) and the question asks to click a
+// cell of the stage and head the view shows. `doc` is the document's trace.
+bool compare_click_answers(const AppState& s, const attn::Trace& doc);
 // `attnviz B.json --compare-with A.json`: A from a file, B the document.
 // False (with s.message saying why) when the file cannot be loaded.
 bool compare_with_file(AppState& s, const std::string& path);

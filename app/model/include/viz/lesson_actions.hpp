@@ -25,6 +25,10 @@ void give_up_lesson(AppState& s);
 
 }  // namespace actions
 
+// Ids of the stages the current lesson question keeps hidden (none once it
+// is answered or given up, or without a lesson or question).
+std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace);
+
 // The moment a step's view asks for on this timeline, and where a play range
 // stops (-1: no range).
 struct StepTiming {
