@@ -200,3 +200,32 @@ TEST_CASE("actions: recent files are stored as absolute paths") {
   CHECK(fs::path(s.recent[0]).is_absolute());
   CHECK(s.recent[0].find("..") == std::string::npos);
 }
+
+TEST_CASE("actions: every file of the malformed corpus is refused by the app's loader, or computes to a named error") {
+  // The same files `attn check` is tested on (tests/data/malformed): the app
+  // opens them through actions::open, as File > Open and the command line do.
+  const fs::path corpus = fs::path(ATTNVIZ_ASSETS_DIR) / ".." / "tests" / "data" / "malformed";
+  int refused = 0, computed_errors = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(corpus)) {
+    if (e.path().extension() == ".md") continue;
+    CAPTURE(e.path().filename().string());
+    AppState s = lesson();
+    edit_x(s, 0.25);  // unsaved work that must survive
+    const std::uint64_t document = s.document;
+    if (!actions::open(s, e.path().string())) {
+      ++refused;
+      CHECK(s.document == document);
+      CHECK(s.doc.scenario.x(0, 0) == 0.25);
+      CHECK(s.message.find(e.path().filename().string()) != std::string::npos);
+      continue;
+    }
+    // Parsed, so it fails when computed: the model names the stage, no trace of another document shows.
+    viz::TraceModel m;
+    m.update(s.doc.scenario, s.document, s.revision, {});
+    CHECK_FALSE(m.error().empty());
+    CHECK_FALSE(m.has_trace());
+    ++computed_errors;
+  }
+  MESSAGE(refused, " refused on load, ", computed_errors, " refused when computed");
+  CHECK(refused + computed_errors >= 30);
+}

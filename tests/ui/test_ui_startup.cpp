@@ -78,6 +78,25 @@ TEST_SUITE("startup") {
     }
   }
 
+  TEST_CASE("ui: started on each file of the malformed corpus, the app writes its picture, names the file and exits 2") {
+    // The corpus `attn check` is tested on (tests/data/malformed), at start-up.
+    namespace fs = std::filesystem;
+    int files = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(fs::path(ATTNVIZ_ASSETS_DIR) / ".." / "tests" / "data" / "malformed")) {
+      if (e.path().extension() == ".md") continue;
+      CAPTURE(e.path().filename().string());
+      const std::string png = temp_path("startup_corpus.png");
+      std::remove(png.c_str());
+      std::string out;
+      const int code = run(attnviz("\"" + e.path().string() + "\" --screenshot \"" + png + "\" --size 800x600"), &out);
+      CHECK_MESSAGE(code == 2, out);
+      CHECK_MESSAGE(out.find(e.path().filename().string()) != std::string::npos, out);
+      CHECK(load_png(png).ok());
+      ++files;
+    }
+    CHECK(files >= 30);
+  }
+
   TEST_CASE("ui: a file that parses but overflows opens in its own error state, never over the old grids") {
     const std::string path = temp_path("overflow.json");
     std::ofstream(path) << R"({"format": "attnviz-scenario", "version": 1, "title": "Overflowing",
