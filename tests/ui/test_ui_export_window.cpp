@@ -41,35 +41,38 @@ TEST_SUITE("export_window") {
   TEST_CASE("ui: File > Export writes a PNG, then a GIF with progress; Cancel stops a long one") {
     namespace fs = std::filesystem;
     for (const char* f : {"uiexport.png", "uiexport.gif", "uicancel.gif"}) fs::remove(f);  // the app writes next to the test
-    // Cell steps make the animation long (over a minute: hundreds of GIF
-    // frames), so the cancel below always lands while the export runs.
-    RunningApp app("--granularity cell", "export_window");
-    REQUIRE(app.first_state().is_object());
+    {
+      RunningApp app("", "export_window");
+      REQUIRE(app.first_state().is_object());
 
-    export_through_dialog(app, "uiexport.png");
-    const nlohmann::json png = wait_for(app.state, [](const nlohmann::json& j) { return has_notice(j, "Exported uiexport.png"); });
-    REQUIRE_MESSAGE(png.is_object(), "no 'Exported' notice after the PNG");
-    const Image image = load_png("uiexport.png");
-    CHECK(image.ok());
-    CHECK(image.width > 100);
+      export_through_dialog(app, "uiexport.png");
+      const nlohmann::json png = wait_for(app.state, [](const nlohmann::json& j) { return has_notice(j, "Exported uiexport.png"); });
+      REQUIRE_MESSAGE(png.is_object(), "no 'Exported' notice after the PNG");
+      const Image image = load_png("uiexport.png");
+      CHECK(image.ok());
+      CHECK(image.width > 100);
 
-    export_through_dialog(app, "uiexport.gif");  // the whole animation: a long wait, so allow a minute
-    const nlohmann::json gif = wait_for(app.state, [](const nlohmann::json& j) { return has_notice(j, "Exported uiexport.gif"); }, 60000);
-    REQUIRE_MESSAGE(gif.is_object(), "the GIF export did not finish");
-    CHECK(fs::file_size("uiexport.gif") > 1000);
+      export_through_dialog(app, "uiexport.gif");  // the whole animation: allow for a slow (sanitizer) build
+      const nlohmann::json gif = wait_for(app.state, [](const nlohmann::json& j) { return has_notice(j, "Exported uiexport.gif"); }, 180000);
+      REQUIRE_MESSAGE(gif.is_object(), "the GIF export did not finish");
+      CHECK(fs::file_size("uiexport.gif") > 1000);
+    }  // one window at a time: the next app's window must be the one clicked
 
-    // Another, cancelled as soon as the progress dialog shows.
-    export_through_dialog(app, "uicancel.gif");
-    const nlohmann::json running = wait_for(app.state, [](const nlohmann::json& j) { return j["export"]["running"] == true; });
+    // Cell steps make the animation long (hundreds of GIF frames), so the
+    // cancel below lands while the export runs.
+    RunningApp cells("--granularity cell", "export_window_cells");
+    REQUIRE(cells.first_state().is_object());
+    export_through_dialog(cells, "uicancel.gif");
+    const nlohmann::json running = wait_for(cells.state, [](const nlohmann::json& j) { return j["export"]["running"] == true; });
     REQUIRE_MESSAGE(running.is_object(), "the progress dialog never showed");
-    const nlohmann::json progress = settled(app.layout, "export_cancel");
+    const nlohmann::json progress = settled(cells.layout, "export_cancel");
     REQUIRE(progress.is_object());
     click_widget(progress, "export_cancel");
-    const nlohmann::json cancelled = wait_for(app.state, [](const nlohmann::json& j) {
+    const nlohmann::json cancelled = wait_for(cells.state, [](const nlohmann::json& j) {
       return j["export"]["running"] == false && has_notice(j, "Export cancelled");
     }, 60000);
-    CHECK_MESSAGE(cancelled.is_object(), "no 'Export cancelled' after Cancel; last state: " << load_json(app.state)["export"].dump()
-                                                                                             << load_json(app.state)["notices"].dump());
+    CHECK_MESSAGE(cancelled.is_object(), "no 'Export cancelled' after Cancel; last state: " << load_json(cells.state)["export"].dump()
+                                                                                             << load_json(cells.state)["notices"].dump());
     CHECK_FALSE(fs::exists("uicancel.gif"));
   }
 }
