@@ -33,9 +33,9 @@ test: build
 # Every test under AddressSanitizer and UBSan (UB is fatal); leaks inside the
 # GL driver are suppressed by library in tests/lsan.supp, nothing else.
 # LSan's own stop-the-world tracer has been seen to crash (signal 11 inside
-# the tracer, not in our code) while llvmpipe's render threads run, so the
-# driver runs single-threaded here and a test that dies that way gets one
-# retry; a real leak or ASan error fails both runs.
+# the tracer, not in our code) while llvmpipe's render threads run, so a
+# test that dies that way gets one retry; a real leak or ASan error fails
+# both runs.
 SANITIZE_BUILD ?= build-sanitize
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON -DATTNVIZ_WERROR=$(WERROR) $(CMAKE_FLAGS)
@@ -43,7 +43,6 @@ test-sanitize: deps
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  LP_NUM_THREADS=0 \
 	  ctest --output-on-failure -j $(JOBS) -E package_deb --repeat until-pass:2
 
 # libFuzzer on the scenario and lesson parsers (clang), FUZZ_SECONDS each,
