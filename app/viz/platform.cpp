@@ -25,17 +25,24 @@ namespace {
 // LeakSanitizer cannot name the library its few hundred leaked bytes came
 // from, and the suppressions (tests/lsan.supp, by library) cannot match.
 // Loading the driver libraries with RTLD_NODELETE keeps them named.
-void keep_gl_driver_loaded() {
+// Also, in a headless run (a screenshot or an export that exits by itself,
+// where LeakSanitizer runs at exit): llvmpipe's render threads are turned
+// off. LSan's stop-the-world tracer has crashed (signal 11 in the tracer)
+// while they run. Windowed runs keep them, for speed.
+void keep_gl_driver_loaded(bool headless) {
 #ifdef ATTNVIZ_SANITIZE_BUILD
+  if (headless) setenv("LP_NUM_THREADS", "0", 0);
   for (const char* lib : {"libGLX_mesa.so.0", "libGLdispatch.so.0", "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"})
     dlopen(lib, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+#else
+  (void)headless;
 #endif
 }
 
 }  // namespace
 
 Platform::Platform(const PlatformOptions& o) {
-  keep_gl_driver_loaded();
+  keep_gl_driver_loaded(!o.visible);
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!display || !*display) && (!wayland || !*wayland))
