@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "grid_painter.hpp"
 #include "theme_style.hpp"
 #include "viz/cell_format.hpp"
 #include "viz/colour_scale.hpp"
@@ -34,14 +35,6 @@ struct GridSpot {
 
 bool blocked_at(const attn::BoolMat* m, Eigen::Index r, Eigen::Index c) { return m && m->size() && (*m)(r, c); }
 
-void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& pal) {
-  list->AddRectFilled(a, b, to_imgui(pal.masked_fill));
-  const float step = std::max(4.0f, (b.x - a.x) / 4);
-  list->PushClipRect(a, b, true);
-  for (float x = a.x - (b.y - a.y); x < b.x; x += step) list->AddLine({x, b.y}, {x + (b.y - a.y), a.y}, to_imgui(pal.hatch));
-  list->PopClipRect();
-}
-
 // One grid at `origin` with square cells of `cell` px; returns the hovered cell.
 std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, float cell, const FontSet& fonts,
                                              const ThemePalette& pal, WidgetProbe* probe) {
@@ -63,7 +56,7 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
         list->AddRectFilled(a, b, to_imgui(pal.hidden_cell));
         list->AddRect(a, {b.x + 1, b.y + 1}, to_imgui(pal.hidden_lines));
       } else if (blocked) {
-        hatch(list, a, b, pal);
+        paint_masked(list, a, b, pal);  // the canvas's masked look
       } else {
         const Rgba fill = color_of(*g.scale, static_cast<int>(r), m(r, c));
         list->AddRectFilled(a, b, to_imgui(fill));
