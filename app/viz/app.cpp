@@ -42,6 +42,7 @@ App::App(const Options& options, AppState initial)
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
   model_.set_on_ready(&Platform::wake);
+  train_.set_on_progress(&Platform::wake);
   // Remembered settings first (before the file given on the command line
   // joins the recent list); this run's command line goes over them.
   if (remembers_ && !options.config_dir_or_default().empty()) {
@@ -127,7 +128,7 @@ int App::run_interactive() {
   while (!state_.quit) {
     if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
       platform_.poll();
-    } else if (model_.computing()) {
+    } else if (model_.computing() || train_.running()) {
       // A background recompute: redraw its progress a few times a second,
       // leaving the cores to the computation.
       platform_.wait(0.1);
@@ -187,6 +188,10 @@ int App::run_screenshot() {
   frame(0);
   platform_.swap();
   model_.wait_idle();  // a big scene computes in the background: picture its result
+  if (state_.train.open) {  // --train-steps: the picture shows the run once it paused
+    train_.wait_stopped();
+    if (options_.train_show >= 0) state_.train.shown = snapshot_at_or_before(train_, options_.train_show);
+  }
   for (int i = 0; i < 3; ++i) {
     frame(0);
     if (i < 2) platform_.swap();

@@ -29,6 +29,8 @@
 #include "viz/settings_state.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
+#include "viz/train_session.hpp"
+#include "viz/train_view_model.hpp"
 #include "viz/why_scale_model.hpp"
 
 namespace viz {
@@ -140,6 +142,13 @@ class App {
   std::string compare_error_;
   std::string compare_key_;
   void update_compare();
+  // The Train view (app_train.cpp): carries out TrainUi's requests on the
+  // session, takes the worker's progress and derives the grids shown.
+  TrainSession train_;
+  TrainGridsCache train_grids_;
+  void update_train();
+  void apply_train_options();  // --train and its companions, once
+  bool train_options_applied_ = false;
   WidgetProbe probe_;
   // Export state: an offscreen frame is drawn at export_w_ x export_h_ with
   // this scale, background and (when >= 0) only one stage laid out.

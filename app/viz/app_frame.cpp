@@ -7,6 +7,7 @@
 
 #include "app.hpp"
 #include "compare_view.hpp"
+#include "train_view.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas_view.hpp"
 #include "capture.hpp"
@@ -65,6 +66,7 @@ void App::update_derived(const Panels& p, double dt) {
   model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
   update_compare();
+  update_train();
   if (state_.view.show_why_scale) why_scale_.update();
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
@@ -137,7 +139,10 @@ void App::update_derived(const Panels& p, double dt) {
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
                         state_.history.can_undo(), hidden_, export_background_};
-  if (state_.compare.open) {
+  if (state_.train.open) {
+    const TrainViewData view{train_, train_grids_.get(train_, state_.train.shown, state_.train.example), fonts_};
+    draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
+  } else if (state_.compare.open) {
     const attn::Trace* a = compare_traces_.a() ? compare_traces_.a() : model_.has_trace() ? &model_.trace() : nullptr;
     const attn::Trace* b = compare_traces_.b() ? compare_traces_.b() : model_.has_trace() ? &model_.trace() : nullptr;
     const CompareView view{compare_grids_ ? &*compare_grids_ : nullptr, compare_error_,

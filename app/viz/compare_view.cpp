@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cell_grid.hpp"
 #include "grid_painter.hpp"
 #include "theme_style.hpp"
 #include "viz/cell_format.hpp"
@@ -22,70 +23,6 @@
 
 namespace viz {
 namespace {
-
-struct GridSpot {
-  const char* probe;     // name in --dump-layout's widgets
-  bool hidden;           // a lesson question hides the numbers
-  std::string title;
-  const attn::Mat* values;
-  const attn::BoolMat* blocked_a;
-  const attn::BoolMat* blocked_b;
-  const ColorScale* scale;
-};
-
-bool blocked_at(const attn::BoolMat* m, Eigen::Index r, Eigen::Index c) { return m && m->size() && (*m)(r, c); }
-
-// One grid at `origin` with square cells of `cell` px; returns the hovered cell.
-std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, float cell, const FontSet& fonts,
-                                             const ThemePalette& pal, WidgetProbe* probe) {
-  ImDrawList* list = ImGui::GetWindowDrawList();
-  const attn::Mat& m = *g.values;
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  list->AddText(fonts.bold(), ImGui::GetFontSize(), origin, to_imgui(pal.title), g.title.c_str());
-  const ImVec2 top{origin.x, origin.y + title_h};
-  const float text_px = std::clamp(cell * 0.32f, 9.0f, 40.0f);
-  ImFont* font = fonts.for_size(text_px);
-  std::optional<std::pair<int, int>> hovered;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  for (Eigen::Index r = 0; r < m.rows(); ++r)
-    for (Eigen::Index c = 0; c < m.cols(); ++c) {
-      const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
-      const ImVec2 b{a.x + cell - 1, a.y + cell - 1};
-      const bool blocked = blocked_at(g.blocked_a, r, c) || blocked_at(g.blocked_b, r, c) || !std::isfinite(m(r, c));
-      if (g.hidden) {
-        list->AddRectFilled(a, b, to_imgui(pal.hidden_cell));
-        list->AddRect(a, {b.x + 1, b.y + 1}, to_imgui(pal.hidden_lines));
-      } else if (blocked) {
-        paint_masked(list, a, b, pal);  // the canvas's masked look
-      } else {
-        const Rgba fill = color_of(*g.scale, static_cast<int>(r), m(r, c));
-        list->AddRectFilled(a, b, to_imgui(fill));
-        if (cell >= 26) {
-          std::string text = compact_number(m(r, c), cell >= 60 ? 3 : 2);
-          ImVec2 size = font->CalcTextSizeA(text_px, FLT_MAX, 0, text.c_str());
-          if (size.x >= cell - 4) {  // too wide: the narrowest form that still reads as this value
-            text = narrowest_candidate(m(r, c));
-            size = font->CalcTextSizeA(text_px, FLT_MAX, 0, text.c_str());
-          }
-          if (size.x < cell - 4)
-            list->AddText(font, text_px, {a.x + (cell - 1 - size.x) / 2, a.y + (cell - 1 - size.y) / 2},
-                          to_imgui(text_color_on(fill)), text.c_str());
-        }
-      }
-      if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell)
-        hovered = std::make_pair(static_cast<int>(r), static_cast<int>(c));
-    }
-  const ImVec2 end{top.x + static_cast<float>(m.cols()) * cell, top.y + static_cast<float>(m.rows()) * cell};
-  if (g.hidden) {  // one "?" over the grid, as on the canvas
-    const float px = std::clamp(std::min(end.x - top.x, end.y - top.y) * 0.4f, 12.0f, 64.0f);
-    ImFont* big = fonts.for_size(px);
-    const ImVec2 q = big->CalcTextSizeA(px, FLT_MAX, 0, "?");
-    list->AddText(big, px, {(top.x + end.x - q.x) / 2, (top.y + end.y - q.y) / 2}, to_imgui(pal.hidden_mark), "?");
-  }
-  list->AddRect({top.x - 1, top.y - 1}, end, to_imgui(pal.grid_frame));
-  if (probe) (*probe)[g.probe] = ImVec4(top.x, top.y, end.x, end.y);
-  return hovered;
-}
 
 ColorScale shared_scale(const CompareGrids& g, const ColourOptions& o) {
   ColorScale s;

@@ -89,6 +89,8 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
       if (state.compare.open) actions::close_compare(state);
       else actions::open_compare(state);
     }
+    ImGui::MenuItem("Train a model", "T", &state.train.open);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Train a tiny attention model on a toy task and watch its heads learn");
     ImGui::Separator();
     if (ImGui::BeginMenu("UI size")) {
       for (int percent : {75, 100, 125, 150, 175, 200, 250})

@@ -92,6 +92,22 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
       ->check(CLI::IsMember({"why-scale", "hull"}));
+  app.add_option("--train", o.train_task,
+                 "Open the Train view on this task: copy, reverse, sort, previous-token, induction or key-value")
+      ->check(CLI::IsMember({"copy", "reverse", "sort", "previous-token", "induction", "key-value"}));
+  app.add_option("--train-model", o.train_model, "Open this trained-model file (attn train -o) in the Train view")
+      ->check(CLI::ExistingFile);
+  app.add_option("--train-steps", o.train_steps, "With --train: train this many steps at start, then pause")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--train-show", o.train_show, "With --train: show the snapshot at or before this step")
+      ->check(CLI::Range(0, 100000));
+  app.add_option("--train-layers", o.train_layers, "With --train: 1 or 2 layers")->check(CLI::Range(1, 2));
+  app.add_option("--train-heads", o.train_heads, "With --train: heads per layer, 1 to 8")->check(CLI::Range(1, 8));
+  app.add_option("--train-length", o.train_length, "With --train: length of the task's random part")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--train-seed", o.train_seed, "With --train: the seed of weights and data");
+  app.add_option("--train-positions", o.train_positions, "With --train: learned or sinusoidal positions")
+      ->check(CLI::IsMember({"learned", "sinusoidal"}));
   app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
   app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
   app.add_option("--colormap", signed_map, "Colormap of signed values: " + colormap_names())->check(CLI::IsMember(maps));

@@ -2,6 +2,7 @@
 // modes used by scripts and tests (screenshot, benchmark, state/layout dumps).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,16 @@ struct Options {
   std::string compare_stage;         // the stage it compares (default: the weights)
   int step = 0;                      // at this step (from 1); 0: where the student left it
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
+
+  // The Train view at start (--train TASK), and for headless pictures: train
+  // this many steps first, then show the snapshot at or before --train-show.
+  std::string train_task;
+  std::string train_model;           // open this trained-model file in the Train view
+  int train_steps = 0;
+  int train_show = -1;
+  int train_layers = 0, train_heads = 0, train_length = 0;  // 0: the view's defaults
+  std::optional<std::uint64_t> train_seed;
+  std::string train_positions;       // "learned" or "sinusoidal"
 
   double soak_seconds = 0;           // --soak: play for this long, print memory and frame time
   // Colour choices for this run only, over the remembered ones (what the

@@ -36,6 +36,15 @@ void handle_shortcuts(AppState& state, const Timeline& tl) {
     return;
   }
   if (io.WantTextInput || modal) return;
+  if (pressed(GLFW_KEY_T)) state.train.open = !state.train.open;
+  if (state.train.open) {
+    // The Train view: Space trains or pauses, the arrows walk the history.
+    if (pressed(GLFW_KEY_SPACE)) state.train.command = TrainUi::Command::Toggle;
+    if (pressed(GLFW_KEY_RIGHT, true)) ++state.train.scrub;
+    if (pressed(GLFW_KEY_LEFT, true)) --state.train.scrub;
+    if (pressed(GLFW_KEY_ESCAPE)) state.train.open = false;
+    return;
+  }
   Clock& clock = state.clock;
   ViewOptions& view = state.view;
   if (pressed(GLFW_KEY_F5)) view.presentation = !view.presentation;

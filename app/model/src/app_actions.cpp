@@ -58,6 +58,17 @@ void run(AppState& s, const PendingAction& a) {
     case PendingAction::Kind::Open: open(s, a.path); break;
     case PendingAction::Kind::OpenBuiltin: open_builtin(s); break;
     case PendingAction::Kind::Quit: s.quit = true; break;
+    case PendingAction::Kind::ShowScene:
+      // A trained layer from the Train view: it becomes the document, shown
+      // in the pipeline view on the head the user picked.
+      if (a.scene) {
+        show_scene(s, *a.scene, a.label);
+        s.train.open = false;
+        s.compare.open = false;
+        s.view.head = a.head;
+        s.view.fit_pending = true;
+      }
+      break;
     case PendingAction::Kind::None: break;
   }
 }

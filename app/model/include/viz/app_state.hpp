@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "viz/lesson_session.hpp"
 #include "viz/shape_memory.hpp"
 #include "viz/timeline.hpp"
+#include "viz/train_ui.hpp"
 #include "viz/undo_history.hpp"
 #include "viz/view_transform.hpp"
 
@@ -92,9 +94,14 @@ struct Notice {
 
 // What to do once unsaved edits have been saved or discarded.
 struct PendingAction {
-  enum class Kind { None, Open, OpenBuiltin, Quit };
+  enum class Kind { None, Open, OpenBuiltin, Quit, ShowScene };
   Kind kind = Kind::None;
   std::string path;  // Open: the file
+  // ShowScene: a scene that is not a file (a trained layer), its label and
+  // the head lane to show (-1: all).
+  std::shared_ptr<const attn::io::ScenarioFile> scene;
+  std::string label;
+  int head = -1;
 };
 
 struct AppState {
@@ -135,6 +142,8 @@ struct AppState {
   bool show_start_page = false;
   // The compare view (a snapshot against now, or a lesson step's two variants).
   CompareState compare;
+  // The Train view: a tiny model learning a task, its heads shown as it learns.
+  TrainUi train;
   std::string answer_text;       // the number being typed for a question
   int answer_choice = -1;        // the choice picked for a question
 

@@ -1,0 +1,51 @@
+// What the Train view shows, derived from the session and TrainUi outside
+// draw code: the chosen snapshot's attention grids on the chosen held-out
+// example (one small forward pass, redone only when either changes), and
+// the scenario that opens a trained layer in the pipeline view.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/io/scenario_file.hpp"
+#include "viz/train_session.hpp"
+
+namespace viz {
+
+struct TrainGrids {
+  int snapshot = -1;  // index into the session's snapshots; -1: nothing yet
+  int step = 0;
+  std::vector<std::string> tokens;                   // the example's token names
+  std::vector<std::vector<attn::Mat>> weights;       // [layer][head] (seq_len, seq_len)
+  std::vector<std::string> predicted;                // the model's guess at each position
+  std::vector<bool> scored, correct;                 // per position
+  std::vector<attn::train::HeadScore> heads;         // the snapshot's held-out scores
+  attn::train::HeadScore best;                       // best_induction_head(heads)
+};
+
+// The snapshot index `shown` stands for (-1: the newest), clamped.
+int shown_snapshot(const TrainSession& session, int shown);
+TrainGrids train_grids(const TrainSession& session, int shown, int example);
+
+// Layer `layer` of snapshot `shown` on held-out example `example`, as an
+// ordinary scenario file titled with the task, layer and step.
+attn::io::ScenarioFile trained_layer_scene(const TrainSession& session, int shown, int example, int layer);
+
+// Caches train_grids by (session generation, snapshot, example).
+class TrainGridsCache {
+ public:
+  const TrainGrids& get(const TrainSession& session, int shown, int example);
+
+ private:
+  TrainGrids grids_;
+  std::uint64_t generation_ = ~0ull;
+  int snapshot_ = -2, example_ = -1;
+};
+
+}  // namespace viz
+
+namespace viz {
+// The newest snapshot taken at or before `step` (0 when none is).
+int snapshot_at_or_before(const TrainSession& session, int step);
+}  // namespace viz

@@ -1,0 +1,37 @@
+// A small matrix drawn cell by cell with ImGui's draw list: the compare and
+// Train views' grids (the canvas draws its own, with textures and animation).
+// Cells print their value when they have room; blocked or non-finite cells
+// get the canvas's masked look; a hidden grid shows only its shape and "?".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <imgui.h>
+
+#include "attn/matrix.hpp"
+#include "editor_panel.hpp"  // WidgetProbe
+#include "font_set.hpp"
+#include "theme_style.hpp"
+#include "viz/colour_scale.hpp"
+
+namespace viz {
+
+struct GridSpot {
+  // One grid: where its rectangle goes in --dump-layout, its title, values,
+  // blocked cells (either matrix may be null) and colours.
+  const char* probe;     // name in --dump-layout's widgets
+  bool hidden;           // a lesson question hides the numbers
+  std::string title;
+  const attn::Mat* values;
+  const attn::BoolMat* blocked_a;
+  const attn::BoolMat* blocked_b;
+  const ColorScale* scale;
+};
+
+// One grid at `origin` with square cells of `cell` px; returns the hovered cell.
+std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, float cell, const FontSet& fonts,
+                                             const ThemePalette& pal, WidgetProbe* probe);
+
+}  // namespace viz

@@ -1,0 +1,30 @@
+// The Train view (train_view.cpp): settings and Train / Pause / Reset, the
+// live loss and accuracy curves, the snapshot history, and every head's
+// attention grid on one held-out example, in the canvas's place. It only
+// reads the session and the derived grids, and writes requests to TrainUi.
+#pragma once
+
+#include <imgui.h>
+
+#include "editor_panel.hpp"
+#include "font_set.hpp"
+#include "viz/app_state.hpp"
+#include "viz/train_session.hpp"
+#include "viz/train_view_model.hpp"
+
+namespace viz {
+
+struct TrainViewData {
+  const TrainSession& session;
+  const TrainGrids& grids;
+  const FontSet& fonts;
+};
+
+void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& data, AppState& state, WidgetProbe* probe);
+
+// The loss and held-out accuracy curves (train_curves.cpp); a click picks
+// the nearest snapshot. Returns the height used.
+float draw_train_curves(const TrainSession& session, const TrainGrids& grids, TrainUi& ui, float width,
+                        const ThemePalette& pal, WidgetProbe* probe);
+
+}  // namespace viz
