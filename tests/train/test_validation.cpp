@@ -1,7 +1,10 @@
 // Bad settings are refused with a message naming the field.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "train_helpers.hpp"
 
@@ -65,33 +68,26 @@ TEST_CASE("validation: trainer constructor names the bad field") {
   CHECK(validate_train_config(good).empty());
   CHECK(constructor_error(good).empty());
 
-  TrainConfig c = good;
-  c.model.n_heads = 3;
-  CHECK(constructor_error(c) == "model.n_heads: 3 does not divide d_model 8");
-  c = good;
-  c.model.n_layers = 3;
-  CHECK(contains(constructor_error(c), "model.n_layers: 3"));
-  c = good;
-  c.task.vocab = 0;
-  CHECK(contains(constructor_error(c), "task.vocab: 0"));
-  c = good;
-  c.batch = 0;
-  CHECK(contains(constructor_error(c), "batch: 0"));
-  c = good;
-  c.learning_rate = -1;
-  CHECK(contains(constructor_error(c), "learning_rate"));
-  c = good;
-  c.beta2 = 1;
-  CHECK(contains(constructor_error(c), "beta2"));
-  c = good;
-  c.epsilon = 0;
-  CHECK(contains(constructor_error(c), "epsilon"));
-  c = good;
-  c.held_out = 0;
-  CHECK(contains(constructor_error(c), "held_out: 0"));
-  c = good;
-  c.threads = -2;
-  CHECK(contains(constructor_error(c), "threads: -2"));
+  // Each row breaks one field; the message must name it.
+  const std::vector<std::pair<std::function<void(TrainConfig&)>, std::string>> cases = {
+      {[](TrainConfig& c) { c.model.n_heads = 3; }, "model.n_heads: 3 does not divide d_model 8"},
+      {[](TrainConfig& c) { c.model.n_layers = 3; }, "model.n_layers: 3"},
+      {[](TrainConfig& c) { c.task.vocab = 0; }, "task.vocab: 0"},
+      {[](TrainConfig& c) { c.batch = 0; }, "batch: 0"},
+      {[](TrainConfig& c) { c.learning_rate = -1; }, "learning_rate"},
+      {[](TrainConfig& c) { c.beta2 = 1; }, "beta2"},
+      {[](TrainConfig& c) { c.epsilon = 0; }, "epsilon"},
+      {[](TrainConfig& c) { c.held_out = 0; }, "held_out: 0"},
+      {[](TrainConfig& c) { c.threads = -2; }, "threads: -2"},
+  };
+  for (const auto& [breakage, expected] : cases) {
+    TrainConfig c = good;
+    breakage(c);
+    const std::string message = constructor_error(c);
+    INFO("message: " << message << "; expected it to contain: " << expected);
+    CHECK(contains(message, expected));
+    CHECK(validate_train_config(c) == message);
+  }
 }
 
 TEST_CASE("validation: resuming needs a model shaped for the task") {
