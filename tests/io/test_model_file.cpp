@@ -45,8 +45,8 @@ double logit_difference(const Model& a, const Model& b, const Batch& batch) {
   double worst = 0;
   for (int s = 0; s < batch.size(); ++s) {
     std::vector<int> tokens(batch.tokens.cols());
-    for (Eigen::Index t = 0; t < batch.tokens.cols(); ++t) tokens[t] = batch.tokens(s, t);
-    const Mat la = forward(a, tokens).logits, lb = forward(b, tokens).logits;
+    for (Eigen::Index t = 0; t < batch.tokens.cols(); ++t) tokens[static_cast<std::size_t>(t)] = batch.tokens(s, t);
+    const attn::Mat la = forward(a, tokens).logits, lb = forward(b, tokens).logits;
     REQUIRE(la.rows() == lb.rows());
     REQUIRE(la.cols() == lb.cols());
     worst = std::max(worst, (la - lb).cwiseAbs().maxCoeff());

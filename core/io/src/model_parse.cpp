@@ -200,7 +200,7 @@ const json& array_of(const json& parent, const std::string& parent_path, const c
   const std::string path = path_key(parent_path, key);
   if (!j.is_array()) fail(path, std::string("expected an array with one object per ") + what + ", got " + describe(j));
   if (static_cast<long long>(j.size()) != count) {
-    fail(path, "expected " + std::to_string(count) + " " + what + "s, got " + std::to_string(j.size()));
+    fail(path, "expected " + std::to_string(count) + " " + what + (count == 1 ? "" : "s") + ", got " + std::to_string(j.size()));
   }
   return j;
 }
