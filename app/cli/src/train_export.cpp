@@ -37,6 +37,19 @@ std::vector<int> input_tokens(const io::ModelFile& f, const std::string& text) {
   return tokens;
 }
 
+// The model runs on sequences of exactly seq_len tokens. A shorter input is
+// padded with the filler marker and the padding cut off again afterwards:
+// attention is causal, so the first k rows never see what follows them.
+Scenario layer_on_input(const io::ModelFile& f, const std::vector<int>& tokens, int layer) {
+  std::vector<int> padded = tokens;
+  padded.resize(static_cast<std::size_t>(f.model.config.seq_len), f.config.task.vocab);
+  Scenario s = train::layer_scenario(f.model, f.config.task, padded, layer);
+  const Eigen::Index k = static_cast<Eigen::Index>(tokens.size());
+  s.x = Mat(s.x.topRows(k));
+  s.tokens.resize(tokens.size());
+  return s;
+}
+
 }  // namespace
 
 int run_layer_export(const TrainOptions& o) {
@@ -50,7 +63,7 @@ int run_layer_export(const TrainOptions& o) {
   }
   const std::vector<int> tokens = input_tokens(f, o.input);
   io::ScenarioFile scene;
-  scene.scenario = train::layer_scenario(f.model, f.config.task, tokens, o.layer);
+  scene.scenario = layer_on_input(f, tokens, o.layer);
   const std::string task = train::task_name(f.config.task.kind);
   scene.title = task + " model, layer " + std::to_string(o.layer) + ", step " + std::to_string(f.steps);
   scene.description = "Layer " + std::to_string(o.layer) + " of a model trained on the " + task + " task for " +
