@@ -1,101 +1,28 @@
 #!/usr/bin/python3
-"""Writes the training fixtures for tests/core/test_train_gradients.cpp.
+"""Writes the training fixtures for tests/io/test_train_gradients.cpp.
 
 Each fixture holds a small model in the "attnviz-model" file format, one
 batch (tokens, targets, scored positions), and what PyTorch autograd
 computes for it in float64: the mean cross-entropy over the scored
 positions and the gradient of every weight, laid out like the model file's
-"weights" object. The model is written out here, from the task rules and
-the architecture in the brief, without using attnviz, so the C++ test
-compares two independent implementations. The JSON files are committed, so
+"weights" object. The model and the tasks (tiny_attention_torch.py) are
+written from the task rules and the architecture, without attnviz code, so
+the C++ test compares two independent implementations. The JSON files are committed, so
 the tests never need Python; rerun this only to regenerate them:
 
     /usr/bin/python3 scripts/make_train_fixtures.py
 """
 import json
-import math
 import os
 import random
 
 import torch
 
+from tiny_attention_torch import loss_of, make_batch, seq_len, sinusoidal
+
 torch.set_num_threads(2)
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "fixtures", "train")
-
-
-# --- tasks: the sequences attnviz's tasks produce (marker id = vocab) -----
-
-def seq_copy_like(kind, vocab, length, rng):
-    s = [rng.randrange(vocab) for _ in range(length)]
-    tail = {"copy": s, "reverse": s[::-1], "sort": sorted(s)}[kind]
-    full = s + [vocab] + tail
-    tokens = full[: 2 * length]
-    target = full[1: 2 * length + 1]
-    scored = [t >= length for t in range(2 * length)]
-    return tokens, target, scored
-
-
-def seq_previous_token(vocab, length, rng):
-    s = [rng.randrange(vocab) for _ in range(length)]
-    target = [s[0]] + s[:-1]  # position 0 has no previous token and is not scored
-    return s, target, [t >= 1 for t in range(length)]
-
-
-def seq_induction(vocab, length, rng):
-    s = rng.sample(range(vocab), length)
-    tokens = s + s
-    target = tokens[1:] + [vocab]
-    scored = [length <= t <= 2 * length - 2 for t in range(2 * length)]
-    return tokens, target, scored
-
-
-def seq_key_value(vocab, length, rng):
-    keys = rng.sample(range(vocab // 2), length)
-    values = [rng.randrange(vocab // 2, vocab) for _ in range(length)]
-    tokens = []
-    for k, v in zip(keys, values):
-        tokens += [k, v]
-    q = rng.randrange(length)
-    tokens.append(keys[q])
-    target = tokens[1:] + [values[q]]
-    scored = [t == 2 * length for t in range(2 * length + 1)]
-    return tokens, target, scored
-
-
-def make_batch(task, vocab, length, count, rng):
-    rows = []
-    for _ in range(count):
-        if task in ("copy", "reverse", "sort"):
-            rows.append(seq_copy_like(task, vocab, length, rng))
-        elif task == "previous-token":
-            rows.append(seq_previous_token(vocab, length, rng))
-        elif task == "induction":
-            rows.append(seq_induction(vocab, length, rng))
-        else:
-            rows.append(seq_key_value(vocab, length, rng))
-    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
-
-
-def seq_len(task, length):
-    if task == "previous-token":
-        return length
-    if task == "key-value":
-        return 2 * length + 1
-    return 2 * length
-
-
-# --- the model ----------------------------------------------------------
-
-def sinusoidal(n, d):
-    pe = torch.zeros(n, d, dtype=torch.float64)
-    for p in range(n):
-        for i in range(0, d, 2):
-            angle = p / (10000.0 ** (i / d))
-            pe[p, i] = math.sin(angle)
-            if i + 1 < d:
-                pe[p, i + 1] = math.cos(angle)
-    return pe
 
 
 def init_weights(cfg, gen):
@@ -129,25 +56,7 @@ def init_weights(cfg, gen):
 
 
 def forward_loss(cfg, w, tokens, target, scored):
-    tok = torch.tensor(tokens)
-    n = tok.shape[1]
-    x = w["embed"][tok] + w["positions"][:n]
-    causal = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
-    for layer in w["layers"]:
-        outs = []
-        for head in layer["heads"]:
-            q, k, v = x @ head["w_q"], x @ head["w_k"], x @ head["w_v"]
-            s = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
-            s = s.masked_fill(causal, float("-inf"))
-            outs.append(torch.softmax(s, dim=-1) @ v)
-        x = x + torch.cat(outs, dim=-1) @ layer["w_o"]
-        if cfg["mlp"]:
-            hidden = torch.relu(x @ layer["mlp_in"] + layer["mlp_in_bias"])
-            x = x + hidden @ layer["mlp_out"] + layer["mlp_out_bias"]
-    logits = x @ w["unembed"]
-    mask = torch.tensor(scored)
-    # Mean over every scored position of the batch, not per sequence.
-    return torch.nn.functional.cross_entropy(logits[mask], torch.tensor(target)[mask])
+    return loss_of(cfg, w, torch.tensor(tokens), torch.tensor(target), torch.tensor(scored))
 
 
 # --- JSON ---------------------------------------------------------------
