@@ -47,17 +47,6 @@ const json& field(const json& obj, const std::string& path, const char* key) {
   return *it;
 }
 
-// Every key of obj must be one of `known`: a misspelt setting would
-// otherwise be silently replaced by its default.
-void only_keys(const json& obj, const std::string& path, std::initializer_list<const char*> known) {
-  std::vector<std::string> names(known.begin(), known.end());
-  for (const auto& item : obj.items()) {
-    bool ok = false;
-    for (const std::string& k : names) ok = ok || item.key() == k;
-    if (!ok) fail(path_key(path, item.key()), "unknown key (expected " + list_choices(names) + ")");
-  }
-}
-
 long long read_whole(const json& j, const std::string& path, long long lo, long long hi) {
   const bool whole = j.is_number_integer() || j.is_number_unsigned() ||
                      (j.is_number_float() && std::isfinite(j.get<double>()) &&
