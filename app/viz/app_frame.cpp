@@ -32,19 +32,22 @@ App::Panels App::panels() const {
   // Presenting, the inspector is narrower and the transport bar runs under
   // it too, so the canvas (and the large-font bar) get the room.
   const bool presenting = state_.view.presentation;
-  const bool left = state_.view.show_editor || state_.lesson.has_value();
+  // The Train view needs neither the scenario editor, the inspector nor the
+  // animation's transport bar: the canvas gets their room (a lesson stays).
+  const bool training = state_.train.open;
+  const bool left = (state_.view.show_editor && !training) || state_.lesson.has_value();
   const float editor_w = left ? std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f) : 0;
   const float inspector_w =
-      !state_.view.show_inspector ? 0
+      !state_.view.show_inspector || training ? 0
       : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
                    : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
   // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
-  const float transport_h = (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  const float transport_h = training ? 0 : (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
   // A lesson takes the left column, with the editor under it when shown.
   const float left_h = display.y - top;
-  const float lesson_h = !state_.lesson ? 0 : state_.view.show_editor ? std::round(left_h * 0.6f) : left_h;
+  const float lesson_h = !state_.lesson ? 0 : state_.view.show_editor && !training ? std::round(left_h * 0.6f) : left_h;
   p.lesson_pos = {0, top};
   p.lesson_size = {editor_w, lesson_h};
   p.editor_pos = {0, top + lesson_h};
@@ -154,7 +157,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
     draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   }
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
-  if (state_.view.show_inspector)
+  if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   if (state_.view.show_why_scale)
@@ -179,8 +182,9 @@ void App::frame(double dt) {
   handle_shortcuts(state_, model_.timeline());
   if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
   draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
-  if (state_.view.show_editor) draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
-  draw_transport(p.transport_pos, p.transport_size, model_, state_);
+  if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
+    draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
+  if (p.transport_size.y > 0) draw_transport(p.transport_pos, p.transport_size, model_, state_);
   // 2. Derived data, recomputed only when its inputs changed.
   update_derived(p, dt);
   // 3. Views of const data.

@@ -119,8 +119,8 @@ void status_line(const TrainSession& session, const TrainGrids& g) {
   ImGui::Text("Step %d%s   loss %.3f   held-out accuracy %.1f%%", session.steps(), session.running() ? " (training)" : "",
               session.losses().empty() ? last.loss : session.losses().back(), 100 * last.held_out.accuracy);
   if (!g.heads.empty())
-    ImGui::Text("Strongest induction head: layer %d, head %d (%.0f%% of its attention on the target)", g.best.layer + 1,
-                g.best.head, 100 * g.best.induction);
+    ImGui::TextWrapped("Strongest induction head at step %d: layer %d, head %d (%.0f%% of its attention on the target)",
+                       g.step, g.best.layer + 1, g.best.head, 100 * g.best.induction);
 }
 
 void history_slider(const TrainSession& session, const TrainGrids& g, TrainUi& ui, WidgetProbe* probe) {
@@ -187,9 +187,13 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float label_w = ImGui::CalcTextSize("WW").x;
   // Square cells as large as the room allows: heads side by side, layers stacked.
+  // Under each grid its scores take a line; titles and scores need this much width.
+  const float text_w = ImGui::CalcTextSize("prev 0.00  ind 0.00").x;
   const float per_w = (avail.x - label_w) / static_cast<float>(heads) - line;
-  const float per_h = (avail.y - 2 * line) / static_cast<float>(layers) - 3 * line;
+  const float per_h = (avail.y - 2 * line) / static_cast<float>(layers) - 4 * line;
   const float cell = std::max(3.0f, std::floor(std::min(per_w, per_h) / static_cast<float>(std::max(1, n))));
+  const float column_w = std::max(cell * static_cast<float>(n), text_w) + line;
+  const float row_h = cell * static_cast<float>(n) + 4 * line;
   attn::BoolMat blocked = attn::BoolMat::Constant(n, n, false);
   for (int r = 0; r < n; ++r)
     for (int c = r + 1; c < n; ++c) blocked(r, c) = true;  // causal: a token never sees later ones
@@ -203,12 +207,11 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
     for (int h = 0; h < heads; ++h) {
       const attn::train::HeadScore* score = nullptr;
       for (const attn::train::HeadScore& s : g.heads) if (s.layer == l && s.head == h) score = &s;
-      char title[96];
-      std::snprintf(title, sizeof title, "L%d H%d  prev %.2f  ind %.2f", l + 1, h, score ? score->previous_token : 0,
-                    score ? score->induction : 0);
+      char title[48], scores[64];
+      std::snprintf(title, sizeof title, "Layer %d, head %d", l + 1, h);
+      std::snprintf(scores, sizeof scores, "prev %.2f  ind %.2f", score ? score->previous_token : 0, score ? score->induction : 0);
       const std::string name = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);  // --dump-layout key
-      const ImVec2 origin{top.x + label_w + static_cast<float>(h) * (cell * static_cast<float>(n) + line),
-                          top.y + static_cast<float>(l) * (cell * static_cast<float>(n) + 3 * line)};
+      const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
       const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],
                           &blocked, nullptr, &scale};
       const auto hovered = draw_grid(spot, origin, cell, d.fonts, pal, probe);
@@ -216,6 +219,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       const ImVec2 a{origin.x - 3, origin.y + line - 3};
       const ImVec2 b{origin.x + cell * static_cast<float>(n) + 2, origin.y + line + cell * static_cast<float>(n) + 2};
       if (best) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.step), 0, 0, 3.0f);
+      ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores);
       const bool picked = state.train.picked_head && *state.train.picked_head == std::make_pair(l, h);
       if (picked) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.lesson), 0, 0, 2.0f);
       if (hovered) {
@@ -230,10 +234,15 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       }
     }
   // Token labels of the first grid's rows (the same for every grid).
-  for (int r = 0; r < n && cell >= ImGui::GetFontSize() * 0.8f; ++r)
-    ImGui::GetWindowDrawList()->AddText({top.x, top.y + line + static_cast<float>(r) * cell + (cell - ImGui::GetFontSize()) / 2},
-                                        to_imgui(pal.label), g.tokens[static_cast<size_t>(r)].c_str());
-  ImGui::Dummy({avail.x, static_cast<float>(layers) * (cell * static_cast<float>(n) + 3 * line)});
+  const float label_px = std::min(ImGui::GetFontSize(), cell * 0.95f);
+  ImFont* label_font = d.fonts.for_size(label_px);
+  for (int l = 0; l < layers && label_px >= 8; ++l)
+    for (int r = 0; r < n; ++r)
+      ImGui::GetWindowDrawList()->AddText(label_font, label_px,
+                                          {top.x, top.y + static_cast<float>(l) * row_h + line + static_cast<float>(r) * cell +
+                                                      (cell - label_px) / 2},
+                                          to_imgui(pal.label), g.tokens[static_cast<size_t>(r)].c_str());
+  ImGui::Dummy({avail.x, static_cast<float>(layers) * row_h});
   if (clicked) {
     state.train.picked_head = clicked;
     // In a lesson the click answers which head it is; outside one it opens the head.
