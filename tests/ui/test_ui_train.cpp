@@ -13,6 +13,7 @@
 #include "ui_support.hpp"
 #include "viz/colormap.hpp"
 #include "viz/colour_options.hpp"
+#include "viz/train_session.hpp"
 #include "viz/train_ui.hpp"
 
 using namespace ui_test;

@@ -135,12 +135,13 @@ bool TrainSession::poll() {
 }
 
 void TrainSession::thin_snapshots() {
-  if (snapshots_.size() <= kMaxSnapshots) return;
-  std::vector<TrainSnapshot> kept;
+  while (snapshots_.size() > kMaxSnapshots) {
+    std::vector<TrainSnapshot> kept;
   kept.reserve(snapshots_.size() / 2 + 2);
-  for (size_t i = 0; i + 1 < snapshots_.size(); i += 2) kept.push_back(std::move(snapshots_[i]));
-  kept.push_back(std::move(snapshots_.back()));
-  snapshots_ = std::move(kept);
+    for (size_t i = 0; i + 1 < snapshots_.size(); i += 2) kept.push_back(std::move(snapshots_[i]));
+    kept.push_back(std::move(snapshots_.back()));
+    snapshots_ = std::move(kept);
+  }
 }
 
 void TrainSession::wait_stopped() {
