@@ -19,7 +19,7 @@ void add_train_command(CLI::App& app, Action& action) {
       "scenario file (--scenario MODEL --input \"A B C\" -o SCENE.json).");
   cmd->add_option("--task", o->task, "copy, reverse, sort, previous-token, induction or key-value");
   cmd->add_option("--vocab", o->vocab, "Content symbols (default 16)")->check(CLI::Range(1, 4096));
-  cmd->add_option("--length", o->length, "Length of the random part; pairs for key-value (default 12)")
+  cmd->add_option("--length", o->length, "Length of the random part; pairs for key-value (default 12; key-value: at most vocab/2)")
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--random-offset", o->random_offset, "Induction: a random run of filler tokens before the repeat");
   cmd->add_option("--layers", o->layers, "Attention layers (default 2)")->check(CLI::Range(1, 64));

@@ -11,7 +11,7 @@ struct TrainOptions {
   // Training.
   std::string task;
   int vocab = 16;
-  int length = 12;
+  int length = 0;  // 0: 12, or for key-value at most vocab / 2 pairs (keys are distinct)
   bool random_offset = false;
   int layers = 2;
   int heads = 4;

@@ -27,7 +27,8 @@ train::TrainConfig config_from(const TrainOptions& o) {
     throw CliError(std::string("--task: ") + e.what());
   }
   c.task.vocab = o.vocab;
-  c.task.length = o.length;
+  const int default_length = c.task.kind == train::TaskKind::KeyValue ? std::max(1, std::min(12, o.vocab / 2)) : 12;
+  c.task.length = o.length > 0 ? o.length : default_length;
   c.task.random_offset = o.random_offset;
   c.model.vocab = train::model_vocab(c.task);
   c.model.seq_len = train::sequence_length(c.task);
