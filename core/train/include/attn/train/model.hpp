@@ -46,6 +46,15 @@ struct Model {
 // Empty when valid, else one message naming the field ("n_heads: 3 does not divide d_model 64").
 std::string validate_config(const ModelConfig& config);
 // Small random weights (scaled normal), deterministic in seed.
+// Scheme (normal draws from one mt19937_64 seeded with `seed`, Box-Muller on
+// its raw 64-bit output so every platform draws the same numbers), in this
+// order: embed N(0, 1); learned positions N(0, 1) (sinusoidal: the fixed
+// table PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(same), as the
+// core's sinusoidal encoding); per layer, per head w_q, w_k, w_v
+// N(0, 1/d_model); w_o N(0, 1/d_model); with MLP, mlp_in N(0, 1/d_model),
+// mlp_out N(0, 1/d_mlp), biases 0; unembed N(0, 1/d_model).
+// Unit-size embeddings make the scores O(1) from the start (there is no
+// layer norm), so the attention pattern gets gradient from step one.
 Model init_model(const ModelConfig& config, std::uint64_t seed);
 // Same shapes, all zeros (a gradient accumulator).
 Model zeros_like(const Model& model);
@@ -74,6 +83,14 @@ SequenceForward forward(const Model& model, const std::vector<int>& tokens);
 // The result does not depend on the thread count beyond rounding order,
 // which is fixed (per-thread sums added in thread order).
 double loss_and_gradient(const Model& model, const Batch& batch, Model* grad, int threads = 0);
+
+// Loss (as above) and accuracy (share of scored positions whose first
+// highest logit is the target) on a batch, without gradients.
+struct BatchScore {
+  double loss = 0;
+  double accuracy = 0;
+};
+BatchScore score_batch(const Model& model, const Batch& batch, int threads = 0);
 
 // One attention layer of the model on one input, as an ordinary scenario:
 // x is that layer's residual input, the heads' W_Q/W_K/W_V and W_O are the

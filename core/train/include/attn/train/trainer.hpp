@@ -64,6 +64,7 @@ class Trainer {
   std::mt19937_64 rng_;
   Batch held_out_;
   int steps_ = 0;
+  int adam_steps_ = 0;  // steps since the moments were last zero, for bias correction
 };
 
 // The head with the highest induction score (ties: the later layer).

@@ -1,0 +1,60 @@
+// Not a test: a timing report run by hand (skipped by default, because
+// timed assertions do not belong in shared CI). Prints steps and seconds
+// to 99% held-out accuracy for the reference run and each task:
+//   ./test_train --no-skip -tc="speed report*"
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "train_helpers.hpp"
+
+using namespace attn::train;
+using namespace attn::train::testing;
+
+namespace {
+
+void report(const char* label, TrainConfig config, int max_steps) {
+  const auto start = std::chrono::steady_clock::now();
+  Trainer trainer(config);
+  Evaluation e;
+  while (trainer.steps_done() < max_steps) {
+    trainer.step();
+    if (trainer.steps_done() % 25 == 0) {
+      e = trainer.evaluate();
+      if (e.accuracy >= 0.99) break;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%-34s steps %5d  %6.2f s  held-out accuracy %.4f  loss %.4f\n", label, trainer.steps_done(), seconds,
+              e.accuracy, e.loss);
+}
+
+TrainConfig reference_config(TaskKind kind) {
+  TrainConfig c;
+  c.task = task_of(kind, 16, 12);
+  c.model.d_model = 64;
+  c.model.n_heads = 4;
+  c.model.n_layers = 2;
+  c.model.learned_positions = true;
+  c.batch = 64;
+  c.learning_rate = 3e-3;
+  c.seed = 1;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("speed report: steps and seconds to 99% held-out accuracy" * doctest::skip()) {
+  report("induction (reference)", reference_config(TaskKind::Induction), 3000);
+  TrainConfig offset = reference_config(TaskKind::Induction);
+  offset.task.random_offset = true;
+  report("induction, random offset", offset, 3000);
+  report("copy", reference_config(TaskKind::Copy), 3000);
+  report("reverse", reference_config(TaskKind::Reverse), 3000);
+  report("sort", reference_config(TaskKind::Sort), 3000);
+  report("previous-token", reference_config(TaskKind::PreviousToken), 3000);
+  TrainConfig kv = reference_config(TaskKind::KeyValue);
+  kv.task.length = 8;
+  report("key-value (8 pairs)", kv, 3000);
+}
