@@ -8,6 +8,7 @@
 #include "app.hpp"
 #include "attn/io/model_file.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/lesson_actions.hpp"
 
 namespace viz {
 namespace {
@@ -81,6 +82,16 @@ void App::update_train() {
     const int to = std::clamp(from + ui.scrub, 0, std::max(0, n - 1));
     ui.shown = to == n - 1 && train_.running() ? -1 : to;
     ui.scrub = 0;
+  }
+  // Lessons (lesson_actions.hpp): a click on a head answers a "head"
+  // question, judged on the snapshot shown; "Show me" reads its scores.
+  if (ui.open) {
+    const TrainGrids& shown = train_grids_.get(train_, ui.shown, ui.example);
+    ui.shown_scores = shown.heads;
+    if (ui.picked_head && lesson_head_question_open(state_)) {
+      actions::answer_lesson_head(state_, shown.heads, ui.picked_head->first, ui.picked_head->second);
+      ui.picked_head.reset();
+    }
   }
   if (ui.save_request) {
     ui.save_request = false;

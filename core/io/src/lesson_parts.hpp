@@ -3,6 +3,7 @@
 // against each scene's trace).
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,22 @@ namespace attn::io::detail {
 struct LessonHeader {
   std::string title, article, summary;
 };
+
+// Field readers shared by the lesson's parts; each throws FormatError
+// starting with `path`.
+[[noreturn]] void fail(const std::string& path, const std::string& problem);
+void only_keys(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known);
+const nlohmann::json& object_at(const nlohmann::json& j, const std::string& path);
+int read_int(const nlohmann::json& j, const std::string& path, int lo);  // a whole number from lo
+double read_number(const nlohmann::json& j, const std::string& path);    // finite
+
+// A step's "train" block: the run's settings (lesson defaults for what it
+// leaves out, see docs/lessons.md) and how many steps it runs before pausing.
+struct LessonTrain {
+  attn::train::TrainConfig config;
+  int steps = 0;
+};
+LessonTrain read_lesson_train(const nlohmann::json& j, const std::string& path);
 
 // Throws FormatError naming the field.
 LessonHeader read_lesson_header(const nlohmann::json& doc);
