@@ -71,6 +71,19 @@ void App::apply_train_options() {
 void App::update_train() {
   apply_train_options();
   TrainUi& ui = state_.train;
+  // Lessons (lesson_actions.hpp). A click on a head answers a "head"
+  // question, judged on the snapshot the student saw (taken before this
+  // frame's poll); "Show me" reads its scores. A lesson that opens the view
+  // before any run shows the untrained model, so the grids are there to watch.
+  if (ui.open && state_.lesson) {
+    const TrainGrids& seen = train_grids_.get(train_, ui.shown, ui.example);
+    ui.shown_scores = seen.heads;
+    if (ui.picked_head && lesson_head_question_open(state_)) {
+      actions::answer_lesson_head(state_, seen.heads, ui.picked_head->first, ui.picked_head->second);
+      ui.picked_head.reset();
+    }
+    if (!train_.has_run() && ui.command == TrainUi::Command::None) ui.command = TrainUi::Command::Reset;
+  }
   if (ui.command != TrainUi::Command::None) {
     const std::string error = apply_command(train_, ui);
     ui.message = error.empty() ? "" : "Cannot train: " + error;
@@ -82,16 +95,6 @@ void App::update_train() {
     const int to = std::clamp(from + ui.scrub, 0, std::max(0, n - 1));
     ui.shown = to == n - 1 && train_.running() ? -1 : to;
     ui.scrub = 0;
-  }
-  // Lessons (lesson_actions.hpp): a click on a head answers a "head"
-  // question, judged on the snapshot shown; "Show me" reads its scores.
-  if (ui.open) {
-    const TrainGrids& shown = train_grids_.get(train_, ui.shown, ui.example);
-    ui.shown_scores = shown.heads;
-    if (ui.picked_head && lesson_head_question_open(state_)) {
-      actions::answer_lesson_head(state_, shown.heads, ui.picked_head->first, ui.picked_head->second);
-      ui.picked_head.reset();
-    }
   }
   if (ui.save_request) {
     ui.save_request = false;

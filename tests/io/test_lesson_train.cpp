@@ -61,7 +61,7 @@ TEST_CASE("lesson train: every field of the block reaches the run's settings") {
   CHECK(c.model.learned_positions);
   CHECK_FALSE(c.task.random_offset);
   CHECK(c.seed == 7);
-  CHECK(c.learning_rate == doctest::Approx(0.01).epsilon(0));
+  CHECK(c.learning_rate == doctest::Approx(0.01).epsilon(1e-12));
   CHECK(l.steps[1].train_steps == 600);
   // A train step without its own scene still carries the previous one over.
   CHECK(l.steps[1].scene.scenario.x.rows() == l.steps[0].scene.scenario.x.rows());
@@ -78,7 +78,7 @@ TEST_CASE("lesson train: only the task is required; the rest are the documented 
   CHECK_FALSE(c.model.learned_positions);  // sinusoidal
   CHECK(c.task.random_offset);             // induction starts at a random place
   CHECK(c.seed == 1);
-  CHECK(c.learning_rate == doctest::Approx(0.003).epsilon(0));
+  CHECK(c.learning_rate == doctest::Approx(0.003).epsilon(1e-12));
   CHECK(l.steps[2].train_steps == 1500);
   CHECK(attn::train::validate_train_config(c).empty());
 }
@@ -124,13 +124,13 @@ TEST_CASE("lesson train: a head question reads its threshold and lives on a trai
   const LessonFile l = attn::io::parse_lesson(train_sample().dump(), kScenes);
   REQUIRE(l.steps[2].question);
   CHECK(l.steps[2].question->kind == attn::io::LessonQuestion::Kind::Head);
-  CHECK(l.steps[2].question->min_score == doctest::Approx(0.4).epsilon(0));
+  CHECK(l.steps[2].question->min_score == doctest::Approx(0.4).epsilon(1e-12));
   CHECK(l.steps[2].question->hide.empty());
   CHECK(l.questions() == 1);
 
   json doc = train_sample();
   doc["steps"][2]["question"].erase("min_score");
-  CHECK(attn::io::parse_lesson(doc.dump(), kScenes).steps[2].question->min_score == doctest::Approx(0.5).epsilon(0));
+  CHECK(attn::io::parse_lesson(doc.dump(), kScenes).steps[2].question->min_score == doctest::Approx(0.5).epsilon(1e-12));
 
   doc = train_sample();
   doc["steps"][2].erase("train");
