@@ -155,7 +155,7 @@ int App::run_interactive() {
     autosave();
   }
   if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
   remember_settings();
   return 0;
 }
@@ -199,7 +199,7 @@ int App::run_screenshot() {
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
   const bool ok = write_screenshot(options_.screenshot, w, h);
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_);
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
   if (!ok) {
     std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
     return 1;

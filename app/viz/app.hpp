@@ -148,6 +148,7 @@ class App {
   TrainGridsCache train_grids_;
   void update_train();
   void apply_train_options();  // --train and its companions, once
+  nlohmann::json train_dump();  // the Train view in --dump-state
   bool train_options_applied_ = false;
   WidgetProbe probe_;
   // Export state: an offscreen frame is drawn at export_w_ x export_h_ with

@@ -197,9 +197,9 @@ void App::frame(double dt) {
   remember_settings();
 
   if (!options_.dump_state.empty()) {
-    std::string key = state_dump_key(state_, model_);
+    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump();
     if (key != dumped_key_) {
-      write_state_dump(options_.dump_state, state_, model_);
+      write_state_dump(options_.dump_state, state_, model_, train_dump());
       dumped_key_ = std::move(key);
     }
   }

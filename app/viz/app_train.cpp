@@ -145,3 +145,26 @@ void App::update_train() {
 }
 
 }  // namespace viz
+
+namespace viz {
+
+nlohmann::json App::train_dump() {
+  const TrainUi& ui = state_.train;
+  nlohmann::json j = {{"open", ui.open}, {"running", train_.running()}, {"steps", train_.steps()},
+                      {"snapshots", train_.snapshots().size()}, {"task", attn::train::task_name(train_.config().task.kind)},
+                      {"message", ui.message}};
+  if (!train_.snapshots().empty()) {
+    const TrainGrids& g = train_grids_.get(train_, ui.shown, ui.example);
+    const TrainSnapshot& shown = train_.snapshots()[static_cast<size_t>(g.snapshot)];
+    j["shown_step"] = g.step;
+    j["following"] = ui.shown < 0;
+    j["accuracy"] = shown.held_out.accuracy;
+    j["newest_accuracy"] = train_.snapshots().back().held_out.accuracy;
+    j["best_head"] = {{"layer", g.best.layer}, {"head", g.best.head}, {"induction", g.best.induction}};
+    j["tokens"] = g.tokens;
+  }
+  if (ui.picked_head) j["picked"] = {ui.picked_head->first, ui.picked_head->second};
+  return j;
+}
+
+}  // namespace viz

@@ -49,8 +49,10 @@ bool write_screenshot(const std::string& path, int width, int height) {
   return stbi_write_png(path.c_str(), width, height, 3, flipped.data(), static_cast<int>(stride)) != 0;
 }
 
-void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model) {
+void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model,
+                      const nlohmann::json& train) {
   nlohmann::json j;
+  j["train"] = train;
   j["revision"] = state.revision;
   j["document"] = state.document;
   j["assets_dir"] = state.assets_dir;

@@ -16,7 +16,9 @@ namespace viz {
 // Reads GL_BACK (call before swapping) and writes an RGB PNG; false on failure.
 bool write_screenshot(const std::string& path, int width, int height);
 
-void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model);
+// `train`: the Train view's state (App::train_dump), reported as "train".
+void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model,
+                      const nlohmann::json& train = nullptr);
 // Changes whenever something the state dump reports changes (cheap: no scenario).
 std::string state_dump_key(const AppState& state, const TraceModel& model);
 
