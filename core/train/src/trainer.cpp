@@ -61,7 +61,8 @@ Trainer::Trainer(const TrainConfig& config, Model model, int steps_done) : confi
   if (model.config.vocab != expected.vocab || model.config.seq_len != expected.seq_len)
     throw std::invalid_argument("model: built for vocab " + std::to_string(model.config.vocab) + " and " +
                                 std::to_string(model.config.seq_len) + " positions, the task needs vocab " +
-                                std::to_string(expected.vocab) + " and " + std::to_string(expected.seq_len));
+                                std::to_string(expected.vocab) + " and " + std::to_string(expected.seq_len) +
+                                " positions");
   if (steps_done < 0) throw std::invalid_argument("steps_done: must not be negative");
   // Shapes must match what init_model would build, or the passes would read out of bounds.
   Model reference = init_model(model.config, 0);

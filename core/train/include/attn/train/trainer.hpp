@@ -44,7 +44,11 @@ struct HeadScore {
 class Trainer {
  public:
   explicit Trainer(const TrainConfig& config);  // throws std::invalid_argument when invalid
-  // Resumes from saved weights (e.g. a model file); Adam restarts from zero moments.
+  // Resumes from saved weights (e.g. a model file); Adam restarts from zero
+  // moments (bias correction counts from the resume), and the batches come
+  // from a generator seeded with seed + steps_done, so they are fresh rather
+  // than a replay of the first run's. Throws std::invalid_argument when the
+  // config is invalid or the model's shapes do not fit it and the task.
   Trainer(const TrainConfig& config, Model model, int steps_done);
 
   // One Adam step on a fresh batch; returns that batch's loss.
