@@ -99,8 +99,10 @@ struct PendingAction {
   std::string path;  // Open: the file
   // ShowScene: a scene that is not a file (a trained layer), its label and
   // the head lane to show (-1: all).
-  std::shared_ptr<const attn::io::ScenarioFile> scene;
-  std::string label;
+  // (Default initialisers: requests written {kind, path} leave these out
+  // without tripping -Wmissing-field-initializers.)
+  std::shared_ptr<const attn::io::ScenarioFile> scene{};
+  std::string label{};
   int head = -1;
 };
 
