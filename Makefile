@@ -45,15 +45,15 @@ test-sanitize: deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  ctest --output-on-failure -j $(JOBS) -E package_deb --repeat until-pass:2
 
-# libFuzzer on the scenario and lesson parsers (clang), FUZZ_SECONDS each,
-# starting from the shipped scenes, the malformed corpus and the lessons.
+# libFuzzer on the scenario, lesson and model parsers (clang), FUZZ_SECONDS
+# each, starting from the shipped scenes, the malformed corpora and the lessons.
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
 fuzz:
 	@bash scripts/install-deps.sh --fuzz
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_FUZZ=ON \
 	  -DATTNVIZ_BUILD_APP=OFF -DATTNVIZ_BUILD_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson fuzz_model
 	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # Not in `make test`: animates the built-in lesson and a four-head scene for
@@ -69,6 +69,7 @@ screenshots: build
 
 bench: build
 	$(BUILD)/bench/core_bench
+	$(BUILD)/bench/train_bench
 	bash scripts/bench.sh $(BUILD)
 
 # A .deb for a room of machines (build-package/attnviz_*.deb); `sudo apt install ./build-package/attnviz_*.deb`.

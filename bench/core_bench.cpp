@@ -22,6 +22,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/trace.hpp"
 #include "bench_scenes.hpp"
+#include "python_json.hpp"
 
 namespace {
 
@@ -70,28 +71,17 @@ struct Peer {
 };
 
 Peer torch_peer(const bench::Shape& s, bool causal, int repeats) {
-  const std::string cmd = "/usr/bin/python3 " + std::string(ATTNVIZ_BENCH_DIR) + "/torch_peer.py " + std::to_string(s.n) + " " +
-                          std::to_string(s.d_model) + " " + std::to_string(s.heads) + " " + (causal ? "1 " : "0 ") +
-                          std::to_string(repeats) + " 2>/dev/null";
+  const nlohmann::json j = bench::run_python_json(std::string(ATTNVIZ_BENCH_DIR) + "/torch_peer.py " + std::to_string(s.n) + " " +
+                                                  std::to_string(s.d_model) + " " + std::to_string(s.heads) + " " +
+                                                  (causal ? "1 " : "0 ") + std::to_string(repeats));
   Peer p;
-  std::FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) return p;
-  char buf[4096];
-  std::string out;
-  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
-  ::pclose(pipe);
-  try {
-    const nlohmann::json j = nlohmann::json::parse(out);
-    if (j.contains("error")) {
-      p.note = j["error"];
-      return p;
-    }
-    p.ok = true;
-    p.ms = j["ms"];
-    p.peak_mb = j["peak_mb"];
-  } catch (const std::exception&) {
-    p.note = "python3 or torch not available";
+  if (j.contains("error")) {
+    p.note = j["error"];
+    return p;
   }
+  p.ok = true;
+  p.ms = j["ms"];
+  p.peak_mb = j["peak_mb"];
   return p;
 }
 

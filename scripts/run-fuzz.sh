@@ -6,7 +6,7 @@
 set -euo pipefail
 build=$1
 seconds=$2
-mkdir -p "$build/corpus/scenario" "$build/corpus/lesson" "$build/crashes"
+mkdir -p "$build/corpus/scenario" "$build/corpus/lesson" "$build/corpus/model" "$build/crashes"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run() {
   local target=$1 corpus=$2
@@ -20,3 +20,4 @@ run() {
 }
 run fuzz_scenario "$build/corpus/scenario" assets/scenarios tests/data/malformed
 run fuzz_lesson "$build/corpus/lesson" assets/lessons tests/data/lessons
+run fuzz_model "$build/corpus/model" tests/data/malformed_models

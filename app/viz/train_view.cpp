@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <misc/cpp/imgui_stdlib.h>
+#include <imgui_stdlib.h>
 
 #include "cell_grid.hpp"
 #include "theme_style.hpp"

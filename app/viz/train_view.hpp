@@ -8,6 +8,7 @@
 
 #include "editor_panel.hpp"
 #include "font_set.hpp"
+#include "theme_style.hpp"
 #include "viz/app_state.hpp"
 #include "viz/train_session.hpp"
 #include "viz/train_view_model.hpp"

@@ -19,5 +19,6 @@ void add_stages_command(CLI::App& app, Action& action);
 void add_lesson_command(CLI::App& app, Action& action);
 void add_why_scale_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
+void add_train_command(CLI::App& app, Action& action);
 
 }  // namespace attn::cli

@@ -26,7 +26,9 @@ constexpr const char* kFooter =
     "  attn explain assets/scenarios/default.json --stage weights --row 0 --col 1\n"
     "  attn trace assets/scenarios/default.json --indent 1\n"
     "  attn lesson check assets/lessons/01_attention_from_scratch.json\n"
-    "  attn why-scale --dk 64";
+    "  attn why-scale --dk 64\n"
+    "  attn train --task induction --steps 300 -o model.json\n"
+    "  attn train --scenario model.json --input \"A B C A B\" --layer 1 -o scene.json";
 
 int fail(const std::string& message, int code) {
   std::cerr << "attn: " << attn::cli::one_line(message) << "\n";
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
   add_lesson_command(app, action);
   add_why_scale_command(app, action);
   add_export_command(app, action);
+  add_train_command(app, action);
 
   try {
     app.parse(argc, argv);

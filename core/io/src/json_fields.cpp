@@ -193,6 +193,15 @@ std::string list_choices(const std::vector<std::string>& names) {
   return out;
 }
 
+void only_keys(const json& obj, const std::string& path, std::initializer_list<const char*> known) {
+  const std::vector<std::string> names(known.begin(), known.end());
+  for (const auto& item : obj.items()) {
+    bool ok = false;
+    for (const std::string& k : names) ok = ok || item.key() == k;
+    if (!ok) fail(path_key(path, item.key()), "unknown key (expected " + list_choices(names) + ")");
+  }
+}
+
 void throw_bad_choice(const json& j, const std::string& path,
                       const std::vector<std::string>& names) {
   if (j.is_string()) {

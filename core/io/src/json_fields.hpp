@@ -51,6 +51,11 @@ template <typename E>
 E read_choice(const nlohmann::json& j, const std::string& path,
               std::initializer_list<std::pair<const char*, E>> choices);
 
+// Every key of obj must be one of `known`; otherwise throws naming the
+// first stranger and listing the keys allowed (a misspelt setting would
+// otherwise be silently replaced by its default).
+void only_keys(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known);
+
 // "\"a\", \"b\" or \"c\"" for messages.
 std::string list_choices(const std::vector<std::string>& names);
 

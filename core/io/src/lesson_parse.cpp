@@ -16,17 +16,6 @@ using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& path, const std::string& problem) { throw FormatError(path + ": " + problem); }
 
-void only_keys(const json& obj, const std::string& path, std::initializer_list<const char*> known) {
-  for (const auto& item : obj.items()) {
-    bool ok = false;
-    for (const char* k : known) ok = ok || item.key() == k;
-    if (!ok) {
-      std::vector<std::string> names(known.begin(), known.end());
-      fail(path_key(path, item.key()), "unknown key (expected " + list_choices(names) + ")");
-    }
-  }
-}
-
 const json& object_at(const json& j, const std::string& path) {
   if (!j.is_object()) fail(path, "expected an object, got " + describe(j));
   return j;

@@ -3,12 +3,12 @@
 // against each scene's trace).
 #pragma once
 
-#include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "attn/io/lesson_file.hpp"
+#include "json_fields.hpp"
 
 namespace attn::io::detail {
 
@@ -16,10 +16,9 @@ struct LessonHeader {
   std::string title, article, summary;
 };
 
-// Field readers shared by the lesson's parts; each throws FormatError
-// starting with `path`.
+// Field readers shared by the lesson's parts (only_keys is in
+// json_fields.hpp); each throws FormatError starting with `path`.
 [[noreturn]] void fail(const std::string& path, const std::string& problem);
-void only_keys(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known);
 const nlohmann::json& object_at(const nlohmann::json& j, const std::string& path);
 int read_int(const nlohmann::json& j, const std::string& path, int lo);  // a whole number from lo
 double read_number(const nlohmann::json& j, const std::string& path);    // finite

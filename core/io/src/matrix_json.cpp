@@ -4,6 +4,9 @@
 
 #include <cmath>
 
+#include "attn/io/scenario_file.hpp"
+#include "field_path.hpp"
+
 namespace attn::io::detail {
 
 using nlohmann::json;
@@ -32,6 +35,30 @@ json flag_rows(const BoolMat& m) {
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+namespace {
+
+void require_finite(double v, const std::string& cell) {
+  if (!std::isfinite(v)) throw FormatError(cell + ": not finite; cannot save it (JSON has no NaN or infinity)");
+}
+
+}  // namespace
+
+json finite_rows(const Mat& m, const std::string& path) {
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      require_finite(m(r, c), path_index(path_index(path, static_cast<std::size_t>(r)), static_cast<std::size_t>(c)));
+  return matrix_rows(m);
+}
+
+json finite_list(const Vec& v, const std::string& path) {
+  json out = json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    require_finite(v(i), path_index(path, static_cast<std::size_t>(i)));
+    out.push_back(v(i));
+  }
+  return out;
 }
 
 }  // namespace attn::io::detail

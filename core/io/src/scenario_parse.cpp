@@ -9,6 +9,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "field_path.hpp"
 #include "file_io.hpp"
+#include "format_header.hpp"
 #include "json_fields.hpp"
 #include "json_text.hpp"
 
@@ -19,9 +20,6 @@ using namespace detail;
 
 namespace {
 
-constexpr const char* kFormatName = "attnviz-scenario";
-constexpr int kVersion = 1;
-
 [[noreturn]] void fail(const std::string& path, const std::string& problem) {
   throw FormatError(path + ": " + problem);
 }
@@ -29,37 +27,6 @@ constexpr int kVersion = 1;
 const json* member(const json& obj, const char* key) {
   const auto it = obj.find(key);
   return it == obj.end() ? nullptr : &*it;
-}
-
-void check_header(const json& doc) {
-  const json* format = member(doc, "format");
-  if (!format) {
-    fail("format", std::string("missing; expected \"") + kFormatName +
-                       "\" (is this an attnviz scenario file?)");
-  }
-  if (!format->is_string() || format->get_ref<const std::string&>() != kFormatName) {
-    std::string hint;
-    if (format->is_string() && format->get_ref<const std::string&>() == "attnviz-trace") {
-      hint = " (this is a trace written by `attn trace`, not a scenario)";
-    }
-    fail("format", std::string("expected \"") + kFormatName + "\", got " + describe(*format) + hint);
-  }
-  const json* version = member(doc, "version");
-  if (!version) fail("version", "missing (this build reads version 1)");
-  // Accept 1 and 1.0; anything else that is not a whole number is an error.
-  long long number = 0;
-  if (version->is_number_integer() || version->is_number_unsigned()) {
-    number = version->get<long long>();
-  } else if (version->is_number_float() && std::abs(version->get<double>()) < 1e9 &&
-             std::floor(version->get<double>()) == version->get<double>()) {
-    number = static_cast<long long>(version->get<double>());
-  } else {
-    fail("version", "expected an integer, got " + describe(*version));
-  }
-  if (number != kVersion) {
-    fail("version", "unsupported version " + version->dump() +
-                        " (this build reads version 1)");
-  }
 }
 
 const json& require_member(const json& obj, const std::string& path, const char* key,
@@ -229,7 +196,7 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
   if (!doc.is_object()) {
     throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   }
-  check_header(doc);
+  check_format_header(doc, "attnviz-scenario", 1, "scenario");
   ScenarioFile file;
   read_numbers(doc, file.scenario, limits);
   read_options(doc, file.scenario, limits);

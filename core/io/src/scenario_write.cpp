@@ -17,21 +17,6 @@ using namespace detail;
 
 namespace {
 
-// A saved file must load again, and JSON cannot hold NaN or infinity, so
-// non-finite inputs are refused instead of being written as null.
-json finite_rows(const Mat& m, const std::string& path) {
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    for (Eigen::Index c = 0; c < m.cols(); ++c) {
-      if (!std::isfinite(m(r, c))) {
-        throw FormatError(path_index(path_index(path, static_cast<std::size_t>(r)),
-                                     static_cast<std::size_t>(c)) +
-                          ": not finite; cannot save it (JSON has no NaN or infinity)");
-      }
-    }
-  }
-  return matrix_rows(m);
-}
-
 json labels_json(const std::vector<std::string>& labels) {
   json out = json::array();
   for (const std::string& l : labels) out.push_back(l);
@@ -105,7 +90,7 @@ void write_options(const Scenario& s, json& out) {
       const std::string p = path_index("additive", i);
       params.push_back({{"w", finite_rows(a.w, path_key(p, "w"))},
                         {"u", finite_rows(a.u, path_key(p, "u"))},
-                        {"v", finite_rows(Mat(a.v.transpose()), path_key(p, "v"))[0]}});
+                        {"v", finite_list(a.v, path_key(p, "v"))}});
     }
     out["additive"] = std::move(params);
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,14 +96,14 @@ struct Notice {
 // What to do once unsaved edits have been saved or discarded.
 struct PendingAction {
   enum class Kind { None, Open, OpenBuiltin, Quit, ShowScene };
+  PendingAction() = default;
+  PendingAction(Kind k, std::string file) : kind(k), path(std::move(file)) {}
   Kind kind = Kind::None;
   std::string path;  // Open: the file
   // ShowScene: a scene that is not a file (a trained layer), its label and
   // the head lane to show (-1: all).
-  // (Default initialisers: requests written {kind, path} leave these out
-  // without tripping -Wmissing-field-initializers.)
-  std::shared_ptr<const attn::io::ScenarioFile> scene{};
-  std::string label{};
+  std::shared_ptr<const attn::io::ScenarioFile> scene;
+  std::string label;
   int head = -1;
 };
 

@@ -1,0 +1,161 @@
+// The Train view's model layer: the session runs the same steps as a
+// Trainer called directly (so the worker adds no randomness), publishes a
+// snapshot every kSnapshotEvery steps plus one where it paused, keeps the
+// history bounded, and a snapshot's layer opened in the pipeline view is an
+// ordinary scenario whose trace has the model's own attention weights.
+#include <doctest/doctest.h>
+
+#include "attn/trace.hpp"
+#include "viz/app_actions.hpp"
+#include "viz/app_state.hpp"
+#include "viz/train_session.hpp"
+#include "viz/train_ui.hpp"
+#include "viz/train_view_model.hpp"
+
+namespace {
+
+attn::train::TrainConfig small_config() {
+  attn::train::TrainConfig c = viz::TrainUi::default_train_settings();
+  c.task.length = 5;
+  c.model.d_model = 16;
+  c.model.n_heads = 2;
+  c.batch = 8;
+  c.held_out = 16;
+  c.seed = 9;
+  return c;
+}
+
+double max_difference(const attn::Mat& a, const attn::Mat& b) { return (a - b).cwiseAbs().maxCoeff(); }
+
+}  // namespace
+
+TEST_CASE("train session: steps on the worker match a Trainer stepped directly") {
+  viz::TrainSession session;
+  REQUIRE(session.reset(small_config(), 25) == "");
+  CHECK(session.snapshots().size() == 1);  // step 0: random weights
+  CHECK(session.snapshots()[0].step == 0);
+  session.start();
+  session.wait_stopped();
+  CHECK_FALSE(session.running());
+  REQUIRE(session.steps() == 25);
+  CHECK(session.losses().size() == 25);
+  std::vector<int> steps;
+  for (const viz::TrainSnapshot& s : session.snapshots()) steps.push_back(s.step);
+  CHECK(steps == std::vector<int>{0, 10, 20, 25});
+
+  attn::train::Trainer direct(small_config());
+  std::vector<double> losses;
+  for (int i = 0; i < 25; ++i) losses.push_back(direct.step());
+  for (size_t i = 0; i < losses.size(); ++i) CHECK(session.losses()[i] == losses[i]);
+  const attn::train::Model& a = *session.snapshots().back().model;
+  const attn::train::Model& b = direct.model();
+  CHECK(max_difference(a.embed, b.embed) == 0);
+  CHECK(max_difference(a.unembed, b.unembed) == 0);
+  CHECK(session.snapshots().back().held_out.accuracy == direct.evaluate().accuracy);
+}
+
+TEST_CASE("train session: a run that reached its limit continues when the limit grows; reset starts over") {
+  viz::TrainSession session;
+  REQUIRE(session.reset(small_config(), 12) == "");
+  session.start();
+  session.wait_stopped();
+  CHECK(session.steps() == 12);
+  session.start();  // at the limit: nothing happens
+  session.wait_stopped();
+  CHECK(session.steps() == 12);
+  session.set_max_steps(30);
+  session.start();
+  session.wait_stopped();
+  CHECK(session.steps() == 30);
+  CHECK(session.snapshots().back().step == 30);
+  REQUIRE(session.reset(small_config(), 12) == "");
+  CHECK(session.steps() == 0);
+  CHECK(session.snapshots().size() == 1);
+}
+
+TEST_CASE("train session: bad settings are refused with the reason and change nothing") {
+  viz::TrainSession session;
+  REQUIRE(session.reset(small_config(), 10) == "");
+  attn::train::TrainConfig bad = small_config();
+  bad.model.n_heads = 3;  // does not divide d_model 16
+  const std::string error = session.reset(bad, 10);
+  CHECK(error.find("n_heads") != std::string::npos);
+  CHECK(session.config().model.n_heads == 2);
+  CHECK(session.snapshots().size() == 1);
+}
+
+TEST_CASE("train session: a long run keeps a bounded, evenly thinned history from step 0 to the newest") {
+  attn::train::TrainConfig c = small_config();
+  c.model.d_model = 8;
+  c.model.n_layers = 1;
+  c.batch = 2;
+  c.held_out = 4;
+  viz::TrainSession session;
+  const int steps = static_cast<int>(viz::TrainSession::kMaxSnapshots) * viz::TrainSession::kSnapshotEvery * 2 + 7;
+  REQUIRE(session.reset(c, steps) == "");
+  session.start();
+  session.wait_stopped();
+  const std::vector<viz::TrainSnapshot>& s = session.snapshots();
+  CHECK(s.size() <= viz::TrainSession::kMaxSnapshots);
+  CHECK(s.size() >= viz::TrainSession::kMaxSnapshots / 2);
+  CHECK(s.front().step == 0);
+  CHECK(s.back().step == steps);
+  for (size_t i = 1; i < s.size(); ++i) CHECK(s[i].step > s[i - 1].step);
+}
+
+TEST_CASE("train view model: grids are the snapshot's weights on the example; its layer opens as a scenario") {
+  viz::TrainSession session;
+  REQUIRE(session.reset(small_config(), 20) == "");
+  session.start();
+  session.wait_stopped();
+  const viz::TrainGrids g = viz::train_grids(session, -1, 3);
+  REQUIRE(g.snapshot == static_cast<int>(session.snapshots().size()) - 1);
+  CHECK(g.step == 20);
+  REQUIRE(g.weights.size() == 2);
+  REQUIRE(g.weights[0].size() == 2);
+  CHECK(g.tokens.size() == static_cast<size_t>(session.held_out().tokens.cols()));
+  CHECK(viz::snapshot_at_or_before(session, 15) == 1);  // steps 0, 10, 20
+  CHECK(viz::snapshot_at_or_before(session, 20) == 2);
+
+  for (int layer = 0; layer < 2; ++layer) {
+    CAPTURE(layer);
+    const attn::io::ScenarioFile file = viz::trained_layer_scene(session, -1, 3, layer);
+    CHECK(file.title.find("layer " + std::to_string(layer + 1)) != std::string::npos);
+    CHECK(file.title.find("20 steps") != std::string::npos);
+    REQUIRE(attn::validate(file.scenario) == "");
+    const attn::Trace t = attn::compute_trace(file.scenario);
+    for (int h = 0; h < 2; ++h) {
+      const attn::Mat w = t.find("weights", h)->value.dense();
+      const double d = max_difference(w, g.weights[static_cast<size_t>(layer)][static_cast<size_t>(h)]);
+      CHECK_MESSAGE(d <= 1e-12, "head " << h << " differs by " << d);
+    }
+  }
+}
+
+TEST_CASE("train view: opening a trained head asks before replacing unsaved edits, then shows that head") {
+  viz::TrainSession session;
+  REQUIRE(session.reset(small_config(), 10) == "");
+  viz::AppState s;
+  s.train.open = true;
+  viz::PendingAction a;
+  a.kind = viz::PendingAction::Kind::ShowScene;
+  a.scene = std::make_shared<const attn::io::ScenarioFile>(viz::trained_layer_scene(session, -1, 0, 1));
+  a.label = "trained layer 2, step 0";
+  a.head = 1;
+  viz::actions::request(s, a);  // an untouched document: shown at once
+  CHECK_FALSE(s.train.open);
+  CHECK(s.view.head == 1);
+  CHECK(s.doc_label == "trained layer 2, step 0");
+  CHECK(attn::scenario_difference(s.doc.scenario, a.scene->scenario) == "");
+
+  s.doc.scenario.x(0, 0) += 1;  // an unsaved edit
+  viz::actions::changed(s);
+  s.train.open = true;
+  a.head = 0;
+  viz::actions::request(s, a);
+  CHECK(s.confirm_discard);  // asks first
+  CHECK(s.train.open);
+  viz::actions::answer(s, viz::actions::Answer::Discard);
+  CHECK_FALSE(s.train.open);
+  CHECK(s.view.head == 0);
+}

@@ -1,0 +1,141 @@
+// The Train view in the running app. Headless: --train trains a fixed
+// number of steps, and every head's grid is drawn in the colours of the
+// attention weights computed here, by a Trainer of our own with the same
+// settings, on the same held-out example. In a real window, driven with
+// xdotool: Train starts the worker, Space pauses it, a click at the left of
+// the history shows step 0, the Right arrow the next snapshot, and File >
+// Export writes a picture of the view. Waits on the state the app reports.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "attn/train/trainer.hpp"
+#include "ui_support.hpp"
+#include "viz/colormap.hpp"
+#include "viz/colour_options.hpp"
+#include "viz/train_ui.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+int steps_of(const nlohmann::json& j) { return j["train"].is_object() ? j["train"]["steps"].get<int>() : -1; }
+
+}  // namespace
+
+TEST_SUITE("train") {
+  TEST_CASE("ui: --train draws each head's weights after N steps in the probability colours") {
+    const int steps = 40;
+    const std::string png = temp_path("train.png"), state = temp_path("train_state.json"), layout = temp_path("train_layout.json");
+    std::string out;
+    const int code = run(attnviz("--train induction --train-steps " + std::to_string(steps) +
+                                 " --train-seed 5 --size 1400x900 --screenshot " + png + " --dump-state " + state +
+                                 " --dump-layout " + layout), &out);
+    REQUIRE_MESSAGE(code == 0, out);
+    const nlohmann::json s = load_json(state)["train"];
+    CHECK(s["open"] == true);
+    CHECK(s["running"] == false);
+    CHECK(s["steps"] == steps);
+    CHECK(s["shown_step"] == steps);
+    CHECK(s["snapshots"].get<int>() == steps / viz::TrainSession::kSnapshotEvery + 1);
+
+    // The same run here: same settings, same seed, same number of steps.
+    attn::train::TrainConfig c = viz::TrainUi::default_train_settings();
+    c.seed = 5;
+    attn::train::Trainer trainer(c);
+    for (int i = 0; i < steps; ++i) trainer.step();
+    std::vector<int> tokens;
+    for (Eigen::Index t = 0; t < trainer.held_out().tokens.cols(); ++t) tokens.push_back(trainer.held_out().tokens(0, t));
+    const attn::train::SequenceForward f = attn::train::forward(trainer.model(), tokens);
+    const nlohmann::json widgets = load_json(layout)["widgets"];
+    const Image image = load_png(png);
+    const viz::Colormap& map = viz::colormap(viz::ColourOptions{}.probability_map);
+    const int n = static_cast<int>(tokens.size());
+    int checked = 0, worst = 0;
+    for (size_t l = 0; l < f.weights.size(); ++l)
+      for (size_t h = 0; h < f.weights[l].size(); ++h) {
+        const std::string id = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);
+        REQUIRE_MESSAGE(widgets.contains(id), id);
+        const nlohmann::json& g = widgets[id];
+        const double x0 = g[0], y0 = g[1], x1 = g[2], y1 = g[3];
+        const double cw = (x1 - x0) / n, ch = (y1 - y0) / n;
+        CHECK(std::abs(cw - ch) < 1e-6);  // square cells
+        for (int r = 0; r < n; r += 3)
+          for (int col = 0; col <= r; col += 2) {  // causal: only keys up to the query are coloured
+            const viz::Rgba want = viz::sample(map, static_cast<float>(f.weights[l][h](r, col)));
+            const viz::Rgba got = image.at(static_cast<int>(x0 + (col + 0.15) * cw), static_cast<int>(y0 + (r + 0.15) * ch));
+            const int d = distance(got, want);
+            if (d > worst) worst = d;
+            CHECK_MESSAGE(d <= kColourTolerance, id << " cell (" << r << ", " << col << ") weight " << f.weights[l][h](r, col)
+                                                    << " got " << int(got.r) << "," << int(got.g) << "," << int(got.b));
+            ++checked;
+          }
+      }
+    MESSAGE("checked " << checked << " cells, worst colour distance " << worst);
+    CHECK(checked > 100);
+  }
+
+  TEST_CASE("ui: Train, Space pauses, the history scrubs back, File > Export pictures the view") {
+    namespace fs = std::filesystem;
+    fs::remove("uitrain.png");  // the app writes next to the test
+    RunningApp app("--train induction --train-length 6", "train_window");
+    REQUIRE(app.first_state().is_object());
+    const nlohmann::json l0 = settled(app.layout, "train_start");
+    REQUIRE_MESSAGE(l0.is_object(), "no Train button");
+    click_widget(l0, "train_start");
+    const nlohmann::json trained = wait_for(app.state, [](const nlohmann::json& j) { return steps_of(j) >= 40; }, 60000);
+    REQUIRE_MESSAGE(trained.is_object(), "training did not reach 40 steps; last: " << load_json(app.state)["train"].dump());
+    CHECK(trained["train"]["following"] == true);
+
+    hover_widget(l0, "train_curves");  // the keyboard goes to the view, not to a text field
+    key("space");
+    nlohmann::json paused = wait_for(app.state, [](const nlohmann::json& j) { return j["train"]["running"] == false; }, 20000);
+    if (!paused.is_object()) {  // the key press was lost under load: press again
+      key("space");
+      paused = wait_for(app.state, [](const nlohmann::json& j) { return j["train"]["running"] == false; }, 20000);
+    }
+    REQUIRE_MESSAGE(paused.is_object(), "Space did not pause training");
+    const int steps = steps_of(paused);
+    sleep_ms(500);
+    CHECK(steps_of(load_json(app.state)) == steps);  // paused means no more steps
+
+    // The left end of the history slider: the first snapshot, step 0.
+    const nlohmann::json l1 = settled(app.layout, "train_history");
+    REQUIRE(l1.is_object());
+    const nlohmann::json& r = l1["widgets"]["train_history"];
+    xdo("mousemove " + std::to_string(r[0].get<int>() + 2) + " " + std::to_string((r[1].get<int>() + r[3].get<int>()) / 2));
+    xdo("click 1");
+    const nlohmann::json first = wait_for(app.state, [](const nlohmann::json& j) { return j["train"]["shown_step"] == 0; });
+    REQUIRE_MESSAGE(first.is_object(), "the history did not go back to step 0: " << load_json(app.state)["train"].dump());
+    CHECK(first["train"]["following"] == false);
+    hover_widget(l1, "train_curves");
+    key("Right");
+    const nlohmann::json next = wait_for(app.state, [](const nlohmann::json& j) {
+      return j["train"]["shown_step"] == viz::TrainSession::kSnapshotEvery;
+    });
+    CHECK_MESSAGE(next.is_object(), "Right did not show the next snapshot: " << load_json(app.state)["train"].dump());
+
+    const nlohmann::json bar = settled(app.layout, "menu:File");
+    REQUIRE(bar.is_object());
+    click_widget(bar, "menu:File");
+    const nlohmann::json menu = settled(app.layout, "menu:File/Export");
+    REQUIRE_MESSAGE(menu.is_object(), "the File menu did not open");
+    click_widget(menu, "menu:File/Export");
+    const nlohmann::json dialog = settled(app.layout, "export_ok");
+    REQUIRE_MESSAGE(dialog.is_object(), "the Export dialog did not open");
+    click_widget(dialog, "export_path");
+    chord("ctrl", "a");
+    type_text("uitrain.png");
+    click_widget(settled(app.layout, "export_ok"), "export_ok");
+    const nlohmann::json done = wait_for(app.state, [](const nlohmann::json& j) {
+      for (const nlohmann::json& n : j["notices"])
+        if (n.get<std::string>().find("Exported uitrain.png") != std::string::npos) return true;
+      return false;
+    });
+    REQUIRE_MESSAGE(done.is_object(), "no 'Exported' notice");
+    const Image image = load_png("uitrain.png");
+    CHECK(image.ok());
+    CHECK(image.width > 400);
+    CHECK(steps_of(load_json(app.state)) == steps);  // exporting did not train further
+  }
+}
