@@ -161,3 +161,26 @@ TEST_CASE("lesson train: the shipped lesson on training checks clean, with a hea
   CHECK(train_steps >= 2);
   CHECK(head_questions == 1);
 }
+
+TEST_CASE("lesson train: the shipped lesson's run forms the induction head its question asks for, in layer 2") {
+  // The lesson promises the student a head to click within its run and says
+  // it appears in layer 2; this trains its exact settings to check both.
+  const LessonFile l = attn::io::load_lesson(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/06_watching_attention_learn.json");
+  const attn::io::LessonStep* asked = nullptr;
+  for (const attn::io::LessonStep& s : l.steps)
+    if (s.question && s.question->kind == attn::io::LessonQuestion::Kind::Head) asked = &s;
+  REQUIRE(asked);
+  attn::train::TrainConfig config = *asked->train;
+  config.threads = 2;
+  attn::train::Trainer trainer(config);
+  attn::train::HeadScore best = attn::train::best_induction_head(trainer.head_scores());
+  CHECK(best.induction < asked->question->min_score);  // untrained, the question is "not yet"
+  while (trainer.steps_done() < asked->train_steps && best.induction < asked->question->min_score) {
+    for (int k = 0; k < 50; ++k) trainer.step();
+    best = attn::train::best_induction_head(trainer.head_scores());
+  }
+  INFO("after " << trainer.steps_done() << " of " << asked->train_steps << " steps the best induction head is L"
+                << best.layer + 1 << " H" << best.head << " with " << best.induction);
+  CHECK(best.induction >= asked->question->min_score);
+  CHECK(best.layer == 1);
+}
