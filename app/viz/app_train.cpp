@@ -8,6 +8,7 @@
 #include "app.hpp"
 #include "attn/io/model_file.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/lesson_actions.hpp"
 
 namespace viz {
 namespace {
@@ -70,6 +71,19 @@ void App::apply_train_options() {
 void App::update_train() {
   apply_train_options();
   TrainUi& ui = state_.train;
+  // Lessons (lesson_actions.hpp). A click on a head answers a "head"
+  // question, judged on the snapshot the student saw (taken before this
+  // frame's poll); "Show me" reads its scores. A lesson that opens the view
+  // before any run shows the untrained model, so the grids are there to watch.
+  if (ui.open && state_.lesson) {
+    const TrainGrids& seen = train_grids_.get(train_, ui.shown, ui.example);
+    ui.shown_scores = seen.heads;
+    if (ui.picked_head && lesson_head_question_open(state_)) {
+      actions::answer_lesson_head(state_, seen.heads, ui.picked_head->first, ui.picked_head->second);
+      ui.picked_head.reset();
+    }
+    if (!train_.has_run() && ui.command == TrainUi::Command::None) ui.command = TrainUi::Command::Reset;
+  }
   if (ui.command != TrainUi::Command::None) {
     const std::string error = apply_command(train_, ui);
     ui.message = error.empty() ? "" : "Cannot train: " + error;

@@ -90,12 +90,19 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
         probe_item(probe, "lesson:check");
         ImGui::EndDisabled();
         break;
+      case LessonQuestion::Kind::Head:
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(muted, "Click a head's grid in the Train view.");
+        ImGui::PopTextWrapPos();
+        break;
     }
   }
-  if (a.status != Status::Open) {
+  // An open question may still carry a sentence: a head question not yet
+  // answerable says why (keep training).
+  if (a.status != Status::Open || !a.why.empty()) {
     ImGui::PushTextWrapPos(0);
     const bool right = a.status == Status::Right;
-    if (a.status == Status::GaveUp) ImGui::TextColored(muted, "%s", a.why.c_str());
+    if (a.status == Status::GaveUp || a.status == Status::Open) ImGui::TextColored(muted, "%s", a.why.c_str());
     else ImGui::TextColored(right ? right_colour : to_imvec4(pal.error), "%s", a.why.c_str());
     ImGui::PopTextWrapPos();
   }
@@ -109,6 +116,12 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
       ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
     if (q.kind == LessonQuestion::Kind::Number && trace)
       ImGui::TextColored(muted, "The inspector shows how it is computed.");
+    if (q.kind == LessonQuestion::Kind::Head && !state.train.shown_scores.empty()) {
+      const attn::train::HeadScore best = attn::train::best_induction_head(state.train.shown_scores);
+      if (ImGui::SmallButton("Open this head in the pipeline view"))
+        state.train.open_in_pipeline = TrainUi::OpenRequest{best.layer, best.head};
+      probe_item(probe, "lesson:open_head");
+    }
     if (!q.explain.empty()) draw_rich_text(q.explain, fonts, width, pal);
   }
 }

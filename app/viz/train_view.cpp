@@ -16,6 +16,7 @@
 
 #include "cell_grid.hpp"
 #include "theme_style.hpp"
+#include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
 
 namespace viz {
@@ -110,7 +111,8 @@ void run_buttons(const TrainSession& session, TrainUi& ui, WidgetProbe* probe) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A run pauses by itself after this many steps.");
 }
 
-void status_line(const TrainSession& session, const TrainGrids& g) {
+// `hide_best`: a lesson's open head question asks the student to find it.
+void status_line(const TrainSession& session, const TrainGrids& g, bool hide_best) {
   if (session.snapshots().empty()) {
     ImGui::TextWrapped("Press Train: a tiny model starts from random weights and learns the task while you watch.");
     return;
@@ -118,7 +120,7 @@ void status_line(const TrainSession& session, const TrainGrids& g) {
   const TrainSnapshot& last = session.snapshots().back();
   ImGui::Text("Step %d%s   loss %.3f   held-out accuracy %.1f%%", session.steps(), session.running() ? " (training)" : "",
               session.losses().empty() ? last.loss : session.losses().back(), 100 * last.held_out.accuracy);
-  if (!g.heads.empty())
+  if (!g.heads.empty() && !hide_best)
     ImGui::TextWrapped("Strongest induction head at step %d: layer %d, head %d (%.0f%% of its attention on the target)",
                        g.step, g.best.layer + 1, g.best.head, 100 * g.best.induction);
 }
@@ -180,6 +182,9 @@ void example_line(const TrainSession& session, const TrainGrids& g, TrainUi& ui,
 void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal, WidgetProbe* probe) {
   const TrainGrids& g = d.grids;
   if (g.weights.empty()) return;
+  // While a lesson asks which head it is, the scores and the frame around
+  // the best head would give the answer away.
+  const bool hide_answer = lesson_head_question_open(state);
   const int layers = static_cast<int>(g.weights.size());
   const int heads = static_cast<int>(g.weights[0].size());
   const int n = static_cast<int>(g.tokens.size());
@@ -215,11 +220,12 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],
                           &blocked, nullptr, &scale};
       const auto hovered = draw_grid(spot, origin, cell, d.fonts, pal, probe);
-      const bool best = score && g.best.layer == l && g.best.head == h && g.best.induction >= 0.3;
+      const bool best = !hide_answer && score && g.best.layer == l && g.best.head == h && g.best.induction >= 0.3;
       const ImVec2 a{origin.x - 3, origin.y + line - 3};
       const ImVec2 b{origin.x + cell * static_cast<float>(n) + 2, origin.y + line + cell * static_cast<float>(n) + 2};
       if (best) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.step), 0, 0, 3.0f);
-      ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores);
+      // While a lesson asks which head it is, the scores would give the answer away.
+      if (!hide_answer) ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores);
       const bool picked = state.train.picked_head && *state.train.picked_head == std::make_pair(l, h);
       if (picked) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.lesson), 0, 0, 2.0f);
       if (hovered) {
@@ -228,7 +234,9 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
         ImGui::Text("Layer %d, head %d: query %s (position %d) gives key %s (position %d) weight %.3f", l + 1, h,
                     g.tokens[static_cast<size_t>(r)].c_str(), r, g.tokens[static_cast<size_t>(c)].c_str(), c,
                     c <= r ? g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)](r, c) : 0.0);
-        ImGui::TextUnformatted("Click to open this layer and head in the pipeline view.");
+        ImGui::TextUnformatted(hide_answer    ? "Click to answer with this head."
+                               : state.lesson ? "Outside a lesson, a click opens this layer and head in the pipeline view."
+                                              : "Click to open this layer and head in the pipeline view.");
         ImGui::EndTooltip();
         if (ImGui::IsMouseClicked(0) && !ImGui::IsAnyItemActive()) clicked = std::make_pair(l, h);
       }
@@ -273,7 +281,7 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
   ImGui::Separator();
   settings_controls(ui, d.session.running());
   run_buttons(d.session, ui, probe);
-  status_line(d.session, d.grids);
+  status_line(d.session, d.grids, lesson_head_question_open(state));
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
   ImGui::Spacing();
   draw_train_curves(d.session, d.grids, ui, ImGui::GetContentRegionAvail().x, pal, probe);

@@ -126,6 +126,6 @@ TEST_SUITE("lessons") {
       }
     }
     MESSAGE(shots << " lesson steps rendered");
-    CHECK(shots >= 40);  // five lessons of eight or more steps
+    CHECK(shots >= 48);  // six lessons of eight or more steps
   }
 }

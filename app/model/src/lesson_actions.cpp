@@ -44,6 +44,16 @@ bool stage_span(const attn::Trace& trace, const Timeline& tl, const std::string&
   return found;
 }
 
+// The Train view follows the step: open with the step's settings, or closed.
+void lesson_train(AppState& s, const attn::io::LessonStep& st) {
+  s.train.open = st.train.has_value();
+  if (!st.train) return;
+  if (!same_run(s.train.settings, *st.train)) s.train.command = TrainUi::Command::Reset;
+  s.train.settings = *st.train;
+  s.train.max_steps = st.train_steps;
+  s.train.picked_head.reset();
+}
+
 }  // namespace
 
 namespace actions {
@@ -79,6 +89,7 @@ void lesson_step(AppState& s, int step) {
   }
   s.view_request = v;
   lesson_compare(s, st.compare);
+  lesson_train(s, st);
   s.answer_text.clear();
   s.answer_choice = -1;
   pin_answer_cell(s);
@@ -116,14 +127,29 @@ void answer_lesson_choice(AppState& s) {
   save_progress(s);
 }
 
+void answer_lesson_head(AppState& s, const std::vector<attn::train::HeadScore>& scores, int layer, int head) {
+  if (!s.lesson) return;
+  if (!lesson_head_question_open(s)) return;
+  s.lesson->answer_head(scores, layer, head);
+  save_progress(s);
+}
+
 void give_up_lesson(AppState& s) {
   if (!s.lesson) return;
-  s.lesson->give_up();
+  const auto& q = s.lesson->current().question;
+  if (q && q->kind == attn::io::LessonQuestion::Kind::Head) s.lesson->give_up(reveal_head(*q, s.train.shown_scores));
+  else s.lesson->give_up();
   pin_answer_cell(s);
   save_progress(s);
 }
 
 }  // namespace actions
+
+bool lesson_head_question_open(const AppState& s) {
+  if (!s.lesson || s.lesson->revealed()) return false;
+  const auto& q = s.lesson->current().question;
+  return q && q->kind == attn::io::LessonQuestion::Kind::Head;
+}
 
 std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace) {
   std::vector<std::string> ids;

@@ -92,7 +92,8 @@ std::vector<int> hidden_stages(const LessonQuestion& q, const attn::Trace& trace
       if (std::find(q.hide.begin(), q.hide.end(), trace.stages[i].id) != q.hide.end()) hidden.push_back(static_cast<int>(i));
     return hidden;
   }
-  if (q.kind == LessonQuestion::Kind::Choice) return hidden;
+  // A choice names no stage; a head question is asked about the Train view.
+  if (q.kind == LessonQuestion::Kind::Choice || q.kind == LessonQuestion::Kind::Head) return hidden;
   const attn::Stage* asked = lesson_stage(trace, q.target);
   if (!asked) return hidden;
   // Trace order is computation order: one pass finds everything downstream.

@@ -67,11 +67,21 @@ Verdict LessonSession::answer_choice(int index) {
   return record(check_choice(q, index), given);
 }
 
-void LessonSession::give_up() {
+Verdict LessonSession::answer_head(const std::vector<attn::train::HeadScore>& scores, int layer, int head) {
+  if (revealed()) return {current_answer().status == Status::Right, current_answer().why};
+  const Verdict v = check_head(*current().question, scores, layer, head);
+  if (!v.not_yet) return record(v, "layer " + std::to_string(layer + 1) + ", head " + std::to_string(head));
+  answers_[static_cast<size_t>(step_)].why = v.why;
+  return v;
+}
+
+void LessonSession::give_up() { give_up("Here is the answer."); }
+
+void LessonSession::give_up(const std::string& why) {
   if (revealed()) return;
   StepAnswer& a = answers_[static_cast<size_t>(step_)];
   a.status = Status::GaveUp;
-  a.why = "Here is the answer.";
+  a.why = why;
 }
 
 int LessonSession::answered_right() const {

@@ -14,8 +14,6 @@ namespace attn::io::detail {
 
 using nlohmann::json;
 
-namespace {
-
 [[noreturn]] void fail(const std::string& path, const std::string& problem) { throw FormatError(path + ": " + problem); }
 
 const json& object_at(const json& j, const std::string& path) {
@@ -36,6 +34,8 @@ double read_number(const json& j, const std::string& path) {
   if (!j.is_number() || !std::isfinite(j.get<double>())) fail(path, "expected a number, got " + describe(j));
   return j.get<double>();
 }
+
+namespace {
 
 CellSpec read_cell(const json& j, const std::string& path, bool stage_required = true) {
   object_at(j, path);
@@ -109,11 +109,12 @@ LessonView read_view(const json& j, const std::string& path) {
 LessonQuestion read_question(const json& j, const std::string& path) {
   object_at(j, path);
   LessonQuestion q;
-  if (!j.contains("kind")) fail(path_key(path, "kind"), "missing (\"cell\", \"number\" or \"choice\")");
+  if (!j.contains("kind")) fail(path_key(path, "kind"), "missing (\"cell\", \"number\", \"choice\" or \"head\")");
   q.kind = read_choice<LessonQuestion::Kind>(j["kind"], path_key(path, "kind"),
                                              {{"cell", LessonQuestion::Kind::Cell},
                                               {"number", LessonQuestion::Kind::Number},
-                                              {"choice", LessonQuestion::Kind::Choice}});
+                                              {"choice", LessonQuestion::Kind::Choice},
+                                              {"head", LessonQuestion::Kind::Head}});
   if (!j.contains("prompt")) fail(path_key(path, "prompt"), "missing (the question, in a sentence)");
   q.prompt = read_string(j["prompt"], path_key(path, "prompt"));
   if (j.contains("explain")) q.explain = read_string(j["explain"], path_key(path, "explain"));
@@ -172,6 +173,16 @@ LessonQuestion read_question(const json& j, const std::string& path) {
                                            " choices, counted from 0)");
       break;
     }
+    case LessonQuestion::Kind::Head: {
+      // Answered in the Train view; no pipeline stage is asked about, so none is hidden.
+      only_keys(j, path, {"kind", "prompt", "explain", "min_score"});
+      if (j.contains("min_score")) {
+        q.min_score = read_number(j["min_score"], path_key(path, "min_score"));
+        if (q.min_score < 0 || q.min_score > 1)
+          fail(path_key(path, "min_score"), "expected a share of attention from 0 to 1, got " + j["min_score"].dump());
+      }
+      break;
+    }
   }
   return q;
 }
@@ -192,7 +203,7 @@ LessonCompare read_compare(const json& j, const std::string& path) {
 
 LessonStep read_step(const json& j, const std::string& path, json* inline_scene) {
   object_at(j, path);
-  only_keys(j, path, {"title", "text", "scene", "edits", "view", "question", "compare"});
+  only_keys(j, path, {"title", "text", "scene", "edits", "view", "question", "compare", "train"});
   LessonStep s;
   if (!j.contains("title")) fail(path_key(path, "title"), "missing (a short heading)");
   s.title = read_string(j["title"], path_key(path, "title"));
@@ -212,6 +223,14 @@ LessonStep read_step(const json& j, const std::string& path, json* inline_scene)
   if (j.contains("view")) s.view = read_view(j["view"], path_key(path, "view"));
   if (j.contains("question")) s.question = read_question(j["question"], path_key(path, "question"));
   if (j.contains("compare")) s.compare = read_compare(j["compare"], path_key(path, "compare"));
+  if (j.contains("train")) {
+    const LessonTrain t = read_lesson_train(j["train"], path_key(path, "train"));
+    s.train = t.config;
+    s.train_steps = t.steps;
+  }
+  if (s.question && s.question->kind == LessonQuestion::Kind::Head && !s.train)
+    fail(path_key(path_key(path, "question"), "kind"),
+         "a \"head\" question is answered by clicking a head in the Train view, so the step needs a \"train\" block");
   return s;
 }
 

@@ -8,12 +8,28 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/io/lesson_file.hpp"
+#include "json_fields.hpp"
 
 namespace attn::io::detail {
 
 struct LessonHeader {
   std::string title, article, summary;
 };
+
+// Field readers shared by the lesson's parts (only_keys is in
+// json_fields.hpp); each throws FormatError starting with `path`.
+[[noreturn]] void fail(const std::string& path, const std::string& problem);
+const nlohmann::json& object_at(const nlohmann::json& j, const std::string& path);
+int read_int(const nlohmann::json& j, const std::string& path, int lo);  // a whole number from lo
+double read_number(const nlohmann::json& j, const std::string& path);    // finite
+
+// A step's "train" block: the run's settings (lesson defaults for what it
+// leaves out, see docs/lessons.md) and how many steps it runs before pausing.
+struct LessonTrain {
+  attn::train::TrainConfig config;
+  int steps = 0;
+};
+LessonTrain read_lesson_train(const nlohmann::json& j, const std::string& path);
 
 // Throws FormatError naming the field.
 LessonHeader read_lesson_header(const nlohmann::json& doc);

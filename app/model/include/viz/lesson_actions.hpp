@@ -12,7 +12,9 @@ namespace actions {
 
 // Starts `lesson`, resuming its saved progress; the start page closes.
 void start_lesson(AppState& s, attn::io::LessonFile lesson);
-// Enters step `step` (from 0) of the running lesson.
+// Enters step `step` (from 0) of the running lesson. A step with "train"
+// opens the Train view with its settings (a fresh run only when they differ
+// from the current ones; the student presses Train); any other step closes it.
 void lesson_step(AppState& s, int step);
 void close_lesson(AppState& s);
 
@@ -21,9 +23,18 @@ void close_lesson(AppState& s);
 void answer_lesson_cell(AppState& s, const attn::Trace& trace, int row, int col);
 void answer_lesson_number(AppState& s, const attn::Trace& trace);  // s.answer_text
 void answer_lesson_choice(AppState& s);                            // s.answer_choice
+// A head question: (layer, head) was clicked in the Train view while it
+// showed a snapshot with these scores.
+void answer_lesson_head(AppState& s, const std::vector<attn::train::HeadScore>& scores, int layer, int head);
+// "Show me"; a head question names the head from s.train.shown_scores.
 void give_up_lesson(AppState& s);
 
 }  // namespace actions
+
+// The current lesson question is a "head" question not yet settled: a click
+// on a head in the Train view answers it, and the view keeps the scores
+// that would give the answer away to itself.
+bool lesson_head_question_open(const AppState& s);
 
 // Ids of the stages the current lesson question keeps hidden (none once it
 // is answered or given up, or without a lesson or question).

@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "attn/io/lesson_file.hpp"
+#include "attn/train/trainer.hpp"
 
 namespace viz {
 
 struct Verdict {
   bool right = false;
   std::string why;  // one or two sentences with the numbers, shown under the question
+  bool not_yet = false;  // neither right nor wrong: the question cannot be judged yet and stays open
 };
 
 // The stage a question (or view) means: `head` -1 tries the shared stage, then head 0.
@@ -24,6 +26,13 @@ std::vector<std::pair<int, int>> right_cells(const attn::io::LessonQuestion& q, 
 Verdict check_cell(const attn::io::LessonQuestion& q, const attn::Trace& trace, int row, int col);
 Verdict check_number(const attn::io::LessonQuestion& q, const attn::Trace& trace, double value);
 Verdict check_choice(const attn::io::LessonQuestion& q, int index);
+// A "head" question: the student clicked (layer, head) while the Train view
+// showed a snapshot with these per-head scores. Right when that head has the
+// highest induction score and it reaches q.min_score; not_yet while no head
+// reaches it (the model has not learned the pattern).
+Verdict check_head(const attn::io::LessonQuestion& q, const std::vector<attn::train::HeadScore>& scores, int layer, int head);
+// What "Show me" says for a head question: which head it is, from the scores.
+std::string reveal_head(const attn::io::LessonQuestion& q, const std::vector<attn::train::HeadScore>& scores);
 
 // The value a number question expects.
 double expected_number(const attn::io::LessonQuestion& q, const attn::Trace& trace);

@@ -45,7 +45,13 @@ class LessonSession {
   Verdict answer_cell(const attn::Trace& trace, int row, int col);
   Verdict answer_number(const attn::Trace& trace, double value, const std::string& typed);
   Verdict answer_choice(int index);
+  // A head question: `not_yet` verdicts keep the question open (status
+  // unchanged, no attempt counted) and only show their sentence.
+  Verdict answer_head(const std::vector<attn::train::HeadScore>& scores, int layer, int head);
   void give_up();
+  // Gives up with a sentence saying what the answer is (a head question's
+  // answer depends on the model, so the caller words it).
+  void give_up(const std::string& why);
 
   int answered_right() const;  // questions answered right, for the start page
   // {"step": n, "answers": {"3": {"status": "right", "attempts": 2, "given": "0.34"}}}

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "attn/train/trainer.hpp"
 
@@ -30,6 +31,9 @@ struct TrainUi {
   std::string message;                   // the last problem or result, shown in the view
   // A lesson's "click the induction head" question: the head clicked last.
   std::optional<std::pair<int, int>> picked_head;
+  // The shown snapshot's per-head scores, copied by the app each frame, so
+  // the lesson's "Show me" can name the induction head.
+  std::vector<attn::train::HeadScore> shown_scores;
 
   static attn::train::TrainConfig default_train_settings() {
     attn::train::TrainConfig c;

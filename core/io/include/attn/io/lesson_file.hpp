@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/io/scenario_file.hpp"
+#include "attn/train/trainer.hpp"
 
 namespace attn::io {
 
@@ -44,7 +45,7 @@ struct LessonView {
 };
 
 struct LessonQuestion {
-  enum class Kind { Cell, Number, Choice };
+  enum class Kind { Cell, Number, Choice, Head };
   Kind kind = Kind::Choice;
   std::string prompt, explain;
   std::vector<std::string> hide;        // stage ids kept hidden until answered
@@ -60,6 +61,9 @@ struct LessonQuestion {
   // Choice.
   std::vector<std::string> choices;
   int answer = 0;
+  // Head: click the induction head's grid in the Train view; right once the
+  // clicked head has the highest induction score and it reaches min_score.
+  double min_score = 0.5;
 };
 
 struct LessonCompare {
@@ -76,6 +80,10 @@ struct LessonStep {
   LessonView view;
   std::optional<LessonQuestion> question;
   std::optional<LessonCompare> compare;
+  // "train": entering the step opens the Train view with these settings, a
+  // run pausing by itself after train_steps steps.
+  std::optional<attn::train::TrainConfig> train;
+  int train_steps = 0;
   ScenarioFile scene;                   // resolved at load: the scene with every edit so far
 };
 

@@ -1,0 +1,158 @@
+// Lessons that train a model: entering a "train" step opens the Train view
+// with the step's settings (a fresh run only when they change), other steps
+// close it, and a "head" question is judged on hand-made head scores:
+// right, wrong (with both scores), not yet (stays open), and "Show me".
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "attn/io/lesson_file.hpp"
+#include "viz/lesson_actions.hpp"
+
+namespace {
+
+using attn::train::HeadScore;
+using Status = viz::StepAnswer::Status;
+using Command = viz::TrainUi::Command;
+
+attn::io::LessonFile train_lesson() {
+  const std::string text = R"({
+    "format": "attnviz-lesson", "version": 1, "title": "Training", "article": "Attention",
+    "steps": [
+      {"title": "pipeline", "text": "x", "scene": "default.json"},
+      {"title": "train", "text": "x", "train": {"task": "induction", "layers": 2, "heads": 4, "steps": 600}},
+      {"title": "which head", "text": "x", "train": {"task": "induction", "layers": 2, "heads": 4, "steps": 600},
+       "question": {"kind": "head", "prompt": "Which head is the induction head?", "min_score": 0.5}},
+      {"title": "smaller", "text": "x", "train": {"task": "induction", "layers": 1, "steps": 300}},
+      {"title": "back", "text": "x"}
+    ]})";
+  return attn::io::parse_lesson(text, std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios", "train_test");
+}
+
+// Two layers of two heads; layer 1, head 1 (0-based) copies best at 0.82.
+std::vector<HeadScore> learned_scores() {
+  return {{0, 0, 0.91, 0.05}, {0, 1, 0.10, 0.12}, {1, 0, 0.20, 0.31}, {1, 1, 0.08, 0.82}};
+}
+
+// The same heads early in training: the best induction score is 0.2.
+std::vector<HeadScore> untrained_scores() {
+  return {{0, 0, 0.30, 0.15}, {0, 1, 0.25, 0.20}, {1, 0, 0.22, 0.18}, {1, 1, 0.27, 0.12}};
+}
+
+// A started lesson on its head question (AppState remembers no progress between tests).
+viz::AppState on_head_question() {
+  viz::AppState s;
+  viz::actions::start_lesson(s, train_lesson());
+  viz::actions::lesson_step(s, 2);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("lesson train steps: the Train view opens with the step's settings and closes after") {
+  viz::AppState s;
+  viz::actions::start_lesson(s, train_lesson());
+  CHECK_FALSE(s.train.open);
+  viz::actions::lesson_step(s, 1);
+  CHECK(s.train.open);
+  CHECK(s.train.max_steps == 600);
+  CHECK(s.train.settings.model.n_layers == 2);
+  CHECK(s.train.settings.task.kind == attn::train::TaskKind::Induction);
+  // The lesson defaults equal the Train view's own, so the first train step
+  // needs no fresh run; the student presses Train.
+  CHECK(s.train.command == Command::None);
+
+  s.train.command = Command::None;
+  viz::actions::lesson_step(s, 2);  // same settings: the run goes on
+  CHECK(s.train.open);
+  CHECK(s.train.command == Command::None);
+
+  viz::actions::lesson_step(s, 3);  // one layer: a different model, so a fresh run
+  CHECK(s.train.settings.model.n_layers == 1);
+  CHECK(s.train.max_steps == 300);
+  CHECK(s.train.command == Command::Reset);
+
+  s.train.command = Command::None;
+  viz::actions::lesson_step(s, 4);
+  CHECK_FALSE(s.train.open);
+  CHECK(s.train.command == Command::None);
+}
+
+TEST_CASE("lesson train steps: settings the student changed are replaced by a fresh run") {
+  viz::AppState s;
+  s.train.settings.model.n_heads = 8;
+  viz::actions::start_lesson(s, train_lesson());
+  viz::actions::lesson_step(s, 1);
+  CHECK(s.train.settings.model.n_heads == 4);
+  CHECK(s.train.command == Command::Reset);
+}
+
+TEST_CASE("lesson head question: the head with the highest induction score is right") {
+  viz::AppState s = on_head_question();
+  CHECK(viz::lesson_head_question_open(s));
+  viz::actions::answer_lesson_head(s, learned_scores(), 1, 1);
+  CHECK(s.lesson->current_answer().status == Status::Right);
+  CHECK(s.lesson->current_answer().why.find("82%") != std::string::npos);
+  CHECK(s.lesson->current_answer().given == "layer 2, head 1");
+  CHECK(s.lesson->can_next());
+  CHECK_FALSE(viz::lesson_head_question_open(s));
+  // A head question hides nothing in the pipeline.
+  const attn::Trace t = attn::compute_trace(s.doc.scenario);
+  CHECK(viz::hidden_stages(*s.lesson->current().question, t).empty());
+}
+
+TEST_CASE("lesson head question: another head is wrong, and the why compares the two scores") {
+  viz::AppState s = on_head_question();
+  viz::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // the previous-token head
+  const viz::StepAnswer& a = s.lesson->current_answer();
+  CHECK(a.status == Status::Wrong);
+  CHECK(a.attempts == 1);
+  CHECK(a.why.find("layer 1, head 0") != std::string::npos);
+  CHECK(a.why.find("5%") != std::string::npos);   // its induction score
+  CHECK(a.why.find("82%") != std::string::npos);  // the best one's
+  CHECK_FALSE(s.lesson->can_next());
+  viz::actions::answer_lesson_head(s, learned_scores(), 1, 1);  // a retry can still be right
+  CHECK(s.lesson->current_answer().status == Status::Right);
+  CHECK(s.lesson->current_answer().attempts == 2);
+}
+
+TEST_CASE("lesson head question: before any head learns the pattern, nothing is right or wrong yet") {
+  viz::AppState s = on_head_question();
+  viz::actions::answer_lesson_head(s, untrained_scores(), 0, 1);  // the best head so far, but only 0.20
+  const viz::StepAnswer& a = s.lesson->current_answer();
+  CHECK(a.status == Status::Open);
+  CHECK(a.attempts == 0);
+  CHECK(a.why.find("No head has learned the pattern yet") != std::string::npos);
+  CHECK(a.why.find("20%") != std::string::npos);
+  CHECK(viz::lesson_head_question_open(s));
+  // Exactly at the threshold counts as learned.
+  std::vector<HeadScore> at_threshold = untrained_scores();
+  at_threshold[3].induction = 0.5;
+  const viz::Verdict v = viz::check_head(*s.lesson->current().question, at_threshold, 1, 1);
+  CHECK(v.right);
+  CHECK_FALSE(v.not_yet);
+  // No snapshot at all: also not yet.
+  CHECK(viz::check_head(*s.lesson->current().question, {}, 0, 0).not_yet);
+}
+
+TEST_CASE("lesson head question: Show me names the head from the shown snapshot's scores") {
+  viz::AppState s = on_head_question();
+  s.train.shown_scores = learned_scores();
+  viz::actions::give_up_lesson(s);
+  CHECK(s.lesson->current_answer().status == Status::GaveUp);
+  CHECK(s.lesson->current_answer().why.find("layer 2, head 1") != std::string::npos);
+  CHECK(s.lesson->can_next());
+  viz::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // settled: later clicks change nothing
+  CHECK(s.lesson->current_answer().status == Status::GaveUp);
+}
+
+TEST_CASE("lesson head question: clicks are ignored on steps that do not ask about heads") {
+  viz::AppState s;
+  viz::actions::start_lesson(s, train_lesson());
+  viz::actions::lesson_step(s, 1);
+  CHECK_FALSE(viz::lesson_head_question_open(s));
+  viz::actions::answer_lesson_head(s, learned_scores(), 1, 1);
+  CHECK(s.lesson->current_answer().status == Status::Open);
+  CHECK(s.lesson->current_answer().why.empty());
+}
