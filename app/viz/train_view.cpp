@@ -197,7 +197,11 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
   const float per_w = (avail.x - label_w) / static_cast<float>(heads) - line;
   const float per_h = (avail.y - 2 * line) / static_cast<float>(layers) - 4 * line;
   const float cell = std::max(3.0f, std::floor(std::min(per_w, per_h) / static_cast<float>(std::max(1, n))));
-  const float column_w = std::max(cell * static_cast<float>(n), text_w) + line;
+  // Columns are as wide as the grid or its text, but never wider than their
+  // share of the room (then titles shorten), so every head stays on screen.
+  const float share = (avail.x - label_w) / static_cast<float>(heads);
+  const float column_w = std::max(cell * static_cast<float>(n) + line, std::min(text_w + line, share));
+  const bool short_titles = ImGui::CalcTextSize("Layer 1, head 0").x + line > column_w;
   const float row_h = cell * static_cast<float>(n) + 4 * line;
   attn::BoolMat blocked = attn::BoolMat::Constant(n, n, false);
   for (int r = 0; r < n; ++r)
@@ -213,7 +217,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       const attn::train::HeadScore* score = nullptr;
       for (const attn::train::HeadScore& s : g.heads) if (s.layer == l && s.head == h) score = &s;
       char title[48], scores[64];
-      std::snprintf(title, sizeof title, "Layer %d, head %d", l + 1, h);
+      std::snprintf(title, sizeof title, short_titles ? "L%d H%d" : "Layer %d, head %d", l + 1, h);
       std::snprintf(scores, sizeof scores, "prev %.2f  ind %.2f", score ? score->previous_token : 0, score ? score->induction : 0);
       const std::string name = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);  // --dump-layout key
       const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
