@@ -29,6 +29,8 @@ echo "docs/compare.png: a lesson's compare step, masking before against after so
 shot --lesson assets/lessons/02_scaled_dot_product.json --step 10 --screenshot docs/compare.png --size 1600x1000
 echo "docs/presentation.png: presentation mode at 1024x768, the stage being computed and its inputs filling the screen"
 shot --presentation --screenshot docs/presentation.png --size 1024x768 --time 6
+echo "docs/train.png: the Train view after 400 steps of the induction task, scrubbed back to step 150 as the induction head forms"
+shot --train induction --train-steps 400 --train-show 150 --screenshot docs/train.png --size 1600x1000
 echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"
 shot --export docs/animation.gif --size 1280x720 --fps 5
 echo "done: $(ls docs/*.png docs/*.gif | tr '\n' ' ')"
