@@ -37,22 +37,7 @@ struct Settings {
 
 // The reference settings; key-value needs distinct keys from half
 // the vocabulary, so it gets 8 pairs instead of 12.
-TrainConfig config_for(const std::string& task) {
-  TrainConfig c;
-  c.task.kind = task_from_name(task);
-  c.task.vocab = 16;
-  c.task.length = c.task.kind == TaskKind::KeyValue ? 8 : 12;
-  c.model.vocab = model_vocab(c.task);
-  c.model.seq_len = sequence_length(c.task);
-  c.model.d_model = 64;
-  c.model.n_heads = 4;
-  c.model.n_layers = 2;
-  c.model.learned_positions = true;
-  c.batch = 64;
-  c.learning_rate = 3e-3;
-  c.seed = 1;
-  return c;
-}
+TrainConfig config_for(const std::string& task) { return reference_config(task_from_name(task)); }
 
 struct Run {
   int steps = 0;

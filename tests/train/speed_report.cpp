@@ -36,18 +36,6 @@ void report(const char* label, TrainConfig config, int max_steps) {
               trainer.steps_done(), wall, cpu, 1000 * wall / trainer.steps_done(), e.accuracy);
 }
 
-TrainConfig reference_config(TaskKind kind) {
-  TrainConfig c;
-  c.task = task_of(kind, 16, 12);
-  c.model.d_model = 64;
-  c.model.n_heads = 4;
-  c.model.n_layers = 2;
-  c.model.learned_positions = true;
-  c.batch = 64;
-  c.learning_rate = 3e-3;
-  c.seed = 1;
-  return c;
-}
 
 }  // namespace
 

@@ -12,23 +12,6 @@ using namespace ui_test;
 
 namespace {
 
-// Opens File > Export..., types `name` over the suggested path and presses Export.
-void export_through_dialog(const RunningApp& app, const std::string& name) {
-  const nlohmann::json bar = settled(app.layout, "menu:File");
-  REQUIRE_MESSAGE(bar.is_object(), "no File menu");
-  click_widget(bar, "menu:File");
-  const nlohmann::json menu = settled(app.layout, "menu:File/Export");
-  REQUIRE_MESSAGE(menu.is_object(), "the File menu did not open");
-  click_widget(menu, "menu:File/Export");
-  const nlohmann::json dialog = settled(app.layout, "export_ok");
-  REQUIRE_MESSAGE(dialog.is_object(), "the Export dialog did not open");
-  click_widget(dialog, "export_path");
-  chord("ctrl", "a");
-  type_text(name);
-  const nlohmann::json typed = settled(app.layout, "export_ok");
-  click_widget(typed, "export_ok");
-}
-
 bool has_notice(const nlohmann::json& state, const std::string& text) {
   for (const nlohmann::json& n : state["notices"])
     if (n.get<std::string>().find(text) != std::string::npos) return true;

@@ -116,18 +116,7 @@ TEST_SUITE("train") {
     });
     CHECK_MESSAGE(next.is_object(), "Right did not show the next snapshot: " << load_json(app.state)["train"].dump());
 
-    const nlohmann::json bar = settled(app.layout, "menu:File");
-    REQUIRE(bar.is_object());
-    click_widget(bar, "menu:File");
-    const nlohmann::json menu = settled(app.layout, "menu:File/Export");
-    REQUIRE_MESSAGE(menu.is_object(), "the File menu did not open");
-    click_widget(menu, "menu:File/Export");
-    const nlohmann::json dialog = settled(app.layout, "export_ok");
-    REQUIRE_MESSAGE(dialog.is_object(), "the Export dialog did not open");
-    click_widget(dialog, "export_path");
-    chord("ctrl", "a");
-    type_text("uitrain.png");
-    click_widget(settled(app.layout, "export_ok"), "export_ok");
+    export_through_dialog(app, "uitrain.png");
     const nlohmann::json done = wait_for(app.state, [](const nlohmann::json& j) {
       for (const nlohmann::json& n : j["notices"])
         if (n.get<std::string>().find("Exported uitrain.png") != std::string::npos) return true;

@@ -240,4 +240,21 @@ void click_widget(const nlohmann::json& layout, const std::string& widget) {
   xdo("click 1");
 }
 
+void export_through_dialog(const RunningApp& app, const std::string& name) {
+  const nlohmann::json bar = settled(app.layout, "menu:File");
+  REQUIRE_MESSAGE(bar.is_object(), "no File menu");
+  click_widget(bar, "menu:File");
+  const nlohmann::json menu = settled(app.layout, "menu:File/Export");
+  REQUIRE_MESSAGE(menu.is_object(), "the File menu did not open");
+  click_widget(menu, "menu:File/Export");
+  const nlohmann::json dialog = settled(app.layout, "export_ok");
+  REQUIRE_MESSAGE(dialog.is_object(), "the Export dialog did not open");
+  click_widget(dialog, "export_path");
+  chord("ctrl", "a");
+  type_text(name);
+  const nlohmann::json typed = settled(app.layout, "export_ok");
+  click_widget(typed, "export_ok");
+}
+
+
 }  // namespace ui_test

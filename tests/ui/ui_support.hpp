@@ -111,5 +111,7 @@ std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& w
 nlohmann::json settled(const std::string& layout_path, const std::string& widget);
 void hover_widget(const nlohmann::json& layout, const std::string& widget);
 void click_widget(const nlohmann::json& layout, const std::string& widget);
+// Opens File > Export..., types `name` over the suggested path and presses Export.
+void export_through_dialog(const RunningApp& app, const std::string& name);
 
 }  // namespace ui_test

@@ -149,4 +149,21 @@ HeadScore best_induction_head(const std::vector<HeadScore>& scores) {
   return best;
 }
 
+TrainConfig reference_config(TaskKind kind) {
+  TrainConfig c;
+  c.task.kind = kind;
+  c.task.vocab = 16;
+  c.task.length = kind == TaskKind::KeyValue ? 8 : 12;
+  c.model.vocab = model_vocab(c.task);
+  c.model.seq_len = sequence_length(c.task);
+  c.model.d_model = 64;
+  c.model.n_heads = 4;
+  c.model.n_layers = 2;
+  c.model.learned_positions = true;
+  c.batch = 64;
+  c.learning_rate = 3e-3;
+  c.seed = 1;
+  return c;
+}
+
 }  // namespace attn::train

@@ -71,6 +71,11 @@ class Trainer {
   int adam_steps_ = 0;  // steps since the moments were last zero, for bias correction
 };
 
+// The benchmark's reference settings for a task: 16 symbols, length 12
+// (key-value: 8 pairs), d_model 64, 4 heads, 2 layers, learned positions,
+// batch 64, Adam with learning rate 3e-3, seed 1.
+TrainConfig reference_config(TaskKind kind);
+
 // The head with the highest induction score (ties: the later layer).
 HeadScore best_induction_head(const std::vector<HeadScore>& scores);
 
