@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <chrono>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,30 +61,17 @@ std::string steps_text(int steps, double acc, int cap) {
   return acc >= kTarget ? std::to_string(steps) : ">" + std::to_string(cap);
 }
 
-Settings parse_args(int argc, char** argv) {
-  Settings s;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--tasks") && i + 1 < argc) {
-      s.tasks.clear();
-      std::stringstream list(argv[++i]);
-      std::string t;
-      while (std::getline(list, t, ',')) s.tasks.push_back(t);
-    } else if (!std::strcmp(argv[i], "--cap") && i + 1 < argc) {
-      s.cap = std::atoi(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--no-torch")) {
-      s.torch = false;
-    } else {
-      std::fprintf(stderr, "usage: train_bench [--tasks induction,copy,...] [--cap N] [--no-torch]\n");
-      std::exit(2);
-    }
-  }
-  return s;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Settings s = parse_args(argc, argv);
+  Settings s;
+  CLI::App app{"train_bench: steps and seconds to 99% held-out accuracy per task, against PyTorch"};
+  app.add_option("--tasks", s.tasks, "Tasks to train (default: all six)")->delimiter(',');
+  app.add_option("--cap", s.cap, "Most steps per run (default 3000)")->check(CLI::Range(1, 1000000));
+  bool no_torch = false;
+  app.add_flag("--no-torch", no_torch, "Skip the PyTorch column");
+  CLI11_PARSE(app, argc, argv);
+  s.torch = !no_torch;
   std::printf("Training to %.0f%% held-out accuracy (evaluated every %d steps, at most %d steps): vocab 16, length 12\n"
               "(key-value: 8 pairs), d_model 64, 4 heads, 2 layers, learned positions, batch 64, lr 3e-3, seed 1.\n"
               "attnviz: double precision, all cores; PyTorch: float32, 2 threads, same initial weights, own data.\n\n",
