@@ -86,6 +86,8 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
                  {"progress", state.export_ui.progress}};
   const std::vector<std::string> hidden = model.has_trace() ? lesson_hidden_ids(state, model.trace()) : std::vector<std::string>{};
   const CompareState& cmp = state.compare;
+  j["doc_label"] = state.doc_label;
+  j["view_head"] = state.view.head;
   j["compare"] = {{"open", cmp.open}, {"from_lesson", cmp.from_lesson}, {"stage", cmp.stage}, {"head", cmp.head},
                   {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()},
                   {"hidden", std::find(hidden.begin(), hidden.end(), cmp.stage) != hidden.end()}};

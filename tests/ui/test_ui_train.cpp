@@ -84,6 +84,11 @@ TEST_SUITE("train") {
     const nlohmann::json l0 = settled(app.layout, "train_start");
     REQUIRE_MESSAGE(l0.is_object(), "no Train button");
     click_widget(l0, "train_start");
+    auto started = [](const nlohmann::json& j) { return j["train"]["running"] == true || steps_of(j) > 0; };
+    if (!wait_for(app.state, started, 15000).is_object()) {  // the click was lost under load: click again
+      click_widget(settled(app.layout, "train_start"), "train_start");
+      REQUIRE_MESSAGE(wait_for(app.state, started, 30000).is_object(), "Train did not start training");
+    }
     const nlohmann::json trained = wait_for(app.state, [](const nlohmann::json& j) { return steps_of(j) >= 40; }, 60000);
     REQUIRE_MESSAGE(trained.is_object(), "training did not reach 40 steps; last: " << load_json(app.state)["train"].dump());
     CHECK(trained["train"]["following"] == true);
@@ -127,5 +132,16 @@ TEST_SUITE("train") {
     CHECK(image.ok());
     CHECK(image.width > 400);
     CHECK(steps_of(load_json(app.state)) == steps);  // exporting did not train further
+
+    // A click on layer 2, head 1 opens that layer at the snapshot shown in
+    // the pipeline view, on that head.
+    const nlohmann::json l2 = settled(app.layout, "train_grid_1_1");
+    REQUIRE(l2.is_object());
+    click_widget(l2, "train_grid_1_1");
+    const nlohmann::json opened = wait_for(app.state, [](const nlohmann::json& j) { return j["train"]["open"] == false; });
+    REQUIRE_MESSAGE(opened.is_object(), "clicking a head's grid did not open the pipeline view");
+    CHECK(opened["view_head"] == 1);
+    CHECK(opened["doc_label"] == "trained layer 2, step " + std::to_string(viz::TrainSession::kSnapshotEvery));
+    CHECK(opened["tokens"].size() == first["train"]["tokens"].size());  // the example's tokens label the rows
   }
 }
