@@ -57,13 +57,14 @@ int run_layer_export(const TrainOptions& o) {
   if (o.out.empty()) throw CliError("-o: where should the scenario go? (e.g. -o scene.json)");
   const io::ModelFile f = io::load_model(o.model);
   const int layers = f.model.config.n_layers;
-  if (o.layer < 0 || o.layer >= layers) {
+  // Layers count from 1, as the Train view and the lessons name them.
+  if (o.layer < 1 || o.layer > layers) {
     throw CliError("--layer: " + std::to_string(o.layer) + " is out of range (the model has " + std::to_string(layers) +
-                   (layers == 1 ? " layer, 0)" : " layers, 0 to " + std::to_string(layers - 1) + ")"));
+                   (layers == 1 ? " layer, 1)" : " layers, 1 to " + std::to_string(layers) + ")"));
   }
   const std::vector<int> tokens = input_tokens(f, o.input);
   io::ScenarioFile scene;
-  scene.scenario = layer_on_input(f, tokens, o.layer);
+  scene.scenario = layer_on_input(f, tokens, o.layer - 1);
   const std::string task = train::task_name(f.config.task.kind);
   scene.title = task + " model, layer " + std::to_string(o.layer) + ", step " + std::to_string(f.steps);
   scene.description = "Layer " + std::to_string(o.layer) + " of a model trained on the " + task + " task for " +

@@ -29,7 +29,7 @@ struct TrainOptions {
   // Scenario export.
   std::string model;
   std::string input;
-  int layer = 0;
+  int layer = 1;  // counted from 1
 };
 
 // `attn train --task ...`: trains, prints progress and the head table, saves to -o if given.
