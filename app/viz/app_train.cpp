@@ -152,7 +152,7 @@ nlohmann::json App::train_dump() {
   const TrainUi& ui = state_.train;
   nlohmann::json j = {{"open", ui.open}, {"running", train_.running()}, {"steps", train_.steps()},
                       {"snapshots", train_.snapshots().size()}, {"task", attn::train::task_name(train_.config().task.kind)},
-                      {"message", ui.message}};
+                      {"message", ui.message}, {"problem", train_.problem()}};
   if (!train_.snapshots().empty()) {
     const TrainGrids& g = train_grids_.get(train_, ui.shown, ui.example);
     const TrainSnapshot& shown = train_.snapshots()[static_cast<size_t>(g.snapshot)];

@@ -118,8 +118,11 @@ void status_line(const TrainSession& session, const TrainGrids& g, bool hide_bes
     return;
   }
   const TrainSnapshot& last = session.snapshots().back();
-  ImGui::Text("Step %d%s   loss %.3f   held-out accuracy %.1f%%", session.steps(), session.running() ? " (training)" : "",
-              session.losses().empty() ? last.loss : session.losses().back(), 100 * last.held_out.accuracy);
+  const double loss = session.losses().empty() ? last.loss : session.losses().back();
+  char loss_text[32] = "not a number";  // an opened model whose numbers overflow
+  if (std::isfinite(loss)) std::snprintf(loss_text, sizeof loss_text, "%.3f", loss);
+  ImGui::Text("Step %d%s   loss %s   held-out accuracy %.1f%%", session.steps(), session.running() ? " (training)" : "",
+              loss_text, 100 * last.held_out.accuracy);
   if (!g.heads.empty() && !hide_best)
     ImGui::TextWrapped("Strongest induction head at step %d: layer %d, head %d (%.0f%% of its attention on the target)",
                        g.step, g.best.layer + 1, g.best.head, 100 * g.best.induction);
@@ -287,6 +290,12 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
   run_buttons(d.session, ui, probe);
   status_line(d.session, d.grids, lesson_head_question_open(state));
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
+  if (!d.session.problem().empty()) {
+    const Rgba e = pal.error;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(e.r / 255.0f, e.g / 255.0f, e.b / 255.0f, 1));
+    ImGui::TextWrapped("%s", d.session.problem().c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Spacing();
   draw_train_curves(d.session, d.grids, ui, ImGui::GetContentRegionAvail().x, pal, probe);
   history_slider(d.session, d.grids, ui, probe);

@@ -5,6 +5,8 @@
 // ordinary scenario whose trace has the model's own attention weights.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "attn/trace.hpp"
 #include "viz/app_actions.hpp"
 #include "viz/app_state.hpp"
@@ -158,4 +160,19 @@ TEST_CASE("train view: opening a trained head asks before replacing unsaved edit
   viz::actions::answer(s, viz::actions::Answer::Discard);
   CHECK_FALSE(s.train.open);
   CHECK(s.view.head == 0);
+}
+
+TEST_CASE("train session: a loss that overflows stops the run with a message and keeps the last finite weights") {
+  viz::TrainSession session;
+  attn::train::Trainer fresh(small_config());
+  attn::train::Model model = fresh.model();
+  model.embed *= 1e300;  // every score overflows: the first step's loss is not a number
+  REQUIRE(session.resume(small_config(), model, 0, 20) == "");
+  session.start();
+  session.wait_stopped();
+  CHECK(session.steps() == 0);
+  CHECK(session.problem().find("overflowed") != std::string::npos);
+  CHECK(session.problem().find("Lower the learning rate") != std::string::npos);
+  for (double l : session.losses()) CHECK(std::isfinite(l));
+  CHECK(session.snapshots().back().model->embed(0, 0) == model.embed(0, 0));  // the weights before the step
 }

@@ -1,5 +1,6 @@
 #include "viz/train_session.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -45,6 +46,7 @@ std::string TrainSession::resume(const attn::train::TrainConfig& config, attn::t
   max_steps_ = max_steps;
   max_steps_shared_ = max_steps;
   start_step_ = steps;
+  problem_.clear();
   losses_.clear();
   snapshots_.clear();
   {
@@ -69,6 +71,7 @@ void TrainSession::start() {
   if (!trainer_ || running_) return;
   if (trainer_->steps_done() >= max_steps_) return;
   if (worker_.joinable()) worker_.join();  // a run that reached max_steps by itself
+  problem_.clear();
   running_ = true;
   worker_ = std::thread([this] { worker_loop(); });
 }
@@ -83,7 +86,18 @@ void TrainSession::worker_loop() {
   double loss = 0;
   bool published = true;
   while (!stop_ && trainer.steps_done() < max_steps_shared_) {
-    loss = trainer.step();
+    // A diverging run (too high a learning rate) would make every number NaN:
+    // stop on the copy of the weights before the step, and say why.
+    attn::train::Trainer before = trainer;
+    const double next = trainer.step();
+    if (!std::isfinite(next)) {
+      trainer = std::move(before);
+      std::lock_guard<std::mutex> lock(mutex_);
+      pending_problem_ = "Training stopped at step " + std::to_string(trainer.steps_done()) +
+                         ": the loss overflowed (it is no longer a finite number). Lower the learning rate and press Reset.";
+      break;
+    }
+    loss = next;
     const bool snapshot = trainer.steps_done() % kSnapshotEvery == 0 || trainer.steps_done() >= max_steps_shared_;
     published = snapshot;
     if (snapshot) publish_snapshot(trainer, loss);
@@ -125,6 +139,10 @@ bool TrainSession::poll() {
     std::lock_guard<std::mutex> lock(mutex_);
     losses.swap(pending_losses_);
     snaps.swap(pending_snapshots_);
+    if (!pending_problem_.empty()) {
+      problem_ = std::exchange(pending_problem_, "");
+      ++generation_;
+    }
   }
   if (losses.empty() && snaps.empty()) return false;
   losses_.insert(losses_.end(), losses.begin(), losses.end());

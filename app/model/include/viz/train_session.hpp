@@ -70,6 +70,10 @@ class TrainSession {
   const std::vector<TrainSnapshot>& snapshots() const { return snapshots_; }
   const attn::train::Batch& held_out() const { return held_out_; }
   std::uint64_t generation() const { return generation_; }  // bumped by poll() when anything changed
+  // Why the last run stopped by itself before max_steps ("" when it did not):
+  // a loss that is no longer a finite number ends the run rather than
+  // drawing NaN; the weights before that step stay.
+  const std::string& problem() const { return problem_; }
 
  private:
   void stop_worker();
@@ -87,11 +91,13 @@ class TrainSession {
   std::vector<double> losses_;
   std::vector<TrainSnapshot> snapshots_;
   std::uint64_t generation_ = 0;
+  std::string problem_;
 
   // Shared with the worker.
   std::mutex mutex_;
   std::vector<double> pending_losses_;
   std::vector<TrainSnapshot> pending_snapshots_;
+  std::string pending_problem_;
   std::atomic<bool> running_{false};
   std::atomic<bool> stop_{false};
   std::atomic<int> max_steps_shared_{0};
