@@ -23,8 +23,7 @@ std::string apply_command(TrainSession& session, TrainUi& ui) {
     case TrainUi::Command::Reset:
       ui.shown = -1;
       return session.reset(ui.settings, ui.max_steps);
-    case TrainUi::Command::Start:
-    case TrainUi::Command::Resume: {
+    case TrainUi::Command::Start: {
       if (!session.has_run() || !same_run(session.config(), ui.settings)) {
         const std::string error = session.reset(ui.settings, ui.max_steps);
         if (!error.empty()) return error;

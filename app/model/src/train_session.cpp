@@ -86,12 +86,10 @@ void TrainSession::worker_loop() {
   double loss = 0;
   bool published = true;
   while (!stop_ && trainer.steps_done() < max_steps_shared_) {
-    // A diverging run (too high a learning rate) would make every number NaN:
-    // stop on the copy of the weights before the step, and say why.
-    attn::train::Trainer before = trainer;
+    // A diverging run (too high a learning rate): the trainer keeps its last
+    // finite weights; stop there and say why rather than draw NaN.
     const double next = trainer.step();
     if (!std::isfinite(next)) {
-      trainer = std::move(before);
       std::lock_guard<std::mutex> lock(mutex_);
       pending_problem_ = "Training stopped at step " + std::to_string(trainer.steps_done()) +
                          ": the loss overflowed (it is no longer a finite number). Lower the learning rate and press Reset.";

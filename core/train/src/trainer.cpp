@@ -88,6 +88,9 @@ double Trainer::step() {
   const Batch batch = make_batch(config_.task, config_.batch, rng_);
   Model grad;
   const double loss = loss_and_gradient(model_, batch, &grad, config_.threads);
+  // A diverged step (the loss overflowed) would spread NaN into every weight:
+  // it is not applied, so the model stays at its last finite state.
+  if (!std::isfinite(loss)) return loss;
   ++steps_;
   ++adam_steps_;
   const double c1 = 1.0 - std::pow(config_.beta1, adam_steps_);

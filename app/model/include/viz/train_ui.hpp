@@ -18,7 +18,7 @@ struct TrainUi {
   int max_steps = 1500;                  // a run pauses by itself here
   int example = 0;                       // which held-out sequence the grids show
   int shown = -1;                        // snapshot shown; -1: always the newest
-  enum class Command { None, Start, Pause, Reset, Resume, Toggle };
+  enum class Command { None, Start, Pause, Reset, Toggle };
   int scrub = 0;                         // snapshots to move the shown one by (arrow keys)
   Command command = Command::None;
   // Open (snapshot shown, layer, head) in the pipeline view.

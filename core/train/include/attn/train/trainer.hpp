@@ -51,7 +51,9 @@ class Trainer {
   // config is invalid or the model's shapes do not fit it and the task.
   Trainer(const TrainConfig& config, Model model, int steps_done);
 
-  // One Adam step on a fresh batch; returns that batch's loss.
+  // One Adam step on a fresh batch; returns that batch's loss. When the loss
+  // is not finite (training diverged) the step is not applied: the weights
+  // and steps_done() stay as they were.
   double step();
   Evaluation evaluate() const;                 // on the held-out set
   std::vector<HeadScore> head_scores() const;  // on the held-out set
