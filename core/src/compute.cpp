@@ -2,8 +2,9 @@
 // inputs (+ positional encoding) -> per head: Q, K, V -> scores -> scaled
 // (-> ALiBi bias) -> masked -> weights -> head output -> concat -> W_O.
 // Every intermediate is kept so it can be drawn and explained: the GEMM
-// results and the weights are stored; scaled, biased and masked logits are
-// derived from the stored scores on demand (stage_values.hpp), exactly.
+// results are stored; scaled, biased and masked logits, and the weights
+// (from each line's max and sum), are derived from the stored scores on
+// demand (stage_values.hpp), exactly.
 //
 // Heads are independent, so large traces compute them on the machine's
 // cores (head_pool.hpp); each head's arithmetic is the same whichever thread

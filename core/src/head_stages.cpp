@@ -1,6 +1,8 @@
-// One head: projections through to weights · V. The scores and the weights
-// are stored; scaled, biased and masked are derivations of the scores, whose
-// finiteness is proved once from a bound (max |scores| ÷ d + max |bias|)
+// One head: projections through to weights · V. The scores are stored;
+// scaled, biased, masked and (mask before softmax) the weights are
+// derivations of the scores: the dense weights live only long enough to
+// multiply V, and the trace keeps each line's max and sum instead. The
+// logits' finiteness is proved once from a bound (max |scores| ÷ d + max |bias|)
 // instead of a pass per stage; only when that bound overflows are the cells
 // checked one by one, to name the one that overflowed.
 #include "head_stages.hpp"
@@ -99,7 +101,8 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                  {{"q", h}, {"k", h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
   const ScaleInfo sc = scale_info(s, d.d_k);
-  Derivation logits{sc.divisor, nullptr, {}, 0};
+  Derivation logits;
+  logits.divisor = sc.divisor;
   double bound = max_abs(*scores) / sc.divisor;
   push_stage(t, {"scaled", h, "scaled", sc.formula, {{"scores", h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, logits), {}, false, std::isfinite(bound));
@@ -130,9 +133,15 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   const std::string axis = s.softmax_axis == SoftmaxAxis::Keys ? "over keys (each row sums to 1)"
                                                                  : "over queries (each column sums to 1)";
   std::vector<int> empty = sm.empty;
+  Mat head_output;  // (n_q, d_v)
   if (before) {
+    head_output = sm.weights * *v;
+    sm.weights = Mat();  // derived from now on: one n×n matrix less per head
+    Derivation weights = masked;
+    weights.softmax = std::make_shared<const SoftmaxStats>(sm.stats);
+    weights.softmax_over_rows = s.softmax_axis == SoftmaxAxis::Keys;
     push_stage(t, {"weights", h, "softmax weights", "weights = softmax(masked) " + axis, {{"masked", h}},
-                   ValueKind::Probability, in.queries, in.keys}, std::move(sm.weights), in.blocked, false, true);
+                   ValueKind::Probability, in.queries, in.keys}, StageValues(scores, weights), in.blocked, false, true);
   } else {
     push_stage(t, {"softmax", h, "softmax (unmasked)", "softmax(logits) " + axis, {{"masked", h}},
                    ValueKind::Probability, in.queries, in.keys}, std::move(sm.weights), in.blocked, false, true);
@@ -160,7 +169,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                         " has every entry masked; its weights are defined as 0");
   out.softmax = std::move(sm.stats);
 
-  Mat head_output = weights.value.derived() ? Mat(weights.value.dense() * *v) : Mat(weights.value.stored() * *v);  // (n_q, d_v)
+  if (!before) head_output = weights.value.dense() * *v;
   push_stage(t, {"head_output", h, "weights · V", "head_output = weights · V", {{"weights", h}, {"v", h}},
                  ValueKind::Signed, in.queries, dims_v}, std::move(head_output));
   out.stages = std::move(t.stages);

@@ -103,7 +103,7 @@ SoftmaxResult softmax_columns(const Mat& scores, const Derivation& d) {
 
 }  // namespace
 
-void softmax_row(const Mat& scores, const Derivation& d, Eigen::Index i, Mat& weights, double& max, double& sum) {
+void softmax_row_stats(const Mat& scores, const Derivation& d, Eigen::Index i, double& max, double& sum) {
   const Eigen::Index m = scores.cols();
   Eigen::ArrayXd shifted(m), e(m);
   double mx = kMinusInf;
@@ -118,7 +118,6 @@ void softmax_row(const Mat& scores, const Derivation& d, Eigen::Index i, Mat& we
   exp_into(shifted.data(), e.data(), m);
   double s = 0;
   for (Eigen::Index c = 0; c < m; ++c) s += e(c);  // left to right, as the column passes add
-  weights.row(i) = (e / s).matrix().transpose();
   max = mx;
   sum = s;
 }
@@ -127,6 +126,29 @@ double exp_like_softmax(double x) {
   double out = 0;
   exp_into(&x, &out, 1);
   return out;
+}
+
+Mat softmax_weights(const Mat& scores, const Derivation& d) {
+  const Eigen::Index n = scores.rows(), m = scores.cols();
+  const SoftmaxStats& st = *d.softmax;
+  Mat w(n, m);
+  Eigen::ArrayXd col(n);
+  // Row lines: the same column passes as softmax_rows (shift, exp, divide).
+  const Eigen::ArrayXd divide_by = d.softmax_over_rows ? Eigen::ArrayXd((st.sum.array() == 0).select(1.0, st.sum.array()))
+                                                       : Eigen::ArrayXd();
+  for (Eigen::Index c = 0; c < m; ++c) {
+    logits_column(scores, d, c, col);
+    if (d.softmax_over_rows) {
+      col -= st.max.array();
+      exp_into(col.data(), &w(0, c), n);
+      w.col(c).array() /= divide_by;
+    } else {
+      col -= st.max(c);
+      exp_into(col.data(), &w(0, c), n);
+      w.col(c) /= st.sum(c) == 0 ? 1.0 : st.sum(c);
+    }
+  }
+  return w;
 }
 
 SoftmaxResult masked_softmax(const Mat& scores, const Derivation& logits, SoftmaxAxis axis) {

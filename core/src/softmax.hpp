@@ -20,13 +20,17 @@ struct SoftmaxResult {
 // blocked gets all-zero weights instead of 0/0.
 SoftmaxResult masked_softmax(const Mat& scores, const Derivation& logits, SoftmaxAxis axis);
 
-// Recomputes row i of a keys-axis softmax into weights.row(i) with exactly the
-// arithmetic masked_softmax uses for that row (same exp lanes, same order of
-// summation), so a row updated alone equals the row of a full recompute bit
-// for bit. The row must have an entry that is not blocked.
-void softmax_row(const Mat& scores, const Derivation& logits, Eigen::Index i, Mat& weights, double& max, double& sum);
+// Recomputes the max and sum of row i of a keys-axis softmax with exactly
+// the arithmetic masked_softmax uses for that row (same exp lanes, same order
+// of summation), so a row updated alone derives the weights of a full
+// recompute bit for bit. The row must have an entry that is not blocked.
+void softmax_row_stats(const Mat& scores, const Derivation& logits, Eigen::Index i, double& max, double& sum);
 
 // exp(x) exactly as the softmax computes it.
 double exp_like_softmax(double x);
+
+// The weights of a softmax derivation (d.softmax set), the whole matrix:
+// every entry equals the one masked_softmax wrote, bit for bit.
+Mat softmax_weights(const Mat& scores, const Derivation& d);
 
 }  // namespace attn::detail

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "softmax.hpp"
+
 namespace attn {
 
 const BoolMat& SharedMask::mat() const {
@@ -12,8 +14,20 @@ const BoolMat& SharedMask::mat() const {
   return m_ ? *m_ : kEmpty;
 }
 
+double StageValues::softmax_weight(Eigen::Index r, Eigen::Index c) const {
+  double logit = d_.blocked_value;
+  if (!d_.mask.size() || !d_.mask(r, c)) {
+    logit = (*source_)(r, c) / d_.divisor;
+    if (d_.bias) logit += (*d_.bias)(r, c);
+  }
+  const Eigen::Index line = d_.softmax_over_rows ? r : c;
+  const double sum = d_.softmax->sum(line);
+  return detail::exp_like_softmax(logit - d_.softmax->max(line)) / (sum == 0 ? 1.0 : sum);
+}
+
 Mat StageValues::dense() const {
   if (stored_) return *stored_;
+  if (d_.softmax) return detail::softmax_weights(*source_, d_);
   // Whole-array steps, each the same IEEE operation per cell as operator()
   // (a division, then an addition, then the mask), so the results are equal.
   Mat out = d_.divisor == 1 ? *source_ : Mat(source_->array() / d_.divisor);

@@ -150,10 +150,12 @@ bool update_mask_rows(Trace& t, const Scenario& now, const std::vector<int>& row
     masked.blocked = blocked;
     Stage& w = stage(t, "weights", h);
     if (before) {
-      Mat wm = w.value.stored();
       SoftmaxStats& st = t.softmax[static_cast<size_t>(h)];
-      for (int r : rows) detail::softmax_row(*scores, md, r, wm, st.max(r), st.sum(r));
-      w.value = std::move(wm);
+      for (int r : rows) detail::softmax_row_stats(*scores, md, r, st.max(r), st.sum(r));
+      Derivation wd = md;
+      wd.softmax = std::make_shared<const SoftmaxStats>(st);
+      wd.softmax_over_rows = true;
+      w.value = StageValues(scores, wd);
     } else {
       Stage& sm = stage(t, "softmax", h);
       sm.blocked = blocked;

@@ -86,6 +86,33 @@ TEST_CASE("invariant: blocked weights are exactly 0 in both mask modes") {
   }
 }
 
+TEST_CASE("weights are derived from the scores on read: one cell read alone equals the whole matrix") {
+  // The trace keeps no n×n weights matrix when the mask comes before the
+  // softmax; every reader (a cell, a row, the whole matrix) must still see
+  // the numbers the softmax computed, so the paths are compared exactly.
+  for (SoftmaxAxis axis : {SoftmaxAxis::Keys, SoftmaxAxis::Queries}) {
+    for (MaskMode mode : {MaskMode::BeforeSoftmax, MaskMode::AfterSoftmax}) {
+      for (CaseSpec c : masked_cases()) {
+        c.axis = axis, c.mode = mode;
+        const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
+        for (int h = 0; h < c.n_heads; ++h) {
+          const attn::StageValues& w = stage(t, "weights", h).value;
+          INFO(c.name << (axis == SoftmaxAxis::Keys ? " keys" : " queries") << " head " << h);
+          CHECK(w.derived());
+          if (mode == MaskMode::BeforeSoftmax) CHECK(w.shared() == stage(t, "scores", h).value.shared());
+          const attn::Mat whole = w.dense();
+          int differ = 0;
+          for (int i = 0; i < w.rows(); ++i) {
+            const Eigen::RowVectorXd row = w.row(i);
+            for (int j = 0; j < w.cols(); ++j) differ += (w(i, j) != whole(i, j)) + (row(j) != whole(i, j));
+          }
+          CHECK(differ == 0);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("invariant: after_softmax rows with a blocked cell sum to less than 1") {
   CaseSpec c;
   c.n_q = 4, c.mask = MaskKind::Causal, c.mode = MaskMode::AfterSoftmax, c.seed = 77;

@@ -1,9 +1,10 @@
-// A stage's numbers. Most stages store their matrix; the cheap steps of a
-// head (scaled = scores ÷ d, + bias, masked = −∞ where blocked, weights
-// zeroed after softmax) are derived cell by cell from a stored matrix when
-// read, with exactly the arithmetic the full computation would do, so what
-// a student sees and what an explanation says are the same numbers — and a
-// 2048-token, 12-head trace holds two n×n matrices per head instead of five.
+// A stage's numbers. Most stages store their matrix; the steps of a head
+// that are cheap to redo (scaled = scores ÷ d, + bias, masked = −∞ where
+// blocked, the softmax weights from their line's max and sum, weights zeroed
+// after softmax) are derived cell by cell from a stored matrix when read,
+// with exactly the arithmetic the full computation did, so what a student
+// sees and what an explanation says are the same numbers — and a 2048-token,
+// 12-head trace holds one n×n matrix per head instead of five.
 // The blocked mask is shared the same way by every stage that shows it.
 #pragma once
 
@@ -31,13 +32,25 @@ class SharedMask {
   std::shared_ptr<const BoolMat> m_;
 };
 
+// Numbers the softmax used, kept so any weight can be explained and derived.
+// Entries are per row for the keys axis, per column for the queries axis.
+struct SoftmaxStats {
+  Vec max;  // the maximum logit subtracted for stability (0 for a line with every entry blocked)
+  Vec sum;  // sum of exp over the normalised line (0 when every entry is blocked)
+};
+
 // How a derived stage's cell is made from its source: source ÷ divisor,
 // plus bias when there is one, then `blocked_value` where the mask blocks.
+// With `softmax`, that logit then becomes its weight: exp(logit − max) ÷ sum
+// of its line (a row when softmax_over_rows, else a column), through the
+// softmax's own exp, so the weight equals the one the softmax wrote.
 struct Derivation {
   double divisor = 1;
   std::shared_ptr<const Mat> bias;  // ALiBi; null for none
   SharedMask mask;                  // cells replaced by blocked_value
   double blocked_value = 0;
+  std::shared_ptr<const SoftmaxStats> softmax;  // null: the logit itself
+  bool softmax_over_rows = true;
 };
 
 class StageValues {
@@ -51,6 +64,7 @@ class StageValues {
   Eigen::Index size() const { return matrix().size(); }
   double operator()(Eigen::Index r, Eigen::Index c) const {
     if (stored_) return (*stored_)(r, c);
+    if (d_.softmax) return softmax_weight(r, c);
     if (d_.mask.size() && d_.mask(r, c)) return d_.blocked_value;
     double v = (*source_)(r, c) / d_.divisor;
     if (d_.bias) v += (*d_.bias)(r, c);
@@ -73,6 +87,7 @@ class StageValues {
 
  private:
   const Mat& matrix() const { return stored_ ? *stored_ : *source_; }
+  double softmax_weight(Eigen::Index r, Eigen::Index c) const;
   std::shared_ptr<const Mat> stored_;
   std::shared_ptr<const Mat> source_;
   Derivation d_;

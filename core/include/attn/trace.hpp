@@ -52,21 +52,12 @@ struct Stage {
   }
 };
 
-// Numbers the softmax used, kept so any weight can be explained.
-// Entries are per row for the keys axis, per column for the queries axis.
-// exp(logit − max) itself is not kept (it would be one more n×n matrix per
-// head): softmax_exp() recomputes any entry from the logits.
-struct SoftmaxStats {
-  Vec max;  // the maximum logit subtracted for stability
-  Vec sum;  // sum of exp over the normalised axis
-};
-
 struct Trace {
   Dims dims;
   SoftmaxAxis softmax_axis = SoftmaxAxis::Keys;
   MaskMode mask_mode = MaskMode::BeforeSoftmax;
   std::vector<Stage> stages;          // in computation order
-  std::vector<SoftmaxStats> softmax;  // one per head
+  std::vector<SoftmaxStats> softmax;  // one per head (see stage_values.hpp)
   std::vector<std::string> notes;     // human-readable flags (e.g. fully masked rows)
 
   const Stage* find(const std::string& id, int head = -1) const;
