@@ -1,11 +1,11 @@
 // Colours a whole grid from one value texture: u_values holds each cell's
-// colormap coordinate u in [0, 1] (computed on the CPU by viz::normalised, so
-// both render paths agree) or a negative sentinel for masked cells, which get
-// the masked colour plus screen-space hatching. The 256-entry LUT comes from
+// LUT entry + 1 as 16-bit unorm (chosen on the CPU by viz::lut_texel from the
+// same colormap coordinate the per-cell path uses, so both paths agree), or 0
+// for masked cells, which get the masked colour plus screen-space hatching. The 256-entry LUT comes from
 // viz::lookup_table. u_visibility (optional) fades cells in during animation.
 #version 330 core
 in vec2 v_cell;
-uniform sampler2D u_values;      // R32F, width = cols, height = rows, row 0 first
+uniform sampler2D u_values;      // R16, width = cols, height = rows, row 0 first
 uniform sampler2D u_lut;         // RGBA8, 256 x 1
 uniform sampler2D u_visibility;  // R32F like u_values, used when u_has_visibility
 uniform bool u_has_visibility;
@@ -19,15 +19,14 @@ out vec4 frag_color;
 
 void main() {
   ivec2 cell = ivec2(clamp(floor(v_cell), vec2(0.0), u_grid - vec2(1.0)));
-  float u = texelFetch(u_values, cell, 0).r;
+  int texel = int(texelFetch(u_values, cell, 0).r * 65535.0 + 0.5);
   vec4 color;
-  if (u < -0.5) {
+  if (texel == 0) {
     // Masked: its own look, not just a colour.
     float stripe = mod(gl_FragCoord.x + gl_FragCoord.y, 7.0);
     color = stripe < 1.6 ? u_hatch : u_masked;
   } else {
-    int index = int(clamp(u, 0.0, 1.0) * 255.0 + 0.5);
-    color = texelFetch(u_lut, ivec2(index, 0), 0);
+    color = texelFetch(u_lut, ivec2(texel - 1, 0), 0);
   }
   float visibility = u_alpha;
   if (u_has_visibility) visibility *= texelFetch(u_visibility, cell, 0).r;

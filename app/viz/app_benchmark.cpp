@@ -29,12 +29,19 @@ double cpu_seconds() {
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-double peak_mb() {
+double status_mb(const char* field) {
   std::ifstream in("/proc/self/status");
+  const std::string key = std::string(field) + ":";
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size())) / 1024;
   return 0;
 }
+double peak_mb() { return status_mb("VmHWM"); }
+double resident_mb() { return status_mb("VmRSS"); }
+
+// Starts a new peak from the memory in use now (Linux: "5" to clear_refs),
+// so each edit's own peak can be read.
+void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 struct Spread {
   double median = 0, p95 = 0, max = 0;
@@ -60,6 +67,7 @@ int App::run_benchmark() {
     platform_.swap();
   }
   const double first_trace = ms_since(kLaunch);
+  const double open_peak = peak_mb();
 
   std::vector<double> ms;
   auto last = steady::now();
@@ -82,14 +90,17 @@ int App::run_benchmark() {
     const char* what;
     double ms = 0;
     std::vector<double> frames;
+    double peak = 0;
   };
-  std::vector<Edit> edits{{"X value", 0, {}}, {"W_Q value", 0, {}}};
+  const double resident = resident_mb();
+  std::vector<Edit> edits{{"X value", 0, {}, 0}, {"W_Q value", 0, {}, 0}};
   for (Edit& e : edits) {
     if (!model_.has_trace()) break;
     attn::Scenario& s = state_.doc.scenario;
     if (e.what[0] == 'X') s.x(0, 0) += 0.125;
     else if (!s.heads.empty()) s.heads[static_cast<size_t>(std::max(0, state_.view.head))].w_q(0, 0) += 0.125;
     else continue;
+    reset_peak();
     const auto start = steady::now();
     ++state_.revision;
     last = steady::now();
@@ -101,6 +112,7 @@ int App::run_benchmark() {
       last = steady::now();
     } while (model_.computing());
     e.ms = ms_since(start);
+    e.peak = peak_mb();
   }
 
   // Idle: the interactive loop blocks in wait() with nothing to do.
@@ -116,10 +128,11 @@ int App::run_benchmark() {
   std::printf("  %d frames: median %.2f ms, p95 %.2f ms\n", static_cast<int>(ms.size()), frames.median, frames.p95);
   for (const Edit& e : edits) {
     const Spread busy = spread(e.frames);
-    std::printf("  %s edit -> on screen %.0f ms; %d frames meanwhile: median %.2f ms, max %.2f ms\n", e.what, e.ms,
-                static_cast<int>(e.frames.size()), busy.median, busy.max);
+    std::printf("  %s edit -> on screen %.0f ms; %d frames meanwhile: median %.2f ms, max %.2f ms; peak %.0f MB\n",
+                e.what, e.ms, static_cast<int>(e.frames.size()), busy.median, busy.max, e.peak);
   }
-  std::printf("  peak memory %.0f MB, idle CPU %.1f%%, texture uploads %d\n", peak_mb(), idle_cpu, textures_->uploads());
+  std::printf("  memory: peak %.0f MB opening, %.0f MB in use after it; idle CPU %.1f%%, texture uploads %d\n", open_peak,
+              resident, idle_cpu, textures_->uploads());
   return 0;
 }
 

@@ -4,6 +4,9 @@
 // before the recompute, an edit shows in every grid in the same frame.
 #include <algorithm>
 #include <cmath>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "app.hpp"
 #include "compare_view.hpp"
@@ -61,13 +64,28 @@ App::Panels App::panels() const {
   return p;
 }
 
+namespace {
+
+// A new trace replaced an old one (and, on opening, a parsed file's many
+// small allocations were freed): glibc keeps freed heap pages in the process
+// unless asked, so a 2048-token scene would carry the last file's parse and
+// trace into the next edit's peak. Ask, here, once per new trace.
+void release_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
   if (state_.cancel_compute) model_.cancel();
   state_.cancel_compute = false;
-  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
-                attn::io::machine_limits());
+  if (model_.update(state_.doc.scenario, state_.document, state_.revision,
+                    TimelineKey{state_.granularity, state_.view.head}, attn::io::machine_limits()))
+    release_freed_memory();
   update_compare();
   update_train();
   if (state_.view.show_why_scale) why_scale_.update();

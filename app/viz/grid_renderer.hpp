@@ -17,7 +17,7 @@ namespace viz {
 struct GridQuad {
   Rect screen;              // where the cells go, in screen pixels
   int rows = 0, cols = 0;
-  GLuint values = 0;        // R32F colormap coordinates (negative = masked)
+  GLuint values = 0;        // R16 texels: 1 + LUT entry, 0 = masked (grid_textures.hpp)
   GLuint visibility = 0;    // optional R32F per-cell visibility, 0 = none
   GLuint lut = 0;           // RGBA8 256 x 1
   float alpha = 1;          // whole-grid visibility

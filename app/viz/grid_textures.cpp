@@ -1,8 +1,10 @@
 // Texture uploads for the large-grid path. Values are converted to colormap
 // coordinates on the CPU with the same viz::coordinate() the per-cell path
-// uses, so the shader only has to index the LUT and both paths agree. Baking
-// u (rather than passing per-row ranges to the shader) keeps one mapping in
-// one place; the cost is a re-upload when the colour options change.
+// uses, then to the LUT entry the shader shows, so the shader only indexes
+// the LUT and both paths agree. Baking the entry (rather than passing
+// per-row ranges to the shader) keeps one mapping in one place; the cost is
+// a re-upload when the colour options change. 16 bits a cell (entry + 1, 0 =
+// masked) instead of a float: a 2048-token grid takes 8 MB, not 16.
 #include "grid_textures.hpp"
 
 #include <algorithm>
@@ -19,6 +21,15 @@ void set_nearest(GLenum target) {
   glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 }
 
+void upload_r16(GLuint texture, int cols, int rows, const std::uint16_t* data) {
+  glBindTexture(GL_TEXTURE_2D, texture);
+  set_nearest(GL_TEXTURE_2D);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R16, cols, rows, 0, GL_RED, GL_UNSIGNED_SHORT, data);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 void upload_r32f(GLuint texture, int cols, int rows, const float* data) {
   glBindTexture(GL_TEXTURE_2D, texture);
   set_nearest(GL_TEXTURE_2D);
@@ -32,15 +43,24 @@ constexpr ColormapId kMaps[] = {ColormapId::RedBlue,  ColormapId::BlueWhiteOrang
 
 }  // namespace
 
-std::vector<float> colormap_coordinates(const attn::Stage& stage, const ColorScale& scale) {
+std::uint16_t lut_texel(float u) {
+  if (u < 0) return 0;
+  return static_cast<std::uint16_t>(1 + static_cast<int>(std::clamp(u, 0.0f, 1.0f) * 255.0f + 0.5f));
+}
+
+std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale) {
   const int rows = static_cast<int>(stage.value.rows()), cols = static_cast<int>(stage.value.cols());
-  std::vector<float> out(static_cast<size_t>(rows) * static_cast<size_t>(cols));
+  std::vector<std::uint16_t> out(static_cast<size_t>(rows) * static_cast<size_t>(cols));
+  // Derived weights cost an exp per cell: made whole, column by column, they
+  // take the softmax's own vectorised pass (same numbers, a few times faster).
+  const bool whole = stage.value.derived() && stage.value.derivation().softmax;
+  const attn::Mat dense = whole ? stage.value.dense() : attn::Mat();
   // Eigen is column-major; GL wants row 0 first, so convert explicitly here.
   for (int c = 0; c < cols; ++c)
     for (int r = 0; r < rows; ++r) {
-      const double v = stage.value(r, c);
+      const double v = whole ? dense(r, c) : stage.value(r, c);
       out[static_cast<size_t>(r) * static_cast<size_t>(cols) + static_cast<size_t>(c)] =
-          masked_look(stage, r, c, v) ? -1.0f : coordinate(scale, r, v);
+          masked_look(stage, r, c, v) ? std::uint16_t{0} : lut_texel(coordinate(scale, r, v));
     }
   return out;
 }
@@ -76,9 +96,9 @@ void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, std:
     Entry& e = values_[static_cast<size_t>(g.stage)];
     if (e.texture && e.generation == generation_) continue;
     const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
-    const std::vector<float> u = colormap_coordinates(s, scales.at(static_cast<size_t>(g.stage)));
+    const std::vector<std::uint16_t> texels = lut_texels(s, scales.at(static_cast<size_t>(g.stage)));
     if (!e.texture) e.texture = gl::make_texture();
-    upload_r32f(e.texture.id(), static_cast<int>(s.value.cols()), static_cast<int>(s.value.rows()), u.data());
+    upload_r16(e.texture.id(), static_cast<int>(s.value.cols()), static_cast<int>(s.value.rows()), texels.data());
     e.generation = generation_;
     ++uploads_;
   }

@@ -1,5 +1,5 @@
-// GL textures behind the large-grid path: one R32F texture of colormap
-// coordinates per large stage, uploaded once per trace and colour scales
+// GL textures behind the large-grid path: one R16 texture of LUT entries
+// per large stage, uploaded once per trace and colour scales
 // (per-row ranges and log scales are baked into u here, so the shader only
 // indexes a LUT), one LUT per colormap, and a per-cell visibility texture for
 // the one large stage being animated, refreshed only when the animation time moves.
@@ -29,9 +29,11 @@ inline bool masked_look(const attn::Stage& s, int r, int c, double v) {
   return s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0;
 }
 
-// Packs a stage into colormap coordinates, row-major (row 0 first), the
-// layout GL expects: u in [0, 1], or -1 for blocked / non-finite cells.
-std::vector<float> colormap_coordinates(const attn::Stage& stage, const ColorScale& scale);
+// The texel of a colormap coordinate u in [0, 1] (negative: masked): 0 for
+// the masked look, else 1 + the entry of the 256-entry LUT that u selects.
+std::uint16_t lut_texel(float u);
+// Packs a stage into texels, row-major (row 0 first), the layout GL expects.
+std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale);
 
 class GridTextures {
  public:

@@ -90,7 +90,8 @@ bool same_values(const attn::Stage& a, const attn::Stage& b) {
   if (!a.value.derived()) return a.blocked.shared() == b.blocked.shared();
   const attn::Derivation &x = a.value.derivation(), &y = b.value.derivation();
   return x.divisor == y.divisor && x.bias == y.bias && x.mask.shared() == y.mask.shared() &&
-         x.blocked_value == y.blocked_value && a.blocked.shared() == b.blocked.shared();
+         x.blocked_value == y.blocked_value && x.softmax == y.softmax && x.softmax_over_rows == y.softmax_over_rows &&
+         a.blocked.shared() == b.blocked.shared();
 }
 
 }  // namespace

@@ -43,8 +43,9 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
   const auto start = std::chrono::steady_clock::now();
   try {
     r.trace = std::make_shared<const attn::Trace>(
-        job.base ? attn::update_trace(*job.base, job.base_scenario, job.scenario, job.limits, progress)
-                 : attn::compute_trace(job.scenario, job.limits, progress));
+        job.base && job.base_scenario
+            ? attn::update_trace(*job.base, *job.base_scenario, *job.scenario, job.limits, progress)
+            : attn::compute_trace(*job.scenario, job.limits, progress));
     r.ranges = std::make_shared<const RowRanges>(job.base && job.base_ranges
                                                      ? trace_row_ranges(*r.trace, *job.base, *job.base_ranges)
                                                      : trace_row_ranges(*r.trace));
@@ -53,7 +54,7 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
     throw;
   } catch (const attn::ComputeError& e) {
     r.error = e.what();
-    r.offending = offending_inputs(job.scenario, e.stage, e.row, e.col);
+    r.offending = offending_inputs(*job.scenario, e.stage, e.row, e.col);
   } catch (const std::exception& e) {
     r.error = e.what();
   }
@@ -71,7 +72,7 @@ void TraceModel::worker_loop() {
     running_ = true;
     progress_.cancel = false;  // a cancel meant for the previous job
     progress_.heads_done = 0;
-    job_heads_ = std::max(1, static_cast<int>(job.scenario.heads.size()));
+    job_heads_ = std::max(1, static_cast<int>(job.scenario->heads.size()));
     lock.unlock();
     std::optional<Result> r;
     try {
@@ -165,7 +166,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   }
   if (revision != revision_) {
     revision_ = revision;
-    Job job{scenario, document, revision, limits, trace_, scenario_, ranges_};
+    Job job{std::make_shared<const attn::Scenario>(scenario), document, revision, limits, trace_, scenario_, ranges_};
     if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
       if (pending_) cancel();  // an older background recompute is no longer wanted
       pending_ = false;

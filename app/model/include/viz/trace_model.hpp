@@ -61,7 +61,7 @@ class TraceModel {
   bool has_trace() const { return trace_ != nullptr; }
   const attn::Trace& trace() const { return trace_ ? *trace_ : empty_; }
   // The scenario the trace was computed from (explanations need it).
-  const attn::Scenario& scenario() const { return scenario_; }
+  const attn::Scenario& scenario() const { return scenario_ ? *scenario_ : empty_scenario_; }
   const Timeline& timeline() const { return timeline_; }
   // Each stage's row ranges for colouring, computed with the trace.
   const RowRanges& row_ranges() const { return *ranges_; }
@@ -87,19 +87,21 @@ class TraceModel {
   double last_compute_ms() const { return compute_ms_; }
 
  private:
+  // Scenarios are shared, not copied: at 2048 tokens each copy is 32 MB, and
+  // the job, its result and the trace shown would otherwise hold one each.
   struct Job {
-    attn::Scenario scenario;
+    std::shared_ptr<const attn::Scenario> scenario;
     std::uint64_t document = 0, revision = 0;
     attn::Limits limits;
     std::shared_ptr<const attn::Trace> base;  // the trace of base_scenario, to update from
-    attn::Scenario base_scenario;
+    std::shared_ptr<const attn::Scenario> base_scenario;
     std::shared_ptr<const RowRanges> base_ranges;
   };
   struct Result {
     std::uint64_t document = 0, revision = 0;
     std::shared_ptr<const attn::Trace> trace;  // null when it failed
     std::shared_ptr<const RowRanges> ranges;
-    attn::Scenario scenario;
+    std::shared_ptr<const attn::Scenario> scenario;
     std::string error;
     std::vector<InputCell> offending;
     double ms = 0;
@@ -114,7 +116,8 @@ class TraceModel {
   std::shared_ptr<const attn::Trace> trace_;
   std::shared_ptr<const RowRanges> ranges_ = std::make_shared<const RowRanges>();
   attn::Trace empty_;
-  attn::Scenario scenario_;
+  attn::Scenario empty_scenario_;
+  std::shared_ptr<const attn::Scenario> scenario_;
   Timeline timeline_;
   TimelineKey key_;
   std::string error_;
