@@ -67,7 +67,7 @@ double gemm_gflops() {
 struct Peer {
   bool ok = false;
   double ms = 0, peak_mb = 0;
-  std::string note;
+  std::string note, blas;
 };
 
 Peer torch_peer(const bench::Shape& s, bool causal, int repeats) {
@@ -82,7 +82,20 @@ Peer torch_peer(const bench::Shape& s, bool causal, int repeats) {
   p.ok = true;
   p.ms = j["ms"];
   p.peak_mb = j["peak_mb"];
+  p.blas = j.value("blas", "unknown");
   return p;
+}
+
+// Says which BLAS PyTorch ran on, once: Debian's torch takes whichever
+// libblas.so.3 is installed, and the reference BLAS makes it ~10x slower,
+// which would flatter every ratio in the table.
+void report_peer_blas(const std::string& blas) {
+  static bool said = false;
+  if (said || blas.empty()) return;
+  said = true;
+  const bool reference = blas.find("/blas/libblas.so") != std::string::npos;
+  std::printf("  (PyTorch's BLAS: %s%s)\n", blas.c_str(),
+              reference ? " -- the slow reference BLAS: `sudo apt install libopenblas0-pthread` for a fair peer" : "");
 }
 
 int repeats_for(const bench::Shape& s) { return s.n >= 2048 ? 3 : s.n >= 512 ? 5 : 50; }
@@ -100,9 +113,22 @@ int write_scene(int n, int d, int h, const char* path) {
   return 0;
 }
 
+// `core_bench --profile N D H COUNT`: COUNT full traces of one causal shape and
+// nothing else, to run under perf (`perf record -g core_bench --profile ...`).
+int profile(int n, int d, int h, int count) {
+  const attn::Scenario sc = bench::scene({n, d, h}, true);
+  const auto start = clock_type::now();
+  for (int i = 0; i < count; ++i) attn::Trace t = attn::compute_trace(sc);
+  const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+  std::printf("(%d,%d,%d): %d traces, %.3f ms each\n", n, d, h, count, ms / std::max(1, count));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc == 6 && std::string(argv[1]) == "--write-scene")
     return write_scene(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), argv[5]);
+  if (argc == 6 && std::string(argv[1]) == "--profile")
+    return profile(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]));
   std::printf("attnviz core benchmark (%ld threads available)\n\n", static_cast<long>(::sysconf(_SC_NPROCESSORS_ONLN)));
   const double limit = gemm_gflops();
   std::printf("Limit: double GEMM 2048x768 * 768x2304 = %.1f GFLOP/s on this machine (Eigen, same build)\n\n", limit);
@@ -125,6 +151,7 @@ int main(int argc, char** argv) {
                   100 * gflops / limit, peak);
       if (p.ok) std::printf("%10.2f %8.2fx %8.0f\n", p.ms, t.median / p.ms, p.peak_mb);
       else std::printf("%s\n", p.note.c_str());
+      report_peer_blas(p.blas);
     }
   std::printf("\nratio = attnviz time / torch time (target <= 0.7); of GEMM = GFLOP/s as a share of the limit above\n\n");
 

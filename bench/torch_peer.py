@@ -33,7 +33,18 @@ def main():
     times.sort()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"ms": times[len(times) // 2], "min": times[0], "max": times[-1], "peak_mb": peak_mb,
-                      "torch": torch.__version__}))
+                      "torch": torch.__version__, "blas": blas_in_use()}))
+
+def blas_in_use():
+    """The BLAS library torch's GEMMs ran on, as loaded in this process.
+    Debian's torch uses whichever libblas.so.3 the alternatives system picks:
+    the reference BLAS is about ten times slower than OpenBLAS."""
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
+    for path in sorted(paths):
+        if "libblas.so" in path or "openblas" in path or "mkl" in path or "blis" in path:
+            return path
+    return "unknown"
 
 if __name__ == "__main__":
     main()

@@ -91,9 +91,10 @@ int App::run_benchmark() {
     double ms = 0;
     std::vector<double> frames;
     double peak = 0;
+    double compute = 0;  // of `ms`, the recompute itself (core and colour ranges)
   };
   const double resident = resident_mb();
-  std::vector<Edit> edits{{"X value", 0, {}, 0}, {"W_Q value", 0, {}, 0}};
+  std::vector<Edit> edits{{"X value", 0, {}, 0, 0}, {"W_Q value", 0, {}, 0, 0}};
   for (Edit& e : edits) {
     if (!model_.has_trace()) break;
     attn::Scenario& s = state_.doc.scenario;
@@ -113,6 +114,7 @@ int App::run_benchmark() {
     } while (model_.computing());
     e.ms = ms_since(start);
     e.peak = peak_mb();
+    e.compute = model_.last_compute_ms();
   }
 
   // Idle: the interactive loop blocks in wait() with nothing to do.
@@ -128,8 +130,8 @@ int App::run_benchmark() {
   std::printf("  %d frames: median %.2f ms, p95 %.2f ms\n", static_cast<int>(ms.size()), frames.median, frames.p95);
   for (const Edit& e : edits) {
     const Spread busy = spread(e.frames);
-    std::printf("  %s edit -> on screen %.0f ms; %d frames meanwhile: median %.2f ms, max %.2f ms; peak %.0f MB\n",
-                e.what, e.ms, static_cast<int>(e.frames.size()), busy.median, busy.max, e.peak);
+    std::printf("  %s edit -> on screen %.0f ms (recompute %.0f ms); %d frames meanwhile: median %.2f ms, max %.2f ms; "
+                "peak %.0f MB\n", e.what, e.ms, e.compute, static_cast<int>(e.frames.size()), busy.median, busy.max, e.peak);
   }
   std::printf("  memory: peak %.0f MB opening, %.0f MB in use after it; idle CPU %.1f%%, texture uploads %d\n", open_peak,
               resident, idle_cpu, textures_->uploads());

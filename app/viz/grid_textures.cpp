@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <thread>
 
 namespace viz {
 namespace {
@@ -51,17 +52,35 @@ std::uint16_t lut_texel(float u) {
 std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale) {
   const int rows = static_cast<int>(stage.value.rows()), cols = static_cast<int>(stage.value.cols());
   std::vector<std::uint16_t> out(static_cast<size_t>(rows) * static_cast<size_t>(cols));
-  // Derived weights cost an exp per cell: made whole, column by column, they
-  // take the softmax's own vectorised pass (same numbers, a few times faster).
-  const bool whole = stage.value.derived() && stage.value.derivation().softmax;
-  const attn::Mat dense = whole ? stage.value.dense() : attn::Mat();
-  // Eigen is column-major; GL wants row 0 first, so convert explicitly here.
-  for (int c = 0; c < cols; ++c)
-    for (int r = 0; r < rows; ++r) {
-      const double v = whole ? dense(r, c) : stage.value(r, c);
-      out[static_cast<size_t>(r) * static_cast<size_t>(cols) + static_cast<size_t>(c)] =
-          masked_look(stage, r, c, v) ? std::uint16_t{0} : lut_texel(coordinate(scale, r, v));
+  // A derived stage is made whole first: its whole-matrix pass is vectorised
+  // (the weights' exp above all) and gives the same numbers as cell reads.
+  const attn::Mat derived = stage.value.derived() ? stage.value.dense() : attn::Mat();
+  const attn::Mat& m = stage.value.derived() ? derived : stage.value.stored();
+  // Eigen is column-major; GL wants row 0 first. Bands of columns keep both
+  // the strided reads and the row-major writes in cache, and the two halves
+  // of the bands go to two threads: a 2048-token grid is 4 M cells, and this
+  // runs on the window's thread when a new trace arrives.
+  constexpr int kBand = 16;
+  auto convert = [&](int band_begin, int band_end) {
+    for (int c0 = band_begin * kBand; c0 < std::min(cols, band_end * kBand); c0 += kBand) {
+      const int c1 = std::min(cols, c0 + kBand);
+      for (int r = 0; r < rows; ++r) {
+        std::uint16_t* row = out.data() + static_cast<size_t>(r) * static_cast<size_t>(cols);
+        for (int c = c0; c < c1; ++c) {
+          const double v = m(r, c);
+          row[c] = masked_look(stage, r, c, v) ? std::uint16_t{0} : lut_texel(coordinate(scale, r, v));
+        }
+      }
     }
+  };
+  const int bands = (cols + kBand - 1) / kBand;
+  if (static_cast<long long>(rows) * cols < (1 << 18) || bands < 2) {
+    convert(0, bands);
+  } else {
+    std::thread helper(convert, bands / 2, bands);
+    convert(0, bands / 2);
+    helper.join();
+  }
   return out;
 }
 

@@ -91,7 +91,8 @@ void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* pro
   const Dims& d = t.dims;
   // Heads in parallel (when they are worth a thread), appended in order.
   std::vector<HeadStages> heads(static_cast<size_t>(d.n_heads));
-  run_heads(d.n_heads, d, progress, [&](int h) { heads[static_cast<size_t>(h)] = compute_head(s, d, h, in); });
+  ScratchPool scratch;
+  run_heads(d.n_heads, d, progress, [&](int h) { heads[static_cast<size_t>(h)] = compute_head(s, d, h, in, &scratch); });
   for (HeadStages& h : heads) {
     if (h.error) std::rethrow_exception(h.error);
     for (Stage& st : h.stages) t.stages.push_back(std::move(st));

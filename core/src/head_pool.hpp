@@ -3,10 +3,35 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
+#include <vector>
 
 #include "attn/trace.hpp"
 
 namespace attn::detail {
+
+// Scratch matrices lent to heads (on whichever thread) and given back, so the
+// heads of one trace reuse one buffer per thread instead of faulting in fresh
+// n×n pages each: at 2048 tokens that is 33 MB a head. Lives as long as one
+// computation, so nothing is kept afterwards.
+class ScratchPool {
+ public:
+  Mat take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return Mat();
+    Mat m = std::move(free_.back());
+    free_.pop_back();
+    return m;
+  }
+  void give(Mat m) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(m));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Mat> free_;
+};
 
 // max_threads > 0 caps the threads (below the set_compute_threads cap).
 void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);

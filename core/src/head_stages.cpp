@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "head_pool.hpp"
 #include "positional.hpp"
 #include "softmax.hpp"
 #include "stage_builder.hpp"
@@ -61,10 +62,10 @@ ScaleInfo scale_info(const Scenario& s, int d_k) {
   return {};
 }
 
-// Largest |value|; the caller has checked the matrix is finite.
-double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
+// Largest |value|: NaN or ∞ when any entry is not finite.
+double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff<Eigen::PropagateNaN>() : 0.0; }
 
-void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in) {
+void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
   Trace t;  // this head's stages, appended to the real trace by the caller
   const auto dims_q = index_labels(d.d_k), dims_v = index_labels(d.d_v);
   const std::string c = in.kv_id == "x" ? "X" : "C";
@@ -96,14 +97,18 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
 
   const bool additive = s.score == ScoreFn::Additive;
   Mat scores_m = additive ? additive_scores(*q, *k, s, h) : Mat(*q * k->transpose());  // (n_q, n_k)
+  // One pass gives both the bound below and the proof that every score is
+  // finite (a NaN or ∞ makes the maximum non-finite).
+  const double largest = max_abs(scores_m);
   push_stage(t, {"scores", h, additive ? "additive scores" : "QKᵀ",
                  additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : "scores = Q · Kᵀ",
-                 {{"q", h}, {"k", h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m));
+                 {{"q", h}, {"k", h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
+             std::isfinite(largest));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
   const ScaleInfo sc = scale_info(s, d.d_k);
   Derivation logits;
   logits.divisor = sc.divisor;
-  double bound = max_abs(*scores) / sc.divisor;
+  double bound = largest / sc.divisor;
   push_stage(t, {"scaled", h, "scaled", sc.formula, {{"scores", h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, logits), {}, false, std::isfinite(bound));
   std::string pre_mask = "scaled";
@@ -129,17 +134,30 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                  {{pre_mask, h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, masked), in.blocked, true, std::isfinite(bound));
 
-  SoftmaxResult sm = masked_softmax(*scores, masked, s.softmax_axis);
-  const std::string axis = s.softmax_axis == SoftmaxAxis::Keys ? "over keys (each row sums to 1)"
-                                                                 : "over queries (each column sums to 1)";
-  std::vector<int> empty = sm.empty;
+  const bool over_rows = s.softmax_axis == SoftmaxAxis::Keys;
+  const std::string axis = over_rows ? "over keys (each row sums to 1)" : "over queries (each column sums to 1)";
+  SoftmaxResult sm;
   Mat head_output;  // (n_q, d_v)
+  if (before && over_rows) {
+    // The common case, in fewer passes over n×n: weights · V is computed as
+    // (exps · V) with each row then divided by its sum, so the weights are
+    // never written (they are derived on read, exactly as the softmax made
+    // them); head outputs agree with weights · V to rounding (~1e-16).
+    Mat exps = scratch ? scratch->take() : Mat();
+    sm.stats = softmax_row_exps(*scores, masked, exps, sm.empty);
+    head_output = exps * *v;
+    head_output.array().colwise() /= row_divisors(sm.stats);
+    if (scratch) scratch->give(std::move(exps));
+  } else {
+    sm = masked_softmax(*scores, masked, s.softmax_axis);
+  }
+  std::vector<int> empty = sm.empty;
   if (before) {
-    head_output = sm.weights * *v;
+    if (!over_rows) head_output = sm.weights * *v;
     sm.weights = Mat();  // derived from now on: one n×n matrix less per head
     Derivation weights = masked;
     weights.softmax = std::make_shared<const SoftmaxStats>(sm.stats);
-    weights.softmax_over_rows = s.softmax_axis == SoftmaxAxis::Keys;
+    weights.softmax_over_rows = over_rows;
     push_stage(t, {"weights", h, "softmax weights", "weights = softmax(masked) " + axis, {{"masked", h}},
                    ValueKind::Probability, in.queries, in.keys}, StageValues(scores, weights), in.blocked, false, true);
   } else {
@@ -177,10 +195,10 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
 
 }  // namespace
 
-HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in) {
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
   HeadStages out;
   try {
-    compute(out, s, d, h, in);
+    compute(out, s, d, h, in, scratch);
   } catch (...) {
     out.error = std::current_exception();  // rethrown in head order by compute_trace
   }

@@ -27,6 +27,8 @@ struct HeadStages {
   std::exception_ptr error;   // a ComputeError, rethrown by the caller in head order
 };
 
-HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in);
+class ScratchPool;
+// `scratch` (may be null) lends the head its n×n working matrix.
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch);
 
 }  // namespace attn::detail

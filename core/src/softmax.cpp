@@ -18,11 +18,11 @@ namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
-// Eigen's vectorised exp on four lanes; a tail of fewer than four is padded,
-// never sent down Eigen's scalar path (std::exp), which rounds differently.
-// Eigen 3.4 clamps its argument at about −708, so exp(−∞) would come out as
-// 2e−308 rather than 0: a blocked entry must weigh exactly 0, so −∞ is
-// mapped to 0 explicitly.
+// exp on four lanes at a time; a tail of fewer than four is padded, so every
+// value, wherever it sits in a line, takes the same path. (Inside select(),
+// Eigen 3.4 evaluates x.exp() coefficient by coefficient, i.e. glibc's exp,
+// which measured as fast here as Eigen's packet exp.) A blocked entry must
+// weigh exactly 0, so −∞ is mapped to 0 explicitly.
 Eigen::Array4d exp4(const Eigen::Array4d& x) { return (x == kMinusInf).select(0.0, x.exp()); }
 
 void exp_into(const double* x, double* out, Eigen::Index n) {
@@ -47,32 +47,44 @@ void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, Eigen
   }
 }
 
-SoftmaxResult softmax_rows(const Mat& scores, const Derivation& d) {
+}  // namespace
+
+SoftmaxStats softmax_row_exps(const Mat& scores, const Derivation& d, Mat& exps, std::vector<int>& empty) {
   const Eigen::Index n = scores.rows(), m = scores.cols();
-  SoftmaxResult r;
-  r.weights.resize(n, m);
+  exps.resize(n, m);
   Eigen::ArrayXd mx = Eigen::ArrayXd::Constant(n, kMinusInf), col(n), shifted(n);
+  // The first pass keeps the logits in `exps`, so the second reads them back
+  // instead of dividing and masking the scores again.
   for (Eigen::Index c = 0; c < m; ++c) {
     logits_column(scores, d, c, col);
     mx = mx.max(col);
+    exps.col(c) = col.matrix();
   }
   for (Eigen::Index i = 0; i < n; ++i)
     if (mx(i) == kMinusInf) {
-      r.empty.push_back(static_cast<int>(i));  // nothing to attend to: weights stay 0
+      empty.push_back(static_cast<int>(i));  // nothing to attend to: weights stay 0
       mx(i) = 0;
     }
   Eigen::ArrayXd sum = Eigen::ArrayXd::Zero(n);
   for (Eigen::Index c = 0; c < m; ++c) {
-    logits_column(scores, d, c, col);
-    shifted = col - mx;
-    exp_into(shifted.data(), &r.weights(0, c), n);
-    sum += r.weights.col(c).array();
+    shifted = exps.col(c).array() - mx;
+    exp_into(shifted.data(), &exps(0, c), n);
+    sum += exps.col(c).array();
   }
+  return {mx.matrix(), sum.matrix()};
+}
+
+Eigen::ArrayXd row_divisors(const SoftmaxStats& stats) {
   // An all-blocked row has sum 0: dividing would give 0/0, keep the zeros.
-  const Eigen::ArrayXd divide_by = (sum == 0).select(1.0, sum);
-  r.weights.array().colwise() /= divide_by;
-  r.stats.max = mx.matrix();
-  r.stats.sum = sum.matrix();
+  return (stats.sum.array() == 0).select(1.0, stats.sum.array());
+}
+
+namespace {
+
+SoftmaxResult softmax_rows(const Mat& scores, const Derivation& d) {
+  SoftmaxResult r;
+  r.stats = softmax_row_exps(scores, d, r.weights, r.empty);
+  r.weights.array().colwise() /= row_divisors(r.stats);
   return r;
 }
 
@@ -134,8 +146,7 @@ Mat softmax_weights(const Mat& scores, const Derivation& d) {
   Mat w(n, m);
   Eigen::ArrayXd col(n);
   // Row lines: the same column passes as softmax_rows (shift, exp, divide).
-  const Eigen::ArrayXd divide_by = d.softmax_over_rows ? Eigen::ArrayXd((st.sum.array() == 0).select(1.0, st.sum.array()))
-                                                       : Eigen::ArrayXd();
+  const Eigen::ArrayXd divide_by = d.softmax_over_rows ? row_divisors(st) : Eigen::ArrayXd();
   for (Eigen::Index c = 0; c < m; ++c) {
     logits_column(scores, d, c, col);
     if (d.softmax_over_rows) {

@@ -20,6 +20,13 @@ struct SoftmaxResult {
 // blocked gets all-zero weights instead of 0/0.
 SoftmaxResult masked_softmax(const Mat& scores, const Derivation& logits, SoftmaxAxis axis);
 
+// The keys-axis softmax before its division: exps = exp(logit − row max)
+// (resized to fit; its storage is reused), the stats, and the rows with every
+// entry blocked appended to `empty`. masked_softmax's weights are exactly
+// exps with each row divided by row_divisors(stats).
+SoftmaxStats softmax_row_exps(const Mat& scores, const Derivation& logits, Mat& exps, std::vector<int>& empty);
+Eigen::ArrayXd row_divisors(const SoftmaxStats& stats);  // each row's sum, 1 where it is 0
+
 // Recomputes the max and sum of row i of a keys-axis softmax with exactly
 // the arithmetic masked_softmax uses for that row (same exp lanes, same order
 // of summation), so a row updated alone derives the weights of a full

@@ -107,8 +107,9 @@ HeadInputs inputs_of(const Trace& t) {
 void replace_heads(Trace& t, const Scenario& now, const std::vector<int>& heads, Progress* progress) {
   const HeadInputs in = inputs_of(t);
   std::vector<detail::HeadStages> fresh(heads.size());
+  detail::ScratchPool scratch;
   detail::run_heads(static_cast<int>(heads.size()), t.dims, progress, [&](int i) {
-    fresh[static_cast<size_t>(i)] = detail::compute_head(now, t.dims, heads[static_cast<size_t>(i)], in);
+    fresh[static_cast<size_t>(i)] = detail::compute_head(now, t.dims, heads[static_cast<size_t>(i)], in, &scratch);
   });
   for (size_t i = 0; i < heads.size(); ++i) {
     detail::HeadStages& f = fresh[i];
