@@ -211,6 +211,12 @@ int App::run_screenshot() {
                  model_.error().c_str());
     return 2;
   }
+  // Likewise training settings the view refused (--train-length beyond the
+  // symbols, say): the picture shows the message, the exit code says so.
+  if (!options_.train_task.empty() && state_.train.message.rfind("Cannot train", 0) == 0) {
+    std::fprintf(stderr, "attnviz: %s\n", state_.train.message.c_str());
+    return 2;
+  }
   return 0;
 }
 

@@ -90,10 +90,18 @@ TEST_CASE("tasks: induction repeats distinct tokens and scores the second copy")
     CHECK(b.target(row, 11) == task.vocab);
     for (int t = 0; t < 12; ++t) CHECK(b.scored(row, t) == (t >= 6 && t <= 10));
   }
-  // More tokens than the vocabulary: drawn with replacement, still repeated.
-  const Batch small = draw(task_of(TaskKind::Induction, 3, 5));
-  for (int row = 0; row < small.size(); ++row)
-    for (int t = 0; t < 5; ++t) CHECK(small.tokens(row, t + 5) == small.tokens(row, t));
+  // As many tokens as symbols: every symbol once in each half.
+  const Batch full = draw(task_of(TaskKind::Induction, 5, 5));
+  for (int row = 0; row < full.size(); ++row) {
+    std::set<int> seen;
+    for (int t = 0; t < 5; ++t) seen.insert(full.tokens(row, t));
+    CHECK(seen.size() == 5);
+  }
+  // More tokens than symbols would repeat a symbol and make the next token
+  // ambiguous: refused with the limit.
+  CHECK(validate_task(task_of(TaskKind::Induction, 3, 5)) ==
+        "length: induction needs every symbol of the first half to be different, so at most 3 for vocab 3, got 5");
+  CHECK_THROWS_AS(draw(task_of(TaskKind::Induction, 3, 5)), std::invalid_argument);
 }
 
 TEST_CASE("tasks: induction with a random offset pads with fillers") {

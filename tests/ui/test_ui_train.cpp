@@ -76,6 +76,17 @@ TEST_SUITE("train") {
     CHECK(checked > 100);
   }
 
+  TEST_CASE("ui: training settings the view refuses exit 2 with the reason, picture still written") {
+    // Induction longer than its symbols would repeat a symbol in the first
+    // half, making the next token ambiguous.
+    const std::string png = temp_path("train_refused.png");
+    std::string out;
+    CHECK(run(attnviz("--train induction --train-length 20 --train-steps 5 --screenshot " + png), &out) == 2);
+    CHECK_MESSAGE(out.find("induction needs every symbol of the first half to be different, so at most 16 for vocab "
+                           "16, got 20") != std::string::npos, out);
+    CHECK(std::filesystem::exists(png));
+  }
+
   TEST_CASE("ui: Train, Space pauses, the history scrubs back, File > Export pictures the view") {
     namespace fs = std::filesystem;
     fs::remove("uitrain.png");  // the app writes next to the test

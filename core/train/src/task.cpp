@@ -34,14 +34,10 @@ std::vector<int> random_content(const TaskSpec& task, std::mt19937_64& rng) {
   return s;
 }
 
-// `count` distinct values from [0, range) when possible (partial shuffle),
-// otherwise drawn with replacement.
+// `count` distinct values from [0, range) (a partial shuffle); validate_task
+// keeps count <= range, since a repeat would make the task ambiguous.
 std::vector<int> distinct_content(int count, int range, std::mt19937_64& rng) {
   std::vector<int> out(count);
-  if (count > range) {
-    for (int& t : out) t = uniform(rng, 0, range - 1);
-    return out;
-  }
   std::vector<int> pool(range);
   std::iota(pool.begin(), pool.end(), 0);
   for (int i = 0; i < count; ++i) {
@@ -192,6 +188,12 @@ std::string validate_task(const TaskSpec& task) {
     return "vocab: " + std::to_string(task.vocab) + " is outside 2.." + std::to_string(kMaxVocab);
   if (task.length < 1 || task.length > kMaxLength)
     return "length: " + std::to_string(task.length) + " is outside 1.." + std::to_string(kMaxLength);
+  // A symbol twice in the first half would leave two possible next tokens
+  // after it in the second: the rule could not be learned, only guessed.
+  if (task.kind == TaskKind::Induction && task.length > task.vocab)
+    return "length: induction needs every symbol of the first half to be different, so at most " +
+           std::to_string(task.vocab) + " for vocab " + std::to_string(task.vocab) + ", got " +
+           std::to_string(task.length);
   if (task.kind == TaskKind::KeyValue && task.length > task.vocab / 2)
     return "length: key-value needs distinct keys from the lower half of the vocabulary, so at most " +
            std::to_string(task.vocab / 2) + " pairs for vocab " + std::to_string(task.vocab) + ", got " +
