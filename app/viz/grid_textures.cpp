@@ -52,23 +52,24 @@ std::uint16_t lut_texel(float u) {
 std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale) {
   const int rows = static_cast<int>(stage.value.rows()), cols = static_cast<int>(stage.value.cols());
   std::vector<std::uint16_t> out(static_cast<size_t>(rows) * static_cast<size_t>(cols));
-  // A derived stage is made whole first: its whole-matrix pass is vectorised
-  // (the weights' exp above all) and gives the same numbers as cell reads.
-  const attn::Mat derived = stage.value.derived() ? stage.value.dense() : attn::Mat();
-  const attn::Mat& m = stage.value.derived() ? derived : stage.value.stored();
   // Eigen is column-major; GL wants row 0 first. Bands of columns keep both
-  // the strided reads and the row-major writes in cache, and the two halves
-  // of the bands go to two threads: a 2048-token grid is 4 M cells, and this
-  // runs on the window's thread when a new trace arrives.
+  // the reads and the row-major writes in cache; a derived stage's band is
+  // made a column at a time (StageValues::col: vectorised, the same numbers
+  // as cell reads), never the whole n×n matrix. The two halves of the bands
+  // go to two threads: a 2048-token grid is 4 M cells, and this runs on the
+  // window's thread when a new trace arrives.
   constexpr int kBand = 16;
   auto convert = [&](int band_begin, int band_end) {
+    attn::Mat band(rows, kBand);
     for (int c0 = band_begin * kBand; c0 < std::min(cols, band_end * kBand); c0 += kBand) {
-      const int c1 = std::min(cols, c0 + kBand);
+      const int width = std::min(cols - c0, kBand);
+      for (int k = 0; k < width; ++k)
+        band.col(k) = stage.value.derived() ? stage.value.col(c0 + k) : stage.value.stored().col(c0 + k);
       for (int r = 0; r < rows; ++r) {
-        std::uint16_t* row = out.data() + static_cast<size_t>(r) * static_cast<size_t>(cols);
-        for (int c = c0; c < c1; ++c) {
-          const double v = m(r, c);
-          row[c] = masked_look(stage, r, c, v) ? std::uint16_t{0} : lut_texel(coordinate(scale, r, v));
+        std::uint16_t* row = out.data() + static_cast<size_t>(r) * static_cast<size_t>(cols) + c0;
+        for (int k = 0; k < width; ++k) {
+          const double v = band(r, k);
+          row[k] = masked_look(stage, r, c0 + k, v) ? std::uint16_t{0} : lut_texel(coordinate(scale, r, v));
         }
       }
     }

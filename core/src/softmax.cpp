@@ -140,25 +140,33 @@ double exp_like_softmax(double x) {
   return out;
 }
 
-Mat softmax_weights(const Mat& scores, const Derivation& d) {
-  const Eigen::Index n = scores.rows(), m = scores.cols();
+void logits_column_into(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
+  Eigen::ArrayXd col(scores.rows());
+  logits_column(scores, d, c, col);
+  Eigen::Map<Eigen::ArrayXd>(out, col.size()) = col;
+}
+
+void softmax_weights_column(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
+  const Eigen::Index n = scores.rows();
   const SoftmaxStats& st = *d.softmax;
-  Mat w(n, m);
   Eigen::ArrayXd col(n);
+  logits_column(scores, d, c, col);
+  Eigen::Map<Eigen::ArrayXd> w(out, n);
   // Row lines: the same column passes as softmax_rows (shift, exp, divide).
-  const Eigen::ArrayXd divide_by = d.softmax_over_rows ? row_divisors(st) : Eigen::ArrayXd();
-  for (Eigen::Index c = 0; c < m; ++c) {
-    logits_column(scores, d, c, col);
-    if (d.softmax_over_rows) {
-      col -= st.max.array();
-      exp_into(col.data(), &w(0, c), n);
-      w.col(c).array() /= divide_by;
-    } else {
-      col -= st.max(c);
-      exp_into(col.data(), &w(0, c), n);
-      w.col(c) /= st.sum(c) == 0 ? 1.0 : st.sum(c);
-    }
+  if (d.softmax_over_rows) {
+    col -= st.max.array();
+    exp_into(col.data(), out, n);
+    w /= row_divisors(st);
+  } else {
+    col -= st.max(c);
+    exp_into(col.data(), out, n);
+    w /= st.sum(c) == 0 ? 1.0 : st.sum(c);
   }
+}
+
+Mat softmax_weights(const Mat& scores, const Derivation& d) {
+  Mat w(scores.rows(), scores.cols());
+  for (Eigen::Index c = 0; c < w.cols(); ++c) softmax_weights_column(scores, d, c, &w(0, c));
   return w;
 }
 

@@ -36,8 +36,13 @@ void softmax_row_stats(const Mat& scores, const Derivation& logits, Eigen::Index
 // exp(x) exactly as the softmax computes it.
 double exp_like_softmax(double x);
 
-// The weights of a softmax derivation (d.softmax set), the whole matrix:
-// every entry equals the one masked_softmax wrote, bit for bit.
+// The weights of a softmax derivation (d.softmax set), the whole matrix or
+// one column into `out` (rows() values): every entry equals the one
+// masked_softmax wrote, bit for bit.
 Mat softmax_weights(const Mat& scores, const Derivation& d);
+void softmax_weights_column(const Mat& scores, const Derivation& d, Eigen::Index c, double* out);
+// Column c of a logits derivation (no softmax): source ÷ divisor + bias,
+// blocked_value where masked, as StageValues reads each cell.
+void logits_column_into(const Mat& scores, const Derivation& d, Eigen::Index c, double* out);
 
 }  // namespace attn::detail

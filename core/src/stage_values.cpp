@@ -45,8 +45,10 @@ Eigen::RowVectorXd StageValues::row(Eigen::Index r) const {
 
 Eigen::VectorXd StageValues::col(Eigen::Index c) const {
   if (stored_) return stored_->col(c);
+  // Whole-column passes (vectorised), the same operations as a cell read.
   Eigen::VectorXd out(rows());
-  for (Eigen::Index r = 0; r < out.size(); ++r) out(r) = (*this)(r, c);
+  if (d_.softmax) detail::softmax_weights_column(*source_, d_, c, out.data());
+  else detail::logits_column_into(*source_, d_, c, out.data());
   return out;
 }
 

@@ -106,7 +106,14 @@ TEST_CASE("weights are derived from the scores on read: one cell read alone equa
             const Eigen::RowVectorXd row = w.row(i);
             for (int j = 0; j < w.cols(); ++j) differ += (w(i, j) != whole(i, j)) + (row(j) != whole(i, j));
           }
+          for (int j = 0; j < w.cols(); ++j) differ += (w.col(j).array() != whole.col(j).array()).count();
           CHECK(differ == 0);
+          // The masked logits, derived the same way: a column read equals the whole.
+          const attn::StageValues& m = stage(t, "masked", h).value;
+          const attn::Mat logits = m.dense();
+          int logits_differ = 0;  // −∞ == −∞, so blocked cells compare too
+          for (int j = 0; j < m.cols(); ++j) logits_differ += (m.col(j).array() != logits.col(j).array()).count();
+          CHECK(logits_differ == 0);
         }
       }
     }

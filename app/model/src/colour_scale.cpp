@@ -15,20 +15,21 @@ namespace {
 // Largest |v| of each row (signed), or min..max of each row (probabilities);
 // rows with no counted value get {+inf, -inf} so a union ignores them.
 // Not counted: non-finite values (masked logits) and blocked zero weights.
-// Whole-matrix array passes, not a loop over cells: a 1024-token, 8-head
+// Whole-column array passes, not a loop over cells: a 1024-token, 8-head
 // trace has about 50 million cells, and this runs when a new trace arrives.
+// A derived stage is read a column at a time (StageValues::col), never made
+// whole: at 2048 tokens that would be 33 MB to allocate and fault in.
 std::vector<ValueRange> row_ranges(const attn::Stage& s) {
-  attn::Mat derived;  // only a derived stage is materialised; a stored one is read in place
-  if (s.value.derived()) derived = s.value.dense();
-  const attn::Mat& m = s.value.derived() ? derived : s.value.stored();
-  const Eigen::Index n = m.rows();
+  const Eigen::Index n = s.value.rows(), cols = s.value.cols();
   const bool signed_values = s.kind == attn::ValueKind::Signed;
-  const bool* blocked = !signed_values && s.blocked.size() == m.size() ? s.blocked.data() : nullptr;
+  const bool* blocked = !signed_values && s.blocked.size() == s.value.size() ? s.blocked.data() : nullptr;
   Eigen::ArrayXd lo = Eigen::ArrayXd::Constant(n, HUGE_VAL), hi = Eigen::ArrayXd::Constant(n, -HUGE_VAL);
+  Eigen::VectorXd column;
   // Column by column (Eigen stores columns contiguously), each row's range
   // carried in a vector.
-  for (Eigen::Index c = 0; c < m.cols(); ++c) {
-    const auto v = m.col(c).array();
+  for (Eigen::Index c = 0; c < cols; ++c) {
+    if (s.value.derived()) column = s.value.col(c);
+    const Eigen::Map<const Eigen::ArrayXd> v(s.value.derived() ? column.data() : s.value.stored().data() + c * n, n);
     if (signed_values) {
       hi = hi.max(v.isFinite().select(v.abs(), -HUGE_VAL));
       continue;
