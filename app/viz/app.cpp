@@ -43,6 +43,7 @@ App::App(const Options& options, AppState initial)
   textures_ = std::make_unique<GridTextures>();
   model_.set_on_ready(&Platform::wake);
   train_.set_on_progress(&Platform::wake);
+  loader_.set_on_ready(&Platform::wake);
   // Remembered settings first (before the file given on the command line
   // joins the recent list); this run's command line goes over them.
   if (remembers_ && !options.config_dir_or_default().empty()) {
@@ -128,7 +129,7 @@ int App::run_interactive() {
   while (!state_.quit) {
     if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
       platform_.poll();
-    } else if (model_.computing() || train_.running()) {
+    } else if (model_.computing() || train_.running() || loader_.busy()) {
       // A background recompute: redraw its progress a few times a second,
       // leaving the cores to the computation.
       platform_.wait(0.1);

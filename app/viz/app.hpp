@@ -23,6 +23,7 @@
 #include "platform.hpp"
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
+#include "viz/file_loader.hpp"
 #include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
@@ -150,6 +151,9 @@ class App {
   void apply_train_options();  // --train and its companions, once
   nlohmann::json train_dump();  // the Train view in --dump-state
   bool train_options_applied_ = false;
+  // File > Open of a large scene reads it in the background (app_opening.cpp).
+  FileLoader loader_;
+  void update_opening();
   WidgetProbe probe_;
   // Export state: an offscreen frame is drawn at export_w_ x export_h_ with
   // this scale, background and (when >= 0) only one stage laid out.

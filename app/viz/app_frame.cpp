@@ -81,6 +81,7 @@ void release_freed_memory() {
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
+  update_opening();
   if (state_.cancel_compute) model_.cancel();
   state_.cancel_compute = false;
   if (model_.update(state_.doc.scenario, state_.document, state_.revision,
@@ -159,7 +160,7 @@ void App::update_derived(const Panels& p, double dt) {
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
-                        state_.history.can_undo(), hidden_, export_background_};
+                        state_.history.can_undo(), hidden_, export_background_, state_.opening};
   if (state_.train.open) {
     const TrainViewData view{train_, train_grids_.get(train_, state_.train.shown, state_.train.example), fonts_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);

@@ -3,6 +3,7 @@
 // a one-line hint of the mouse controls (or why numbers are hidden), so a new
 // user is never left guessing.
 #include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include "canvas_parts.hpp"
@@ -127,6 +128,7 @@ float status_panel_height(const CanvasData& d, float canvas_width) {
   for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i)
     height += ImGui::CalcTextSize(d.notices[i].text.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
   if (!d.notices.empty()) height += ImGui::GetFrameHeightWithSpacing();
+  if (!d.opening.empty()) height += ImGui::GetFrameHeightWithSpacing();
   return height;
 }
 
@@ -156,6 +158,19 @@ void computing_line(const TraceModel& model, AppState& state, float width, const
   if (ImGui::Button("Cancel##compute")) state.cancel_compute = true;
 }
 
+namespace {
+
+// A large file being read in the background, with Cancel.
+void opening_line(const std::string& path, AppState& state, const ThemePalette& pal) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  ImGui::TextColored(to_imvec4(pal.warning), "Opening %s... the grids show the current document until it is read.",
+                     name.c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Cancel##open")) state.cancel_open = true;
+}
+
+}  // namespace
+
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -180,6 +195,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
     ImGui::TextColored(to_imvec4(pal.error), "%s", error_text(d).c_str());
     ImGui::Dummy({1, pad - ImGui::GetStyle().ItemSpacing.y});
   }
+  if (!d.opening.empty()) opening_line(d.opening, state, pal);
   if (d.model.computing()) computing_line(d.model, state, width - 2 * pad, pal);
   ImGui::TextColored(to_imvec4(pal.text), "%s", d.caption.status.c_str());
   ImGui::TextWrapped("%s", d.caption.detail.c_str());

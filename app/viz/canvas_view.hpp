@@ -38,6 +38,8 @@ struct CanvasData {
   // Export: the canvas background instead of the theme's (white, or black
   // and white in turn for a transparent PNG); nullopt on screen.
   std::optional<Rgba> background = std::nullopt;
+  // A file being read in the background (AppState::opening); empty: none.
+  std::string opening = {};
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

@@ -66,6 +66,8 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["message"] = state.message;
   j["confirm_discard"] = state.confirm_discard;
   j["save_dialog"] = state.save_dialog;
+  j["open_dialog"] = state.open_dialog;
+  j["opening"] = state.opening;
   j["typing"] = state.draft.widget != 0;
   j["restore_offered"] = state.restore_offer.has_value();
   nlohmann::json notices = nlohmann::json::array();
@@ -126,6 +128,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   std::string key = std::to_string(state.revision) + "/" + std::to_string(state.document) + "/" +
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
+                    std::to_string(state.open_dialog) + state.opening + "/" +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
                     std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
                     state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) + "/" +

@@ -38,6 +38,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
   probe_item(probe, "menu:File");
   if (file_open) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) state.open_dialog = true;
+    probe_item(probe, "menu:File/Open");
     if (ImGui::BeginMenu("Open recent", !state.recent.empty())) {
       for (const std::string& p : state.recent)
         if (ImGui::MenuItem(p.c_str())) open_request(state, p);

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "attn/io/scenario_file.hpp"
 #include "ui_support.hpp"
+#include "viz/file_loader.hpp"
 
 using namespace ui_test;
 
@@ -117,5 +119,35 @@ TEST_SUITE("startup") {
     const int code = run(attnviz("\"" + path + "\" --screenshot \"" + temp_path("overflow.png") + "\""), &out);
     CHECK_MESSAGE(code == 2, out);
     CHECK_MESSAGE(out.find("overflow") != std::string::npos, out);
+  }
+
+  TEST_CASE("ui: File > Open of a large scene reads it in the background, then shows it") {
+    // 700 x 400 input values: over kBackgroundOpenBytes as text, so the
+    // read goes to the background reader while the window keeps drawing.
+    attn::io::ScenarioFile f;
+    f.scenario.x = attn::Mat::Random(700, 400);
+    f.title = "Large background scene";
+    const std::string path = temp_path("large_open.json");
+    attn::io::save_scenario(path, f);
+    REQUIRE(std::filesystem::file_size(path) >= viz::kBackgroundOpenBytes);
+
+    RunningApp app("", "large_open");
+    REQUIRE(app.first_state().is_object());
+    click_file_menu(app, "Open");
+    REQUIRE_MESSAGE(wait_for(app.state, [](const nlohmann::json& j) { return j["open_dialog"] == true; }).is_object(),
+                    "the Open dialog did not open");
+    sleep_ms(300);     // the path field takes the keyboard focus on the dialog's first frames
+    chord("ctrl", "a");  // (the field starts empty; this makes sure)
+    type_text("large_open.json");  // the app runs in the test folder, where the file is
+    key("Return");
+    const nlohmann::json s = wait_for(app.state, [&](const nlohmann::json& j) {
+      return j["path"] == "large_open.json" && j["has_trace"] == true;
+    });
+    REQUIRE_MESSAGE(s.is_object(), "the large file was not opened");
+    CHECK(s["title"] == "Large background scene");
+    CHECK(s["opening"] == "");
+    CHECK(s["message"] == "");
+    CHECK(s["dirty"] == false);
+    CHECK(app.alive());
   }
 }

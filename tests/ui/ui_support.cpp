@@ -108,7 +108,12 @@ void xdo(const std::string& args) {
 
 void type_text(const std::string& text) {
   for (char c : text) {
-    const std::string name = c == '.' ? "period" : c == '-' ? "minus" : c == '+' ? "plus" : std::string(1, c);
+    const std::string name = c == '.'   ? "period"
+                             : c == '-' ? "minus"
+                             : c == '+' ? "plus"
+                             : c == '_' ? "underscore"
+                             : c == '/' ? "slash"
+                                        : std::string(1, c);
     key(name);
   }
 }
@@ -240,13 +245,17 @@ void click_widget(const nlohmann::json& layout, const std::string& widget) {
   xdo("click 1");
 }
 
-void export_through_dialog(const RunningApp& app, const std::string& name) {
+void click_file_menu(const RunningApp& app, const std::string& item) {
   const nlohmann::json bar = settled(app.layout, "menu:File");
   REQUIRE_MESSAGE(bar.is_object(), "no File menu");
   click_widget(bar, "menu:File");
-  const nlohmann::json menu = settled(app.layout, "menu:File/Export");
+  const nlohmann::json menu = settled(app.layout, "menu:File/" + item);
   REQUIRE_MESSAGE(menu.is_object(), "the File menu did not open");
-  click_widget(menu, "menu:File/Export");
+  click_widget(menu, "menu:File/" + item);
+}
+
+void export_through_dialog(const RunningApp& app, const std::string& name) {
+  click_file_menu(app, "Export");
   const nlohmann::json dialog = settled(app.layout, "export_ok");
   REQUIRE_MESSAGE(dialog.is_object(), "the Export dialog did not open");
   click_widget(dialog, "export_path");

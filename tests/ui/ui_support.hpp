@@ -111,6 +111,8 @@ std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& w
 nlohmann::json settled(const std::string& layout_path, const std::string& widget);
 void hover_widget(const nlohmann::json& layout, const std::string& widget);
 void click_widget(const nlohmann::json& layout, const std::string& widget);
+// Opens the File menu and clicks `item` ("Open", "Export": its probe name).
+void click_file_menu(const RunningApp& app, const std::string& item);
 // Opens File > Export..., types `name` over the suggested path and presses Export.
 void export_through_dialog(const RunningApp& app, const std::string& name);
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "attn/io/machine_limits.hpp"
+#include "viz/file_loader.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace viz::actions {
@@ -53,9 +54,19 @@ void drop_undone_notices(AppState& s) {
                   s.notices.end());
 }
 
+// Large files are read in the background (FileLoader); small ones at once.
+bool opens_in_background(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  return !ec && bytes >= kBackgroundOpenBytes;
+}
+
 void run(AppState& s, const PendingAction& a) {
   switch (a.kind) {
-    case PendingAction::Kind::Open: open(s, a.path); break;
+    case PendingAction::Kind::Open:
+      if (opens_in_background(a.path)) s.open_request = a.path;
+      else open(s, a.path);
+      break;
     case PendingAction::Kind::OpenBuiltin: open_builtin(s); break;
     case PendingAction::Kind::Quit: s.quit = true; break;
     case PendingAction::Kind::ShowScene:
@@ -121,20 +132,28 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit) {
 
 bool open(AppState& s, const std::string& path) {
   try {
-    attn::io::ScenarioFile file = attn::io::load_scenario(path, attn::io::machine_limits());
-    replace_document(s, std::move(file), path);
-    s.lesson.reset();  // the document is no longer a lesson's scene
-    s.highlights.clear();
-    remember_recent(s, path);
-    s.message.clear();
+    opened(s, attn::io::load_scenario(path, attn::io::machine_limits()), path);
     return true;
   } catch (const std::exception& e) {
-    // load_scenario's message starts with the path already.
-    const std::string kept = s.path.empty() ? "The built-in lesson stays open." : std::filesystem::path(s.path).filename().string() + " stays open" + (s.dirty() ? ", with your edits." : ".");
-    s.message = std::string("Could not open the file:\n") + e.what() + "\n\n" + kept;
+    open_failed(s, e.what());
     return false;
   }
 }
+
+void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
+  replace_document(s, std::move(file), path);
+  s.lesson.reset();  // the document is no longer a lesson's scene
+  s.highlights.clear();
+  remember_recent(s, path);
+  s.message.clear();
+}
+
+void open_failed(AppState& s, const std::string& error) {
+  // load_scenario's message starts with the path already.
+  const std::string kept = s.path.empty() ? "The built-in lesson stays open." : std::filesystem::path(s.path).filename().string() + " stays open" + (s.dirty() ? ", with your edits." : ".");
+  s.message = "Could not open the file:\n" + error + "\n\n" + kept;
+}
+
 
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label) {
   replace_document(s, std::move(file), "");

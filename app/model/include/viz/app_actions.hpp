@@ -31,6 +31,11 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit);
 // and sets s.message when the file cannot be read or parsed; the current
 // document, its edits and its history are then kept untouched.
 bool open(AppState& s, const std::string& path);
+// The two ends of open(), for a file read elsewhere (in the background):
+// `file` becomes the document, or `error` (load_scenario's message) is
+// shown with the current document kept.
+void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path);
+void open_failed(AppState& s, const std::string& error);
 void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
 // Shows a scene that is not a file of its own (a lesson step), named `label`.
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);

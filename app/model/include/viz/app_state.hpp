@@ -177,6 +177,11 @@ struct AppState {
     double progress = 0;  // 0..1
   } export_ui;
   bool quit = false;
+  // A large file to open in the background (viz::FileLoader): the app starts
+  // the read and clears this; `opening` names the file while it is read, and
+  // cancel_open asks to stop waiting for it.
+  std::string open_request, opening;
+  bool cancel_open = false;
   // The user pressed Cancel on a background recompute (the app stops it).
   bool cancel_compute = false;
 

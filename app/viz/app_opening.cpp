@@ -1,0 +1,26 @@
+// File > Open for a large scene: the read runs on viz::FileLoader's thread
+// while the window keeps drawing the current document, with a line in the
+// status panel and Cancel. The file becomes the document only when it has
+// been read whole (or its error is shown, the current document kept).
+#include "app.hpp"
+#include "viz/app_actions.hpp"
+
+namespace viz {
+
+void App::update_opening() {
+  if (!state_.open_request.empty()) {
+    loader_.start(state_.open_request);
+    state_.open_request.clear();
+  }
+  if (state_.cancel_open) {
+    loader_.cancel();
+    state_.cancel_open = false;
+  }
+  if (std::optional<FileLoader::Loaded> done = loader_.take()) {
+    if (done->file) actions::opened(state_, std::move(*done->file), done->path);
+    else actions::open_failed(state_, done->error);
+  }
+  state_.opening = loader_.reading();
+}
+
+}  // namespace viz

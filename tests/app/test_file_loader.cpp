@@ -1,0 +1,132 @@
+// Opening large files in the background: FileLoader reads a file on its
+// thread and hands back the newest request only (an older one, or one
+// cancelled, is dropped); File > Open routes files of kBackgroundOpenBytes or
+// more to it and opens smaller ones at once, and a read that fails keeps the
+// document as open() does.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "attn/io/scenario_file.hpp"
+#include "viz/app_actions.hpp"
+#include "viz/file_loader.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string temp(const std::string& name) { return (fs::temp_directory_path() / ("attnviz_test_loader_" + name)).string(); }
+
+// A valid scenario of n tokens and width d (no projections), written to `name`.
+std::string write_scene(const std::string& name, int n, int d) {
+  attn::io::ScenarioFile f;
+  f.scenario.x = attn::Mat(n, d);
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal;
+  for (Eigen::Index i = 0; i < f.scenario.x.size(); ++i) f.scenario.x.data()[i] = normal(rng);
+  f.title = name;
+  const std::string path = temp(name);
+  attn::io::save_scenario(path, f);
+  return path;
+}
+
+std::string builtin() {
+  std::ifstream in(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("file loader: reads a file in the background and hands it over once") {
+  const std::string path = write_scene("one.json", 12, 5);
+  viz::FileLoader loader;
+  int woken = 0;
+  loader.set_on_ready([&] { ++woken; });
+  loader.start(path);
+  loader.wait_idle();
+  CHECK_FALSE(loader.busy());
+  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  REQUIRE(done);
+  CHECK(done->path == path);
+  REQUIRE(done->file);
+  CHECK(done->file->scenario.x.rows() == 12);
+  CHECK(done->file->scenario.x.cols() == 5);
+  CHECK(done->error.empty());
+  CHECK(woken == 1);
+  CHECK_FALSE(loader.take());  // once
+}
+
+TEST_CASE("file loader: a file that cannot be read comes back with load_scenario's message") {
+  const std::string path = temp("broken.json");
+  std::ofstream(path) << R"({"x": [[1, 2], [3)";
+  viz::FileLoader loader;
+  loader.start(path);
+  loader.wait_idle();
+  const std::optional<viz::FileLoader::Loaded> done = loader.take();
+  REQUIRE(done);
+  CHECK_FALSE(done->file);
+  CHECK(done->error.find("broken.json") != std::string::npos);
+}
+
+TEST_CASE("file loader: only the newest request is handed over; a cancelled one never is") {
+  const std::string big = write_scene("big.json", 400, 300), small = write_scene("small.json", 3, 2);
+  viz::FileLoader loader;
+  loader.start(big);
+  loader.start(small);  // the user picked another file before the first was read
+  loader.wait_idle();
+  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  REQUIRE(done);
+  CHECK(done->path == small);
+  CHECK_FALSE(loader.take());
+
+  loader.start(big);
+  CHECK(loader.busy());
+  CHECK(loader.reading() == big);
+  loader.cancel();
+  CHECK_FALSE(loader.busy());
+  CHECK(loader.reading().empty());
+  loader.wait_idle();
+  CHECK_FALSE(loader.take());
+}
+
+TEST_CASE("file open: large files go to the background reader, small ones open at once") {
+  // 700 x 400 numbers: well over kBackgroundOpenBytes as JSON text.
+  const std::string big = write_scene("routed_big.json", 700, 400), small = write_scene("routed_small.json", 4, 3);
+  REQUIRE(fs::file_size(big) >= viz::kBackgroundOpenBytes);
+  REQUIRE(fs::file_size(small) < viz::kBackgroundOpenBytes);
+  viz::AppState s;
+  s.builtin_text = builtin();
+  viz::actions::open_builtin(s);
+  const std::uint64_t document = s.document;
+
+  viz::actions::request(s, {viz::PendingAction::Kind::Open, big});
+  CHECK(s.open_request == big);  // the app starts the read; the document is untouched meanwhile
+  CHECK(s.document == document);
+  CHECK(s.path.empty());
+
+  // What the app does with the result: the same as a direct open.
+  viz::FileLoader loader;
+  loader.start(s.open_request);
+  loader.wait_idle();
+  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  REQUIRE(done);
+  REQUIRE(done->file);
+  viz::actions::opened(s, std::move(*done->file), done->path);
+  CHECK(s.path == big);
+  CHECK(s.doc.scenario.x.rows() == 700);
+  CHECK(s.document == document + 1);
+  CHECK_FALSE(s.dirty());
+
+  s.open_request.clear();
+  viz::actions::request(s, {viz::PendingAction::Kind::Open, small});
+  CHECK(s.open_request.empty());
+  CHECK(s.path == small);
+
+  // A failed background read keeps the document and says why.
+  viz::actions::open_failed(s, "nowhere.json: cannot open the file");
+  CHECK(s.path == small);
+  CHECK(s.message.find("nowhere.json: cannot open the file") != std::string::npos);
+  CHECK(s.message.find("routed_small.json stays open") != std::string::npos);
+}
