@@ -45,13 +45,13 @@ void FileLoader::cancel() {
 
 bool FileLoader::busy() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return pending_.has_value() || (working_ && started_ == wanted_);
+  return pending_.has_value() || (working_ && started_ == wanted_ && !read_);
 }
 
 std::string FileLoader::reading() const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (pending_) return *pending_;
-  return working_ && started_ == wanted_ ? reading_ : std::string();
+  return working_ && started_ == wanted_ && !read_ ? reading_ : std::string();
 }
 
 std::optional<FileLoader::Loaded> FileLoader::take() {
@@ -75,6 +75,7 @@ void FileLoader::run() {
     pending_.reset();
     started_ = wanted_;
     working_ = true;
+    read_ = false;
     const std::string path = reading_;
     lock.unlock();
     Loaded result;
@@ -85,16 +86,19 @@ void FileLoader::run() {
       result.error = e.what();
     }
     lock.lock();
-    working_ = false;
     const bool wanted = started_ == wanted_;
     if (wanted) done_ = std::move(result);
-    idle_.notify_all();
+    read_ = true;
+    // Wake the window before saying idle: wait_idle() returning means the
+    // result is there and the window has been told.
     if (wanted && on_ready_) {
       const std::function<void()> wake = on_ready_;
       lock.unlock();
       wake();
       lock.lock();
     }
+    working_ = false;
+    idle_.notify_all();
   }
 }
 

@@ -58,6 +58,7 @@ class FileLoader {
   std::uint64_t wanted_ = 0, started_ = 0;  // requests made; the one the worker reads
   std::optional<Loaded> done_;
   bool working_ = false, stop_ = false;
+  bool read_ = false;  // the worker has finished reading the request it took
   std::thread thread_;  // last: starts once the rest is ready
 };
 
