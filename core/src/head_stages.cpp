@@ -153,7 +153,6 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   }
   std::vector<int> empty = sm.empty;
   if (before) {
-    if (!over_rows) head_output = sm.weights * *v;
     sm.weights = Mat();  // derived from now on: one n×n matrix less per head
     Derivation weights = masked;
     weights.softmax = std::make_shared<const SoftmaxStats>(sm.stats);
@@ -187,7 +186,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                         " has every entry masked; its weights are defined as 0");
   out.softmax = std::move(sm.stats);
 
-  if (!before) head_output = weights.value.dense() * *v;
+  if (head_output.size() == 0) head_output = weights.value.dense() * *v;  // all but the fast path above
   push_stage(t, {"head_output", h, "weights · V", "head_output = weights · V", {{"weights", h}, {"v", h}},
                  ValueKind::Signed, in.queries, dims_v}, std::move(head_output));
   out.stages = std::move(t.stages);

@@ -15,14 +15,9 @@ const BoolMat& SharedMask::mat() const {
 }
 
 double StageValues::softmax_weight(Eigen::Index r, Eigen::Index c) const {
-  double logit = d_.blocked_value;
-  if (!d_.mask.size() || !d_.mask(r, c)) {
-    logit = (*source_)(r, c) / d_.divisor;
-    if (d_.bias) logit += (*d_.bias)(r, c);
-  }
   const Eigen::Index line = d_.softmax_over_rows ? r : c;
   const double sum = d_.softmax->sum(line);
-  return detail::exp_like_softmax(logit - d_.softmax->max(line)) / (sum == 0 ? 1.0 : sum);
+  return detail::exp_like_softmax(logit(r, c) - d_.softmax->max(line)) / (sum == 0 ? 1.0 : sum);
 }
 
 Mat StageValues::dense() const {

@@ -64,11 +64,7 @@ class StageValues {
   Eigen::Index size() const { return matrix().size(); }
   double operator()(Eigen::Index r, Eigen::Index c) const {
     if (stored_) return (*stored_)(r, c);
-    if (d_.softmax) return softmax_weight(r, c);
-    if (d_.mask.size() && d_.mask(r, c)) return d_.blocked_value;
-    double v = (*source_)(r, c) / d_.divisor;
-    if (d_.bias) v += (*d_.bias)(r, c);
-    return v;
+    return d_.softmax ? softmax_weight(r, c) : logit(r, c);
   }
 
   Eigen::RowVectorXd row(Eigen::Index r) const;
@@ -87,6 +83,14 @@ class StageValues {
 
  private:
   const Mat& matrix() const { return stored_ ? *stored_ : *source_; }
+  // source ÷ divisor + bias, or blocked_value where masked: a derived cell
+  // before any softmax.
+  double logit(Eigen::Index r, Eigen::Index c) const {
+    if (d_.mask.size() && d_.mask(r, c)) return d_.blocked_value;
+    double v = (*source_)(r, c) / d_.divisor;
+    if (d_.bias) v += (*d_.bias)(r, c);
+    return v;
+  }
   double softmax_weight(Eigen::Index r, Eigen::Index c) const;
   std::shared_ptr<const Mat> stored_;
   std::shared_ptr<const Mat> source_;
