@@ -4,9 +4,6 @@
 // before the recompute, an edit shows in every grid in the same frame.
 #include <algorithm>
 #include <cmath>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "app.hpp"
 #include "compare_view.hpp"
@@ -64,29 +61,15 @@ App::Panels App::panels() const {
   return p;
 }
 
-namespace {
-
-// A new trace replaced an old one (and, on opening, a parsed file's many
-// small allocations were freed): glibc keeps freed heap pages in the process
-// unless asked, so a 2048-token scene would carry the last file's parse and
-// trace into the next edit's peak. Ask, here, once per new trace.
-void release_freed_memory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
-}  // namespace
-
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
   update_opening();
   if (state_.cancel_compute) model_.cancel();
   state_.cancel_compute = false;
-  if (model_.update(state_.doc.scenario, state_.document, state_.revision,
-                    TimelineKey{state_.granularity, state_.view.head}, attn::io::machine_limits()))
-    release_freed_memory();
+  model_.set_texel_request(TexelRequest{state_.view.colour, state_.view.head});
+  model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
+                attn::io::machine_limits());
   update_compare();
   update_train();
   if (state_.view.show_why_scale) why_scale_.update();
@@ -108,8 +91,12 @@ void App::update_derived(const Panels& p, double dt) {
     hidden_ = hidden_stages(*state_.lesson->current().question, trace);
 
   const std::uint64_t generation = model_.generation();
+  // Texels made with a background result, for the colours on screen: its
+  // scales are the ones color_scales() would make here.
+  const PreparedTexels* prepared = model_.prepared_texels();
+  if (prepared && !(prepared->colour == state_.view.colour)) prepared = nullptr;
   if (scales_generation_ != generation || scales_colour_ != state_.view.colour) {
-    scales_ = color_scales(trace, state_.view.colour, &model_.row_ranges());
+    scales_ = prepared ? prepared->scales : color_scales(trace, state_.view.colour, &model_.row_ranges());
     scales_generation_ = generation;
     scales_colour_ = state_.view.colour;
     ++scales_revision_;  // large grids re-upload their colormap coordinates
@@ -144,7 +131,8 @@ void App::update_derived(const Panels& p, double dt) {
     if (key.head != layout_key_.head || key.only != layout_key_.only) state_.view.fit_pending = true;
     layout_key_ = key;
   }
-  textures_->sync(trace, generation, scales_revision_, layout_, scales_);
+  textures_->sync(trace, generation, scales_revision_, layout_, scales_, prepared);
+  model_.release_texels();  // uploaded; the grids not on screen are made when shown
   textures_->update_live(trace, tl, frame_, layout_);
 
   const std::optional<CellRef>& cell = state_.inspected();
@@ -230,7 +218,8 @@ void App::frame(double dt) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const Rect& canvas = state_.view.area;  // the grid area the painter used
     write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
-                      static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads());
+                      static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads(),
+                      textures_->prepared_uploads());
   }
 }
 

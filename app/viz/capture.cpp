@@ -146,7 +146,8 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
 }
 
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
-                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads) {
+                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads,
+                       int prepared_uploads) {
   const ViewTransform& view = numbers.view;
   nlohmann::json j;
   j["window"] = {width, height};
@@ -158,6 +159,8 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   j["bands"] = layout.bands;
   j["canvas"] = {canvas.x0, canvas.y0, canvas.x1, canvas.y1};
   if (texture_uploads >= 0) j["texture_uploads"] = texture_uploads;  // large grids re-uploaded (colour changes)
+  // Of those, the ones whose texels came made with a background result.
+  if (prepared_uploads >= 0) j["prepared_texture_uploads"] = prepared_uploads;
   // Every grid is planned, in view or not: for a small grid "numbers" then
   // says whether it prints them when scrolled into view at this zoom (a large
   // one is planned over its cells in view, so out of view it has none).

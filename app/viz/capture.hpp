@@ -25,6 +25,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model);
 // Per grid also whether it prints numbers and at what text size, and whether
 // the canvas hint says numbers are hidden (all as the canvas decides).
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
-                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads = -1);
+                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads = -1,
+                       int prepared_uploads = -1);
 
 }  // namespace viz

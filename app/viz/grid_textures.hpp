@@ -5,7 +5,6 @@
 // the one large stage being animated, refreshed only when the animation time moves.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -13,27 +12,10 @@
 #include "viz/animation.hpp"
 #include "viz/colormap.hpp"
 #include "viz/colour_scale.hpp"
+#include "viz/grid_texels.hpp"
 #include "viz/layout.hpp"
 
 namespace viz {
-
-// Grids with more cells than this draw through the shader, not per-cell rects.
-constexpr long long kTextureThreshold = 64 * 64;
-inline bool uses_texture(const GridBox& g) { return static_cast<long long>(g.rows) * g.cols > kTextureThreshold; }
-
-// A blocked cell gets the masked look once its value says so: −∞ logits, or
-// a zero weight. (With the mask applied after softmax, the logits and the raw
-// softmax are not blocked yet, so they keep their colours.)
-inline bool masked_look(const attn::Stage& s, int r, int c, double v) {
-  if (!std::isfinite(v)) return true;
-  return s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0;
-}
-
-// The texel of a colormap coordinate u in [0, 1] (negative: masked): 0 for
-// the masked look, else 1 + the entry of the 256-entry LUT that u selects.
-std::uint16_t lut_texel(float u);
-// Packs a stage into texels, row-major (row 0 first), the layout GL expects.
-std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale);
 
 class GridTextures {
  public:
@@ -42,9 +24,11 @@ class GridTextures {
   // Uploads the value texture of every large grid in `layout` that is not
   // current for this trace generation and these scales (`scales_revision`
   // changes with the colour options); everything else is left untouched.
-  // `scales` is parallel to trace.stages.
+  // `scales` is parallel to trace.stages. Texels in `prepared` (made for
+  // this trace and these scales, off the window's thread) are uploaded as
+  // they are; the others are made here.
   void sync(const attn::Trace& trace, std::uint64_t generation, std::uint64_t scales_revision, const PipelineLayout& layout,
-            const std::vector<ColorScale>& scales);
+            const std::vector<ColorScale>& scales, const PreparedTexels* prepared = nullptr);
   // The value texture of a stage (0 when not uploaded).
   GLuint values(int stage) const;
   GLuint lut(ColormapId map) const;
@@ -56,10 +40,12 @@ class GridTextures {
   GLuint live(int stage) const { return stage == live_stage_ ? live_.id() : 0; }
 
   int uploads() const { return uploads_; }  // for the benchmark and tests
+  int prepared_uploads() const { return prepared_uploads_; }  // of uploads(), made off the window's thread
 
  private:
   struct Entry {
-    std::uint64_t generation = 0;
+    std::uint64_t generation = 0;  // of the trace the texture shows
+    int rows = 0, cols = 0;
     gl::Texture texture;
   };
   std::vector<Entry> values_;
@@ -68,7 +54,7 @@ class GridTextures {
   int live_stage_ = -1;
   double live_t_ = -1;
   std::uint64_t generation_ = 0, live_generation_ = 0, scales_revision_ = 0;
-  int uploads_ = 0;
+  int uploads_ = 0, prepared_uploads_ = 0;
   std::vector<float> scratch_;
 };
 

@@ -140,3 +140,107 @@ TEST_CASE("background recompute: a new document never shows the old one's trace"
   CHECK(m.update(test_scenes::small_projected(), 2, 1, {}));
   CHECK(m.trace().dims.n_q == test_scenes::small_projected().x.rows());
 }
+
+TEST_CASE("background recompute: edits installed one after another are each their own scenario's trace") {
+  // Every install after the first copies the next edit into the storage of
+  // an older snapshot (TraceModel::snapshot); a shape change must not keep
+  // any of the old one.
+  viz::TraceModel m(0);
+  attn::Scenario s = big_scene();
+  std::uint64_t revision = 0;
+  auto show = [&] {
+    m.update(s, 1, ++revision, {});
+    m.wait_idle();
+    REQUIRE(m.update(s, 1, revision, {}));
+    CHECK(scenario_difference(m.scenario(), s) == "");
+    CHECK(differs_from_fresh(m.trace(), s) == "");
+  };
+  show();
+  for (int e = 0; e < 6; ++e) {
+    INFO("edit ", e);
+    s.x(e, 2 * e) -= 1.5;
+    s.heads[static_cast<size_t>(e % 4)].w_v(e, e) += 0.75;
+    show();
+  }
+  s.x.conservativeResize(40, Eigen::NoChange);  // fewer tokens
+  s.tokens.assign(40, "t");
+  show();
+  CHECK(m.trace().dims.n_q == 40);
+  s.heads.pop_back();
+  show();
+  CHECK(m.trace().dims.n_heads == 3);
+}
+
+namespace {
+
+// The texels a window would make itself for this trace, stage and colours.
+std::vector<std::uint16_t> texels_made_here(const viz::TraceModel& m, int stage, const viz::ColourOptions& colour) {
+  const std::vector<viz::ColorScale> scales = viz::color_scales(m.trace(), colour, &m.row_ranges());
+  return viz::lut_texels(m.trace().stages[static_cast<size_t>(stage)], scales[static_cast<size_t>(stage)], 1);
+}
+
+}  // namespace
+
+TEST_CASE("background recompute: the texels of the large grids on screen come made with the trace") {
+  viz::TraceModel m(0);
+  viz::ColourOptions colour;
+  colour.contrast = viz::Contrast::Row;
+  m.set_texel_request(viz::TexelRequest{colour, 1});
+  attn::Scenario s = big_scene();  // 96 tokens: the 96×96 grids are drawn from textures
+  m.update(s, 1, 1, {});
+  m.wait_idle();
+  REQUIRE(m.update(s, 1, 1, {}));
+  const viz::PreparedTexels* p = m.prepared_texels();
+  REQUIRE(p != nullptr);
+  CHECK(p->colour == colour);
+  int made = 0;
+  for (size_t i = 0; i < m.trace().stages.size(); ++i) {
+    const attn::Stage& st = m.trace().stages[i];
+    INFO("stage ", st.id, " head ", st.head);
+    const bool wanted = viz::uses_texture(st.value.rows(), st.value.cols()) && (st.head < 0 || st.head == 1);
+    const std::vector<std::uint16_t>* t = p->find(static_cast<int>(i));
+    CHECK((t != nullptr) == wanted);
+    if (!t) continue;
+    const std::vector<std::uint16_t> here = texels_made_here(m, static_cast<int>(i), colour);
+    REQUIRE(t->size() == here.size());
+    size_t differing = 0, first = 0;
+    for (size_t k = 0; k < here.size(); ++k)
+      if ((*t)[k] != here[k] && differing++ == 0) first = k;
+    INFO(differing << " texels differ, the first at " << first);
+    CHECK(differing == 0);
+    ++made;
+  }
+  CHECK(made >= 4);  // scores, scaled, masked and weights of head 1 at least
+  m.release_texels();
+  CHECK(m.prepared_texels() == nullptr);
+
+  // A budget of one 96×96 grid: only the first large grid is made ahead.
+  viz::TexelRequest small{colour, 1};
+  small.max_bytes = 96 * 96 * 2;
+  m.set_texel_request(small);
+  s.x(0, 0) += 1;
+  m.update(s, 1, 2, {});
+  m.wait_idle();
+  REQUIRE(m.update(s, 1, 2, {}));
+  REQUIRE(m.prepared_texels() != nullptr);
+  int kept = 0;
+  for (size_t i = 0; i < m.trace().stages.size(); ++i) kept += m.prepared_texels()->find(static_cast<int>(i)) != nullptr;
+  CHECK(kept == 1);
+
+  // Computed at once (a teaching scene), nothing is made ahead.
+  viz::TraceModel now;
+  now.set_texel_request(viz::TexelRequest{colour, 1});
+  REQUIRE(now.update(s, 1, 1, {}));
+  CHECK(now.prepared_texels() == nullptr);
+}
+
+TEST_CASE("texels made ahead: a cancelled recompute stops making them") {
+  viz::TraceModel m;
+  attn::Scenario s = big_scene();
+  REQUIRE(m.update(s, 1, 1, {}));
+  std::atomic<bool> cancel{true};
+  CHECK_THROWS_AS(viz::prepare_texels(m.trace(), m.row_ranges(), viz::TexelRequest{}, &cancel), attn::Cancelled);
+  cancel = false;
+  const viz::PreparedTexels p = viz::prepare_texels(m.trace(), m.row_ranges(), viz::TexelRequest{}, &cancel);
+  CHECK(p.find(m.trace().index_of({"weights", 3})) != nullptr);  // head -1: every head's grids
+}

@@ -87,6 +87,10 @@ TEST_SUITE("colours") {
     REQUIRE(g_grid != nullptr);
     REQUIRE(g_row != nullptr);
     REQUIRE_MESSAGE((*g_row)["cell_w"].get<double>() < 1.0, "expected the 1024 x 1024 grid below a pixel per cell");
+    // The big scene computes in the background, which makes the texels of
+    // the grids on screen too: the colours checked below are those texels.
+    CHECK(grid.layout.value("prepared_texture_uploads", 0) > 0);
+    CHECK(row.layout.value("prepared_texture_uploads", 0) > 0);
     const viz::ThemePalette& light = viz::palette(viz::Theme::Light);
     viz::ColourOptions by_row;
     by_row.contrast = viz::Contrast::Row;

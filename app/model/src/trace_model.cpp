@@ -3,10 +3,26 @@
 // for large stages, so a 1024-token scene stays small.)
 #include "viz/trace_model.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace viz {
+namespace {
+
+// glibc keeps freed heap pages in the process unless asked: a 2048-token
+// scene would carry the last trace (and, on opening, the parsed file's many
+// small allocations) into the next edit's peak.
+void release_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
 
 double estimated_work(const attn::Scenario& s) {
   const attn::Dims d = attn::dims_of(s);
@@ -50,6 +66,13 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
                                                      ? trace_row_ranges(*r.trace, *job.base, *job.base_ranges)
                                                      : trace_row_ranges(*r.trace));
     r.scenario = job.scenario;
+    // Only in the background (progress set): made on the UI thread, texels
+    // would cost the same here as when drawn.
+    if (job.texels && progress) {
+      TexelRequest request = *job.texels;
+      request.threads = std::max(1, progress->max_threads);  // the window keeps its core
+      r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, request, &progress->cancel));
+    }
   } catch (const attn::Cancelled&) {
     throw;
   } catch (const attn::ComputeError& e) {
@@ -65,8 +88,21 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
 void TraceModel::worker_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_worker_.wait(lock, [&] { return quit_ || job_.has_value(); });
+    wake_worker_.wait(lock, [&] { return quit_ || job_.has_value() || trim_; });
     if (quit_) return;
+    if (trim_) {  // before the next job: its peak should not include what is dead
+      std::vector<std::shared_ptr<const void>> old;
+      old.swap(retired_);
+      trim_ = false;
+      releasing_ = true;
+      lock.unlock();
+      old.clear();
+      release_freed_memory();
+      lock.lock();
+      releasing_ = false;
+      idle_.notify_all();
+      continue;
+    }
     const Job job = std::move(*job_);
     job_.reset();
     running_ = true;
@@ -91,6 +127,26 @@ void TraceModel::worker_loop() {
       lock.lock();
     }
   }
+}
+
+std::shared_ptr<const attn::Scenario> TraceModel::snapshot(const attn::Scenario& scenario) {
+  if (spare_ && spare_.use_count() == 1) {
+    *spare_ = scenario;  // same shapes: copies into the matrices already there
+    return std::move(spare_);
+  }
+  spare_.reset();
+  return std::make_shared<attn::Scenario>(scenario);
+}
+
+void TraceModel::retire(std::vector<std::shared_ptr<const void>> old) {
+  if (!worker_.joinable()) return;  // teaching scenes: small, freed here
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& p : old)
+      if (p) retired_.push_back(std::move(p));
+    trim_ = true;
+  }
+  wake_worker_.notify_all();
 }
 
 void TraceModel::submit(Job job) {
@@ -126,16 +182,21 @@ void TraceModel::cancel() {
 
 void TraceModel::wait_idle() {
   std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [&] { return !running_ && !job_; });
+  idle_.wait(lock, [&] { return !running_ && !job_ && !trim_ && !releasing_; });
 }
 
 void TraceModel::apply(Result r) {
   compute_ms_ = r.ms;
   offending_ = std::move(r.offending);
   if (r.trace) {
+    // The old snapshot is the next one's storage when nothing else holds it
+    // (every snapshot is made non-const by snapshot(), so the cast is sound).
+    if (scenario_ && scenario_.use_count() == 1) spare_ = std::const_pointer_cast<attn::Scenario>(std::move(scenario_));
+    retire({std::move(trace_), std::move(ranges_), std::move(scenario_)});
     trace_ = std::move(r.trace);
     ranges_ = std::move(r.ranges);
     scenario_ = std::move(r.scenario);
+    texels_ = std::move(r.texels);
     error_.clear();
     ++generation_;
   } else {
@@ -148,7 +209,9 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   const std::uint64_t generation = generation_;
   if (document != document_) {
     document_ = document;
-    trace_.reset();  // never show one document's grids under another's name
+    // Never show one document's grids under another's name.
+    retire({std::move(trace_), std::move(ranges_), std::move(scenario_), std::move(spare_)});
+    texels_.reset();
     ranges_ = std::make_shared<const RowRanges>();
     revision_ = 0;
   }
@@ -166,7 +229,8 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   }
   if (revision != revision_) {
     revision_ = revision;
-    Job job{std::make_shared<const attn::Scenario>(scenario), document, revision, limits, trace_, scenario_, ranges_};
+    Job job{snapshot(scenario), document, revision, limits, trace_, scenario_, ranges_,
+            texel_request_};
     if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
       if (pending_) cancel();  // an older background recompute is no longer wanted
       pending_ = false;

@@ -22,6 +22,7 @@
 
 #include "attn/trace.hpp"
 #include "viz/colour_scale.hpp"
+#include "viz/grid_texels.hpp"
 #include "viz/offending_inputs.hpp"
 #include "viz/timeline.hpp"
 
@@ -49,6 +50,10 @@ class TraceModel {
   // Called from the worker thread when a background result is ready (the
   // window wakes up to show it).
   void set_on_ready(std::function<void()> wake);
+  // What the window will show of the next background result: its texels
+  // are then made on the worker too, and the frame that installs the trace
+  // only uploads them. Teaching scenes, computed at once, make none.
+  void set_texel_request(std::optional<TexelRequest> request) { texel_request_ = std::move(request); }
 
   // Recomputes if `revision` differs from the one last seen (or starts the
   // recompute in the background); installs a finished background result;
@@ -65,6 +70,9 @@ class TraceModel {
   const Timeline& timeline() const { return timeline_; }
   // Each stage's row ranges for colouring, computed with the trace.
   const RowRanges& row_ranges() const { return *ranges_; }
+  // The texels made with the trace shown (null when none were), until released.
+  const PreparedTexels* prepared_texels() const { return texels_.get(); }
+  void release_texels() { texels_.reset(); }
   // Empty when the current scenario computed; else why it did not.
   const std::string& error() const { return error_; }
   // The newest revision is being computed in the background.
@@ -96,12 +104,14 @@ class TraceModel {
     std::shared_ptr<const attn::Trace> base;  // the trace of base_scenario, to update from
     std::shared_ptr<const attn::Scenario> base_scenario;
     std::shared_ptr<const RowRanges> base_ranges;
+    std::optional<TexelRequest> texels;
   };
   struct Result {
     std::uint64_t document = 0, revision = 0;
     std::shared_ptr<const attn::Trace> trace;  // null when it failed
     std::shared_ptr<const RowRanges> ranges;
     std::shared_ptr<const attn::Scenario> scenario;
+    std::shared_ptr<const PreparedTexels> texels;
     std::string error;
     std::vector<InputCell> offending;
     double ms = 0;
@@ -111,6 +121,14 @@ class TraceModel {
   void worker_loop();
   void submit(Job job);
   void apply(Result r);
+  // Hands what the UI thread no longer shows to the worker, which frees it
+  // and returns the memory to the system: at 2048 tokens freeing a trace
+  // takes tens of milliseconds, too long for the frame that installs the next.
+  void retire(std::vector<std::shared_ptr<const void>> old);
+  // A copy of the scenario for a job. At 2048 tokens a fresh 35 MB copy is
+  // mostly page faults on the window's thread; the spare, the snapshot of the
+  // trace before last, already has the pages and the shapes.
+  std::shared_ptr<const attn::Scenario> snapshot(const attn::Scenario& scenario);
 
   // UI-thread state.
   std::shared_ptr<const attn::Trace> trace_;
@@ -118,6 +136,9 @@ class TraceModel {
   attn::Trace empty_;
   attn::Scenario empty_scenario_;
   std::shared_ptr<const attn::Scenario> scenario_;
+  std::shared_ptr<const PreparedTexels> texels_;
+  std::shared_ptr<attn::Scenario> spare_;
+  std::optional<TexelRequest> texel_request_;
   Timeline timeline_;
   TimelineKey key_;
   std::string error_;
@@ -133,7 +154,8 @@ class TraceModel {
   std::condition_variable wake_worker_, idle_;
   std::optional<Job> job_;
   std::optional<Result> result_;
-  bool running_ = false, quit_ = false;
+  std::vector<std::shared_ptr<const void>> retired_;
+  bool running_ = false, quit_ = false, trim_ = false, releasing_ = false;
   int job_heads_ = 1;
   attn::Progress progress_;
   std::function<void()> on_ready_;
