@@ -32,7 +32,7 @@ using detail::StageSpec;
 // Adds the input stages for one sequence and returns the (possibly
 // position-encoded) sequence the heads read.
 std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::string& id, const std::string& title,
-                                         const std::vector<std::string>& rows, bool sinusoidal) {
+                                         const Labels& rows, bool sinusoidal) {
   const int n = (int)raw.rows(), d = (int)raw.cols();
   if (!sinusoidal) {
     push_stage(t, {id, -1, title, title + " (input)", {}, ValueKind::Signed, rows, index_labels(d)}, raw);
@@ -73,7 +73,7 @@ HeadInputs push_inputs(Trace& t, const Scenario& s) {
   const Dims& d = t.dims;
   HeadInputs in;
   in.queries = detail::token_labels(s.tokens, d.n_q, "t");
-  in.keys = s.context ? detail::token_labels(s.context_tokens, d.n_k, "c") : in.queries;
+  in.keys = s.context ? Labels(detail::token_labels(s.context_tokens, d.n_k, "c")) : in.queries;
   const bool sin = s.positional == Positional::Sinusoidal;
   in.x = push_sequence(t, s.x, "x", "X", in.queries, sin);
   in.x_id = t.stages.back().id;
@@ -84,6 +84,7 @@ HeadInputs push_inputs(Trace& t, const Scenario& s) {
     in.kv_id = t.stages.back().id;
   }
   in.blocked = build_blocked(s, d);
+  set_dim_labels(in, d);
   return in;
 }
 
@@ -101,7 +102,20 @@ void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* pro
   }
 }
 
-void push_output(Trace& t, const Scenario& s, const std::vector<std::string>& queries) {
+Mat output_product(const Mat& concat, const Mat& w_o, int max_threads) {
+  constexpr Eigen::Index kRows = 256;
+  const Eigen::Index n = concat.rows();
+  const int blocks = static_cast<int>((n + kRows - 1) / kRows);
+  Mat out(n, w_o.cols());
+  const double work = static_cast<double>(kRows) * static_cast<double>(concat.cols()) * static_cast<double>(w_o.cols());
+  for_each_item(blocks, thread_count(work, blocks, max_threads), [&](int b) {
+    const Eigen::Index r0 = b * kRows, rows = std::min(kRows, n - r0);
+    out.middleRows(r0, rows).noalias() = concat.middleRows(r0, rows) * w_o;
+  });
+  return out;
+}
+
+void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads) {
   const Dims& d = t.dims;
   Mat concat(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v)
   std::vector<StageRef> heads_in;
@@ -115,7 +129,7 @@ void push_output(Trace& t, const Scenario& s, const std::vector<std::string>& qu
   if (s.w_o) {
     push_stage(t, {"w_o", -1, "W_O", "W_O (learned)", {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
                    index_labels(d.d_out)}, *s.w_o);
-    Mat out = *concat_values * *s.w_o;  // (n_q, d_out)
+    Mat out = output_product(*concat_values, *s.w_o, max_threads);  // (n_q, d_out)
     push_stage(t, {"output", -1, "output", "output = concat · W_O", {{"concat", -1}, {"w_o", -1}},
                    ValueKind::Signed, queries, index_labels(d.d_out)}, std::move(out));
   } else {
@@ -134,7 +148,7 @@ Trace compute_trace(const Scenario& s, const Limits& limits, Progress* progress)
   t.mask_mode = s.mask_mode;
   const detail::HeadInputs in = detail::push_inputs(t, s);
   detail::push_heads(t, s, in, progress);
-  detail::push_output(t, s, in.queries);
+  detail::push_output(t, s, in.queries, progress ? progress->max_threads : 0);
   return t;
 }
 

@@ -1,5 +1,5 @@
-// Head parallelism: threads take heads from a shared counter, so uneven
-// heads balance. Eigen's own kernels stay single-threaded inside a head: two
+// Head parallelism: threads take heads (or other items, such as row blocks
+// of the output product) from a shared counter, so uneven items balance. Eigen's own kernels stay single-threaded inside a head: two
 // levels of threads on two cores would only fight.
 #include "head_pool.hpp"
 
@@ -14,26 +14,34 @@ namespace {
 std::atomic<int> thread_cap{0};  // 0: the machine's cores
 }  // namespace
 
-void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
-  // About a millisecond of work per head before threads pay for themselves.
-  const double work = static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
-                      static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
+int thread_count(double work_per_item, int items, int max_threads) {
   const int cap = thread_cap.load();
   unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : std::max(1u, std::thread::hardware_concurrency());
   if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));
-  const int threads = work < 2e6 || d.n_heads < 2 ? 1 : static_cast<int>(std::min<unsigned>(cores, d.n_heads));
-  if (threads == 1) {
-    for (int h = 0; h < d.n_heads; ++h) f(h);
+  // About a millisecond of work per item before threads pay for themselves.
+  if (work_per_item < 2e6 || items < 2) return 1;
+  return static_cast<int>(std::min<unsigned>(cores, static_cast<unsigned>(items)));
+}
+
+void for_each_item(int items, int threads, const std::function<void(int)>& f) {
+  if (threads <= 1) {
+    for (int i = 0; i < items; ++i) f(i);
     return;
   }
   std::atomic<int> next{0};
   auto worker = [&] {
-    for (int h = next++; h < d.n_heads; h = next++) f(h);
+    for (int i = next++; i < items; i = next++) f(i);
   };
   std::vector<std::thread> pool;
   for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
+}
+
+void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
+  const double work = static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
+                      static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
+  for_each_item(d.n_heads, thread_count(work, d.n_heads, max_threads), f);
 }
 
 void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f) {

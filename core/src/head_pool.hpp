@@ -33,6 +33,12 @@ class ScratchPool {
   std::vector<Mat> free_;
 };
 
+// Threads worth giving `items` items of `work_per_item` multiply-adds each:
+// at most the cores (or the set_compute_threads cap, or max_threads > 0).
+int thread_count(double work_per_item, int items, int max_threads = 0);
+// f(0) .. f(items - 1), on `threads` threads.
+void for_each_item(int items, int threads, const std::function<void(int)>& f);
+
 // max_threads > 0 caps the threads (below the set_compute_threads cap).
 void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);
 

@@ -67,14 +67,15 @@ double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff<Eigen::Pr
 
 void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
   Trace t;  // this head's stages, appended to the real trace by the caller
-  const auto dims_q = index_labels(d.d_k), dims_v = index_labels(d.d_v);
+  const Labels& dims_q = in.d_k_dims;
+  const Labels& dims_v = in.d_v_dims;
   const std::string c = in.kv_id == "x" ? "X" : "C";
   std::shared_ptr<const Mat> q, k, v;  // (n_q, d_k), (n_k, d_k), (n_k, d_v)
   if (d.projected) {
     const HeadWeights& w = s.heads[(size_t)h];
-    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, index_labels(d.d_model), dims_q}, w.w_q);
-    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, index_labels(d.d_ctx), dims_q}, w.w_k);
-    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, index_labels(d.d_ctx), dims_v}, w.w_v);
+    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, in.d_model_dims, dims_q}, w.w_q);
+    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, w.w_k);
+    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, w.w_v);
     push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
                Mat(*in.x * w.w_q));
     q = t.stages.back().value.shared();
@@ -193,6 +194,13 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
 }
 
 }  // namespace
+
+void set_dim_labels(HeadInputs& in, const Dims& d) {
+  in.d_model_dims = index_labels(d.d_model);
+  in.d_ctx_dims = d.d_ctx == d.d_model ? in.d_model_dims : Labels(index_labels(d.d_ctx));
+  in.d_k_dims = index_labels(d.d_k);
+  in.d_v_dims = d.d_v == d.d_k ? in.d_k_dims : Labels(index_labels(d.d_v));
+}
 
 HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
   HeadStages out;

@@ -16,9 +16,14 @@ namespace attn::detail {
 struct HeadInputs {
   std::shared_ptr<const Mat> x, kv;  // queries' sequence; keys' and values' sequence
   std::string x_id, kv_id;
-  std::vector<std::string> queries, keys;  // token labels
+  Labels queries, keys;  // token labels, shared by every stage that shows them
+  // Index labels of the feature axes, made once for every head.
+  Labels d_model_dims, d_ctx_dims, d_k_dims, d_v_dims;
   SharedMask blocked;
 };
+
+// Fills the index labels of the feature axes for dims `d`.
+void set_dim_labels(HeadInputs& in, const Dims& d);
 
 struct HeadStages {
   std::vector<Stage> stages;  // w_q ... head_output, in trace order

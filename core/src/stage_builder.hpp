@@ -21,7 +21,7 @@ struct StageSpec {
   std::string formula;
   std::vector<StageRef> inputs;
   ValueKind kind = ValueKind::Signed;
-  std::vector<std::string> rows, cols;
+  Labels rows, cols;
 };
 
 // Appends a stage after checking its values are finite. -inf is allowed only

@@ -81,10 +81,11 @@ bool relabel(Trace& t, const Scenario& old, const Scenario& now) {
   const auto nk = now.context ? detail::token_labels(now.context_tokens, d.n_k, "c") : nq;
   if (oq == detail::index_labels(d.n_q) || ok == detail::index_labels(d.n_k) || (old.context && oq == ok))
     return false;
+  const Labels new_q = nq, new_k = old.context ? Labels(nk) : new_q;  // one list, shared by every stage
   for (Stage& st : t.stages)
-    for (std::vector<std::string>* labels : {&st.row_labels, &st.col_labels}) {
-      if (*labels == oq) *labels = nq;
-      else if (*labels == ok) *labels = nk;
+    for (Labels* labels : {&st.row_labels, &st.col_labels}) {
+      if (*labels == oq) *labels = new_q;
+      else if (*labels == ok) *labels = new_k;
     }
   return true;
 }
@@ -101,6 +102,7 @@ HeadInputs inputs_of(const Trace& t) {
   in.queries = x->row_labels;
   in.keys = kv->row_labels;
   in.blocked = t.find("masked", 0)->blocked;
+  detail::set_dim_labels(in, t.dims);
   return in;
 }
 
@@ -123,11 +125,11 @@ void replace_heads(Trace& t, const Scenario& now, const std::vector<int>& heads,
   }
 }
 
-void replace_output(Trace& t, const Scenario& now) {
+void replace_output(Trace& t, const Scenario& now, Progress* progress) {
   while (!t.stages.empty() && t.stages.back().head == -1 &&
          (t.stages.back().id == "output" || t.stages.back().id == "w_o" || t.stages.back().id == "concat"))
     t.stages.pop_back();
-  detail::push_output(t, now, t.find("x")->row_labels);
+  detail::push_output(t, now, t.find("x")->row_labels, progress ? progress->max_threads : 0);
 }
 
 // The rows whose mask changed, in every head: weights, head outputs, concat
@@ -202,7 +204,7 @@ Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now
   if (c->labels && !relabel(t, old, now)) return compute_trace(now, limits, progress);
   if (mask_alone) return update_mask_rows(t, now, c->mask_rows) ? t : compute_trace(now, limits, progress);
   if (!c->heads.empty()) replace_heads(t, now, c->heads, progress);
-  if (!c->heads.empty() || c->w_o) replace_output(t, now);
+  if (!c->heads.empty() || c->w_o) replace_output(t, now, progress);
   return t;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/labels.hpp"
 #include "attn/matrix.hpp"
 #include "attn/scenario.hpp"
 #include "attn/stage_values.hpp"
@@ -38,8 +39,8 @@ struct Stage {
   std::vector<StageRef> inputs;  // the stages this one reads from
   StageValues value;             // (rows, cols); masked logits may be -inf
   ValueKind kind = ValueKind::Signed;
-  std::vector<std::string> row_labels;  // one per row (tokens, or dims)
-  std::vector<std::string> col_labels;  // one per column
+  Labels row_labels;  // one per row (tokens, or dims)
+  Labels col_labels;  // one per column
   // Cells blocked by the mask, (rows, cols); empty for stages without a mask.
   SharedMask blocked;
   // Rows (keys axis) or columns (queries axis) whose every entry was blocked:
