@@ -68,11 +68,8 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
     r.scenario = job.scenario;
     // Only in the background (progress set): made on the UI thread, texels
     // would cost the same here as when drawn.
-    if (job.texels && progress) {
-      TexelRequest request = *job.texels;
-      request.threads = std::max(1, progress->max_threads);  // the window keeps its core
-      r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, request, &progress->cancel));
-    }
+    if (job.texels && progress)
+      r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, *job.texels, &progress->cancel));
   } catch (const attn::Cancelled&) {
     throw;
   } catch (const attn::ComputeError& e) {
