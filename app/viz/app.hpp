@@ -47,7 +47,7 @@ class App {
     ImVec2 canvas_pos, canvas_size, transport_pos, transport_size;
   };
   struct LayoutKey {
-    std::uint64_t generation = 0;
+    std::uint64_t generation = 0;  // TraceModel::layout_generation
     int head = -2;
     int width = 0, height = 0;
     bool presentation = false;

@@ -101,6 +101,9 @@ int App::run_benchmark() {
     if (e.what[0] == 'X') s.x(0, 0) += 0.125;
     else if (!s.heads.empty()) s.heads[static_cast<size_t>(std::max(0, state_.view.head))].w_q(0, 0) += 0.125;
     else continue;
+    // The worker frees the trace a result replaced just after it is shown:
+    // each edit's own peak starts once that memory is back.
+    model_.wait_idle();
     reset_peak();
     const auto start = steady::now();
     ++state_.revision;

@@ -116,7 +116,7 @@ void App::update_derived(const Panels& p, double dt) {
     if (zoomed < 0 && state_.view.zoom_stage->head < 0) zoomed = trace.index_of({state_.view.zoom_stage->id, 0});
     only = stage_with_inputs(trace, zoomed);
   }
-  const LayoutKey key{generation, state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
+  const LayoutKey key{model_.layout_generation(), state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
                       state_.view.presentation, only};
   if (!(key == layout_key_)) {
     LayoutOptions lo;

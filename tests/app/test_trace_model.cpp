@@ -23,6 +23,34 @@ TEST_CASE("trace model: recomputes only when the revision changes") {
   CHECK(m.trace().find("x")->value(0, 0) == 5);
 }
 
+TEST_CASE("trace model: the layout generation moves only when the new trace lays out differently") {
+  viz::TraceModel m;
+  attn::Scenario s = test_scenes::small_projected();
+  s.tokens = {"the", "cat", "sat"};
+  std::uint64_t revision = 0;
+  m.update(s, 1, ++revision, {});
+  const std::uint64_t first = m.layout_generation();
+  s.x(0, 0) = 5;  // a value: the same stages, shapes, titles and labels
+  s.heads[0].w_q(0, 0) = -2;
+  REQUIRE(m.update(s, 1, ++revision, {}));
+  CHECK(m.layout_generation() == first);
+  CHECK(viz::same_layout_inputs(m.trace(), attn::compute_trace(s)));
+  s.tokens[0] = "renamed";  // a label: row labels change width
+  REQUIRE(m.update(s, 1, ++revision, {}));
+  CHECK(m.layout_generation() == first + 1);
+  s.scale = attn::ScaleMode::None;  // a formula changes
+  REQUIRE(m.update(s, 1, ++revision, {}));
+  CHECK(m.layout_generation() == first + 2);
+  attn::Scenario fewer = s;  // a shape changes
+  fewer.x.conservativeResize(fewer.x.rows() - 1, Eigen::NoChange);
+  fewer.tokens.pop_back();
+  REQUIRE(m.update(fewer, 1, ++revision, {}));
+  CHECK(m.layout_generation() == first + 3);
+  CHECK_FALSE(viz::same_layout_inputs(m.trace(), attn::compute_trace(s)));
+  m.update(s, 2, 1, {});  // another document
+  CHECK(m.layout_generation() > first + 3);
+}
+
 TEST_CASE("trace model: an invalid edit keeps the last good trace and says why") {
   viz::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();

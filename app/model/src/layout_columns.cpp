@@ -46,6 +46,19 @@ double label_width(const std::string& text, double char_w) {
   return code_points * char_w;
 }
 
+bool same_layout_inputs(const attn::Trace& a, const attn::Trace& b) {
+  if (a.stages.size() != b.stages.size() || a.dims.n_heads != b.dims.n_heads) return false;
+  for (size_t i = 0; i < a.stages.size(); ++i) {
+    const attn::Stage& x = a.stages[i];
+    const attn::Stage& y = b.stages[i];
+    if (x.id != y.id || x.head != y.head || x.kind != y.kind || x.value.rows() != y.value.rows() ||
+        x.value.cols() != y.value.cols() || x.title != y.title || x.formula != y.formula ||
+        !(x.inputs == y.inputs) || x.row_labels != y.row_labels || x.col_labels != y.col_labels)
+      return false;
+  }
+  return true;
+}
+
 bool shown_in_layout(const attn::Trace& trace, int index, const LayoutOptions& o) {
   const attn::Stage& s = trace.stages[static_cast<size_t>(index)];
   if (o.head >= 0 && s.head >= 0 && s.head != o.head) return false;

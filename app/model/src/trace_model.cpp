@@ -66,6 +66,7 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
                                                      ? trace_row_ranges(*r.trace, *job.base, *job.base_ranges)
                                                      : trace_row_ranges(*r.trace));
     r.scenario = job.scenario;
+    r.same_layout = job.base && same_layout_inputs(*job.base, *r.trace);
     // Only in the background (progress set): made on the UI thread, texels
     // would cost the same here as when drawn.
     if (job.texels && progress)
@@ -196,6 +197,7 @@ void TraceModel::apply(Result r) {
     texels_ = std::move(r.texels);
     error_.clear();
     ++generation_;
+    if (!r.same_layout) ++layout_generation_;
   } else {
     error_ = std::move(r.error);  // keep showing the last good trace of this document
   }
@@ -209,6 +211,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     // Never show one document's grids under another's name.
     retire({std::move(trace_), std::move(ranges_), std::move(scenario_), std::move(spare_)});
     texels_.reset();
+    ++layout_generation_;
     ranges_ = std::make_shared<const RowRanges>();
     revision_ = 0;
   }

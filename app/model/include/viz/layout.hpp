@@ -169,6 +169,10 @@ double auto_cell_size(const attn::Trace& trace, double standard = 30, double lar
 PipelineLayout layout_for_view(const attn::Trace& trace, LayoutOptions options, double view_w, double view_h,
                                int max_bands = 4);
 
+// Whether two traces lay out alike: the same stages with the same shapes,
+// titles, formulas, inputs and labels (an edit of a value changes none).
+bool same_layout_inputs(const attn::Trace& a, const attn::Trace& b);
+
 // Whether options.head and options.only let stage `index` be laid out.
 bool shown_in_layout(const attn::Trace& trace, int index, const LayoutOptions& options);
 

@@ -92,6 +92,9 @@ class TraceModel {
   Granularity granularity() const { return timeline_.granularity; }
   // Increments whenever trace() is replaced (textures, caches key on it).
   std::uint64_t generation() const { return generation_; }
+  // Increments when the new trace lays out differently (same_layout_inputs):
+  // an edit of a value keeps the layout, so showing it costs no relayout.
+  std::uint64_t layout_generation() const { return layout_generation_; }
   double last_compute_ms() const { return compute_ms_; }
 
  private:
@@ -112,6 +115,7 @@ class TraceModel {
     std::shared_ptr<const RowRanges> ranges;
     std::shared_ptr<const attn::Scenario> scenario;
     std::shared_ptr<const PreparedTexels> texels;
+    bool same_layout = false;  // as the trace it was updated from
     std::string error;
     std::vector<InputCell> offending;
     double ms = 0;
@@ -143,7 +147,7 @@ class TraceModel {
   TimelineKey key_;
   std::string error_;
   std::vector<InputCell> offending_;
-  std::uint64_t document_ = 0, revision_ = 0, generation_ = 0;
+  std::uint64_t document_ = 0, revision_ = 0, generation_ = 0, layout_generation_ = 0;
   bool pending_ = false;
   bool timeline_built_ = false;
   double compute_ms_ = 0;
