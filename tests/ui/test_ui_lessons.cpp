@@ -63,6 +63,9 @@ TEST_SUITE("lessons") {
 
     char right[32];
     std::snprintf(right, sizeof right, "%.3f", weight(trace, 2, 1));
+    // The feedback on the wrong answer may move the field: find it again.
+    layout = settled_layout(app, "lesson:answer");
+    REQUIRE(layout.is_object());
     click_widget(layout, "lesson:answer");
     chord("ctrl", "a");
     type_text(right);

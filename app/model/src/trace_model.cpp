@@ -92,11 +92,15 @@ void TraceModel::worker_loop() {
       std::vector<std::shared_ptr<const void>> old;
       old.swap(retired_);
       trim_ = false;
+      std::shared_ptr<const attn::Scenario> copy_of = std::move(spare_from_);
       releasing_ = true;
       lock.unlock();
       old.clear();
       release_freed_memory();
+      std::shared_ptr<attn::Scenario> copy = copy_of ? std::make_shared<attn::Scenario>(*copy_of) : nullptr;
+      copy_of.reset();
       lock.lock();
+      if (copy) made_spare_ = std::move(copy);
       releasing_ = false;
       idle_.notify_all();
       continue;
@@ -128,6 +132,10 @@ void TraceModel::worker_loop() {
 }
 
 std::shared_ptr<const attn::Scenario> TraceModel::snapshot(const attn::Scenario& scenario) {
+  if (!spare_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    spare_ = std::move(made_spare_);
+  }
   if (spare_ && spare_.use_count() == 1) {
     *spare_ = scenario;  // same shapes: copies into the matrices already there
     return std::move(spare_);
@@ -136,12 +144,14 @@ std::shared_ptr<const attn::Scenario> TraceModel::snapshot(const attn::Scenario&
   return std::make_shared<attn::Scenario>(scenario);
 }
 
-void TraceModel::retire(std::vector<std::shared_ptr<const void>> old) {
+void TraceModel::retire(std::vector<std::shared_ptr<const void>> old, std::shared_ptr<const attn::Scenario> spare_from) {
   if (!worker_.joinable()) return;  // teaching scenes: small, freed here
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& p : old)
       if (p) retired_.push_back(std::move(p));
+    spare_from_ = std::move(spare_from);
+    if (!spare_from_) made_spare_.reset();  // not wanted: a spare exists, or a new document has other shapes
     trim_ = true;
   }
   wake_worker_.notify_all();
@@ -190,7 +200,7 @@ void TraceModel::apply(Result r) {
     // The old snapshot is the next one's storage when nothing else holds it
     // (every snapshot is made non-const by snapshot(), so the cast is sound).
     if (scenario_ && scenario_.use_count() == 1) spare_ = std::const_pointer_cast<attn::Scenario>(std::move(scenario_));
-    retire({std::move(trace_), std::move(ranges_), std::move(scenario_)});
+    retire({std::move(trace_), std::move(ranges_), std::move(scenario_)}, spare_ ? nullptr : r.scenario);
     trace_ = std::move(r.trace);
     ranges_ = std::move(r.ranges);
     scenario_ = std::move(r.scenario);

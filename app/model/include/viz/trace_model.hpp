@@ -128,7 +128,10 @@ class TraceModel {
   // Hands what the UI thread no longer shows to the worker, which frees it
   // and returns the memory to the system: at 2048 tokens freeing a trace
   // takes tens of milliseconds, too long for the frame that installs the next.
-  void retire(std::vector<std::shared_ptr<const void>> old);
+  // With `spare_from`, the worker then also copies that scenario, so the
+  // next edit has a spare snapshot with its pages and shapes (the first edit
+  // after opening a 2048-token scene would otherwise copy 35 MB afresh).
+  void retire(std::vector<std::shared_ptr<const void>> old, std::shared_ptr<const attn::Scenario> spare_from = nullptr);
   // A copy of the scenario for a job. At 2048 tokens a fresh 35 MB copy is
   // mostly page faults on the window's thread; the spare, the snapshot of the
   // trace before last, already has the pages and the shapes.
@@ -159,6 +162,8 @@ class TraceModel {
   std::optional<Job> job_;
   std::optional<Result> result_;
   std::vector<std::shared_ptr<const void>> retired_;
+  std::shared_ptr<const attn::Scenario> spare_from_;  // to copy into made_spare_
+  std::shared_ptr<attn::Scenario> made_spare_;
   bool running_ = false, quit_ = false, trim_ = false, releasing_ = false;
   int job_heads_ = 1;
   attn::Progress progress_;
