@@ -133,8 +133,9 @@ class TraceModel {
   // after opening a 2048-token scene would otherwise copy 35 MB afresh).
   void retire(std::vector<std::shared_ptr<const void>> old, std::shared_ptr<const attn::Scenario> spare_from = nullptr);
   // A copy of the scenario for a job. At 2048 tokens a fresh 35 MB copy is
-  // mostly page faults on the window's thread; the spare, the snapshot of the
-  // trace before last, already has the pages and the shapes.
+  // mostly page faults on the window's thread; the spare already has the
+  // pages and the shapes. It is the snapshot of the trace before last when
+  // nothing else holds it, else the copy the worker made in retire().
   std::shared_ptr<const attn::Scenario> snapshot(const attn::Scenario& scenario);
 
   // UI-thread state.
