@@ -127,21 +127,9 @@ int App::run_interactive() {
   int settle = 3;  // ImGui needs a few frames after any input to settle hovers and layouts
   auto last = std::chrono::steady_clock::now();
   while (!state_.quit) {
-    if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
-      platform_.poll();
-    } else if (model_.computing() || train_.running() || loader_.busy()) {
-      // A background recompute: redraw its progress a few times a second,
-      // leaving the cores to the computation.
-      platform_.wait(0.1);
-      last = std::chrono::steady_clock::now();
-    } else {
-      // Idle: sleep until something happens (a blinking text cursor needs a
-      // slow tick, and unsaved work an autosave a few seconds from now).
-      const bool autosave_due = autosave_ && state_.dirty() && autosaved_revision_ != state_.revision;
-      platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : autosave_due ? kAutosaveSeconds : -1.0);
-      settle = 3;
-      last = std::chrono::steady_clock::now();
-    }
+    const Pace pace = wait_for_next_frame(settle);
+    if (pace != Pace::Polled) last = std::chrono::steady_clock::now();  // a wait is not animation time
+    if (pace == Pace::Idled) settle = 3;
     if (platform_.take_close_request()) actions::request_quit(state_);
     for (const std::string& path : platform_.take_drops()) actions::request(state_, {PendingAction::Kind::Open, path});
     const auto now = std::chrono::steady_clock::now();
@@ -159,6 +147,24 @@ int App::run_interactive() {
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
   remember_settings();
   return 0;
+}
+
+App::Pace App::wait_for_next_frame(int settle) {
+  if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
+    platform_.poll();
+    return Pace::Polled;
+  }
+  if (model_.computing() || train_.running() || loader_.busy()) {
+    // A background recompute: redraw its progress a few times a second,
+    // leaving the cores to the computation (its result wakes the window).
+    platform_.wait(0.1);
+    return Pace::Paced;
+  }
+  // Idle: sleep until something happens (a blinking text cursor needs a
+  // slow tick, and unsaved work an autosave a few seconds from now).
+  const bool autosave_due = autosave_ && state_.dirty() && autosaved_revision_ != state_.revision;
+  platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : autosave_due ? kAutosaveSeconds : -1.0);
+  return Pace::Idled;
 }
 
 void App::autosave() {

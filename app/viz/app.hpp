@@ -59,6 +59,12 @@ class App {
   };
 
   int run_interactive();
+  // How the window waits for its next frame: not at all while something
+  // moves or input is settling (`settle` > 0), a few times a second while
+  // background work runs, else until an event. The benchmark paces its
+  // frames the same way, so it measures what a user gets.
+  enum class Pace { Polled, Paced, Idled };
+  Pace wait_for_next_frame(int settle);
   void autosave();  // a copy of unsaved work every few seconds (autosave.hpp)
   static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();

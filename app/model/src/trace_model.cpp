@@ -56,21 +56,32 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
   Result r;
   r.document = job.document;
   r.revision = job.revision;
-  const auto start = std::chrono::steady_clock::now();
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto lap = start;
+  auto ms_since_lap = [&lap] {
+    const auto now = clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - lap).count();
+    lap = now;
+    return ms;
+  };
   try {
     r.trace = std::make_shared<const attn::Trace>(
         job.base && job.base_scenario
             ? attn::update_trace(*job.base, *job.base_scenario, *job.scenario, job.limits, progress)
             : attn::compute_trace(*job.scenario, job.limits, progress));
+    r.phases.core = ms_since_lap();
     r.ranges = std::make_shared<const RowRanges>(job.base && job.base_ranges
                                                      ? trace_row_ranges(*r.trace, *job.base, *job.base_ranges)
                                                      : trace_row_ranges(*r.trace));
+    r.phases.ranges = ms_since_lap();
     r.scenario = job.scenario;
     r.same_layout = job.base && same_layout_inputs(*job.base, *r.trace);
     // Only in the background (progress set): made on the UI thread, texels
     // would cost the same here as when drawn.
     if (job.texels && progress)
       r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, *job.texels, &progress->cancel));
+    r.phases.texels = ms_since_lap();
   } catch (const attn::Cancelled&) {
     throw;
   } catch (const attn::ComputeError& e) {
@@ -79,7 +90,7 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
   } catch (const std::exception& e) {
     r.error = e.what();
   }
-  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  r.ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
   return r;
 }
 
@@ -195,6 +206,7 @@ void TraceModel::wait_idle() {
 
 void TraceModel::apply(Result r) {
   compute_ms_ = r.ms;
+  phases_ = r.phases;
   offending_ = std::move(r.offending);
   if (r.trace) {
     // The old snapshot is the next one's storage when nothing else holds it

@@ -37,6 +37,12 @@ struct TimelineKey {
 // Multiply-adds of a full trace: what decides between computing now and in the background.
 double estimated_work(const attn::Scenario& s);
 
+// Where a recompute's time went (ms): the core trace, the colour ranges,
+// the texels made for the window (background only).
+struct ComputePhases {
+  double core = 0, ranges = 0, texels = 0;
+};
+
 class TraceModel {
  public:
   // About 10 ms of arithmetic: below it an edit is computed before the next
@@ -96,6 +102,7 @@ class TraceModel {
   // an edit of a value keeps the layout, so showing it costs no relayout.
   std::uint64_t layout_generation() const { return layout_generation_; }
   double last_compute_ms() const { return compute_ms_; }
+  const ComputePhases& last_compute_phases() const { return phases_; }
 
  private:
   // Scenarios are shared, not copied: at 2048 tokens each copy is 32 MB, and
@@ -119,6 +126,7 @@ class TraceModel {
     std::string error;
     std::vector<InputCell> offending;
     double ms = 0;
+    ComputePhases phases;
   };
 
   static Result run(const Job& job, attn::Progress* progress);
@@ -155,6 +163,7 @@ class TraceModel {
   bool pending_ = false;
   bool timeline_built_ = false;
   double compute_ms_ = 0;
+  ComputePhases phases_;
   double background_work_;
 
   // Shared with the worker, under mutex_.
