@@ -5,9 +5,9 @@
 // viz::lookup_table. u_visibility (optional) fades cells in during animation.
 #version 330 core
 in vec2 v_cell;
-uniform sampler2D u_values;      // R16, width = cols, height = rows, row 0 first
+uniform sampler2D u_values;      // R16, the grid transposed: width = rows, height = cols (column-major, as Eigen stores it)
 uniform sampler2D u_lut;         // RGBA8, 256 x 1
-uniform sampler2D u_visibility;  // R32F like u_values, used when u_has_visibility
+uniform sampler2D u_visibility;  // R32F, width = cols, height = rows, used when u_has_visibility
 uniform bool u_has_visibility;
 uniform float u_alpha;           // whole-grid visibility
 uniform vec4 u_background;
@@ -19,7 +19,7 @@ out vec4 frag_color;
 
 void main() {
   ivec2 cell = ivec2(clamp(floor(v_cell), vec2(0.0), u_grid - vec2(1.0)));
-  int texel = int(texelFetch(u_values, cell, 0).r * 65535.0 + 0.5);
+  int texel = int(texelFetch(u_values, cell.yx, 0).r * 65535.0 + 0.5);
   vec4 color;
   if (texel == 0) {
     // Masked: its own look, not just a colour.

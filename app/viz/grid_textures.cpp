@@ -17,12 +17,12 @@ void set_nearest(GLenum target) {
 
 // Writes over the texture's storage when it already has this size: with
 // software GL a new 8 MB image is new pages to fault in, on the window's thread.
-void upload_r16(GLuint texture, int cols, int rows, bool same_size, const std::uint16_t* data) {
+void upload_r16(GLuint texture, int width, int height, bool same_size, const std::uint16_t* data) {
   glBindTexture(GL_TEXTURE_2D, texture);
   set_nearest(GL_TEXTURE_2D);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
-  if (same_size) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_UNSIGNED_SHORT, data);
-  else glTexImage2D(GL_TEXTURE_2D, 0, GL_R16, cols, rows, 0, GL_RED, GL_UNSIGNED_SHORT, data);
+  if (same_size) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RED, GL_UNSIGNED_SHORT, data);
+  else glTexImage2D(GL_TEXTURE_2D, 0, GL_R16, width, height, 0, GL_RED, GL_UNSIGNED_SHORT, data);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glBindTexture(GL_TEXTURE_2D, 0);
 }
@@ -84,7 +84,9 @@ void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, std:
     const int rows = static_cast<int>(s.value.rows()), cols = static_cast<int>(s.value.cols());
     const bool same_size = e.texture && e.rows == rows && e.cols == cols;
     if (!e.texture) e.texture = gl::make_texture();
-    upload_r16(e.texture.id(), cols, rows, same_size, made ? made->data() : texels.data());
+    // Texels are column-major: the texture is the grid transposed (width =
+    // rows), and the shader reads cell (r, c) at (r, c).
+    upload_r16(e.texture.id(), rows, cols, same_size, made ? made->data() : texels.data());
     e.generation = generation_;
     e.rows = rows;
     e.cols = cols;

@@ -36,14 +36,17 @@ void exp_into(const double* x, double* out, Eigen::Index n) {
   }
 }
 
-// Column c of the logits (masked), into `col`.
-void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, Eigen::ArrayXd& col) {
+// Column c of the logits (masked), into `out` (scores.rows() values).
+// Whole-column steps, each the same IEEE operation per cell as a cell read;
+// the mask is a select, not a branch per cell (a causal column is half
+// blocked, half not).
+void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
+  Eigen::Map<Eigen::ArrayXd> col(out, scores.rows());
   col = scores.col(c).array() / d.divisor;
   if (d.bias) col += d.bias->col(c).array();
   if (d.mask.size()) {
-    const bool* b = d.mask.data() + c * d.mask.rows();
-    for (Eigen::Index r = 0; r < col.size(); ++r)
-      if (b[r]) col(r) = d.blocked_value;
+    const Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> blocked(d.mask.data() + c * d.mask.rows(), col.size());
+    col = blocked.select(d.blocked_value, col);
   }
 }
 
@@ -56,7 +59,7 @@ SoftmaxStats softmax_row_exps(const Mat& scores, const Derivation& d, Mat& exps,
   // The first pass keeps the logits in `exps`, so the second reads them back
   // instead of dividing and masking the scores again.
   for (Eigen::Index c = 0; c < m; ++c) {
-    logits_column(scores, d, c, col);
+    logits_column(scores, d, c, col.data());
     mx = mx.max(col);
     exps.col(c) = col.matrix();
   }
@@ -96,7 +99,7 @@ SoftmaxResult softmax_columns(const Mat& scores, const Derivation& d) {
   r.stats.sum = Vec::Zero(m);
   Eigen::ArrayXd col(n);
   for (Eigen::Index c = 0; c < m; ++c) {
-    logits_column(scores, d, c, col);
+    logits_column(scores, d, c, col.data());
     const double mx = col.maxCoeff();
     if (mx == kMinusInf) {
       r.empty.push_back(static_cast<int>(c));
@@ -141,16 +144,14 @@ double exp_like_softmax(double x) {
 }
 
 void logits_column_into(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
-  Eigen::ArrayXd col(scores.rows());
-  logits_column(scores, d, c, col);
-  Eigen::Map<Eigen::ArrayXd>(out, col.size()) = col;
+  logits_column(scores, d, c, out);
 }
 
 void softmax_weights_column(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
   const Eigen::Index n = scores.rows();
   const SoftmaxStats& st = *d.softmax;
   Eigen::ArrayXd col(n);
-  logits_column(scores, d, c, col);
+  logits_column(scores, d, c, col.data());
   Eigen::Map<Eigen::ArrayXd> w(out, n);
   // Row lines: the same column passes as softmax_rows (shift, exp, divide).
   if (d.softmax_over_rows) {

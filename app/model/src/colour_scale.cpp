@@ -167,23 +167,7 @@ std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptio
 }
 
 float coordinate(const ColorScale& s, int row, double v) {
-  if (s.kind == attn::ValueKind::Mask) return v > 0.5 ? 1.0f : 0.0f;
-  const ValueRange& g = s.range_of(row);
-  if (s.kind == attn::ValueKind::Signed) {
-    if (std::isnan(v)) return 0.5f;
-    return static_cast<float>(0.5 + 0.5 * std::clamp(v / g.hi, -1.0, 1.0));
-  }
-  double t;
-  if (std::isnan(v)) {
-    t = 0;
-  } else if (s.log) {
-    const double lo = std::log10(std::max(g.lo, kLogFloor)), hi = std::log10(std::max(g.hi, kLogFloor));
-    t = hi > lo ? (std::log10(std::max(v, kLogFloor)) - lo) / (hi - lo) : (v >= g.hi ? 1.0 : 0.0);
-  } else {
-    t = (v - g.lo) / (g.hi - g.lo);
-  }
-  t = std::clamp(t, 0.0, 1.0);
-  return static_cast<float>(colormap(s.map).diverging ? 0.5 + 0.5 * t : t);
+  return coordinate_in(s, s.range_of(row), colormap(s.map).diverging, v);
 }
 
 Legend legend_of(const ColorScale& s) {

@@ -6,6 +6,8 @@
 // and the per-cell path cannot disagree.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,28 @@ std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptio
 // 0.5; probabilities run over [0, 1] on a sequential map and over [0.5, 1]
 // (white to one hue) on a diverging one. Non-finite values take an end.
 float coordinate(const ColorScale& scale, int row, double v);
+
+// coordinate() with the row's range and the map's kind already looked up:
+// the texel loop calls it per cell (millions a grid), everything else per
+// cell through coordinate(), so both give the same u.
+inline float coordinate_in(const ColorScale& s, const ValueRange& g, bool diverging, double v) {
+  if (s.kind == attn::ValueKind::Mask) return v > 0.5 ? 1.0f : 0.0f;
+  if (s.kind == attn::ValueKind::Signed) {
+    if (std::isnan(v)) return 0.5f;
+    return static_cast<float>(0.5 + 0.5 * std::clamp(v / g.hi, -1.0, 1.0));
+  }
+  double t;
+  if (std::isnan(v)) {
+    t = 0;
+  } else if (s.log) {
+    const double lo = std::log10(std::max(g.lo, kLogFloor)), hi = std::log10(std::max(g.hi, kLogFloor));
+    t = hi > lo ? (std::log10(std::max(v, kLogFloor)) - lo) / (hi - lo) : (v >= g.hi ? 1.0 : 0.0);
+  } else {
+    t = (v - g.lo) / (g.hi - g.lo);
+  }
+  t = std::clamp(t, 0.0, 1.0);
+  return static_cast<float>(diverging ? 0.5 + 0.5 * t : t);
+}
 
 inline Rgba color_of(const ColorScale& scale, int row, double v) { return sample(colormap(scale.map), coordinate(scale, row, v)); }
 

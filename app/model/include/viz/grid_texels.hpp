@@ -35,8 +35,9 @@ inline bool masked_look(const attn::Stage& s, int r, int c, double v) {
 
 // The texel of a colormap coordinate u in [0, 1] (negative: masked).
 std::uint16_t lut_texel(float u);
-// Packs a stage into texels, row-major (row 0 first), the layout GL expects,
-// on `threads` threads (1 or 2).
+// Packs a stage into texels, column-major (cell (r, c) at c * rows + r, as
+// Eigen stores values; the texture is the grid transposed), on `threads`
+// threads (1 or 2).
 std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale, int threads = 2);
 
 // What the window will show of the next trace: its colours and its head.
