@@ -93,7 +93,9 @@ void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* pro
   // Heads in parallel (when they are worth a thread), appended in order.
   std::vector<HeadStages> heads(static_cast<size_t>(d.n_heads));
   ScratchPool scratch;
-  run_heads(d.n_heads, d, progress, [&](int h) { heads[static_cast<size_t>(h)] = compute_head(s, d, h, in, &scratch); });
+  const int inside = threads_inside_heads(d, d.n_heads, progress ? progress->max_threads : 0);
+  run_heads(d.n_heads, d, progress,
+            [&](int h) { heads[static_cast<size_t>(h)] = compute_head(s, d, h, in, &scratch, inside); });
   for (HeadStages& h : heads) {
     if (h.error) std::rethrow_exception(h.error);
     for (Stage& st : h.stages) t.stages.push_back(std::move(st));
@@ -103,16 +105,7 @@ void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* pro
 }
 
 Mat output_product(const Mat& concat, const Mat& w_o, int max_threads) {
-  constexpr Eigen::Index kRows = 256;
-  const Eigen::Index n = concat.rows();
-  const int blocks = static_cast<int>((n + kRows - 1) / kRows);
-  Mat out(n, w_o.cols());
-  const double work = static_cast<double>(kRows) * static_cast<double>(concat.cols()) * static_cast<double>(w_o.cols());
-  for_each_item(blocks, thread_count(work, blocks, max_threads), [&](int b) {
-    const Eigen::Index r0 = b * kRows, rows = std::min(kRows, n - r0);
-    out.middleRows(r0, rows).noalias() = concat.middleRows(r0, rows) * w_o;
-  });
-  return out;
+  return row_blocked_product(concat, w_o, max_threads);
 }
 
 void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads) {

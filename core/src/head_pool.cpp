@@ -1,6 +1,8 @@
 // Head parallelism: threads take heads (or other items, such as row blocks
-// of the output product) from a shared counter, so uneven items balance. Eigen's own kernels stay single-threaded inside a head: two
-// levels of threads on two cores would only fight.
+// of the output product) from a shared counter, so uneven items balance.
+// Eigen's own kernels stay single-threaded: a head runs its own row blocks
+// on threads only when cores are left over (threads_inside_heads), so two
+// levels of threads never fight for two cores.
 #include "head_pool.hpp"
 
 #include <algorithm>
@@ -38,10 +40,20 @@ void for_each_item(int items, int threads, const std::function<void(int)>& f) {
   for (std::thread& t : pool) t.join();
 }
 
+namespace {
+double head_work(const Dims& d) {
+  return static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
+         static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
+}
+}  // namespace
+
 void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
-  const double work = static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
-                      static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
-  for_each_item(d.n_heads, thread_count(work, d.n_heads, max_threads), f);
+  for_each_item(d.n_heads, thread_count(head_work(d), d.n_heads, max_threads), f);
+}
+
+int threads_inside_heads(const Dims& d, int count, int max_threads) {
+  const int cores = thread_count(head_work(d), 1 << 20, max_threads);  // the cores work this size may take
+  return std::max(1, cores / thread_count(head_work(d), count, max_threads));
 }
 
 void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f) {

@@ -65,7 +65,8 @@ ScaleInfo scale_info(const Scenario& s, int d_k) {
 // Largest |value|: NaN or ∞ when any entry is not finite.
 double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff<Eigen::PropagateNaN>() : 0.0; }
 
-void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
+void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
+             int threads) {
   Trace t;  // this head's stages, appended to the real trace by the caller
   const Labels& dims_q = in.d_k_dims;
   const Labels& dims_v = in.d_v_dims;
@@ -77,13 +78,13 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, w.w_k);
     push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, w.w_v);
     push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
-               Mat(*in.x * w.w_q));
+               row_blocked_product(*in.x, w.w_q, threads));
     q = t.stages.back().value.shared();
     push_stage(t, {"k", h, "K", "K = " + c + " · W_K", {{in.kv_id, -1}, {"w_k", h}}, ValueKind::Signed, in.keys, dims_q},
-               Mat(*in.kv * w.w_k));
+               row_blocked_product(*in.kv, w.w_k, threads));
     k = t.stages.back().value.shared();
     push_stage(t, {"v", h, "V", "V = " + c + " · W_V", {{in.kv_id, -1}, {"w_v", h}}, ValueKind::Signed, in.keys, dims_v},
-               Mat(*in.kv * w.w_v));
+               row_blocked_product(*in.kv, w.w_v, threads));
     v = t.stages.back().value.shared();
   } else {
     // Q = K = V = the input: the same matrix, shared, not copied.
@@ -97,7 +98,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   }
 
   const bool additive = s.score == ScoreFn::Additive;
-  Mat scores_m = additive ? additive_scores(*q, *k, s, h) : Mat(*q * k->transpose());  // (n_q, n_k)
+  Mat scores_m = additive ? additive_scores(*q, *k, s, h) : row_blocked_product(*q, k->transpose(), threads);  // (n_q, n_k)
   // One pass gives both the bound below and the proof that every score is
   // finite (a NaN or ∞ makes the maximum non-finite).
   const double largest = max_abs(scores_m);
@@ -141,14 +142,11 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   Mat head_output;  // (n_q, d_v)
   if (before && over_rows) {
     // The common case, in fewer passes over n×n: weights · V is computed as
-    // (exps · V) with each row then divided by its sum, so the weights are
-    // never written (they are derived on read, exactly as the softmax made
-    // them); head outputs agree with weights · V to rounding (~1e-16).
-    Mat exps = scratch ? scratch->take() : Mat();
-    sm.stats = softmax_row_exps(*scores, masked, exps, sm.empty);
-    head_output = exps * *v;
-    head_output.array().colwise() /= row_divisors(sm.stats);
-    if (scratch) scratch->give(std::move(exps));
+    // (exps · V) with each row then divided by its sum, a block of rows at a
+    // time, so neither the weights nor the exps are ever whole (the weights
+    // are derived on read, exactly as the softmax made them); head outputs
+    // agree with weights · V to rounding (~1e-16).
+    sm.stats = softmax_rows_times(*scores, masked, *v, head_output, sm.empty, scratch, threads);
   } else {
     sm = masked_softmax(*scores, masked, s.softmax_axis);
   }
@@ -202,10 +200,11 @@ void set_dim_labels(HeadInputs& in, const Dims& d) {
   in.d_v_dims = d.d_v == d.d_k ? in.d_k_dims : Labels(index_labels(d.d_v));
 }
 
-HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
+                        int threads) {
   HeadStages out;
   try {
-    compute(out, s, d, h, in, scratch);
+    compute(out, s, d, h, in, scratch, threads);
   } catch (...) {
     out.error = std::current_exception();  // rethrown in head order by compute_trace
   }

@@ -33,7 +33,9 @@ struct HeadStages {
 };
 
 class ScratchPool;
-// `scratch` (may be null) lends the head its n×n working matrix.
-HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch);
+// `scratch` (may be null) lends the head its working matrices; `threads`
+// is how many threads the head may run its row blocks on.
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
+                        int threads = 1);
 
 }  // namespace attn::detail

@@ -9,6 +9,8 @@
 // weights), and the division.
 #include "softmax.hpp"
 
+#include "head_pool.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -36,45 +38,79 @@ void exp_into(const double* x, double* out, Eigen::Index n) {
   }
 }
 
-// Column c of the logits (masked), into `out` (scores.rows() values).
-// Whole-column steps, each the same IEEE operation per cell as a cell read;
-// the mask is a select, not a branch per cell (a causal column is half
+// Rows [r0, r0 + rows) of column c of the logits (masked), into `out`.
+// Whole-segment steps, each the same IEEE operation per cell as a cell
+// read; the mask is a select, not a branch per cell (a causal column is half
 // blocked, half not).
-void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
-  Eigen::Map<Eigen::ArrayXd> col(out, scores.rows());
-  col = scores.col(c).array() / d.divisor;
-  if (d.bias) col += d.bias->col(c).array();
+void logits_segment(const Mat& scores, const Derivation& d, Eigen::Index c, Eigen::Index r0, Eigen::Index rows,
+                    double* out) {
+  Eigen::Map<Eigen::ArrayXd> col(out, rows);
+  col = scores.col(c).segment(r0, rows).array() / d.divisor;
+  if (d.bias) col += d.bias->col(c).segment(r0, rows).array();
   if (d.mask.size()) {
-    const Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> blocked(d.mask.data() + c * d.mask.rows(), col.size());
+    const Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> blocked(d.mask.data() + c * d.mask.rows() + r0, rows);
     col = blocked.select(d.blocked_value, col);
   }
+}
+
+void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, double* out) {
+  logits_segment(scores, d, c, 0, scores.rows(), out);
+}
+
+// Rows [r0, r0 + rows) of the keys-axis softmax before its division: exps
+// (rows × keys) and each row's max and sum. Every row's arithmetic is the
+// same whatever block it is in: its own max, exp lanes and summation order.
+SoftmaxStats block_exps(const Mat& scores, const Derivation& d, Eigen::Index r0, Eigen::Index rows, Mat& exps,
+                        std::vector<int>& empty) {
+  const Eigen::Index m = scores.cols();
+  exps.resize(rows, m);
+  Eigen::ArrayXd mx = Eigen::ArrayXd::Constant(rows, kMinusInf), shifted(rows);
+  // The first pass keeps the logits in `exps`, so the second reads them back
+  // instead of dividing and masking the scores again.
+  for (Eigen::Index c = 0; c < m; ++c) {
+    logits_segment(scores, d, c, r0, rows, &exps(0, c));
+    mx = mx.max(exps.col(c).array());
+  }
+  for (Eigen::Index i = 0; i < rows; ++i)
+    if (mx(i) == kMinusInf) {
+      empty.push_back(static_cast<int>(r0 + i));  // nothing to attend to: weights stay 0
+      mx(i) = 0;
+    }
+  Eigen::ArrayXd sum = Eigen::ArrayXd::Zero(rows);
+  for (Eigen::Index c = 0; c < m; ++c) {
+    shifted = exps.col(c).array() - mx;
+    exp_into(shifted.data(), &exps(0, c), rows);
+    sum += exps.col(c).array();
+  }
+  return {mx.matrix(), sum.matrix()};
 }
 
 }  // namespace
 
 SoftmaxStats softmax_row_exps(const Mat& scores, const Derivation& d, Mat& exps, std::vector<int>& empty) {
-  const Eigen::Index n = scores.rows(), m = scores.cols();
-  exps.resize(n, m);
-  Eigen::ArrayXd mx = Eigen::ArrayXd::Constant(n, kMinusInf), col(n), shifted(n);
-  // The first pass keeps the logits in `exps`, so the second reads them back
-  // instead of dividing and masking the scores again.
-  for (Eigen::Index c = 0; c < m; ++c) {
-    logits_column(scores, d, c, col.data());
-    mx = mx.max(col);
-    exps.col(c) = col.matrix();
-  }
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (mx(i) == kMinusInf) {
-      empty.push_back(static_cast<int>(i));  // nothing to attend to: weights stay 0
-      mx(i) = 0;
-    }
-  Eigen::ArrayXd sum = Eigen::ArrayXd::Zero(n);
-  for (Eigen::Index c = 0; c < m; ++c) {
-    shifted = exps.col(c).array() - mx;
-    exp_into(shifted.data(), &exps(0, c), n);
-    sum += exps.col(c).array();
-  }
-  return {mx.matrix(), sum.matrix()};
+  return block_exps(scores, d, 0, scores.rows(), exps, empty);
+}
+
+SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& d, const Mat& v, Mat& out,
+                                std::vector<int>& empty, ScratchPool* scratch, int max_threads) {
+  const Eigen::Index n = scores.rows();
+  const int blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
+  SoftmaxStats stats{Vec(n), Vec(n)};
+  out.resize(n, v.cols());
+  std::vector<std::vector<int>> empties(static_cast<size_t>(blocks));
+  const double work = static_cast<double>(kRowBlock) * static_cast<double>(scores.cols()) * static_cast<double>(v.cols());
+  for_each_item(blocks, thread_count(work, blocks, max_threads), [&](int b) {
+    const Eigen::Index r0 = b * kRowBlock, rows = std::min(kRowBlock, n - r0);
+    Mat exps = scratch ? scratch->take() : Mat();
+    const SoftmaxStats st = block_exps(scores, d, r0, rows, exps, empties[static_cast<size_t>(b)]);
+    stats.max.segment(r0, rows) = st.max;
+    stats.sum.segment(r0, rows) = st.sum;
+    out.middleRows(r0, rows).noalias() = exps * v;
+    out.middleRows(r0, rows).array().colwise() /= row_divisors(st);
+    if (scratch) scratch->give(std::move(exps));
+  });
+  for (const std::vector<int>& e : empties) empty.insert(empty.end(), e.begin(), e.end());  // in row order
+  return stats;
 }
 
 Eigen::ArrayXd row_divisors(const SoftmaxStats& stats) {

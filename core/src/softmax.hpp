@@ -27,6 +27,16 @@ SoftmaxResult masked_softmax(const Mat& scores, const Derivation& logits, Softma
 SoftmaxStats softmax_row_exps(const Mat& scores, const Derivation& logits, Mat& exps, std::vector<int>& empty);
 Eigen::ArrayXd row_divisors(const SoftmaxStats& stats);  // each row's sum, 1 where it is 0
 
+class ScratchPool;
+// The keys-axis softmax times v, without ever making the n×n exps whole:
+// in blocks of kRowBlock rows (the exps of a block, their product with v,
+// each row divided by its sum) on at most `max_threads` threads, with the
+// block matrices lent by `scratch` (may be null). `out` = weights · v to
+// rounding, the same bit for bit on any number of threads; the stats and
+// `empty` are exactly softmax_row_exps's.
+SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& logits, const Mat& v, Mat& out,
+                                std::vector<int>& empty, ScratchPool* scratch, int max_threads);
+
 // Recomputes the max and sum of row i of a keys-axis softmax with exactly
 // the arithmetic masked_softmax uses for that row (same exp lanes, same order
 // of summation), so a row updated alone derives the weights of a full

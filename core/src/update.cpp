@@ -110,8 +110,10 @@ void replace_heads(Trace& t, const Scenario& now, const std::vector<int>& heads,
   const HeadInputs in = inputs_of(t);
   std::vector<detail::HeadStages> fresh(heads.size());
   detail::ScratchPool scratch;
-  detail::run_heads(static_cast<int>(heads.size()), t.dims, progress, [&](int i) {
-    fresh[static_cast<size_t>(i)] = detail::compute_head(now, t.dims, heads[static_cast<size_t>(i)], in, &scratch);
+  const int count = static_cast<int>(heads.size());
+  const int inside = detail::threads_inside_heads(t.dims, count, progress ? progress->max_threads : 0);
+  detail::run_heads(count, t.dims, progress, [&](int i) {
+    fresh[static_cast<size_t>(i)] = detail::compute_head(now, t.dims, heads[static_cast<size_t>(i)], in, &scratch, inside);
   });
   for (size_t i = 0; i < heads.size(); ++i) {
     detail::HeadStages& f = fresh[i];

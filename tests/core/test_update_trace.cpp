@@ -185,3 +185,33 @@ TEST_CASE("a trace computed on threads equals a single-threaded one bit for bit"
   CHECK(d.exact_worst == 0.0);
   CHECK(d.rounding_worst == 0.0);
 }
+
+TEST_CASE("one head updated on every core equals a single-threaded full recompute bit for bit") {
+  Rng r(8);
+  attn::Scenario s;
+  // 600 tokens: three row blocks (head_pool.hpp), the last one short. One
+  // edited head gets both cores for its row blocks (threads_inside_heads).
+  s.x = r.mat(600, 64);
+  for (int h = 0; h < 3; ++h) s.heads.push_back({r.mat(64, 32), r.mat(64, 32), r.mat(64, 32)});
+  s.w_o = r.mat(96, 64);
+  // Rows with every key blocked in two different blocks: their notes and
+  // fully-masked lists must come out in row order whatever thread did them.
+  s.mask = attn::MaskKind::Custom;
+  s.custom_mask = attn::BoolMat::Constant(600, 600, false);
+  for (int j = 0; j < 600; ++j) s.custom_mask(3, j) = s.custom_mask(300, j) = s.custom_mask(599, j) = true;
+  for (int i = 0; i < 600; i += 7) s.custom_mask(i, (i * 13) % 600) = true;
+  attn::set_compute_threads(2);
+  const attn::Trace before = attn::compute_trace(s);
+  attn::Scenario next = s;
+  next.heads[1].w_q(5, 7) += 0.75;
+  const attn::Trace updated = attn::update_trace(before, s, next);
+  attn::set_compute_threads(1);
+  const attn::Trace one = attn::compute_trace(next);
+  attn::set_compute_threads(0);
+  const Diff d = diff(updated, one);
+  INFO(d.where);
+  CHECK(d.structure == "");
+  CHECK(d.exact_worst == 0.0);
+  CHECK(d.rounding_worst == 0.0);
+  CHECK(one.find("weights", 1)->fully_masked == std::vector<int>{3, 300, 599});
+}
