@@ -137,6 +137,8 @@ Trace compute_trace(const Scenario& s, const Limits& limits, Progress* progress)
   if (std::string e = validate(s, limits); !e.empty()) throw std::invalid_argument(e);
   Trace t;
   t.dims = dims_of(s);
+  // Inputs (X, context, positions), every head, then concat, W_O and the output.
+  t.stages.reserve(8 + static_cast<size_t>(t.dims.n_heads) * detail::kMostStagesPerHead);
   t.softmax_axis = s.softmax_axis;
   t.mask_mode = s.mask_mode;
   const detail::HeadInputs in = detail::push_inputs(t, s);

@@ -17,11 +17,14 @@ std::atomic<int> thread_cap{0};  // 0: the machine's cores
 }  // namespace
 
 int thread_count(double work_per_item, int items, int max_threads) {
-  const int cap = thread_cap.load();
-  unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : std::max(1u, std::thread::hardware_concurrency());
-  if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));
   // About a millisecond of work per item before threads pay for themselves.
   if (work_per_item < 2e6 || items < 2) return 1;
+  // Asked once: glibc reads a sysfs file each time (microseconds, and a
+  // small trace asks dozens of times).
+  static const unsigned machine_cores = std::max(1u, std::thread::hardware_concurrency());
+  const int cap = thread_cap.load();
+  unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : machine_cores;
+  if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));
   return static_cast<int>(std::min<unsigned>(cores, static_cast<unsigned>(items)));
 }
 

@@ -68,6 +68,7 @@ double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff<Eigen::Pr
 void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
              int threads) {
   Trace t;  // this head's stages, appended to the real trace by the caller
+  t.stages.reserve(kMostStagesPerHead);  // no regrowth: moving a stage moves its strings and lists
   const Labels& dims_q = in.d_k_dims;
   const Labels& dims_v = in.d_v_dims;
   const std::string c = in.kv_id == "x" ? "X" : "C";

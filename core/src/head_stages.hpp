@@ -25,6 +25,9 @@ struct HeadInputs {
 // Fills the index labels of the feature axes for dims `d`.
 void set_dim_labels(HeadInputs& in, const Dims& d);
 
+// w_q .. head_output with every optional stage (ALiBi, the unmasked softmax).
+constexpr size_t kMostStagesPerHead = 16;
+
 struct HeadStages {
   std::vector<Stage> stages;  // w_q ... head_output, in trace order
   SoftmaxStats softmax;

@@ -44,9 +44,8 @@ std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale
 struct TexelRequest {
   ColourOptions colour;
   int head = -1;  // LayoutOptions::head
-  // Both cores, unlike the heads of a background recompute: a burst of tens
-  // of milliseconds that shows an edit sooner (2048 tokens: about 50 ms of a
-  // W_Q edit's 0.5 s), with the frames meanwhile no slower (make bench).
+  // Both cores, like the rest of a background recompute (which runs below
+  // the window's priority): at 2048 tokens about 60 ms of a W_Q edit's 0.25 s.
   int threads = 2;
   // Texels made ahead at most: with every head on screen a 2048-token scene
   // has 48 grids of 8 MB; the ones past the budget are made when drawn.
