@@ -20,12 +20,20 @@ namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
-// exp on four lanes at a time; a tail of fewer than four is padded, so every
-// value, wherever it sits in a line, takes the same path. (Inside select(),
-// Eigen 3.4 evaluates x.exp() coefficient by coefficient, i.e. glibc's exp,
-// which measured as fast here as Eigen's packet exp.) A blocked entry must
-// weigh exactly 0, so −∞ is mapped to 0 explicitly.
-Eigen::Array4d exp4(const Eigen::Array4d& x) { return (x == kMinusInf).select(0.0, x.exp()); }
+// Below this, an exp counts as 0: e^-708 is about the smallest normal
+// double (2.2e-308), and Eigen's packet exp clamps its argument about here,
+// so it would give a denormal for −1000, or for a blocked entry's −∞.
+constexpr double kExpZeroBelow = -708.0;
+
+// exp on four lanes at a time with Eigen's packet exp (vectorised; about
+// twice as fast as glibc's exp, coefficient by coefficient, at 64 tokens).
+// A tail of fewer than four is padded, so every value, wherever it sits in a
+// line, takes the same path. A blocked entry (−∞) weighs exactly 0, as does
+// anything that would underflow.
+Eigen::Array4d exp4(const Eigen::Array4d& x) {
+  const Eigen::Array4d e = x.exp();  // on its own: inside select() Eigen 3.4 would not vectorise it
+  return (x < kExpZeroBelow).select(0.0, e);
+}
 
 void exp_into(const double* x, double* out, Eigen::Index n) {
   Eigen::Index i = 0;
