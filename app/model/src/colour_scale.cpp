@@ -4,8 +4,10 @@
 #include "viz/colour_scale.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
+#include <thread>
 
 #include "attn/explain.hpp"
 
@@ -74,10 +76,37 @@ const ValueRange& ColorScale::range_of(int row) const {
   return rows[static_cast<size_t>(row)];
 }
 
+namespace {
+
+// rows[i] = row_ranges(stage i) for each i in `todo`. Each stage is one pass
+// over its cells (exps, for derived weights): a big trace's stages are
+// shared by two threads, taken largest first so that they end together.
+void fill_row_ranges(const attn::Trace& trace, std::vector<size_t> todo, RowRanges& rows) {
+  auto cells = [&](size_t i) { return static_cast<long long>(trace.stages[i].value.size()); };
+  long long total = 0;
+  for (size_t i : todo) total += cells(i);
+  std::sort(todo.begin(), todo.end(), [&](size_t a, size_t b) { return cells(a) > cells(b); });
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k = next++; k < todo.size(); k = next++) rows[todo[k]] = row_ranges(trace.stages[todo[k]]);
+  };
+  if (total < (1 << 20) || todo.size() < 2 || std::thread::hardware_concurrency() < 2) {
+    work();
+    return;
+  }
+  std::thread helper(work);
+  work();
+  helper.join();
+}
+
+}  // namespace
+
 RowRanges trace_row_ranges(const attn::Trace& trace) {
   RowRanges rows(trace.stages.size());
+  std::vector<size_t> todo;
   for (size_t i = 0; i < rows.size(); ++i)
-    if (trace.stages[i].kind != attn::ValueKind::Mask) rows[i] = row_ranges(trace.stages[i]);
+    if (trace.stages[i].kind != attn::ValueKind::Mask) todo.push_back(i);
+  fill_row_ranges(trace, std::move(todo), rows);
   return rows;
 }
 
@@ -99,12 +128,14 @@ bool same_values(const attn::Stage& a, const attn::Stage& b) {
 
 RowRanges trace_row_ranges(const attn::Trace& trace, const attn::Trace& before, const RowRanges& before_ranges) {
   RowRanges rows(trace.stages.size());
+  std::vector<size_t> todo;
   for (size_t i = 0; i < rows.size(); ++i) {
     const attn::Stage& s = trace.stages[i];
     if (s.kind == attn::ValueKind::Mask) continue;
-    const bool reuse = i < before.stages.size() && i < before_ranges.size() && same_values(s, before.stages[i]);
-    rows[i] = reuse ? before_ranges[i] : row_ranges(s);
+    if (i < before.stages.size() && i < before_ranges.size() && same_values(s, before.stages[i])) rows[i] = before_ranges[i];
+    else todo.push_back(i);
   }
+  fill_row_ranges(trace, std::move(todo), rows);
   return rows;
 }
 
