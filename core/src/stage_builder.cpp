@@ -6,6 +6,8 @@
 #include <limits>
 #include <sstream>
 
+#include "finite.hpp"
+
 namespace attn::detail {
 
 std::vector<std::string> token_labels(const std::vector<std::string>& given, int n,
@@ -40,7 +42,7 @@ namespace {
 Stage& push_stage(Trace& trace, StageSpec spec, StageValues value, SharedMask blocked, bool allow_blocked_minus_inf,
                   bool checked) {
   // A stored matrix that is all finite (one vectorised pass) needs no more.
-  const bool fine = checked || (!value.derived() && value.stored().allFinite());
+  const bool fine = checked || (!value.derived() && all_finite(value.stored()));
   if (!fine)
     for (Eigen::Index c = 0; c < value.cols(); ++c)
       for (Eigen::Index r = 0; r < value.rows(); ++r) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "finite.hpp"
 #include "softmax.hpp"
 
 namespace attn {
@@ -48,7 +49,7 @@ Eigen::VectorXd StageValues::col(Eigen::Index c) const {
 }
 
 bool StageValues::allFinite() const {
-  if (stored_) return stored_->allFinite();
+  if (stored_) return detail::all_finite(*stored_);
   for (Eigen::Index c = 0; c < cols(); ++c)
     for (Eigen::Index r = 0; r < rows(); ++r)
       if (!std::isfinite((*this)(r, c))) return false;

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "attn/scenario.hpp"
+#include "finite.hpp"
 
 namespace attn {
 namespace {
 
 std::string first_non_finite(const std::string& field, const Mat& m) {
-  if (m.allFinite()) return {};  // vectorised, in memory order: the common case at 2048 tokens
+  if (detail::all_finite(m)) return {};  // vectorised, in memory order: the common case at 2048 tokens
   for (Eigen::Index r = 0; r < m.rows(); ++r)
     for (Eigen::Index c = 0; c < m.cols(); ++c)
       if (!std::isfinite(m(r, c))) {

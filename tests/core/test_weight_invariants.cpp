@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -181,4 +182,25 @@ TEST_CASE("invariant: no NaN in any stage, fully masked rows and large logits in
           for (int h = 0; h < c.n_heads; ++h) CHECK(stage(t, "weights", h).value.allFinite());
         }
       }
+}
+
+TEST_CASE("finiteness checks: huge finite inputs pass, an infinity or a NaN anywhere is named") {
+  // The check sums each matrix first (finite sum: all finite); these sums
+  // overflow or cancel, so only the entry-by-entry check can decide.
+  attn::Scenario s;
+  s.x = attn::Mat::Constant(4, 3, 1e308);  // every row sums past the largest double
+  s.x(1, 2) = -1e308;
+  s.mask = attn::MaskKind::None;
+  CHECK(attn::validate(s) == "");
+  for (double bad : {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN()}) {
+    attn::Scenario t = s;
+    t.x(2, 1) = bad;
+    INFO("value ", bad);
+    CHECK(attn::validate(t).find("x[2][1]: not a finite number") != std::string::npos);
+  }
+  attn::Scenario pair = s;  // +∞ and −∞ together sum to NaN, still caught
+  pair.x(0, 0) = std::numeric_limits<double>::infinity();
+  pair.x(3, 0) = -std::numeric_limits<double>::infinity();
+  CHECK(attn::validate(pair).find("x[0][0]: not a finite number") != std::string::npos);
 }
