@@ -138,10 +138,13 @@ int App::run_benchmark() {
   std::printf("  %d frames: median %.2f ms, p95 %.2f ms\n", static_cast<int>(ms.size()), frames.median, frames.p95);
   for (const Edit& e : edits) {
     const Spread busy = spread(e.frames);
+    // Which frame was the slowest: the first (it starts the recompute), the
+    // last (it shows the result) or one in between.
+    const auto slowest = std::max_element(e.frames.begin(), e.frames.end()) - e.frames.begin();
     std::printf("  %s edit -> on screen %.0f ms (recompute %.0f ms: core %.0f, colour ranges %.0f, texels %.0f); "
-                "%d frames meanwhile: median %.2f ms, max %.2f ms; peak %.0f MB\n", e.what, e.ms, e.compute,
-                e.phases.core, e.phases.ranges, e.phases.texels, static_cast<int>(e.frames.size()), busy.median,
-                busy.max, e.peak);
+                "%d frames meanwhile: median %.2f ms, max %.2f ms (frame %d); peak %.0f MB\n", e.what, e.ms,
+                e.compute, e.phases.core, e.phases.ranges, e.phases.texels, static_cast<int>(e.frames.size()),
+                busy.median, busy.max, static_cast<int>(slowest) + 1, e.peak);
   }
   std::printf("  memory: peak %.0f MB opening, %.0f MB in use after it; idle CPU %.1f%%, texture uploads %d\n", open_peak,
               resident, idle_cpu, textures_->uploads());
