@@ -165,35 +165,44 @@ TEST_CASE("update_trace equals a full recompute over random edit sequences") {
   CHECK(edits >= 400);
 }
 
-TEST_CASE("a trace computed on threads equals a single-threaded one bit for bit") {
-  Rng r(7);
+namespace {
+
+// 600 tokens: big enough that heads go to threads (head_pool.cpp), with three
+// row blocks of the products, the last one short (head_pool.hpp).
+attn::Scenario threaded_scene(Rng& r, int heads, int d_k) {
   attn::Scenario s;
-  // Big enough that heads go to threads (head_pool.cpp), and that the output
-  // product has three row blocks, the last one short (compute.cpp).
   s.x = r.mat(600, 64);
-  for (int h = 0; h < 4; ++h) s.heads.push_back({r.mat(64, 64), r.mat(64, 64), r.mat(64, 64)});
-  s.w_o = r.mat(256, 64);
-  s.mask = attn::MaskKind::Causal;
-  attn::set_compute_threads(1);
-  const attn::Trace one = attn::compute_trace(s);
-  attn::set_compute_threads(2);
-  const attn::Trace two = attn::compute_trace(s);
-  attn::set_compute_threads(0);
-  const Diff d = diff(two, one);
+  for (int h = 0; h < heads; ++h) s.heads.push_back({r.mat(64, d_k), r.mat(64, d_k), r.mat(64, d_k)});
+  s.w_o = r.mat(heads * d_k, 64);
+  return s;
+}
+
+void check_bit_identical(const attn::Trace& got, const attn::Trace& want) {
+  const Diff d = diff(got, want);
   INFO(d.where);
   CHECK(d.structure == "");
   CHECK(d.exact_worst == 0.0);
   CHECK(d.rounding_worst == 0.0);
 }
 
+}  // namespace
+
+TEST_CASE("a trace computed on threads equals a single-threaded one bit for bit") {
+  Rng r(7);
+  attn::Scenario s = threaded_scene(r, 4, 64);
+  s.mask = attn::MaskKind::Causal;
+  attn::set_compute_threads(1);
+  const attn::Trace one = attn::compute_trace(s);
+  attn::set_compute_threads(2);
+  const attn::Trace two = attn::compute_trace(s);
+  attn::set_compute_threads(0);
+  check_bit_identical(two, one);
+}
+
 TEST_CASE("one head updated on every core equals a single-threaded full recompute bit for bit") {
   Rng r(8);
-  attn::Scenario s;
-  // 600 tokens: three row blocks (head_pool.hpp), the last one short. One
-  // edited head gets both cores for its row blocks (threads_inside_heads).
-  s.x = r.mat(600, 64);
-  for (int h = 0; h < 3; ++h) s.heads.push_back({r.mat(64, 32), r.mat(64, 32), r.mat(64, 32)});
-  s.w_o = r.mat(96, 64);
+  // One edited head gets both cores for its row blocks (threads_inside_heads).
+  attn::Scenario s = threaded_scene(r, 3, 32);
   // Rows with every key blocked in two different blocks: their notes and
   // fully-masked lists must come out in row order whatever thread did them.
   s.mask = attn::MaskKind::Custom;
@@ -208,10 +217,6 @@ TEST_CASE("one head updated on every core equals a single-threaded full recomput
   attn::set_compute_threads(1);
   const attn::Trace one = attn::compute_trace(next);
   attn::set_compute_threads(0);
-  const Diff d = diff(updated, one);
-  INFO(d.where);
-  CHECK(d.structure == "");
-  CHECK(d.exact_worst == 0.0);
-  CHECK(d.rounding_worst == 0.0);
+  check_bit_identical(updated, one);
   CHECK(one.find("weights", 1)->fully_masked == std::vector<int>{3, 300, 599});
 }
