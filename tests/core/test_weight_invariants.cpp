@@ -204,3 +204,71 @@ TEST_CASE("finiteness checks: huge finite inputs pass, an infinity or a NaN anyw
   pair.x(3, 0) = -std::numeric_limits<double>::infinity();
   CHECK(attn::validate(pair).find("x[0][0]: not a finite number") != std::string::npos);
 }
+
+TEST_CASE("logits divided by a power of two: the softmax's column pass equals a cell's division, bit for bit") {
+  // The softmax multiplies by 1/d when that reciprocal is exact (d = 8 for
+  // d_k = 64); a cell read divides. Both must give the same bits, down to
+  // subnormal results and across scales that are and are not powers of two.
+  attn::Scenario s;
+  s.x = attn::Mat(5, 4);
+  s.x << 1e-160, 3e-161, -2e-160, 7e-162,  // scores near the smallest doubles
+      0.3, -1.7, 2.5, 0.9,                 //
+      1e140, -3e139, 2e140, 1e139,         // scores near 1e280
+      -0.1, 0.2, -0.3, 0.4,                //
+      5e-155, -1e-154, 3e-155, 2e-155;
+  s.mask = attn::MaskKind::Causal;
+  struct Scale {
+    attn::ScaleMode mode;
+    double temperature;
+  };
+  for (Scale sc : {Scale{attn::ScaleMode::SqrtDk, 1}, Scale{attn::ScaleMode::Temperature, 0.25},
+                   Scale{attn::ScaleMode::Temperature, 0.125}, Scale{attn::ScaleMode::Temperature, 3.0},
+                   Scale{attn::ScaleMode::Temperature, 1.0 / 1024}, Scale{attn::ScaleMode::None, 1}}) {
+    attn::Scenario t = s;
+    t.scale = sc.mode;
+    t.temperature = sc.temperature;
+    if (sc.temperature == 1.0 / 1024) t.x.row(2) /= 1e3;  // keeps the scaled scores finite
+    const attn::Trace trace = attn::compute_trace(t);
+    const attn::StageValues& m = stage(trace, "masked", 0).value;
+    int differ = 0, subnormal = 0;
+    for (int j = 0; j < m.cols(); ++j) {
+      const Eigen::VectorXd column = m.col(j);  // the softmax's own pass
+      for (int i = 0; i < m.rows(); ++i) {
+        differ += column(i) != m(i, j);  // one cell: source ÷ d
+        subnormal += std::fpclassify(m(i, j)) == FP_SUBNORMAL;
+      }
+    }
+    INFO("scale mode ", (int)sc.mode, " temperature ", sc.temperature);
+    CHECK(differ == 0);
+    if (sc.mode == attn::ScaleMode::Temperature && sc.temperature == 0.25) CHECK(subnormal > 0);  // the edge is covered
+  }
+}
+
+TEST_CASE("weights of a 39-token line: exps sixteen and four at a time and a padded tail equal one cell's exp") {
+  // A column of 39 rows goes through the exp in groups of 16, 16, 4 and a
+  // padded tail of 3; a cell read computes its one exp alone. Same bits.
+  CaseSpec c;
+  c.name = "39 tokens";
+  c.n_q = 39;
+  c.d_model = 6;
+  c.d_k = c.d_v = 3;
+  c.n_heads = 2;
+  c.mask = attn::MaskKind::Causal;
+  c.seed = 7;
+  for (SoftmaxAxis axis : {SoftmaxAxis::Keys, SoftmaxAxis::Queries}) {
+    c.axis = axis;
+    attn::Scenario s = ref::make_scenario(c);
+    s.x *= 4;  // spreads the logits so that some exps are tiny and some are 1
+    const attn::Trace t = attn::compute_trace(s);
+    for (int h = 0; h < c.n_heads; ++h) {
+      const attn::StageValues& w = stage(t, "weights", h).value;
+      int differ = 0;
+      for (int j = 0; j < w.cols(); ++j) {
+        const Eigen::VectorXd column = w.col(j);
+        for (int i = 0; i < w.rows(); ++i) differ += column(i) != w(i, j);
+      }
+      INFO("head ", h, (axis == SoftmaxAxis::Keys ? " keys" : " queries"));
+      CHECK(differ == 0);
+    }
+  }
+}
