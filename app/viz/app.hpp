@@ -160,6 +160,9 @@ class App {
   // File > Open of a large scene reads it in the background (app_opening.cpp).
   FileLoader loader_;
   void update_opening();
+  // A file is still on its way to becoming the document (asked for, being
+  // read, or read and not yet taken).
+  bool opening() const { return !state_.open_request.empty() || loader_.busy() || loader_.has_result(); }
   WidgetProbe probe_;
   // Export state: an offscreen frame is drawn at export_w_ x export_h_ with
   // this scale, background and (when >= 0) only one stage laid out.

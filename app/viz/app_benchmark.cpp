@@ -56,12 +56,13 @@ Spread spread(std::vector<double> ms) {
 }  // namespace
 
 int App::run_benchmark() {
-  // First frame, then frames until the trace is drawn (a big scene's first
-  // trace computes in the background while the window shows progress).
+  // First frame, then frames until the trace is drawn (a big scene is read,
+  // then its first trace computed, in the background while the window
+  // shows progress).
   frame(0);
   platform_.swap();
   const double first_frame = ms_since(kLaunch);
-  while (!model_.has_trace() && model_.computing()) {
+  while (opening() || (!model_.has_trace() && model_.computing())) {
     platform_.wait(0.02);
     frame(0);
     platform_.swap();

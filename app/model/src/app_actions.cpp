@@ -54,13 +54,6 @@ void drop_undone_notices(AppState& s) {
                   s.notices.end());
 }
 
-// Large files are read in the background (FileLoader); small ones at once.
-bool opens_in_background(const std::string& path) {
-  std::error_code ec;
-  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
-  return !ec && bytes >= kBackgroundOpenBytes;
-}
-
 void run(AppState& s, const PendingAction& a) {
   switch (a.kind) {
     case PendingAction::Kind::Open:
@@ -85,6 +78,12 @@ void run(AppState& s, const PendingAction& a) {
 }
 
 }  // namespace
+
+bool opens_in_background(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  return !ec && bytes >= kBackgroundOpenBytes;
+}
 
 void changed(AppState& s, bool do_commit) {
   ++s.revision;

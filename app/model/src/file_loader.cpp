@@ -61,6 +61,11 @@ std::optional<FileLoader::Loaded> FileLoader::take() {
   return out;
 }
 
+bool FileLoader::has_result() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return done_.has_value();
+}
+
 void FileLoader::wait_idle() {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return !pending_ && !working_; });

@@ -36,6 +36,9 @@ bool open(AppState& s, const std::string& path);
 // shown with the current document kept.
 void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path);
 void open_failed(AppState& s, const std::string& error);
+// Large files (kBackgroundOpenBytes and up) are read in the background
+// (s.open_request, for viz::FileLoader); small ones parse in milliseconds.
+bool opens_in_background(const std::string& path);
 void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
 // Shows a scene that is not a file of its own (a lesson step), named `label`.
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);

@@ -44,6 +44,7 @@ class FileLoader {
   std::string reading() const;  // its path, empty when not busy
   // The finished read of the newest request, once.
   std::optional<Loaded> take();
+  bool has_result() const;  // take() would return one
   // Blocks until nothing is being read (tests).
   void wait_idle();
 
