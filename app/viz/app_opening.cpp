@@ -17,7 +17,7 @@ void App::update_opening() {
     state_.cancel_open = false;
   }
   if (std::optional<FileLoader::Loaded> done = loader_.take()) {
-    if (done->file) actions::opened(state_, std::move(*done->file), done->path);
+    if (done->file) actions::background_read_arrived(state_, std::move(*done->file), done->path);
     else actions::open_failed(state_, done->error);
   }
   state_.opening = loader_.reading();

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   const bool open_in_background = !options.file.empty() && (options.benchmark || !options.headless()) &&
                                   options.lesson.empty() && options.compare_with.empty() &&
                                   viz::actions::opens_in_background(options.file);
-  if (open_in_background) state.open_request = options.file;
+  if (open_in_background) viz::actions::request_background_open(state, options.file);
   bool start_failed = !options.file.empty() && !open_in_background && !viz::actions::open(state, options.file);
   if (options.remembers()) {
     state.progress = viz::ProgressStore(options.config_dir_or_default() + "/progress.json");

@@ -2,7 +2,8 @@
 // thread and hands back the newest request only (an older one, or one
 // cancelled, is dropped); File > Open routes files of kBackgroundOpenBytes or
 // more to it and opens smaller ones at once, and a read that fails keeps the
-// document as open() does.
+// document as open() does; a file that arrives after the document was
+// edited (or restored) asks before replacing it.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -116,7 +117,8 @@ TEST_CASE("file open: large files go to the background reader, small ones open a
   std::optional<viz::FileLoader::Loaded> done = loader.take();
   REQUIRE(done);
   REQUIRE(done->file);
-  viz::actions::opened(s, std::move(*done->file), done->path);
+  viz::actions::background_read_arrived(s, std::move(*done->file), done->path);
+  CHECK_FALSE(s.confirm_discard);  // nothing changed while it was read: no question
   CHECK(s.path == big);
   CHECK(s.doc.scenario.x.rows() == 700);
   CHECK(s.document == document + 1);
@@ -132,4 +134,68 @@ TEST_CASE("file open: large files go to the background reader, small ones open a
   CHECK(s.path == small);
   CHECK(s.message.find("nowhere.json: cannot open the file") != std::string::npos);
   CHECK(s.message.find("routed_small.json stays open") != std::string::npos);
+}
+
+namespace {
+
+// The file at `path`, read as the background reader reads it.
+attn::io::ScenarioFile read_in_background(const std::string& path) {
+  viz::FileLoader loader;
+  loader.start(path);
+  loader.wait_idle();
+  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  REQUIRE(done);
+  REQUIRE(done->file);
+  return std::move(*done->file);
+}
+
+void edit_first_value(viz::AppState& s) {
+  s.doc.scenario.x(0, 0) += 1;
+  viz::actions::changed(s, true);
+}
+
+}  // namespace
+
+TEST_CASE("background open: edits made while the file is read are never replaced without asking") {
+  const std::string big = write_scene("guarded_big.json", 700, 400);
+  viz::AppState s;
+  s.builtin_text = builtin();
+  viz::actions::open_builtin(s);
+
+  // Asked for with nothing to lose (as on start-up), then the lesson is edited
+  // while the file is read: the arriving file waits for the answer.
+  viz::actions::request_background_open(s, big);
+  edit_first_value(s);
+  REQUIRE(s.dirty());
+  const double edited = s.doc.scenario.x(0, 0);
+  viz::actions::background_read_arrived(s, read_in_background(big), big);
+  CHECK(s.confirm_discard);
+  CHECK(s.path.empty());
+  CHECK(s.doc.scenario.x(0, 0) == edited);  // the edit is still there
+  viz::actions::answer(s, viz::actions::Answer::Cancel);
+  CHECK(s.path.empty());
+  CHECK(s.doc.scenario.x(0, 0) == edited);
+
+  // The same again, answered Discard: the file is shown, without a second read.
+  viz::actions::request_background_open(s, big);
+  edit_first_value(s);
+  viz::actions::background_read_arrived(s, read_in_background(big), big);
+  REQUIRE(s.confirm_discard);
+  viz::actions::answer(s, viz::actions::Answer::Discard);
+  CHECK(s.path == big);
+  CHECK(s.doc.scenario.x.rows() == 700);
+  CHECK_FALSE(s.dirty());
+
+  // File > Open with unsaved edits asks first; answered, the read that
+  // follows replaces the document without asking again.
+  edit_first_value(s);
+  s.open_request.clear();
+  viz::actions::request(s, {viz::PendingAction::Kind::Open, big});
+  REQUIRE(s.confirm_discard);
+  viz::actions::answer(s, viz::actions::Answer::Discard);
+  CHECK(s.open_request == big);
+  CHECK(s.dirty());  // still the edited document while the file is read
+  viz::actions::background_read_arrived(s, read_in_background(big), big);
+  CHECK_FALSE(s.confirm_discard);
+  CHECK_FALSE(s.dirty());
 }

@@ -57,8 +57,11 @@ void drop_undone_notices(AppState& s) {
 void run(AppState& s, const PendingAction& a) {
   switch (a.kind) {
     case PendingAction::Kind::Open:
-      if (opens_in_background(a.path)) s.open_request = a.path;
+      if (opens_in_background(a.path)) request_background_open(s, a.path);
       else open(s, a.path);
+      break;
+    case PendingAction::Kind::OpenRead:
+      if (a.scene) opened(s, *a.scene, a.path);
       break;
     case PendingAction::Kind::OpenBuiltin: open_builtin(s); break;
     case PendingAction::Kind::Quit: s.quit = true; break;
@@ -83,6 +86,24 @@ bool opens_in_background(const std::string& path) {
   std::error_code ec;
   const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
   return !ec && bytes >= kBackgroundOpenBytes;
+}
+
+void request_background_open(AppState& s, const std::string& path) {
+  s.open_request = path;
+  s.open_requested_document = s.document;
+  s.open_requested_revision = s.revision;
+}
+
+void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
+  // Unchanged since the read was asked for: any question about unsaved edits
+  // was asked then (File > Open asks before it reads).
+  if (s.document == s.open_requested_document && s.revision == s.open_requested_revision) {
+    opened(s, std::move(file), path);
+    return;
+  }
+  PendingAction read(PendingAction::Kind::OpenRead, path);
+  read.scene = std::make_shared<const attn::io::ScenarioFile>(std::move(file));
+  request(s, std::move(read));
 }
 
 void changed(AppState& s, bool do_commit) {

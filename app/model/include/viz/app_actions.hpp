@@ -39,6 +39,12 @@ void open_failed(AppState& s, const std::string& error);
 // Large files (kBackgroundOpenBytes and up) are read in the background
 // (s.open_request, for viz::FileLoader); small ones parse in milliseconds.
 bool opens_in_background(const std::string& path);
+// Asks for `path` to be read in the background, noting the document it will replace.
+void request_background_open(AppState& s, const std::string& path);
+// A file read in the background arrives. It becomes the document at once,
+// unless the document changed while it was read: then the unsaved-changes
+// question comes first (when there are unsaved changes), as for any open.
+void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path);
 void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
 // Shows a scene that is not a file of its own (a lesson step), named `label`.
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);

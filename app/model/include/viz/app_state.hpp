@@ -95,13 +95,13 @@ struct Notice {
 
 // What to do once unsaved edits have been saved or discarded.
 struct PendingAction {
-  enum class Kind { None, Open, OpenBuiltin, Quit, ShowScene };
+  enum class Kind { None, Open, OpenBuiltin, Quit, ShowScene, OpenRead };
   PendingAction() = default;
   PendingAction(Kind k, std::string file) : kind(k), path(std::move(file)) {}
   Kind kind = Kind::None;
-  std::string path;  // Open: the file
+  std::string path;  // Open, OpenRead: the file
   // ShowScene: a scene that is not a file (a trained layer), its label and
-  // the head lane to show (-1: all).
+  // the head lane to show (-1: all). OpenRead: the file `path`, already read.
   std::shared_ptr<const attn::io::ScenarioFile> scene;
   std::string label;
   int head = -1;
@@ -182,6 +182,10 @@ struct AppState {
   // cancel_open asks to stop waiting for it.
   std::string open_request, opening;
   bool cancel_open = false;
+  // The document and revision when the read was asked for: if either has
+  // moved by the time the file arrives (an edit, a restored autosave), the
+  // file does not replace the document without asking.
+  std::uint64_t open_requested_document = 0, open_requested_revision = 0;
   // The user pressed Cancel on a background recompute (the app stops it).
   bool cancel_compute = false;
 
