@@ -217,3 +217,44 @@ TEST_CASE("reference: seeded sweep over masks, modes, scales, scores, positions,
   MESSAGE(cases << " sweep cases, " << failures << " failing; largest element error so far " << g_worst_seen);
   CHECK(failures == 0);
 }
+
+// 600 tokens make three row blocks of the softmax-times-V pass (256, 256 and
+// 88 rows), which skips the columns a mask blocks for a whole block. Each
+// mask below leaves a different corner blocked: causal (the skip grows
+// block by block), padded keys (every block skips the same tail), a block
+// whose rows are all fully masked (nothing left to multiply), and causal
+// with ALiBi (a bias under the mask).
+TEST_CASE("masks over several row blocks: the skipped blocked columns change no stage beyond 1e-12") {
+  struct BlockCase {
+    const char* name;
+    MaskKind mask;
+    Positional positional;
+    int padded_keys;  // the last this many keys blocked
+  };
+  const BlockCase cases[] = {{"causal", MaskKind::Causal, Positional::None, 0},
+                             {"last 350 keys padded", MaskKind::None, Positional::None, 350},
+                             {"custom: rows 256-511 fully masked, rows 0-255 see 100 keys", MaskKind::Custom,
+                              Positional::None, 0},
+                             {"causal with ALiBi", MaskKind::Causal, Positional::Alibi, 0}};
+  for (const BlockCase& bc : cases) {
+    CaseSpec c = named(bc.name);
+    c.n_q = 600, c.d_model = 12, c.n_heads = 2, c.d_k = 6, c.d_v = 5, c.d_out = 7;
+    c.mask = bc.mask, c.positional = bc.positional, c.seed = 4242;
+    attn::Scenario s = ref::make_scenario(c);
+    if (bc.padded_keys) {
+      s.key_padding.assign(600, false);
+      for (int j = 600 - bc.padded_keys; j < 600; ++j) s.key_padding[static_cast<size_t>(j)] = true;
+    }
+    if (bc.mask == MaskKind::Custom) {
+      s.custom_mask = attn::BoolMat::Constant(600, 600, false);
+      s.custom_mask.block(256, 0, 256, 600).setConstant(true);
+      s.custom_mask.block(0, 100, 256, 500).setConstant(true);
+    }
+    INFO(bc.name);
+    REQUIRE(attn::validate(s) == "");
+    double worst = 0;
+    const auto problems = ref::compare_traces(attn::compute_trace(s), ref::reference_trace(s), kTol, &worst);
+    for (const std::string& p : problems) FAIL_CHECK(p);
+    CHECK(problems.empty());
+  }
+}
