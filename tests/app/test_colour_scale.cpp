@@ -5,8 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <random>
 
+#include "attn/attn.hpp"
 #include "viz/colour_scale.hpp"
 
 using namespace viz;
@@ -207,4 +210,110 @@ TEST_CASE("non-finite values take an end, never NaN; flat and empty grids stay d
     CHECK(std::isfinite(coordinate(s[1], 0, 0.0)));
     CHECK(std::isfinite(coordinate(s[1], 0, std::nan(""))));
   }
+}
+
+namespace {
+
+// Every row's range by reading each cell: the definition row_ranges scans
+// by. Counted: finite values that are not a blocked zero probability;
+// signed rows are symmetric about 0 by their largest |value|.
+std::vector<ValueRange> scanned_ranges(const attn::Stage& s) {
+  std::vector<ValueRange> out(static_cast<size_t>(s.value.rows()), ValueRange{kInf, -kInf});
+  const bool signed_values = s.kind == attn::ValueKind::Signed;
+  for (int r = 0; r < s.value.rows(); ++r) {
+    ValueRange& g = out[static_cast<size_t>(r)];
+    for (int c = 0; c < s.value.cols(); ++c) {
+      const double v = s.value(r, c);
+      if (!std::isfinite(v) || (!signed_values && s.is_blocked(r, c) && v == 0)) continue;
+      g.lo = std::min(g.lo, signed_values ? -std::abs(v) : v);
+      g.hi = std::max(g.hi, signed_values ? std::abs(v) : v);
+    }
+  }
+  return out;
+}
+
+attn::Scenario random_heads_scene(unsigned seed, int n, int heads) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  auto random = [&](int rows, int cols) { return attn::Mat(attn::Mat::NullaryExpr(rows, cols, [&] { return u(g); })); };
+  attn::Scenario s;
+  s.x = random(n, 8);
+  for (int h = 0; h < heads; ++h) s.heads.push_back({random(8, 4), random(8, 4), random(8, 3)});
+  s.w_o = random(heads * 3, 8);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("derived ranges (scaled, masked, weights) equal a scan of every cell: masks, ties and underflow included") {
+  struct Case {
+    const char* name;
+    std::function<void(attn::Scenario&)> set;
+  };
+  const std::vector<Case> cases = {
+      {"no mask", [](attn::Scenario&) {}},
+      {"causal", [](attn::Scenario& s) { s.mask = attn::MaskKind::Causal; }},
+      {"custom, a fully masked row",
+       [](attn::Scenario& s) {
+         s.mask = attn::MaskKind::Custom;
+         s.custom_mask = attn::BoolMat::Constant(s.x.rows(), s.x.rows(), false);
+         s.custom_mask.row(2).setConstant(true);
+         for (int i = 0; i < s.x.rows(); i += 3) s.custom_mask(i, (i * 7) % s.x.rows()) = true;
+       }},
+      {"padded keys", [](attn::Scenario& s) { s.key_padding.assign(static_cast<size_t>(s.x.rows()), false), s.key_padding.back() = true; }},
+      // The bias keeps the biased and masked logits to the scan; the weights still go the short way.
+      {"ALiBi, causal", [](attn::Scenario& s) { s.positional = attn::Positional::Alibi, s.mask = attn::MaskKind::Causal; }},
+      // Tied logits: tokens 1 and 4 are the same vector, so are their keys.
+      {"tied keys", [](attn::Scenario& s) { s.x.row(4) = s.x.row(1); }},
+      // A small temperature (not a power of two): most weights underflow to exactly 0, and count.
+      {"underflow to zero",
+       [](attn::Scenario& s) { s.scale = attn::ScaleMode::Temperature, s.temperature = 0.003; }},
+  };
+  int shortcuts = 0;
+  for (const Case& c : cases)
+    for (unsigned seed = 1; seed <= 8; ++seed) {
+      attn::Scenario s = random_heads_scene(seed, 13, 2);
+      c.set(s);
+      REQUIRE(attn::validate(s) == "");
+      const attn::Trace t = attn::compute_trace(s);
+      const RowRanges all = trace_row_ranges(t);
+      for (size_t i = 0; i < t.stages.size(); ++i) {
+        const attn::Stage& st = t.stages[i];
+        std::vector<ValueRange> fast;
+        // ALiBi's bias grid is an identity derivation of the bias matrix; a
+        // logit with the bias added ("biased", then "masked") is scanned.
+        const bool expected = st.id == "weights" || st.id == "alibi" ||
+                              ((st.id == "scaled" || st.id == "masked") && !st.value.derivation().bias);
+        const std::string what = std::string(c.name) + ": " + st.id;
+        CHECK_MESSAGE(derived_row_ranges(st, fast) == expected, what);
+        if (fast.empty()) continue;
+        ++shortcuts;
+        const std::vector<ValueRange> want = scanned_ranges(st);
+        REQUIRE(fast.size() == want.size());
+        for (size_t r = 0; r < want.size(); ++r) {
+          INFO(std::string(c.name) << ", seed " << seed << ", " << st.id << " head " << st.head << ", row " << r
+                                   << ": got " << fast[r].lo << ".." << fast[r].hi << ", scan " << want[r].lo << ".."
+                                   << want[r].hi);
+          CHECK(fast[r].lo == want[r].lo);
+          CHECK(fast[r].hi == want[r].hi);
+          CHECK(all[i][r].lo == want[r].lo);  // trace_row_ranges goes through it
+          CHECK(all[i][r].hi == want[r].hi);
+        }
+      }
+    }
+  CHECK(shortcuts == 7 * 3 * 8 * 2);
+}
+
+TEST_CASE("derived ranges: stages the shortcuts do not cover are left to the scan") {
+  attn::Scenario s = random_heads_scene(3, 6, 1);
+  s.mask = attn::MaskKind::Causal;
+  s.mask_mode = attn::MaskMode::AfterSoftmax;  // weights = softmax zeroed where blocked: no softmax derivation
+  const attn::Trace t = attn::compute_trace(s);
+  std::vector<ValueRange> out;
+  CHECK_FALSE(derived_row_ranges(*t.find("weights", 0), out));
+  CHECK_FALSE(derived_row_ranges(*t.find("scores", 0), out));  // stored
+  s.mask_mode = attn::MaskMode::BeforeSoftmax;
+  s.softmax_axis = attn::SoftmaxAxis::Queries;
+  CHECK_FALSE(derived_row_ranges(*attn::compute_trace(s).find("weights", 0), out));
+  CHECK(out.empty());
 }

@@ -12,6 +12,82 @@
 #include "attn/explain.hpp"
 
 namespace viz {
+
+namespace {
+
+// Softmax weights over rows: a weight only grows with its logit, so each
+// row's smallest and largest counted weights are those of its smallest and
+// largest open logits. One pass over the logits finds them, then the two
+// weights are read as cells, where a scan would compute every exp.
+bool softmax_row_ranges(const attn::Stage& s, std::vector<ValueRange>& out) {
+  const attn::Derivation& d = s.value.derivation();
+  const bool masked = d.mask.size() != 0;
+  if (s.kind != attn::ValueKind::Probability || !d.softmax_over_rows) return false;
+  // Counted cells must be the open ones: every blocked cell a −∞ logit (a
+  // zero weight), and no blocked cell the derivation does not know of.
+  if (masked ? d.blocked_value != -HUGE_VAL || s.blocked.shared() != d.mask.shared() : s.blocked.size() != 0)
+    return false;
+  attn::Derivation logit_only = d;
+  logit_only.softmax = nullptr;
+  const attn::StageValues logits(s.value.shared(), logit_only);
+  const Eigen::Index n = s.value.rows(), cols = s.value.cols();
+  std::vector<double> lo(static_cast<size_t>(n), HUGE_VAL), hi(static_cast<size_t>(n), -HUGE_VAL);
+  std::vector<Eigen::Index> lo_at(static_cast<size_t>(n), -1), hi_at(static_cast<size_t>(n), -1);
+  for (Eigen::Index c = 0; c < cols; ++c) {
+    const Eigen::VectorXd v = logits.col(c);
+    for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
+      const double x = v[static_cast<Eigen::Index>(r)];
+      if (!std::isfinite(x)) continue;
+      if (x < lo[r]) lo[r] = x, lo_at[r] = c;  // strict: a tie keeps its first column
+      if (x > hi[r]) hi[r] = x, hi_at[r] = c;
+    }
+  }
+  out.assign(static_cast<size_t>(n), ValueRange{HUGE_VAL, -HUGE_VAL});
+  for (Eigen::Index r = 0; r < n; ++r)
+    if (hi_at[static_cast<size_t>(r)] >= 0)
+      out[static_cast<size_t>(r)] = {s.value(r, lo_at[static_cast<size_t>(r)]), s.value(r, hi_at[static_cast<size_t>(r)])};
+  return true;
+}
+
+// Scaled and masked logits without a bias: each row's largest |logit| is its
+// largest open |score| divided once, as correctly rounded division keeps
+// order. A pass over the stored scores, with no division or column copy.
+bool logit_row_ranges(const attn::Stage& s, std::vector<ValueRange>& out) {
+  const attn::Derivation& d = s.value.derivation();
+  const bool masked = d.mask.size() != 0;
+  if (s.kind != attn::ValueKind::Signed || d.bias || !(d.divisor > 0) || (masked && d.blocked_value != -HUGE_VAL))
+    return false;
+  const attn::Mat& source = *s.value.shared();
+  const Eigen::Index n = source.rows();
+  Eigen::ArrayXd top = Eigen::ArrayXd::Constant(n, -HUGE_VAL);
+  for (Eigen::Index c = 0; c < source.cols(); ++c) {
+    const auto magnitude = source.col(c).array().abs();
+    if (masked) {
+      const Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> blocked(d.mask.data() + c * n, n);
+      top = top.max(blocked.select(-HUGE_VAL, magnitude));
+    } else {
+      top = top.max(magnitude);
+    }
+  }
+  out.assign(static_cast<size_t>(n), ValueRange{HUGE_VAL, -HUGE_VAL});
+  for (Eigen::Index r = 0; r < n; ++r) {
+    if (top(r) == -HUGE_VAL) continue;  // every cell blocked: nothing counted
+    const double m = top(r) / d.divisor;
+    if (!std::isfinite(m)) return false;  // an overflowing logit is not counted: leave it to the scan
+    out[static_cast<size_t>(r)] = {-m, m};
+  }
+  return true;
+}
+
+}  // namespace
+
+// Tests check both shortcuts against a full scan, cell by cell
+// (tests/app/test_colour_scale.cpp).
+bool derived_row_ranges(const attn::Stage& s, std::vector<ValueRange>& out) {
+  if (!s.value.derived() || !s.value.shared()) return false;
+  return s.value.derivation().softmax ? softmax_row_ranges(s, out) : logit_row_ranges(s, out);
+}
+
 namespace {
 
 // Largest |v| of each row (signed), or min..max of each row (probabilities);
@@ -22,6 +98,8 @@ namespace {
 // A derived stage is read a column at a time (StageValues::col), never made
 // whole: at 2048 tokens that would be 33 MB to allocate and fault in.
 std::vector<ValueRange> row_ranges(const attn::Stage& s) {
+  std::vector<ValueRange> fast;
+  if (derived_row_ranges(s, fast)) return fast;
   const Eigen::Index n = s.value.rows(), cols = s.value.cols();
   const bool signed_values = s.kind == attn::ValueKind::Signed;
   const bool* blocked = !signed_values && s.blocked.size() == s.value.size() ? s.blocked.data() : nullptr;

@@ -47,6 +47,12 @@ RowRanges trace_row_ranges(const attn::Trace& trace);
 // edit of one head costs that head's ranges only.
 RowRanges trace_row_ranges(const attn::Trace& trace, const attn::Trace& before, const RowRanges& before_ranges);
 
+// The row ranges of a derived stage from its source, without deriving every
+// cell: the scaled and masked logits (no bias) from the scores, the softmax
+// weights over rows from their extreme logits. The same ranges as a scan;
+// false, for any other stage, and trace_row_ranges then scans.
+bool derived_row_ranges(const attn::Stage& stage, std::vector<ValueRange>& out);
+
 // `ranges`: trace_row_ranges(trace) when already computed, else null.
 std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& options,
                                      const RowRanges* ranges = nullptr);
