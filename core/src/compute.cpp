@@ -108,7 +108,7 @@ Mat output_product(const Mat& concat, const Mat& w_o, int max_threads) {
   return row_blocked_product(concat, w_o, max_threads);
 }
 
-void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads) {
+void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads, const OutputBefore* before) {
   const Dims& d = t.dims;
   Mat concat(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v)
   std::vector<StageRef> heads_in;
@@ -119,10 +119,30 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
   push_stage(t, {"concat", -1, "concat", "concat = [head_0 | head_1 | …]", heads_in, ValueKind::Signed,
                  queries, index_labels((int)concat.cols())}, std::move(concat));
   const std::shared_ptr<const Mat> concat_values = t.stages.back().value.shared();
+  t.output_drift = 0;
   if (s.w_o) {
     push_stage(t, {"w_o", -1, "W_O", "W_O (learned)", {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
                    index_labels(d.d_out)}, *s.w_o);
-    Mat out = output_product(*concat_values, *s.w_o, max_threads);  // (n_q, d_out)
+    Mat out;  // (n_q, d_out)
+    if (before) {
+      out = *before->output;
+      double moved = before->output->cwiseAbs().maxCoeff();
+      for (int h : before->heads) {
+        const Eigen::Index first = static_cast<Eigen::Index>(h) * d.d_v;
+        const Mat change = concat_values->middleCols(first, d.d_v) - before->concat->middleCols(first, d.d_v);
+        const Mat step = row_blocked_product(change, s.w_o->middleRows(first, d.d_v), max_threads);
+        moved += step.cwiseAbs().maxCoeff();
+        out += step;
+      }
+      // Each addition rounds in proportion to what it adds, so a small
+      // output left from large terms (a big edit undone) carries their error.
+      t.output_drift = before->drift + moved * std::numeric_limits<double>::epsilon();
+      if (!(t.output_drift <= kMaxOutputDrift * out.cwiseAbs().maxCoeff())) t.output_drift = -1;
+    }
+    if (!before || t.output_drift < 0) {
+      out = output_product(*concat_values, *s.w_o, max_threads);
+      t.output_drift = 0;
+    }
     push_stage(t, {"output", -1, "output", "output = concat · W_O", {{"concat", -1}, {"w_o", -1}},
                    ValueKind::Signed, queries, index_labels(d.d_out)}, std::move(out));
   } else {

@@ -3,6 +3,7 @@
 // code, which is what makes an updated trace equal a fresh one.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,27 @@ HeadInputs push_inputs(Trace& t, const Scenario& s);
 // Throws Cancelled when progress->cancel is set before every head is done.
 void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* progress);
 
+// The output before an edit of some heads' weights, to update it from.
+struct OutputBefore {
+  std::shared_ptr<const Mat> concat, output;
+  std::vector<int> heads;  // the heads whose outputs changed
+  double drift = 0;        // Trace::output_drift of `output`
+};
+
+// The largest Trace::output_drift, relative to the output's largest value,
+// kept before the output is computed whole again: at about an ulp of the
+// largest value an update, some tens of updates, so every value stays
+// within 1e-14 of the largest, far inside the 1e-12 the tests allow.
+constexpr double kMaxOutputDrift = 1e-14;
+
 // Appends concat, W_O and the output, from the head outputs already in `t`,
 // on at most `max_threads` threads (0: no cap below set_compute_threads).
-void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads = 0);
+// With `before`, the output is before's plus the change in those heads'
+// columns of concat times their rows of W_O: a product heads/changed times
+// smaller, equal to concat · W_O to rounding (see update.cpp), unless the
+// drift would pass kMaxOutputDrift, when it is computed whole.
+void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads = 0,
+                 const OutputBefore* before = nullptr);
 
 // concat · W_O in blocks of rows whose size depends only on the shape, so
 // the blocks can run on any number of threads with the same result bit for

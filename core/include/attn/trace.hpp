@@ -60,6 +60,10 @@ struct Trace {
   std::vector<Stage> stages;          // in computation order
   std::vector<SoftmaxStats> softmax;  // one per head (see stage_values.hpp)
   std::vector<std::string> notes;     // human-readable flags (e.g. fully masked rows)
+  // An estimate of how far the output may be from concat · W_O computed
+  // whole, after update_trace updated it from the one before (0: computed
+  // whole). Each update adds about an ulp of the largest term it added.
+  double output_drift = 0;
 
   const Stage* find(const std::string& id, int head = -1) const;
   const Stage* find(const StageRef& ref) const { return find(ref.id, ref.head); }
@@ -103,7 +107,8 @@ void set_compute_threads(int n);
 
 // The trace of `now`, given `before` = compute_trace(old): only what the
 // difference touches is recomputed (a head's weights, a mask row, labels);
-// the result equals compute_trace(now) exactly.
+// the result equals compute_trace(now) exactly, except what update.cpp says
+// agrees to rounding (a recomputed mask row, an output updated in part).
 Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits = {},
                    Progress* progress = nullptr);
 
