@@ -64,14 +64,17 @@ App::Panels App::panels() const {
 void App::update_derived(const Panels& p, double dt) {
   const double old_total = last_total_;
   const bool at_end = old_total >= 0 && state_.clock.t >= old_total - 1e-9;
+  // What can replace the document (a file read, a trained layer opened)
+  // goes before the model hears of it, so no frame shows the new view over
+  // the old trace without marking it stale.
   update_opening();
+  update_train();
   if (state_.cancel_compute) model_.cancel();
   state_.cancel_compute = false;
   model_.set_texel_request(TexelRequest{state_.view.colour, state_.view.head});
   model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
   update_compare();
-  update_train();
   if (state_.view.show_why_scale) why_scale_.update();
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();

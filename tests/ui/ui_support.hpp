@@ -108,10 +108,11 @@ void check_grid_colours(const Shot& shot, const std::string& id, int head, doubl
 std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& widget);
 // The layout once `widget` is there and has not moved between two reads: a
 // menu is placed only after its first frame, so its first rectangle can be stale.
-nlohmann::json settled(const std::string& layout_path, const std::string& widget);
+nlohmann::json settled(const std::string& layout_path, const std::string& widget, int timeout_ms = 20000);
 void hover_widget(const nlohmann::json& layout, const std::string& widget);
 void click_widget(const nlohmann::json& layout, const std::string& widget);
 // Opens the File menu and clicks `item` ("Open", "Export": its probe name).
+// A click lost under load (a sanitizer build on 2 cores) is made again.
 void click_file_menu(const RunningApp& app, const std::string& item);
 // Opens File > Export..., types `name` over the suggested path and presses Export.
 void export_through_dialog(const RunningApp& app, const std::string& name);
