@@ -150,7 +150,12 @@ int App::run_interactive() {
 }
 
 App::Pace App::wait_for_next_frame(int settle) {
-  if (settle > 0 || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
+  // An input starts a recompute: the frame right after it shows the stale
+  // mark at once, and the frames that settle hovers and layouts come at the
+  // recompute's pace, so they do not take the cores from it (any further
+  // input wakes the window at once all the same).
+  const bool settling = settle > 0 && !(settle < 3 && model_.computing());
+  if (settling || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
     platform_.poll();
     return Pace::Polled;
   }
