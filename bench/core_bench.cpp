@@ -98,7 +98,9 @@ void report_peer_blas(const std::string& blas) {
               reference ? " -- the slow reference BLAS: `sudo apt install libopenblas0-pthread` for a fair peer" : "");
 }
 
-int repeats_for(const bench::Shape& s) { return s.n >= 2048 ? 3 : s.n >= 512 ? 5 : 50; }
+// Small shapes take a fraction of a millisecond, where one preempted run
+// moves a median of a few dozen: 500 runs (about 0.1 s) each, for both peers.
+int repeats_for(const bench::Shape& s) { return s.n >= 2048 ? 3 : s.n >= 512 ? 5 : 500; }
 
 }  // namespace
 

@@ -83,8 +83,11 @@ void logits_segment(const Mat& scores, const Derivation& d, Eigen::Index c, Eige
   else col = scores.col(c).segment(r0, rows).array() / d.divisor;
   if (d.bias) col += d.bias->col(c).segment(r0, rows).array();
   if (d.mask.size()) {
-    const Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> blocked(d.mask.data() + c * d.mask.rows() + r0, rows);
-    col = blocked.select(d.blocked_value, col);
+    // Read as bytes in a plain loop, which the compiler turns into vector
+    // blends; Eigen's select() on a bool array runs one cell at a time.
+    const auto* blocked = reinterpret_cast<const unsigned char*>(d.mask.data() + c * d.mask.rows() + r0);
+    const double value = d.blocked_value;
+    for (Eigen::Index r = 0; r < rows; ++r) out[r] = blocked[r] != 0 ? value : out[r];
   }
 }
 

@@ -61,12 +61,16 @@ bool logit_row_ranges(const attn::Stage& s, std::vector<ValueRange>& out) {
   const Eigen::Index n = source.rows();
   Eigen::ArrayXd top = Eigen::ArrayXd::Constant(n, -HUGE_VAL);
   for (Eigen::Index c = 0; c < source.cols(); ++c) {
-    const auto magnitude = source.col(c).array().abs();
     if (masked) {
-      const Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> blocked(d.mask.data() + c * n, n);
-      top = top.max(blocked.select(-HUGE_VAL, magnitude));
+      // A plain loop over the mask's bytes, which the compiler turns into
+      // vector blends; Eigen's select() on a bool array runs cell by cell
+      // (at 2048 tokens, 12 heads of 4 M cells on every X edit).
+      const auto* blocked = reinterpret_cast<const unsigned char*>(d.mask.data() + c * n);
+      const double* v = source.col(c).data();
+      double* t = top.data();
+      for (Eigen::Index r = 0; r < n; ++r) t[r] = std::max(t[r], blocked[r] != 0 ? -HUGE_VAL : std::abs(v[r]));
     } else {
-      top = top.max(magnitude);
+      top = top.max(source.col(c).array().abs());
     }
   }
   out.assign(static_cast<size_t>(n), ValueRange{HUGE_VAL, -HUGE_VAL});
