@@ -12,6 +12,7 @@
 #include "viz/lesson_answers.hpp"
 #include "grid_numbers.hpp"
 #include "grid_painter.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -181,8 +182,8 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
   const ThemePalette& pal = palette(state.view.colour.theme);
   ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(d.background ? *d.background : pal.canvas));
-  ImGui::Begin("##canvas", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+  begin_tiled_window("##canvas",
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
                    ImGuiWindowFlags_NoNav);
   ImGui::PopStyleColor();

@@ -20,6 +20,7 @@
 #include "viz/compare_layout.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -96,7 +97,7 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   ImGui::PushStyleColor(ImGuiCol_WindowBg, to_imgui(pal.canvas));
-  ImGui::Begin("##compare", nullptr,
+  begin_tiled_window("##compare",
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PopStyleColor();

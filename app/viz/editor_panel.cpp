@@ -9,6 +9,7 @@
 #include "typed_fields.hpp"
 #include "attn/explain.hpp"
 #include "viz/scenario_edit.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -195,7 +196,7 @@ void note_drag_edit(AppState& state) {
 void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& model, WidgetProbe* probe) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
-  ImGui::Begin("Scenario", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+  begin_tiled_window("Scenario", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                         ImGuiWindowFlags_NoSavedSettings);
   const std::string& title = state.doc.title.empty() ? std::string("untitled scenario") : state.doc.title;
   ImGui::TextWrapped("%s%s", title.c_str(), state.dirty() ? "  (edited)" : "");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "theme_style.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -125,7 +126,7 @@ void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal
 void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* e, AppState& state) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
-  ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+  begin_tiled_window("Inspector", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                          ImGuiWindowFlags_NoSavedSettings);
   const ThemePalette& pal = palette(state.view.colour.theme);
   if (!e || !trace) {

@@ -11,6 +11,7 @@
 #include "rich_text_view.hpp"
 #include "theme_style.hpp"
 #include "viz/lesson_actions.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -134,7 +135,7 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   LessonSession& l = *state.lesson;
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
-  ImGui::Begin("Lesson", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+  begin_tiled_window("Lesson", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings);
   const float width = ImGui::GetContentRegionAvail().x;
   const ThemePalette& pal = palette_of(state);

@@ -18,6 +18,7 @@
 #include "theme_style.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -272,7 +273,7 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
   TrainUi& ui = state.train;
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
-  ImGui::Begin("##train", nullptr,
+  begin_tiled_window("##train",
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
   const float left_w = std::clamp(size.x * 0.36f, ImGui::GetFontSize() * 24, ImGui::GetFontSize() * 34);

@@ -6,6 +6,7 @@
 
 #include "grid_painter.hpp"
 #include "viz/colormap.hpp"
+#include "tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -63,7 +64,7 @@ void colour_legends(const ColourOptions& colour) {
 void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
-  ImGui::Begin("Playback", nullptr,
+  begin_tiled_window("Playback",
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoScrollWithMouse);
   const Timeline& tl = model.timeline();

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "theme_style.hpp"
 #include "ui_support.hpp"
 #include "viz/colour_scale.hpp"
 #include "viz/theme.hpp"
@@ -59,6 +60,42 @@ TEST_SUITE("screenshots") {
     bool purple = false;
     for (int dy = -3; dy <= 3; ++dy) purple |= distance(shot.image.at(x, y + dy), {120, 60, 220, 255}) < 40;
     CHECK_MESSAGE(purple, "no source outline at (" << x << ", " << y << ")");
+  }
+}
+
+TEST_SUITE("screenshots") {
+  // The tiled windows' backgrounds come from a scissored clear before any
+  // window is drawn (tiled_window.cpp), not from ImGui's own quads: each
+  // must still be its theme's colour. The expected colours come from the
+  // theme code (apply_theme, palette), not from the picture.
+  TEST_CASE("ui: the inspector and the canvas show their theme's backgrounds in every theme") {
+    const std::string scenario = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
+    bool told_apart = false;
+    for (const auto& [theme, name] : {std::pair{viz::Theme::Light, "light"}, std::pair{viz::Theme::Dark, "dark"},
+                                      std::pair{viz::Theme::HighContrast, "high-contrast"}}) {
+      CAPTURE(name);
+      const Shot shot = shoot(scenario, std::string("bg_") + name, std::string("--theme ") + name);
+      ImGuiStyle style;
+      viz::apply_theme(style, theme);
+      const ImVec4 w = style.Colors[ImGuiCol_WindowBg];
+      const viz::Rgba panel{static_cast<unsigned char>(w.x * 255 + 0.5f), static_cast<unsigned char>(w.y * 255 + 0.5f),
+                            static_cast<unsigned char>(w.z * 255 + 0.5f), 255};
+      const viz::Rgba canvas = viz::palette(theme).canvas;
+      // The inspector's empty bottom-right corner (it runs to the bottom of
+      // the window), and the grid area's bottom-right corner (no grid there).
+      const auto& window = shot.layout["window"];
+      const auto& area = shot.layout["canvas"];
+      const viz::Rgba panel_px = shot.image.at(window[0].get<int>() - 8, window[1].get<int>() - 8);
+      const viz::Rgba canvas_px = shot.image.at(static_cast<int>(area[2].get<double>()) - 4, static_cast<int>(area[3].get<double>()) - 4);
+      CHECK_MESSAGE(distance(panel_px, panel) <= 1, "inspector background: got " << int(panel_px.r) << "," << int(panel_px.g) << ","
+                                                                         << int(panel_px.b) << ", want " << int(panel.r) << ","
+                                                                         << int(panel.g) << "," << int(panel.b));
+      CHECK_MESSAGE(distance(canvas_px, canvas) <= 1, "canvas background: got " << int(canvas_px.r) << "," << int(canvas_px.g)
+                                                                         << "," << int(canvas_px.b) << ", want " << int(canvas.r)
+                                                                         << "," << int(canvas.g) << "," << int(canvas.b));
+      told_apart |= distance(panel, canvas) > 4;
+    }
+    CHECK_MESSAGE(told_apart, "in no theme do the panel and the canvas differ: the test could not see a clear in the wrong place");
   }
 }
 
