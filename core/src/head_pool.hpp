@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attn/trace.hpp"
+#include "fresh_matrix.hpp"
 
 namespace attn::detail {
 
@@ -60,7 +61,7 @@ template <class B>
 Mat row_blocked_product(const Mat& a, const B& b, int max_threads) {
   const Eigen::Index n = a.rows();
   const int blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
-  Mat out(n, b.cols());
+  Mat out = fresh_matrix(n, b.cols());
   const double work = static_cast<double>(kRowBlock) * static_cast<double>(a.cols()) * static_cast<double>(b.cols());
   for_each_item(blocks, thread_count(work, blocks, max_threads), [&](int i) {
     const Eigen::Index r0 = i * kRowBlock, rows = std::min(kRowBlock, n - r0);
