@@ -272,3 +272,34 @@ TEST_CASE("weights of a 39-token line: exps sixteen and four at a time and a pad
     }
   }
 }
+
+TEST_CASE("the softmax's exp is within 4 ulp of exp over its whole range, and exactly 0 below e^-708") {
+  // One unprojected head with d = 1 and no scaling: row 0's scores are
+  // x_0 · x_j = x_j (x_0 = 1), so its shifted logits x_j − 1 sweep [−800, 0].
+  // glibc's vector exp promises at most 4 ulp; an independent long double
+  // exp is the reference. Below −708 the softmax counts the exp as 0.
+  const int n = 2001;
+  attn::Scenario s;
+  s.x = attn::Mat(n, 1);
+  s.x(0, 0) = 1;
+  for (int j = 1; j < n; ++j) s.x(j, 0) = 1 - 800.0 * (j - 1) / (n - 2);
+  s.scale = attn::ScaleMode::None;
+  const attn::Trace t = attn::compute_trace(s);
+  double worst_ulp = 0, worst_x = 0;
+  int nonzero_below = 0;
+  for (int j = 0; j < n; ++j) {
+    const double x = s.x(j, 0) - 1;  // the shifted logit, exact
+    const double got = attn::softmax_exp(t, 0, 0, j);
+    if (x < -708) {
+      nonzero_below += got != 0;
+      continue;
+    }
+    const long double want = std::exp(static_cast<long double>(x));
+    const double ulp = std::nextafter(static_cast<double>(want), 2.0) - static_cast<double>(want);
+    const double err = static_cast<double>(std::fabs(static_cast<long double>(got) - want)) / ulp;
+    if (err > worst_ulp) worst_ulp = err, worst_x = x;
+  }
+  INFO("worst error ", worst_ulp, " ulp at exp(", worst_x, ")");
+  CHECK(worst_ulp <= 4.0);
+  CHECK(nonzero_below == 0);
+}
