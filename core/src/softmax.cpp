@@ -116,6 +116,15 @@ void logits_column(const Mat& scores, const Derivation& d, Eigen::Index c, doubl
   logits_segment(scores, d, c, 0, scores.rows(), out);
 }
 
+// How many of rows [r0, r0 + rows) of column c, from the first, the mask
+// blocks with −∞ (0 without a mask, or when blocked cells are not −∞).
+Eigen::Index leading_blocked(const Derivation& d, Eigen::Index c, Eigen::Index r0, Eigen::Index rows) {
+  if (!d.mask.size() || d.blocked_value != kMinusInf) return 0;
+  // Read as bytes (a bool is one), which std::find scans a word at a time.
+  const auto* blocked = reinterpret_cast<const unsigned char*>(d.mask.data() + c * d.mask.rows() + r0);
+  return std::find(blocked, blocked + rows, 0) - blocked;
+}
+
 // Rows [r0, r0 + rows) of the keys-axis softmax before its division: exps
 // (rows × keys) and each row's max and sum. Every row's arithmetic is the
 // same whatever block it is in: its own max, exp lanes and summation order.
@@ -126,11 +135,23 @@ SoftmaxStats block_exps(const Mat& scores, const Derivation& d, Eigen::Index r0,
                         Mat& exps, std::vector<int>& empty) {
   exps.resize(rows, scores.cols());
   Eigen::ArrayXd mx = Eigen::ArrayXd::Constant(rows, kMinusInf), shifted(rows);
+  double* const top = mx.data();
+  // Each column's leading rows that the mask blocks (under a causal mask,
+  // the rows above the diagonal: half of every column at 64 tokens) are −∞
+  // logits and 0 exps without reading the scores or computing an exp: −∞
+  // changes no max, and 0 adds nothing to a sum, so the stats are the same.
+  // The loops are plain ones over a column: at 64 tokens a column is short,
+  // and Eigen's segment expressions cost more than the arithmetic.
+  std::vector<Eigen::Index> lead(static_cast<size_t>(cols));
   // The first pass keeps the logits in `exps`, so the second reads them back
   // instead of dividing and masking the scores again.
   for (Eigen::Index c = 0; c < cols; ++c) {
-    logits_segment(scores, d, c, r0, rows, &exps(0, c));
-    mx = mx.max(exps.col(c).array());
+    const Eigen::Index skip = leading_blocked(d, c, r0, rows);
+    lead[static_cast<size_t>(c)] = skip;
+    double* e = &exps(0, c);
+    std::fill(e, e + skip, kMinusInf);
+    logits_segment(scores, d, c, r0 + skip, rows - skip, e + skip);
+    for (Eigen::Index r = skip; r < rows; ++r) top[r] = std::max(top[r], e[r]);
   }
   for (Eigen::Index i = 0; i < rows; ++i)
     if (mx(i) == kMinusInf) {
@@ -138,10 +159,15 @@ SoftmaxStats block_exps(const Mat& scores, const Derivation& d, Eigen::Index r0,
       mx(i) = 0;
     }
   Eigen::ArrayXd sum = Eigen::ArrayXd::Zero(rows);
+  double* const total = sum.data();
+  double* const x = shifted.data();
   for (Eigen::Index c = 0; c < cols; ++c) {
-    shifted = exps.col(c).array() - mx;
-    exp_into(shifted.data(), &exps(0, c), rows);
-    sum += exps.col(c).array();
+    const Eigen::Index skip = lead[static_cast<size_t>(c)];
+    double* e = &exps(0, c);
+    std::fill(e, e + skip, 0.0);
+    for (Eigen::Index r = skip; r < rows; ++r) x[r] = e[r] - top[r];
+    exp_into(x + skip, e + skip, rows - skip);
+    for (Eigen::Index r = skip; r < rows; ++r) total[r] += e[r];
   }
   return {mx.matrix(), sum.matrix()};
 }
