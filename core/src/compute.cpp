@@ -161,6 +161,7 @@ Trace compute_trace(const Scenario& s, const Limits& limits, Progress* progress)
   t.stages.reserve(8 + static_cast<size_t>(t.dims.n_heads) * detail::kMostStagesPerHead);
   t.softmax_axis = s.softmax_axis;
   t.mask_mode = s.mask_mode;
+  t.score = s.score;
   const detail::HeadInputs in = detail::push_inputs(t, s);
   detail::push_heads(t, s, in, progress);
   detail::push_output(t, s, in.queries, progress ? progress->max_threads : 0);

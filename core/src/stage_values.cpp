@@ -15,6 +15,14 @@ const BoolMat& SharedMask::mat() const {
   return m_ ? *m_ : kEmpty;
 }
 
+const std::shared_ptr<const Mat>& MatrixOnDemand::get() const {
+  std::call_once(once_, [this] {
+    m_ = std::make_shared<const Mat>(make_());
+    made_ = true;
+  });
+  return m_;
+}
+
 double StageValues::softmax_weight(Eigen::Index r, Eigen::Index c) const {
   const Eigen::Index line = d_.softmax_over_rows ? r : c;
   const double sum = d_.softmax->sum(line);
@@ -22,34 +30,34 @@ double StageValues::softmax_weight(Eigen::Index r, Eigen::Index c) const {
 }
 
 Mat StageValues::dense() const {
-  if (stored_) return *stored_;
-  if (d_.softmax) return detail::softmax_weights(*source_, d_);
+  if (!derived_) return matrix();
+  if (d_.softmax) return detail::softmax_weights(matrix(), d_);
   // Whole-array steps, each the same IEEE operation per cell as operator()
   // (a division, then an addition, then the mask), so the results are equal.
-  Mat out = d_.divisor == 1 ? *source_ : Mat(source_->array() / d_.divisor);
+  Mat out = d_.divisor == 1 ? matrix() : Mat(matrix().array() / d_.divisor);
   if (d_.bias) out += *d_.bias;
   if (d_.mask.size()) out = d_.mask.mat().select(d_.blocked_value, out);
   return out;
 }
 
 Eigen::RowVectorXd StageValues::row(Eigen::Index r) const {
-  if (stored_) return stored_->row(r);
+  if (!derived_) return matrix().row(r);
   Eigen::RowVectorXd out(cols());
   for (Eigen::Index c = 0; c < out.size(); ++c) out(c) = (*this)(r, c);
   return out;
 }
 
 Eigen::VectorXd StageValues::col(Eigen::Index c) const {
-  if (stored_) return stored_->col(c);
+  if (!derived_) return matrix().col(c);
   // Whole-column passes (vectorised), the same operations as a cell read.
   Eigen::VectorXd out(rows());
-  if (d_.softmax) detail::softmax_weights_column(*source_, d_, c, out.data());
-  else detail::logits_column_into(*source_, d_, c, out.data());
+  if (d_.softmax) detail::softmax_weights_column(matrix(), d_, c, out.data());
+  else detail::logits_column_into(matrix(), d_, c, out.data());
   return out;
 }
 
 bool StageValues::allFinite() const {
-  if (stored_) return detail::all_finite(*stored_);
+  if (!derived_) return detail::all_finite(matrix());
   for (Eigen::Index c = 0; c < cols(); ++c)
     for (Eigen::Index r = 0; r < rows(); ++r)
       if (!std::isfinite((*this)(r, c))) return false;

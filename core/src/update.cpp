@@ -208,16 +208,28 @@ bool update_mask_rows(Trace& t, const Scenario& now, const std::vector<int>& row
 
 }  // namespace
 
+namespace {
+
+// A mask edit alone, which updates the rows it changed.
+bool mask_alone(const Change& c) { return !c.mask_rows.empty() && c.heads.empty() && !c.w_o; }
+
+// Changes update_trace cannot update in place.
+bool updatable(const std::optional<Change>& c, const Scenario& now) {
+  return c && (c->mask_rows.empty() || (mask_alone(*c) && now.softmax_axis == SoftmaxAxis::Keys));
+}
+
+}  // namespace
+
+bool recomputes_everything(const Scenario& old, const Scenario& now) { return !updatable(classify(old, now), now); }
+
 Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits,
                    Progress* progress) {
   if (std::string e = validate(now, limits); !e.empty()) throw std::invalid_argument(e);
   const std::optional<Change> c = classify(old, now);
-  const bool mask_alone = c && !c->mask_rows.empty() && c->heads.empty() && !c->w_o;
-  if (!c || (!c->mask_rows.empty() && (!mask_alone || now.softmax_axis != SoftmaxAxis::Keys)))
-    return compute_trace(now, limits, progress);
+  if (!updatable(c, now)) return compute_trace(now, limits, progress);
   Trace t = before;  // stages share their matrices: copying is cheap
   if (c->labels && !relabel(t, old, now)) return compute_trace(now, limits, progress);
-  if (mask_alone) return update_mask_rows(t, now, c->mask_rows) ? t : compute_trace(now, limits, progress);
+  if (mask_alone(*c)) return update_mask_rows(t, now, c->mask_rows) ? t : compute_trace(now, limits, progress);
   if (!c->heads.empty()) replace_heads(t, now, c->heads, progress);
   if (!c->heads.empty() || c->w_o) replace_output(t, now, progress, *c);
   return t;

@@ -26,14 +26,16 @@ std::string differs_from_fresh(const attn::Trace& t, const attn::Scenario& s) {
   return "";
 }
 
-attn::Scenario big_scene() {  // a few milliseconds of work, so edits overlap the worker
-  std::mt19937 rng(3);
+// Random causal self-attention; the default is a few milliseconds of work,
+// so edits overlap the worker.
+attn::Scenario big_scene(int tokens = 96, int d_model = 32, int heads = 4, int d_k = 16, unsigned seed = 3) {
+  std::mt19937 rng(seed);
   std::normal_distribution<double> n;
   attn::Scenario s;
-  s.x.resize(96, 32);
+  s.x.resize(tokens, d_model);
   for (Eigen::Index i = 0; i < s.x.size(); ++i) s.x.data()[i] = n(rng);
-  for (int h = 0; h < 4; ++h) {
-    attn::HeadWeights w{attn::Mat(32, 16), attn::Mat(32, 16), attn::Mat(32, 16)};
+  for (int h = 0; h < heads; ++h) {
+    attn::HeadWeights w{attn::Mat(d_model, d_k), attn::Mat(d_model, d_k), attn::Mat(d_model, d_k)};
     for (attn::Mat* m : {&w.w_q, &w.w_k, &w.w_v})
       for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = n(rng) * 0.3;
     s.heads.push_back(w);
@@ -243,4 +245,57 @@ TEST_CASE("texels made ahead: a cancelled recompute stops making them") {
   cancel = false;
   const viz::PreparedTexels p = viz::prepare_texels(m.trace(), m.row_ranges(), viz::TexelRequest{}, &cancel);
   CHECK(p.find(m.trace().index_of({"weights", 3})) != nullptr);  // head -1: every head's grids
+}
+
+TEST_CASE("background recompute: an X edit frees the old trace's scores, which still read the same until replaced") {
+  // 1024 tokens: each head's scores are 8 MB, the size from which a trace
+  // kept on screen during a full recompute drops them (TraceModel).
+  const attn::Scenario s = big_scene(1024, 8, 2, 4, 5);
+  viz::TraceModel m(0);
+  m.update(s, 1, 1, {});
+  m.wait_idle();
+  m.update(s, 1, 1, {});
+  REQUIRE(m.has_trace());
+  const std::uint64_t shown = m.generation();
+  const double weight = m.trace().find("weights", 1)->value(1000, 3);
+  const std::weak_ptr<const attn::Mat> old_scores = m.trace().find("scores", 1)->value.shared();
+  CHECK(m.trace().find("scores", 1)->value.on_demand() == nullptr);
+
+  // An X edit: the trace on screen is the same one (same generation, stale)
+  // with its scores made on demand; the full one goes to the worker to free.
+  attn::Scenario next = s;
+  next.x(500, 2) += 1;
+  m.update(next, 1, 2, {});
+  CHECK(m.generation() == shown);
+  CHECK(m.stale());
+  for (int h = 0; h < 2; ++h) {
+    const auto& on_demand = m.trace().find("scores", h)->value.on_demand();
+    REQUIRE(on_demand != nullptr);
+    CHECK_FALSE(on_demand->made());
+  }
+  m.wait_idle();
+  CHECK(old_scores.expired());  // freed while the new trace was computed
+  CHECK(m.trace().find("weights", 1)->value(1000, 3) == weight);  // made again: the same bits
+  CHECK(m.trace().find("scores", 1)->value.on_demand()->made());
+  CHECK_FALSE(m.trace().find("scores", 0)->value.on_demand()->made());  // head 0 was not read
+  CHECK(m.update(next, 1, 2, {}));
+  CHECK(differs_from_fresh(m.trace(), next) == "");
+  CHECK(m.trace().find("scores", 0)->value.on_demand() == nullptr);  // a fresh trace keeps its scores
+
+  // A W_Q edit reuses the other head's matrices: nothing is dropped.
+  attn::Scenario wq = next;
+  wq.heads[0].w_q(1, 1) += 1;
+  m.update(wq, 1, 3, {});
+  CHECK(m.trace().find("scores", 1)->value.on_demand() == nullptr);
+  m.wait_idle();
+  m.update(wq, 1, 3, {});
+
+  // Cancelled, an X edit leaves the trace before it on screen, whole to read.
+  attn::Scenario again = wq;
+  again.x(7, 7) -= 2;
+  m.update(again, 1, 4, {});
+  m.cancel();
+  m.wait_idle();
+  CHECK(m.trace().find("scores", 0)->value.on_demand() != nullptr);
+  CHECK(differs_from_fresh(m.trace(), wq) == "");
 }

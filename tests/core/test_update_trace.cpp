@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <random>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "attn/trace.hpp"
 
@@ -264,4 +266,123 @@ TEST_CASE("an output updated by one head's change, edit after edit, stays within
   CHECK(worst <= 1e-12);
   CHECK(updated >= 100);
   CHECK(whole >= 1);
+}
+
+namespace {
+
+// Every head's scores are made on demand and none has been made yet.
+bool all_scores_waiting(const attn::Trace& t) {
+  for (int h = 0; h < t.dims.n_heads; ++h) {
+    const auto& m = t.find("scores", h)->value.on_demand();
+    if (!m || m->made()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("a trace with its scores on demand reads the same as the trace it came from, bit for bit") {
+  // Random small scenes (every mask, mode, axis, ALiBi, cross-attention) and
+  // a 600-token one whose products have three row blocks, the last short.
+  std::vector<attn::Scenario> scenes;
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    Rng r(seed);
+    scenes.push_back(random_scene(r));
+  }
+  Rng r(11);
+  attn::Scenario big = threaded_scene(r, 3, 32);
+  big.mask = attn::MaskKind::Causal;
+  big.positional = attn::Positional::Alibi;
+  scenes.push_back(big);
+  for (size_t i = 0; i < scenes.size(); ++i) {
+    const attn::Trace full = attn::compute_trace(scenes[i]);
+    const attn::Trace slim = attn::with_scores_on_demand(full, 0);
+    INFO("scene ", i);
+    REQUIRE(all_scores_waiting(slim));
+    // Cell reads and column reads first (they make the scores), then every
+    // stage whole through diff().
+    for (int h = 0; h < full.dims.n_heads; ++h)
+      for (const char* id : {"scores", "masked", "weights"}) {
+        const attn::StageValues &a = slim.find(id, h)->value, &b = full.find(id, h)->value;
+        const Eigen::Index last = a.cols() - 1;
+        CHECK(a(a.rows() - 1, last) == b(b.rows() - 1, last));
+        CHECK(a.col(last) == b.col(last));
+        CHECK(a.row(0) == b.row(0));
+      }
+    for (int h = 0; h < full.dims.n_heads; ++h) CHECK(slim.find("scores", h)->value.on_demand()->made());
+    check_bit_identical(slim, full);
+  }
+}
+
+TEST_CASE("scores on demand are made once, whichever thread reads first") {
+  Rng r(12);
+  attn::Scenario s = threaded_scene(r, 2, 16);
+  const attn::Trace full = attn::compute_trace(s);
+  const attn::Trace slim = attn::with_scores_on_demand(full, 0);
+  REQUIRE(all_scores_waiting(slim));
+  const attn::StageValues& w = slim.find("weights", 1)->value;
+  std::vector<const attn::Mat*> seen(4, nullptr);
+  std::vector<double> cell(4, 0);
+  std::vector<std::thread> readers;
+  for (size_t i = 0; i < seen.size(); ++i)
+    readers.emplace_back([&, i] {
+      cell[i] = w(599, static_cast<Eigen::Index>(i));
+      seen[i] = w.shared().get();
+    });
+  for (std::thread& t : readers) t.join();
+  for (size_t i = 0; i < seen.size(); ++i) {
+    CHECK(seen[i] == seen[0]);  // one matrix, made once
+    CHECK(cell[i] == full.find("weights", 1)->value(599, static_cast<Eigen::Index>(i)));
+  }
+  CHECK_FALSE(slim.find("scores", 0)->value.on_demand()->made());  // head 0 was not read
+}
+
+TEST_CASE("scores on demand: only large dot-product scores, and edits of other heads leave them unmade") {
+  Rng r(13);
+  attn::Scenario s = threaded_scene(r, 3, 16);  // 600 × 600 scores: 2.9 MB a head
+  const attn::Trace full = attn::compute_trace(s);
+  CHECK(attn::with_scores_on_demand(full, std::size_t{4} << 20).find("scores", 0)->value.on_demand() == nullptr);
+  const attn::Trace slim = attn::with_scores_on_demand(full, std::size_t{2} << 20);
+  REQUIRE(all_scores_waiting(slim));
+  // A W_Q edit of head 1 recomputes head 1 and the output; heads 0 and 2
+  // keep their scores unmade, and the result equals a full recompute.
+  attn::Scenario next = s;
+  next.heads[1].w_q(2, 3) += 0.5;
+  const attn::Trace updated = attn::update_trace(slim, s, next);
+  CHECK_FALSE(updated.find("scores", 0)->value.on_demand()->made());
+  CHECK_FALSE(updated.find("scores", 2)->value.on_demand()->made());
+  const Diff d = diff(updated, attn::compute_trace(next), {"output"});
+  INFO(d.where);
+  CHECK(d.structure == "");
+  CHECK(d.exact_worst == 0.0);
+  CHECK(d.rounding_worst <= 1e-12);
+  // Additive scores are left as they are.
+  attn::Scenario additive = s;
+  additive.x = additive.x.topRows(20);
+  additive.score = attn::ScoreFn::Additive;
+  CHECK(attn::with_scores_on_demand(attn::compute_trace(additive), 0).find("scores", 0)->value.on_demand() == nullptr);
+}
+
+TEST_CASE("recomputes_everything: X, options and shapes yes; weights, mask cells and names no") {
+  Rng r(14);
+  attn::Scenario s;
+  s.x = r.mat(5, 4);
+  s.tokens = {"a", "b", "c", "d", "e"};
+  s.heads.push_back({r.mat(4, 2), r.mat(4, 2), r.mat(4, 2)});
+  s.w_o = r.mat(2, 4);
+  s.mask = attn::MaskKind::Custom;
+  s.custom_mask = attn::BoolMat::Constant(5, 5, false);
+  attn::Scenario x = s, temp = s, wq = s, wo = s, mask = s, name = s;
+  x.x(1, 1) += 1;
+  temp.scale = attn::ScaleMode::Temperature;
+  wq.heads[0].w_q(0, 0) += 1;
+  (*wo.w_o)(0, 0) += 1;
+  mask.custom_mask(2, 1) = true;
+  name.tokens[0] = "z";
+  CHECK(attn::recomputes_everything(s, x));
+  CHECK(attn::recomputes_everything(s, temp));
+  CHECK_FALSE(attn::recomputes_everything(s, wq));
+  CHECK_FALSE(attn::recomputes_everything(s, wo));
+  CHECK_FALSE(attn::recomputes_everything(s, mask));
+  CHECK_FALSE(attn::recomputes_everything(s, name));
 }

@@ -197,7 +197,9 @@ namespace {
 // Same values for certain: the same stored matrix, or the same source read
 // through the same derivation and mask.
 bool same_values(const attn::Stage& a, const attn::Stage& b) {
-  if (a.id != b.id || a.head != b.head || a.value.shared() != b.value.shared() || a.value.derived() != b.value.derived())
+  // same_source, not shared(): a trace kept for the screen makes its scores
+  // on demand (attn::with_scores_on_demand), and comparing must not make them.
+  if (a.id != b.id || a.head != b.head || !a.value.same_source(b.value) || a.value.derived() != b.value.derived())
     return false;
   if (!a.value.derived()) return a.blocked.shared() == b.blocked.shared();
   const attn::Derivation &x = a.value.derivation(), &y = b.value.derivation();

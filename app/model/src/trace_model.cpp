@@ -188,6 +188,23 @@ void TraceModel::retire(std::vector<std::shared_ptr<const void>> old, std::share
   wake_worker_.notify_all();
 }
 
+void TraceModel::drop_scores_before(const attn::Scenario& next) {
+  // Without a worker yet, the full trace would be freed on this thread.
+  if (!worker_.joinable() || !trace_ || !scenario_ || !attn::recomputes_everything(*scenario_, next)) return;
+  const attn::Stage* first = trace_->find("scores", 0);
+  if (!first || first->value.on_demand() ||
+      static_cast<std::size_t>(first->value.size()) * sizeof(double) < kScoresOnDemandFrom)
+    return;  // none, dropped already, or small
+  std::shared_ptr<const attn::Trace> full = std::move(trace_);
+  trace_ = std::make_shared<const attn::Trace>(attn::with_scores_on_demand(*full, kScoresOnDemandFrom));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    retired_.push_back(std::move(full));
+    trim_ = true;
+  }
+  wake_worker_.notify_all();
+}
+
 void TraceModel::submit(Job job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -281,6 +298,8 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
       } catch (const attn::Cancelled&) {
       }
     } else {
+      drop_scores_before(scenario);
+      job.base = trace_;
       pending_ = true;
       submit(std::move(job));
     }

@@ -57,6 +57,7 @@ struct Trace {
   Dims dims;
   SoftmaxAxis softmax_axis = SoftmaxAxis::Keys;
   MaskMode mask_mode = MaskMode::BeforeSoftmax;
+  ScoreFn score = ScoreFn::Dot;
   std::vector<Stage> stages;          // in computation order
   std::vector<SoftmaxStats> softmax;  // one per head (see stage_values.hpp)
   std::vector<std::string> notes;     // human-readable flags (e.g. fully masked rows)
@@ -111,5 +112,18 @@ void set_compute_threads(int n);
 // agrees to rounding (a recomputed mask row, an output updated in part).
 Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits = {},
                    Progress* progress = nullptr);
+
+// True when update_trace(before, old, now) certainly computes everything
+// again (an edit of X, the context, an option or a shape): nothing of
+// `before` is reused, so a caller need not keep its matrices for it.
+bool recomputes_everything(const Scenario& old, const Scenario& now);
+
+// A copy of `trace` whose dot-product scores of at least `min_bytes` a head
+// are not kept but made again when first read (StageValues::on_demand), by
+// the same blocked product from the trace's own Q and K, so every value, cell
+// read and explanation is the same bit for bit. The app shows such a copy
+// while a new trace is computed, so that two sets of n×n scores never live
+// at once (at 2048 tokens and 12 heads, 400 MB each).
+Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes);
 
 }  // namespace attn

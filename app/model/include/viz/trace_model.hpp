@@ -140,6 +140,15 @@ class TraceModel {
   // next edit has a spare snapshot with its pages and shapes (the first edit
   // after opening a 2048-token scene would otherwise copy 35 MB afresh).
   void retire(std::vector<std::shared_ptr<const void>> old, std::shared_ptr<const attn::Scenario> spare_from = nullptr);
+  // Before a background recompute that keeps nothing of the trace on screen
+  // (attn::recomputes_everything): shows the same trace with its large
+  // scores made on demand instead (attn::with_scores_on_demand), and frees
+  // the full one on the worker, so the old and new n×n matrices never live
+  // at once (at 2048 tokens and 12 heads, 400 MB). Nothing on screen
+  // changes: the generation stays, and any value read is the same.
+  void drop_scores_before(const attn::Scenario& next);
+  // Scores of this many bytes a head or more are dropped (1024 tokens).
+  static constexpr std::size_t kScoresOnDemandFrom = std::size_t{8} << 20;
   // A copy of the scenario for a job. At 2048 tokens a fresh 35 MB copy is
   // mostly page faults on the window's thread; the spare already has the
   // pages and the shapes. It is the snapshot of the trace before last when
