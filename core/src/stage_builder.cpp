@@ -2,8 +2,11 @@
 // with its stage and cell instead of silently turning into NaN downstream.
 #include "stage_builder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "finite.hpp"
@@ -19,11 +22,24 @@ std::vector<std::string> token_labels(const std::vector<std::string>& given, int
   return out;
 }
 
-std::vector<std::string> index_labels(int n) {
+Labels index_labels(int n) {
+  // A memo of a pure function, shared by every thread: the lists are
+  // immutable once made. Lengths are widths and token counts, so only a few
+  // are ever asked for; past kKept the lists are made each time.
+  constexpr size_t kKept = 64;
+  static std::mutex mutex;
+  static std::map<int, Labels> made;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = made.find(n); it != made.end()) return it->second;
+  }
   std::vector<std::string> out;
-  out.reserve(static_cast<size_t>(n));
+  out.reserve(static_cast<size_t>(std::max(n, 0)));
   for (int i = 0; i < n; ++i) out.push_back(std::to_string(i));
-  return out;
+  Labels labels(std::move(out));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (made.size() < kKept) made.emplace(n, labels);
+  return labels;
 }
 
 namespace {

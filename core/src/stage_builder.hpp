@@ -10,9 +10,11 @@
 namespace attn::detail {
 
 // Labels for token axes (given tokens, or t0, t1, ... / c0, c1, ...) and for
-// feature axes (0, 1, 2, ...).
+// feature axes (0, 1, 2, ...). Index labels are made once per length and
+// shared by every trace: a 16-token trace asked for about 200 of them, 4% of
+// its time spent writing "0", "1", "2"...
 std::vector<std::string> token_labels(const std::vector<std::string>& given, int n, const char* prefix);
-std::vector<std::string> index_labels(int n);
+Labels index_labels(int n);
 
 struct StageSpec {
   std::string id;

@@ -82,7 +82,7 @@ bool relabel(Trace& t, const Scenario& old, const Scenario& now) {
   const auto oq = detail::token_labels(old.tokens, d.n_q, "t"), nq = detail::token_labels(now.tokens, d.n_q, "t");
   const auto ok = old.context ? detail::token_labels(old.context_tokens, d.n_k, "c") : oq;
   const auto nk = now.context ? detail::token_labels(now.context_tokens, d.n_k, "c") : nq;
-  if (oq == detail::index_labels(d.n_q) || ok == detail::index_labels(d.n_k) || (old.context && oq == ok))
+  if (detail::index_labels(d.n_q) == oq || detail::index_labels(d.n_k) == ok || (old.context && oq == ok))
     return false;
   const Labels new_q = nq, new_k = old.context ? Labels(nk) : new_q;  // one list, shared by every stage
   for (Stage& st : t.stages)
