@@ -35,12 +35,13 @@ std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::st
                                          const Labels& rows, bool sinusoidal) {
   const int n = (int)raw.rows(), d = (int)raw.cols();
   if (!sinusoidal) {
-    push_stage(t, {id, -1, title, title + " (input)", {}, ValueKind::Signed, rows, index_labels(d)}, raw);
+    // validate() has proved the inputs finite: no second pass over them.
+    push_stage(t, {id, -1, title, title + " (input)", {}, ValueKind::Signed, rows, index_labels(d)}, raw, {}, false, true);
     return t.stages.back().value.shared();
   }
   const std::string raw_id = id + "_raw", pe_id = id == "x" ? "pe" : "pe_" + id;
   push_stage(t, {raw_id, -1, title + " (embeddings)", title + " (input)", {}, ValueKind::Signed, rows,
-                 index_labels(d)}, raw);
+                 index_labels(d)}, raw, {}, false, true);
   Mat pe = detail::sinusoidal_encoding(n, d);
   Mat sum = raw + pe;
   push_stage(t, {pe_id, -1, "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)",
@@ -122,7 +123,7 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
   t.output_drift = 0;
   if (s.w_o) {
     push_stage(t, {"w_o", -1, "W_O", "W_O (learned)", {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
-                   index_labels(d.d_out)}, *s.w_o);
+                   index_labels(d.d_out)}, *s.w_o, {}, false, true);  // finite: validated
     Mat out;  // (n_q, d_out)
     if (before) {
       out = *before->output;

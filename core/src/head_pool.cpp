@@ -10,15 +10,22 @@
 #include <thread>
 #include <vector>
 
+#include "worker_pool.hpp"
+
 namespace attn::detail {
 
 namespace {
 std::atomic<int> thread_cap{0};  // 0: the machine's cores
 }  // namespace
 
+namespace {
+// Multiply-adds an item needs before threads pay: about 10 µs for the
+// waiting threads of the WorkerPool, about a millisecond for new ones.
+constexpr double kPoolWork = 1e4, kStartWork = 2e6;
+}  // namespace
+
 int thread_count(double work_per_item, int items, int max_threads) {
-  // About a millisecond of work per item before threads pay for themselves.
-  if (work_per_item < 2e6 || items < 2) return 1;
+  if (work_per_item < kPoolWork || items < 2) return 1;
   // Asked once: glibc reads a sysfs file each time (microseconds, and a
   // small trace asks dozens of times).
   static const unsigned machine_cores = std::max(1u, std::thread::hardware_concurrency());
@@ -28,8 +35,9 @@ int thread_count(double work_per_item, int items, int max_threads) {
   return static_cast<int>(std::min<unsigned>(cores, static_cast<unsigned>(items)));
 }
 
-void for_each_item(int items, int threads, const std::function<void(int)>& f) {
-  if (threads <= 1) {
+void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f) {
+  if (threads > 1 && WorkerPool::shared().try_run(items, threads, f)) return;
+  if (threads <= 1 || work_per_item < kStartWork) {
     for (int i = 0; i < items; ++i) f(i);
     return;
   }
@@ -51,7 +59,7 @@ double head_work(const Dims& d) {
 }  // namespace
 
 void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
-  for_each_item(d.n_heads, thread_count(head_work(d), d.n_heads, max_threads), f);
+  for_each_item(d.n_heads, thread_count(head_work(d), d.n_heads, max_threads), head_work(d), f);
 }
 
 int threads_inside_heads(const Dims& d, int count, int max_threads) {

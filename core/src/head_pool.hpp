@@ -38,8 +38,11 @@ class ScratchPool {
 // Threads worth giving `items` items of `work_per_item` multiply-adds each:
 // at most the cores (or the set_compute_threads cap, or max_threads > 0).
 int thread_count(double work_per_item, int items, int max_threads = 0);
-// f(0) .. f(items - 1), on `threads` threads.
-void for_each_item(int items, int threads, const std::function<void(int)>& f);
+// f(0) .. f(items - 1), on up to `threads` threads: the waiting threads of
+// the WorkerPool when they are free and at the caller's priority, else
+// threads started for it when each item is worth a thread's start (about a
+// millisecond of work), else the calling thread alone.
+void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f);
 
 // max_threads > 0 caps the threads (below the set_compute_threads cap).
 void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);
@@ -63,7 +66,7 @@ Mat row_blocked_product(const Mat& a, const B& b, int max_threads) {
   const int blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
   Mat out = fresh_matrix(n, b.cols());
   const double work = static_cast<double>(kRowBlock) * static_cast<double>(a.cols()) * static_cast<double>(b.cols());
-  for_each_item(blocks, thread_count(work, blocks, max_threads), [&](int i) {
+  for_each_item(blocks, thread_count(work, blocks, max_threads), work, [&](int i) {
     const Eigen::Index r0 = i * kRowBlock, rows = std::min(kRowBlock, n - r0);
     out.middleRows(r0, rows).noalias() = a.middleRows(r0, rows) * b;
   });

@@ -75,9 +75,13 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   std::shared_ptr<const Mat> q, k, v;  // (n_q, d_k), (n_k, d_k), (n_k, d_v)
   if (d.projected) {
     const HeadWeights& w = s.heads[(size_t)h];
-    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, in.d_model_dims, dims_q}, w.w_q);
-    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, w.w_k);
-    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, w.w_v);
+    // validate() has proved the weights finite: no second pass over them.
+    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, in.d_model_dims, dims_q}, w.w_q, {}, false,
+               true);
+    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, w.w_k, {}, false,
+               true);
+    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, w.w_v, {}, false,
+               true);
     push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
                row_blocked_product(*in.x, w.w_q, threads));
     q = t.stages.back().value.shared();

@@ -201,7 +201,7 @@ SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& d, const Ma
   out.resize(n, v.cols());
   std::vector<std::vector<int>> empties(static_cast<size_t>(blocks));
   const double work = static_cast<double>(kRowBlock) * static_cast<double>(scores.cols()) * static_cast<double>(v.cols());
-  for_each_item(blocks, thread_count(work, blocks, max_threads), [&](int b) {
+  for_each_item(blocks, thread_count(work, blocks, max_threads), work, [&](int b) {
     const Eigen::Index r0 = b * kRowBlock, rows = std::min(kRowBlock, n - r0);
     Mat exps = scratch ? scratch->take() : Mat();
     const Eigen::Index cols = open_columns(d, r0, rows, scores.cols());

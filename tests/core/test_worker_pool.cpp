@@ -1,0 +1,83 @@
+// The core's waiting threads (core/src/worker_pool.hpp): every item of every
+// job runs exactly once, whichever thread takes it; a job started from
+// inside a job, or by a thread at another priority, is refused (and
+// for_each_item then runs it another way); an exception leaves the pool
+// usable. No timing: the checks count calls.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include "head_pool.hpp"
+#include "worker_pool.hpp"
+
+using attn::detail::WorkerPool;
+
+TEST_CASE("worker pool: each item of each job runs exactly once") {
+  WorkerPool& pool = WorkerPool::shared();
+  for (int job = 0; job < 500; ++job) {
+    const int items = 1 + job % 37;
+    std::vector<std::atomic<int>> runs(static_cast<size_t>(items));
+    std::atomic<int> total{0};
+    const bool ran = pool.try_run(items, 2 + job % 3, [&](int i) {
+      ++runs[static_cast<size_t>(i)];
+      ++total;
+    });
+    REQUIRE(ran);
+    int wrong = 0;
+    for (const auto& r : runs) wrong += r.load() != 1;
+    INFO("job ", job, " with ", items, " items");
+    CHECK(wrong == 0);
+    CHECK(total.load() == items);
+  }
+}
+
+TEST_CASE("worker pool: a job from inside a job is refused, and for_each_item still runs every item") {
+  std::atomic<int> inner{0}, refused{0};
+  REQUIRE(WorkerPool::shared().try_run(4, 2, [&](int) {
+    if (!WorkerPool::shared().try_run(3, 2, [&](int) { ++inner; })) ++refused;
+    attn::detail::for_each_item(3, 2, 1e5, [&](int) { ++inner; });  // falls back to this thread
+  }));
+  CHECK(refused.load() == 4);
+  CHECK(inner.load() == 12);
+}
+
+TEST_CASE("worker pool: an exception reaches the caller and the pool goes on working") {
+  WorkerPool& pool = WorkerPool::shared();
+  std::atomic<int> ran{0};
+  CHECK_THROWS_AS(pool.try_run(50, 2,
+                               [&](int i) {
+                                 ++ran;
+                                 if (i == 0) throw std::runtime_error("item 0");
+                               }),
+                  std::runtime_error);
+  CHECK(ran.load() >= 1);
+  std::atomic<int> after{0};
+  CHECK(pool.try_run(10, 2, [&](int) { ++after; }));
+  CHECK(after.load() == 10);
+}
+
+#if defined(__linux__)
+TEST_CASE("worker pool: a thread at another priority is refused and runs its items itself") {
+  WorkerPool::shared();  // started at this thread's priority
+  REQUIRE(WorkerPool::shared().try_run(2, 2, [](int) {}));
+  std::atomic<int> ran{0};
+  bool pooled = true;
+  std::thread lower([&] {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 5);
+    pooled = WorkerPool::shared().try_run(8, 2, [&](int) { ++ran; });
+    attn::detail::for_each_item(8, 2, 1e5, [&](int) { ++ran; });
+  });
+  lower.join();
+  CHECK_FALSE(pooled);
+  CHECK(ran.load() == 8);
+}
+#endif
