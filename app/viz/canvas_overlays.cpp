@@ -150,8 +150,11 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
 void computing_line(const TraceModel& model, AppState& state, float width, const ThemePalette& pal) {
   const float p = static_cast<float>(model.progress());
   char label[64];
-  std::snprintf(label, sizeof label, "Computing your edit: %.0f%%", p * 100);
-  ImGui::TextColored(to_imvec4(pal.warning), "%s", "The grids show the previous result until it is ready.");
+  // Before a document's first trace there is no previous result to show,
+  // and nothing was edited: the file is being computed.
+  const bool edit = model.has_trace();
+  std::snprintf(label, sizeof label, edit ? "Computing your edit: %.0f%%" : "Computing: %.0f%% of the heads", p * 100);
+  if (edit) ImGui::TextColored(to_imvec4(pal.warning), "%s", "The grids show the previous result until it is ready.");
   const float cancel_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
   ImGui::ProgressBar(p, {std::max(40.0f, width - cancel_w - ImGui::GetStyle().ItemSpacing.x), 0}, label);
   ImGui::SameLine();

@@ -84,23 +84,26 @@ GridShape check_grid(const json& j, const std::string& path, long long max_rows,
   return shape;
 }
 
-double read_number(const json& v, const std::string& path) {
-  if (!v.is_number()) fail(path, "expected a number, got " + describe(v));
+// Entry i of the array at `parent`: its path is spelled out only for a
+// message (a 2048-token scene has millions of entries, and building each
+// one's path took longer than reading its number).
+double read_number(const json& v, const std::string& parent, std::size_t i) {
+  if (!v.is_number()) fail(path_index(parent, i), "expected a number, got " + describe(v));
   const double d = v.get<double>();
-  if (!std::isfinite(d)) fail(path, "not finite");
+  if (!std::isfinite(d)) fail(path_index(parent, i), "not finite");
   return d;
 }
 
-bool read_flag(const json& v, const std::string& path) {
+bool read_flag(const json& v, const std::string& parent, std::size_t i) {
   if (v.is_boolean()) return v.get<bool>();
   if (v.is_number_integer() || v.is_number_unsigned()) {
-    const auto i = v.get<long long>();
-    if (i == 0 || i == 1) return i == 1;
+    const auto n = v.get<long long>();
+    if (n == 0 || n == 1) return n == 1;
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
     if (d == 0.0 || d == 1.0) return d == 1.0;
   }
-  fail(path, "expected 0, 1, true or false, got " + describe(v));
+  fail(path_index(parent, i), "expected 0, 1, true or false, got " + describe(v));
 }
 
 }  // namespace
@@ -113,8 +116,7 @@ Mat read_matrix(const json& j, const std::string& path, long long max_rows,
     const json& row = j[static_cast<std::size_t>(r)];
     const std::string row_path = path_index(path, static_cast<std::size_t>(r));
     for (Eigen::Index c = 0; c < shape.cols; ++c) {
-      m(r, c) = read_number(row[static_cast<std::size_t>(c)],
-                            path_index(row_path, static_cast<std::size_t>(c)));
+      m(r, c) = read_number(row[static_cast<std::size_t>(c)], row_path, static_cast<std::size_t>(c));
     }
   }
   return m;
@@ -128,8 +130,7 @@ BoolMat read_flag_matrix(const json& j, const std::string& path, long long max_r
     const json& row = j[static_cast<std::size_t>(r)];
     const std::string row_path = path_index(path, static_cast<std::size_t>(r));
     for (Eigen::Index c = 0; c < shape.cols; ++c) {
-      m(r, c) = read_flag(row[static_cast<std::size_t>(c)],
-                          path_index(row_path, static_cast<std::size_t>(c)));
+      m(r, c) = read_flag(row[static_cast<std::size_t>(c)], row_path, static_cast<std::size_t>(c));
     }
   }
   return m;
@@ -141,7 +142,7 @@ Vec read_vector(const json& j, const std::string& path, long long max_len) {
   check_count(static_cast<long long>(j.size()), max_len, path, "numbers");
   Vec v(static_cast<Eigen::Index>(j.size()));
   for (std::size_t i = 0; i < j.size(); ++i) {
-    v(static_cast<Eigen::Index>(i)) = read_number(j[i], path_index(path, i));
+    v(static_cast<Eigen::Index>(i)) = read_number(j[i], path, i);
   }
   return v;
 }
@@ -151,7 +152,7 @@ std::vector<bool> read_flags(const json& j, const std::string& path, long long m
   check_count(static_cast<long long>(j.size()), max_len, path, "flags");
   std::vector<bool> flags;
   flags.reserve(j.size());
-  for (std::size_t i = 0; i < j.size(); ++i) flags.push_back(read_flag(j[i], path_index(path, i)));
+  for (std::size_t i = 0; i < j.size(); ++i) flags.push_back(read_flag(j[i], path, i));
   return flags;
 }
 
