@@ -77,9 +77,14 @@ bench: build
 	bash scripts/bench.sh $(BUILD)
 
 # A .deb for a room of machines (build-package/attnviz_*.deb); `sudo apt install ./build-package/attnviz_*.deb`.
-# Built for any x86-64 (no AVX2 required), in its own folder.
+# Its programs are built for any x86-64 (no AVX2 required), and again for
+# x86-64-v3 (AVX2, FMA) in lib/attnviz/x86-64-v3, which they become at
+# start-up where the CPU can run it (app/launch/tuned_copy.hpp).
 package: deps
-	cmake -S . -B build-package -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_CPU=baseline -DATTNVIZ_BUILD_TESTS=OFF
+	cmake -S . -B build-package-v3 -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_CPU=x86-64-v3 -DATTNVIZ_BUILD_TESTS=OFF
+	cmake --build build-package-v3 -j $(JOBS) --target attn attnviz
+	cmake -S . -B build-package -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_CPU=baseline -DATTNVIZ_BUILD_TESTS=OFF \
+	  -DATTNVIZ_TUNED_BUILD=$(CURDIR)/build-package-v3
 	cmake --build build-package -j $(JOBS)
 	cd build-package && cpack
 
@@ -94,4 +99,4 @@ headless:
 	cd build-headless && ctest --output-on-failure -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD) build-headless
+	rm -rf $(BUILD) build-headless build-package build-package-v3

@@ -9,6 +9,16 @@ if(TARGET attnviz)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/attnviz.svg
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 endif()
+# The tuned copies (app/launch/tuned_copy.hpp): `make package` builds attn
+# and attnviz a second time for x86-64-v3 in a folder of their own and names
+# it here; the programs in bin become them at start-up on a CPU with AVX2.
+set(ATTNVIZ_TUNED_BUILD "" CACHE PATH "A build for x86-64-v3 whose attn and attnviz are installed as tuned copies")
+if(ATTNVIZ_TUNED_BUILD)
+  install(PROGRAMS ${ATTNVIZ_TUNED_BUILD}/app/cli/attn DESTINATION lib/attnviz/x86-64-v3)
+  if(TARGET attnviz)
+    install(PROGRAMS ${ATTNVIZ_TUNED_BUILD}/app/viz/attnviz DESTINATION lib/attnviz/x86-64-v3)
+  endif()
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/scenarios DESTINATION ${CMAKE_INSTALL_DATADIR}/attnviz)
 if(EXISTS ${PROJECT_SOURCE_DIR}/assets/lessons)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lessons DESTINATION ${CMAKE_INSTALL_DATADIR}/attnviz)

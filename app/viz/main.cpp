@@ -9,6 +9,7 @@
 #include "app.hpp"
 #include "embedded_assets.hpp"
 #include "lesson_panel.hpp"
+#include "tuned_copy.hpp"
 #include "viz/assets_dir.hpp"
 #include "viz/config_files.hpp"
 #include "viz/compare_actions.hpp"
@@ -16,12 +17,14 @@
 #include "viz/app_actions.hpp"
 
 int main(int argc, char** argv) {
+  attn::launch::run_tuned_copy_if_any(argv);  // the package's AVX2 copy, where the CPU has AVX2
   viz::Options options;
   if (std::optional<int> exit_code = viz::parse_options(argc, argv, options)) return *exit_code;
 
   viz::AppState state;
   state.builtin_text = std::string(viz::embedded::get("default.json"));
-  state.assets_dir = viz::find_assets_dir(viz::executable_path(), ATTNVIZ_ASSETS_DIR);
+  // From the program the user started, not the tuned copy it may have become.
+  state.assets_dir = viz::find_assets_dir(attn::launch::started_program(), ATTNVIZ_ASSETS_DIR);
   viz::actions::open_builtin(state);
   // A file that cannot be opened is the commonest start-up mistake: the app
   // opens anyway, on the built-in lesson, with the reason in a dialog.

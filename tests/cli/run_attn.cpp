@@ -29,9 +29,11 @@ std::string unique_err_path() {
 
 }  // namespace
 
-RunResult run_attn(const std::vector<std::string>& args) {
+RunResult run_attn(const std::vector<std::string>& args) { return run_program(ATTN_EXE, args); }
+
+RunResult run_program(const std::string& exe, const std::vector<std::string>& args, const std::string& env) {
   const std::string err_path = unique_err_path();
-  std::string command = shell_quote(ATTN_EXE);
+  std::string command = (env.empty() ? "" : env + " ") + shell_quote(exe);
   for (const std::string& a : args) command += " " + shell_quote(a);
   command += " 2>" + shell_quote(err_path);
 

@@ -15,5 +15,7 @@ struct RunResult {
 };
 
 RunResult run_attn(const std::vector<std::string>& args);
+// Any program, with `env` (NAME=value words, may be empty) before it on the shell's line.
+RunResult run_program(const std::string& exe, const std::vector<std::string>& args, const std::string& env = "");
 
 }  // namespace attn::cli::test

@@ -11,6 +11,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
+#include "tuned_copy.hpp"
 
 namespace {
 
@@ -38,11 +39,12 @@ int fail(const std::string& message, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  attn::launch::run_tuned_copy_if_any(argv);  // the package's AVX2 copy, where the CPU has AVX2
   using namespace attn::cli;
   std::ios::sync_with_stdio(false);  // traces can be hundreds of megabytes
   CLI::App app{kDescription, "attn"};
   app.footer(kFooter);
-  app.set_version_flag("--version", std::string("attn ") + ATTNVIZ_VERSION);
+  app.set_version_flag("--version", std::string("attn ") + ATTNVIZ_VERSION + ", built for " + attn::launch::built_for());
   app.require_subcommand(1);
 
   Action action;

@@ -9,12 +9,6 @@ namespace viz {
 
 namespace fs = std::filesystem;
 
-std::string executable_path() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : p.string();
-}
-
 std::string find_assets_dir(const std::string& exe, const std::string& built_from) {
   std::error_code ec;
   auto holds_scenes = [&](const fs::path& dir) { return fs::is_directory(dir / "scenarios", ec); };

@@ -8,11 +8,9 @@
 
 namespace viz {
 
-// `exe` is the running executable's path ("" when unknown); `built_from`
+// `exe` is the program's path ("" when unknown: see
+// attn::launch::started_program); `built_from`
 // the source tree's assets folder. Returns the first that holds scenarios.
 std::string find_assets_dir(const std::string& exe, const std::string& built_from);
-
-// The running executable's path (Linux: /proc/self/exe), or "".
-std::string executable_path();
 
 }  // namespace viz

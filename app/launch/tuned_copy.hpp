@@ -1,0 +1,35 @@
+// The installed package's fast path. `make package` builds every program
+// twice: for any x86-64 (SSE2, what /usr/bin holds, so the .deb runs on a
+// lab machine without AVX2) and for x86-64-v3 (AVX2 and FMA, in
+// lib/attnviz/x86-64-v3 beside bin), whose products and exps run about 2.5
+// times as fast. At start-up a program asks the CPU, and when it can run the
+// tuned copy and one is installed, it becomes that copy (execv) with the same
+// arguments. ATTNVIZ_EXE, set for the copy, names the program that was
+// started: it finds the installed assets from there, and is never
+// dispatched again.
+#pragma once
+
+#include <string>
+
+namespace attn::launch {
+
+// Where the tuned copy of the program at `exe` (…/bin/NAME) is installed:
+// …/lib/attnviz/x86-64-v3/NAME.
+std::string tuned_copy_path(const std::string& exe);
+
+// Whether this CPU runs x86-64-v3 code (AVX, AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE).
+bool cpu_runs_tuned_code();
+
+// Becomes the tuned copy when the CPU runs it, it is installed, and this is
+// not the copy already; otherwise returns and the program goes on.
+void run_tuned_copy_if_any(char** argv);
+
+// The program the user started: ATTNVIZ_EXE when set, else this process's
+// own executable ("" when unknown).
+std::string started_program();
+
+// The instruction set this program was built for: "x86-64-v3" (AVX2, FMA)
+// or "x86-64" (any), for --version and the about box.
+const char* built_for();
+
+}  // namespace attn::launch
