@@ -9,6 +9,8 @@
 #include <chrono>
 
 #if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,7 +39,36 @@ bool spin_until(Done done) {
   for (int i = 0;; ++i) {
     if (done()) return true;
     if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
+    // Sharing a core with the thread it waits for (the scheduler may put
+    // them together), a spinning thread would hold it back: let it run.
+    std::this_thread::yield();
   }
+}
+
+// The core this thread runs on (-1 when unknown).
+int this_core() {
+#if defined(__linux__)
+  return sched_getcpu();
+#else
+  return -1;
+#endif
+}
+
+// Moves this thread off `core` (to any other the process may use). Left
+// to the scheduler, a woken pool thread was often put on its waker's core,
+// and kept there while it spun between jobs: the two then took turns on
+// one core for as long as jobs kept coming, and a 64-token trace took
+// 0.20 ms instead of 0.12 (as with taskset -c 0).
+void move_off(int core) {
+#if defined(__linux__)
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (core < 0 || sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  CPU_CLR(core, &allowed);
+  if (CPU_COUNT(&allowed) > 0) pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);
+#else
+  (void)core;
+#endif
 }
 
 }  // namespace
@@ -74,10 +105,11 @@ void WorkerPool::work() {
     seen = generation_;
     if (!f_ || joinable_ == 0) continue;  // over already, or enough threads on it
     const std::function<void(int)>& f = *f_;
-    const int items = items_;
+    const int items = items_, caller = caller_core_;
     --joinable_;
     ++busy_;
     lock.unlock();
+    if (caller >= 0 && this_core() == caller) move_off(caller);
     for (int i = next_++; i < items; i = next_++) f(i);
     lock.lock();
     if (--busy_ == 0) done_.notify_all();
@@ -96,6 +128,7 @@ bool WorkerPool::try_run(int items, int threads, const std::function<void(int)>&
     std::lock_guard<std::mutex> lock(mutex_);
     f_ = &f;
     items_ = items;
+    caller_core_ = this_core();
     joinable_ = std::min(threads - 1, static_cast<int>(threads_.size()));
     next_ = 0;
     ++generation_;

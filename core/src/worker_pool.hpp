@@ -46,6 +46,7 @@ class WorkerPool {
   // thread can watch them for a moment without the lock (see spin_until).
   const std::function<void(int)>* f_ = nullptr;
   int items_ = 0, joinable_ = 0;
+  int caller_core_ = -1;  // where the caller runs: a thread found there moves off it
   std::atomic<int> busy_{0};
   std::atomic<unsigned long> generation_{0};
   std::atomic<int> next_{0};
