@@ -25,6 +25,13 @@ if(NOT TARGET nlohmann_json::nlohmann_json)
   FetchContent_MakeAvailable(nlohmann_json)
 endif()
 
+# --- simdjson 3.0 (fast reading of large files; optional) ----------------------
+# Debian's libsimdjson-dev. Without it, files are read by nlohmann alone.
+find_package(simdjson 3.0 QUIET)
+if(NOT TARGET simdjson::simdjson)
+  message(STATUS "attnviz: simdjson not found; large files are read with nlohmann-json only")
+endif()
+
 # --- CLI11 2.1.2 (argument parsing) -------------------------------------------
 find_package(CLI11 2.1 QUIET)
 if(NOT TARGET CLI11::CLI11)

@@ -14,11 +14,15 @@ namespace attn::cli {
 namespace {
 
 // Only -inf (a masked logit) is a legitimate non-finite value in a trace.
+// Read a column at a time: a derived stage (weights) then makes its column
+// in one vectorised pass instead of an exp per cell read (at 2048 tokens and
+// 12 heads, 50 million of them).
 void check_no_nan(const LoadedScenario& loaded) {
   for (const Stage& st : loaded.trace.stages) {
     for (Eigen::Index c = 0; c < st.value.cols(); ++c) {
+      const Eigen::VectorXd column = st.value.col(c);
       for (Eigen::Index r = 0; r < st.value.rows(); ++r) {
-        const double v = st.value(r, c);
+        const double v = column(r);
         if (std::isnan(v) || (std::isinf(v) && v > 0)) {
           throw CliError(loaded.path + ": stage \"" + st.id + "\" cell [" + std::to_string(r) +
                          "][" + std::to_string(c) + "] is not a finite number; refusing to print it");

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "attn/io/scenario_file.hpp"
 #include "json_dom_builder.hpp"
+#include "json_fast_parse.hpp"
 #include "text_checks.hpp"
 
 namespace attn::io::detail {
@@ -97,14 +99,35 @@ std::string message_for(const ParseFailure& f, const std::string& text,
 
 }  // namespace
 
-nlohmann::json parse_json_text(const std::string& text, std::size_t max_depth) {
-  if (is_blank(text)) throw FormatError("file is empty; expected a JSON scenario object");
-  check_text_is_utf8(text);
+namespace {
+
+// Text already checked for blankness and encoding.
+nlohmann::json parse_checked(const std::string& text, std::size_t max_depth) {
   JsonDomBuilder builder(max_depth);
   const bool ok = nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json,
                                             /*strict=*/true, /*ignore_comments=*/false);
   if (!ok) throw FormatError(message_for(builder.failure(), text, max_depth));
   return std::move(builder.result());
+}
+
+void check_text(const std::string& text) {
+  if (is_blank(text)) throw FormatError("file is empty; expected a JSON scenario object");
+  check_text_is_utf8(text);
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text, std::size_t max_depth) {
+  check_text(text);
+  // Plainly valid text, the common case, through simdjson; the rest (and
+  // every error message) through nlohmann.
+  if (std::optional<nlohmann::json> doc = fast_parse(text, max_depth)) return std::move(*doc);
+  return parse_checked(text, max_depth);
+}
+
+nlohmann::json parse_json_text_with_nlohmann(const std::string& text, std::size_t max_depth) {
+  check_text(text);
+  return parse_checked(text, max_depth);
 }
 
 }  // namespace attn::io::detail

@@ -16,4 +16,8 @@ constexpr std::size_t kMaxJsonDepth = 32;
 nlohmann::json parse_json_text(const std::string& text,
                                std::size_t max_depth = kMaxJsonDepth);
 
+// The same through nlohmann alone (what parse_json_text does when simdjson
+// declines the text), for the tests that compare the two paths.
+nlohmann::json parse_json_text_with_nlohmann(const std::string& text, std::size_t max_depth = kMaxJsonDepth);
+
 }  // namespace attn::io::detail
