@@ -36,8 +36,24 @@ bool cpu_runs_tuned_code() {
 #endif
 }
 
+namespace {
+
+// ATTNVIZ_EXE as this process found it; taken out of the environment so
+// that programs it starts (ffmpeg, another attnviz) do not inherit it.
+const std::string& started_as() {
+  static const std::string value = [] {
+    const char* v = std::getenv(kStartedAs);
+    std::string s = v ? v : "";
+    if (v) unsetenv(kStartedAs);
+    return s;
+  }();
+  return value;
+}
+
+}  // namespace
+
 void run_tuned_copy_if_any(char** argv) {
-  if (std::getenv(kStartedAs) || !cpu_runs_tuned_code()) return;
+  if (!started_as().empty() || !cpu_runs_tuned_code()) return;
   const std::string exe = own_executable();
   if (exe.empty()) return;
   const std::string copy = tuned_copy_path(exe);
@@ -59,7 +75,7 @@ const char* built_for() {
 }
 
 std::string started_program() {
-  if (const char* started = std::getenv(kStartedAs)) return started;
+  if (!started_as().empty()) return started_as();
   return own_executable();
 }
 

@@ -6,7 +6,8 @@
 // tuned copy and one is installed, it becomes that copy (execv) with the same
 // arguments. ATTNVIZ_EXE, set for the copy, names the program that was
 // started: it finds the installed assets from there, and is never
-// dispatched again.
+// dispatched again. The copy takes it out of its environment, so the
+// programs it starts do not inherit it.
 #pragma once
 
 #include <string>

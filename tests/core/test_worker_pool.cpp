@@ -6,11 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -79,5 +82,44 @@ TEST_CASE("worker pool: a thread at another priority is refused and runs its ite
   lower.join();
   CHECK_FALSE(pooled);
   CHECK(ran.load() == 8);
+}
+#endif
+
+#if defined(__linux__)
+TEST_CASE("worker pool: a pool thread never runs items on its caller's core, wherever the caller moves") {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  std::vector<int> cores;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cores.push_back(c);
+  if (cores.size() < 2) {
+    MESSAGE("one core: nothing to check");
+    return;
+  }
+  // The caller sits on one core, then on another (where the pool thread
+  // went the first time): items the pool thread runs must be elsewhere.
+  std::thread caller([&] {
+    for (int round = 0; round < 4; ++round) {
+      const int core = cores[static_cast<size_t>(round % 2)];
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(core, &one);
+      REQUIRE(pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0);
+      const std::thread::id me = std::this_thread::get_id();
+      std::atomic<int> by_pool{0}, on_callers_core{0};
+      REQUIRE(WorkerPool::shared().try_run(40, 2, [&](int) {
+        if (std::this_thread::get_id() != me) {
+          ++by_pool;
+          on_callers_core += sched_getcpu() == core;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));  // so that both take items
+      }));
+      INFO("round ", round, " on core ", core, ": ", by_pool.load(), " items by the pool thread");
+      CHECK(by_pool.load() > 0);
+      CHECK(on_callers_core.load() == 0);
+    }
+  });
+  caller.join();
 }
 #endif
