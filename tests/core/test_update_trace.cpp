@@ -358,7 +358,7 @@ TEST_CASE("scores on demand: only large dot-product scores, and edits of other h
   CHECK(d.rounding_worst <= 1e-12);
   // Additive scores are left as they are.
   attn::Scenario additive = s;
-  additive.x = additive.x.topRows(20);
+  additive.x = attn::Mat(s.x.topRows(20));  // a copy: assigning a block of itself would read freed memory
   additive.score = attn::ScoreFn::Additive;
   CHECK(attn::with_scores_on_demand(attn::compute_trace(additive), 0).find("scores", 0)->value.on_demand() == nullptr);
 }
