@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <exception>
 
-#include "app.hpp"
-#include "embedded_assets.hpp"
-#include "lesson_panel.hpp"
+#include "shell/app.hpp"
+#include "gl/embedded_assets.hpp"
+#include "lessons/lesson_panel.hpp"
 #include "tuned_copy.hpp"
 #include "viz/assets_dir.hpp"
 #include "viz/config_files.hpp"

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "theme_style.hpp"
+#include "gl/theme_style.hpp"
 #include "ui_support.hpp"
 #include "viz/colour_scale.hpp"
 #include "viz/theme.hpp"

@@ -5,7 +5,7 @@
 
 #include "viz/app_actions.hpp"
 #include "viz/lesson_actions.hpp"
-#include "canvas_parts.hpp"
+#include "canvas/canvas_parts.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace viz {

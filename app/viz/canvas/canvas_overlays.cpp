@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "canvas_parts.hpp"
-#include "transport_bar.hpp"
+#include "canvas/canvas_parts.hpp"
+#include "panels/transport_bar.hpp"
 #include "viz/stage_roles.hpp"
 
 namespace viz {

@@ -2,8 +2,8 @@
 // mouse input (canvas_input.cpp) and overlays (canvas_overlays.cpp).
 #pragma once
 
-#include "canvas_view.hpp"
-#include "grid_painter.hpp"
+#include "canvas/canvas_view.hpp"
+#include "canvas/grid_painter.hpp"
 
 namespace viz {
 

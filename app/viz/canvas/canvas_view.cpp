@@ -2,17 +2,17 @@
 // (what the active step reads, what the inspected cell came from), then the
 // overlays. Input handling lives in canvas_input.cpp, overlays in
 // canvas_overlays.cpp.
-#include "canvas_view.hpp"
+#include "canvas/canvas_view.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "canvas_parts.hpp"
+#include "canvas/canvas_parts.hpp"
 #include "viz/lesson_answers.hpp"
-#include "grid_numbers.hpp"
-#include "grid_painter.hpp"
-#include "tiled_window.hpp"
+#include "canvas/grid_numbers.hpp"
+#include "canvas/grid_painter.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

@@ -10,10 +10,10 @@
 #include <imgui.h>
 
 #include "viz/app_state.hpp"
-#include "font_set.hpp"
-#include "grid_numbers.hpp"
-#include "grid_renderer.hpp"
-#include "grid_textures.hpp"
+#include "gl/font_set.hpp"
+#include "canvas/grid_numbers.hpp"
+#include "canvas/grid_renderer.hpp"
+#include "canvas/grid_textures.hpp"
 #include "viz/animation.hpp"
 #include "viz/colormap.hpp"
 #include "viz/layout.hpp"

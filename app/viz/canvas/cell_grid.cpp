@@ -1,10 +1,10 @@
-#include "cell_grid.hpp"
+#include "canvas/cell_grid.hpp"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 
-#include "grid_painter.hpp"
+#include "canvas/grid_painter.hpp"
 #include "viz/cell_format.hpp"
 
 namespace viz {

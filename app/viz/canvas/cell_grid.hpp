@@ -11,9 +11,9 @@
 #include <imgui.h>
 
 #include "attn/matrix.hpp"
-#include "editor_panel.hpp"  // WidgetProbe
-#include "font_set.hpp"
-#include "theme_style.hpp"
+#include "panels/editor_panel.hpp"  // WidgetProbe
+#include "gl/font_set.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/colour_scale.hpp"
 
 namespace viz {

@@ -1,12 +1,12 @@
 // Gathers what plan_cell_text needs from the trace, the animation frame and
 // the view; the decision itself lives in the model layer (cell_text_plan).
-#include "grid_numbers.hpp"
+#include "canvas/grid_numbers.hpp"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 
-#include "grid_textures.hpp"
+#include "canvas/grid_textures.hpp"
 
 namespace viz {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "font_set.hpp"
+#include "gl/font_set.hpp"
 #include "viz/animation.hpp"
 #include "viz/cell_text_plan.hpp"
 #include "viz/layout.hpp"

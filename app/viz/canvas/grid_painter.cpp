@@ -2,14 +2,14 @@
 // drawn with the rasterised size nearest to its on-screen size and skipped
 // when it would be too small to read (cell numbers: as grid_numbers.hpp
 // decides, for the whole grid). Only cells inside the clip are visited.
-#include "grid_painter.hpp"
+#include "canvas/grid_painter.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "attn/explain.hpp"
-#include "grid_numbers.hpp"
+#include "canvas/grid_numbers.hpp"
 #include "viz/step_caption.hpp"
 
 namespace viz {

@@ -6,12 +6,12 @@
 
 #include <imgui.h>
 
-#include "font_set.hpp"
-#include "grid_renderer.hpp"
-#include "grid_textures.hpp"
+#include "gl/font_set.hpp"
+#include "canvas/grid_renderer.hpp"
+#include "canvas/grid_textures.hpp"
 #include "viz/animation.hpp"
 #include "viz/cell_text_plan.hpp"
-#include "theme_style.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/colour_scale.hpp"
 #include "viz/layout.hpp"
 #include "viz/view_transform.hpp"

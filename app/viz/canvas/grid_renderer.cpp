@@ -1,13 +1,13 @@
 // Large-grid rendering through the colormap shader (shaders/grid.*, embedded
 // at build time). The callback saves nothing: ImGui's renderer restores its
 // own state afterwards via ImDrawCallback_ResetRenderState.
-#include "grid_renderer.hpp"
+#include "canvas/grid_renderer.hpp"
 
 #include <array>
 #include <stdexcept>
 #include <string>
 
-#include "embedded_assets.hpp"
+#include "gl/embedded_assets.hpp"
 
 namespace viz {
 namespace {

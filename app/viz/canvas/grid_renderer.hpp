@@ -8,7 +8,7 @@
 
 #include <imgui.h>
 
-#include "gl_objects.hpp"
+#include "gl/gl_objects.hpp"
 #include "viz/layout.hpp"
 
 namespace viz {

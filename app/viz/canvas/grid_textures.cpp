@@ -1,6 +1,6 @@
 // Texture uploads for the large-grid path: the texels (viz/grid_texels.hpp)
 // of each large grid on screen, once per trace and colour scales.
-#include "grid_textures.hpp"
+#include "canvas/grid_textures.hpp"
 
 #include <algorithm>
 #include <iterator>

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gl_objects.hpp"
+#include "gl/gl_objects.hpp"
 #include "viz/animation.hpp"
 #include "viz/colormap.hpp"
 #include "viz/colour_scale.hpp"

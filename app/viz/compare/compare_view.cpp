@@ -5,22 +5,22 @@
 // While a lesson question hides the stage, the grids keep their shape but
 // no numbers, and a click on A answers a "click a cell" question.
 // The grids come ready from CompareGrids (computed in update, not here).
-#include "compare_view.hpp"
+#include "compare/compare_view.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "cell_grid.hpp"
-#include "grid_painter.hpp"
-#include "theme_style.hpp"
+#include "canvas/cell_grid.hpp"
+#include "canvas/grid_painter.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/cell_format.hpp"
 #include "viz/colour_scale.hpp"
 #include "viz/compare_actions.hpp"
 #include "viz/compare_layout.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
-#include "tiled_window.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

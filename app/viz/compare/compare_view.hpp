@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "editor_panel.hpp"
-#include "font_set.hpp"
+#include "panels/editor_panel.hpp"
+#include "gl/font_set.hpp"
 #include "viz/app_state.hpp"
 #include "viz/compare.hpp"
 

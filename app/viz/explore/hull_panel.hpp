@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "editor_panel.hpp"  // WidgetProbe
+#include "panels/editor_panel.hpp"  // WidgetProbe
 #include "viz/hull_view.hpp"
 
 namespace viz {

@@ -4,7 +4,7 @@
 
 #include <imgui.h>
 
-#include "editor_panel.hpp"  // WidgetProbe
+#include "panels/editor_panel.hpp"  // WidgetProbe
 
 namespace viz {
 

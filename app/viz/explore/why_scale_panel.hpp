@@ -5,7 +5,7 @@
 
 #include <imgui.h>
 
-#include "editor_panel.hpp"  // WidgetProbe
+#include "panels/editor_panel.hpp"  // WidgetProbe
 #include "viz/colormap.hpp"
 #include "viz/why_scale_model.hpp"
 

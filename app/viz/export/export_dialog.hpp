@@ -3,7 +3,7 @@
 // Only asks; the App runs the export (app_export.cpp).
 #pragma once
 
-#include "../editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 
 #include "attn/trace.hpp"
 #include "viz/app_state.hpp"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gl.hpp"
+#include "gl/gl.hpp"
 
 namespace viz {
 

@@ -1,6 +1,6 @@
 // PNG capture (rows flipped: GL's origin is bottom-left) and JSON dumps,
 // written to a temporary file and renamed so a reader never sees half a file.
-#include "capture.hpp"
+#include "gl/capture.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <stb_image_write.h>
 
-#include "gl.hpp"
+#include "gl/gl.hpp"
 #include "viz/lesson_actions.hpp"
 #include <imgui.h>
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "viz/app_state.hpp"
-#include "editor_panel.hpp"
-#include "grid_numbers.hpp"
+#include "panels/editor_panel.hpp"
+#include "canvas/grid_numbers.hpp"
 #include "viz/layout.hpp"
 #include "viz/trace_model.hpp"
 

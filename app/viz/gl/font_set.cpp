@@ -1,7 +1,7 @@
 // Font loading with an explicit glyph list: ImGui only rasterises the code
 // points it is given, and the formulas use symbols outside Latin-1. Every
 // build starts from an empty atlas, so a UI size change frees the old sizes.
-#include "font_set.hpp"
+#include "gl/font_set.hpp"
 
 #include <cstdio>
 

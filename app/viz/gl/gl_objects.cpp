@@ -1,6 +1,6 @@
 // Shader compilation and linking for the RAII program wrapper; errors carry
 // the driver's log so a broken shader says why instead of drawing nothing.
-#include "gl_objects.hpp"
+#include "gl/gl_objects.hpp"
 
 #include <stdexcept>
 #include <vector>

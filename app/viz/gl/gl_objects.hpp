@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "gl.hpp"
+#include "gl/gl.hpp"
 
 namespace viz::gl {
 

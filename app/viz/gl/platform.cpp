@@ -1,6 +1,6 @@
 // GLFW + OpenGL 3.3 core + Dear ImGui set-up. Checks for a display before
 // touching GLFW so a headless machine gets a clear message, not a crash.
-#include "platform.hpp"
+#include "gl/platform.hpp"
 
 #include <cfloat>
 
@@ -14,7 +14,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
-#include "gl.hpp"
+#include "gl/gl.hpp"
 #include <GLFW/glfw3.h>
 
 namespace viz {

@@ -1,7 +1,7 @@
 // ImGui's own light and dark styles, plus a high-contrast one built on the
 // light style: black text and borders, no pale greys, stronger buttons, so
 // nothing fades on a washed-out projector.
-#include "theme_style.hpp"
+#include "gl/theme_style.hpp"
 
 namespace viz {
 namespace {

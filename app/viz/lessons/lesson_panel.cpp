@@ -2,16 +2,16 @@
 // (predict, then reveal) and Back / Next. It only asks; checking answers and
 // moving between steps are viz::actions (lesson_actions.hpp), tested
 // without a window.
-#include "lesson_panel.hpp"
+#include "lessons/lesson_panel.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "editor_panel.hpp"
-#include "rich_text_view.hpp"
-#include "theme_style.hpp"
+#include "panels/editor_panel.hpp"
+#include "panels/rich_text_view.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/lesson_actions.hpp"
-#include "tiled_window.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

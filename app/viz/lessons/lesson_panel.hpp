@@ -4,8 +4,8 @@
 
 #include <imgui.h>
 
-#include "editor_panel.hpp"
-#include "font_set.hpp"
+#include "panels/editor_panel.hpp"
+#include "gl/font_set.hpp"
 #include "viz/app_state.hpp"
 #include "viz/lesson_catalogue.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <imgui.h>
 
-#include "lesson_panel.hpp"
-#include "theme_style.hpp"
+#include "lessons/lesson_panel.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/lesson_actions.hpp"
 
 namespace viz {

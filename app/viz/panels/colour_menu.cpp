@@ -1,12 +1,12 @@
 // The Colours menu. Each map shows a small bar of itself beside its name, so
 // a teacher picks by looking, and each choice says what it is for on hover.
-#include "colour_menu.hpp"
+#include "panels/colour_menu.hpp"
 
 #include <string>
 
 #include <imgui.h>
 
-#include "grid_painter.hpp"
+#include "canvas/grid_painter.hpp"
 
 namespace viz {
 namespace {

@@ -4,7 +4,7 @@
 // in AppState only; the app recomputes the scales and textures from them.
 #pragma once
 
-#include "editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 #include "viz/colour_options.hpp"
 
 namespace viz {

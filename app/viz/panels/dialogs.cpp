@@ -1,6 +1,6 @@
 // Modal dialogs and the help window. Dialogs only ask; what an answer does
 // (open, save, continue after saving) is in viz::actions, where it is tested.
-#include "dialogs.hpp"
+#include "panels/dialogs.hpp"
 
 #include <ctime>
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "lesson_panel.hpp"
-#include "menu_bar.hpp"
+#include "lessons/lesson_panel.hpp"
+#include "panels/menu_bar.hpp"
 #include "viz/app_actions.hpp"
 
 namespace viz {

@@ -1,15 +1,15 @@
 // Editor panel: shape, tokens and options. Discrete edits commit one undo
 // step each; structural changes go through viz::edit so values are kept.
-#include "editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 
 #include <imgui_stdlib.h>
 
 #include "viz/app_actions.hpp"
-#include "theme_style.hpp"
-#include "typed_fields.hpp"
+#include "gl/theme_style.hpp"
+#include "panels/typed_fields.hpp"
 #include "attn/explain.hpp"
 #include "viz/scenario_edit.hpp"
-#include "tiled_window.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

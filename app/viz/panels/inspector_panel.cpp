@@ -1,12 +1,12 @@
 // Inspector rendering. Long term lists (a 1024-key softmax row) go through
 // ImGuiListClipper so only the visible lines are laid out.
-#include "inspector_panel.hpp"
+#include "panels/inspector_panel.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "theme_style.hpp"
-#include "tiled_window.hpp"
+#include "gl/theme_style.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

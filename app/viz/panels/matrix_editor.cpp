@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <string>
 
-#include "theme_style.hpp"
-#include "typed_fields.hpp"
+#include "gl/theme_style.hpp"
+#include "panels/typed_fields.hpp"
 #include "viz/app_actions.hpp"
 #include "attn/explain.hpp"
-#include "editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 
 namespace viz {
 namespace {

@@ -1,6 +1,6 @@
 // The main menu. Opening or quitting with unsaved edits goes through
 // actions::request, which asks first (dialogs.cpp draws the question).
-#include "menu_bar.hpp"
+#include "panels/menu_bar.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,8 +8,8 @@
 
 #include <imgui.h>
 
-#include "colour_menu.hpp"
-#include "lesson_panel.hpp"
+#include "panels/colour_menu.hpp"
+#include "lessons/lesson_panel.hpp"
 #include "viz/app_actions.hpp"
 #include "viz/compare_actions.hpp"
 #include "viz/lesson_actions.hpp"

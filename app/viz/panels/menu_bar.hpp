@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 #include "viz/app_state.hpp"
 #include "viz/lesson_catalogue.hpp"
 

@@ -2,14 +2,14 @@
 // space), each word is measured in its face, and words flow onto lines no
 // wider than the width. Drawn through the window's draw list, then a Dummy
 // reserves the height so ImGui lays out what follows.
-#include "rich_text_view.hpp"
+#include "panels/rich_text_view.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include <imgui.h>
 
-#include "theme_style.hpp"
+#include "gl/theme_style.hpp"
 
 namespace viz {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "font_set.hpp"
+#include "gl/font_set.hpp"
 #include "viz/rich_text.hpp"
 #include "viz/theme.hpp"
 

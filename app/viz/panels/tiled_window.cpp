@@ -2,11 +2,11 @@
 // ImGui's background draw list, which the backend renders before every
 // window, with the window's rectangle as the command's clip rectangle and
 // the colour carried in the callback's data pointer (nothing to keep alive).
-#include "tiled_window.hpp"
+#include "panels/tiled_window.hpp"
 
 #include <cstdint>
 
-#include "gl.hpp"
+#include "gl/gl.hpp"
 
 namespace viz {
 namespace {

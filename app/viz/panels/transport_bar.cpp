@@ -1,12 +1,12 @@
 // Playback controls. The clock is the only thing they change; the frame is
 // then re-evaluated from (trace, t), so stepping back is as cheap as forward.
-#include "transport_bar.hpp"
+#include "panels/transport_bar.hpp"
 
 #include <string>
 
-#include "grid_painter.hpp"
+#include "canvas/grid_painter.hpp"
 #include "viz/colormap.hpp"
-#include "tiled_window.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

@@ -3,7 +3,7 @@
 // we keep that text in AppState::draft (UI state lives in one place) and
 // apply it only when the field is deactivated: Enter, Tab, a click
 // elsewhere, or Escape (which has already put the original text back).
-#include "typed_fields.hpp"
+#include "panels/typed_fields.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -16,7 +16,7 @@
 #include <imgui_stdlib.h>
 
 #include "attn/explain.hpp"
-#include "editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 #include "viz/app_actions.hpp"
 
 namespace viz {

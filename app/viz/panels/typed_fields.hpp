@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "editor_panel.hpp"
+#include "panels/editor_panel.hpp"
 #include "viz/app_state.hpp"
 
 namespace viz {

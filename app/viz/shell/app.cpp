@@ -1,6 +1,6 @@
 // Construction, start-up options and the three run modes (interactive,
 // screenshot, benchmark). One frame is in app_frame.cpp.
-#include "app.hpp"
+#include "shell/app.hpp"
 
 #include <algorithm>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <cstdio>
 
 #include "viz/app_actions.hpp"
-#include "capture.hpp"
-#include "menu_bar.hpp"
-#include "theme_style.hpp"
+#include "gl/capture.hpp"
+#include "panels/menu_bar.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/config_files.hpp"
 #include "viz/settings_state.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app.hpp"
+#include "shell/app.hpp"
 
 namespace viz {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <stb_image_write.h>
 
-#include "app.hpp"
+#include "shell/app.hpp"
 #include "viz/lesson_actions.hpp"
 #include "attn/io/matrix_export.hpp"
 #include "attn/io/scenario_file.hpp"

@@ -5,22 +5,22 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app.hpp"
-#include "compare_view.hpp"
-#include "train_view.hpp"
+#include "shell/app.hpp"
+#include "compare/compare_view.hpp"
+#include "train/train_view.hpp"
 #include "attn/io/machine_limits.hpp"
-#include "canvas_view.hpp"
-#include "capture.hpp"
-#include "inspector_panel.hpp"
-#include "lesson_panel.hpp"
+#include "canvas/canvas_view.hpp"
+#include "gl/capture.hpp"
+#include "panels/inspector_panel.hpp"
+#include "lessons/lesson_panel.hpp"
 #include "viz/lesson_actions.hpp"
-#include "dialogs.hpp"
+#include "panels/dialogs.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"
-#include "menu_bar.hpp"
-#include "shortcuts.hpp"
-#include "transport_bar.hpp"
+#include "panels/menu_bar.hpp"
+#include "shell/shortcuts.hpp"
+#include "panels/transport_bar.hpp"
 
 namespace viz {
 

@@ -2,7 +2,7 @@
 // while the window keeps drawing the current document, with a line in the
 // status panel and Cancel. The file becomes the document only when it has
 // been read whole (or its error is shown, the current document kept).
-#include "app.hpp"
+#include "shell/app.hpp"
 #include "viz/app_actions.hpp"
 
 namespace viz {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app.hpp"
+#include "shell/app.hpp"
 
 namespace viz {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <vector>
 
-#include "app.hpp"
+#include "shell/app.hpp"
 
 namespace viz {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "app.hpp"
+#include "shell/app.hpp"
 #include "attn/io/model_file.hpp"
 #include "viz/app_actions.hpp"
 #include "viz/lesson_actions.hpp"

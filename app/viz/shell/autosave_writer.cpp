@@ -1,6 +1,6 @@
 // The autosave worker: waits for a snapshot or a removal, does it outside
 // the lock, and repeats. A failed write is dropped (the next one retries).
-#include "autosave_writer.hpp"
+#include "shell/autosave_writer.hpp"
 
 #include <cstdio>
 #include <exception>

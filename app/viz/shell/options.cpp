@@ -1,6 +1,6 @@
 // CLI11 parsing for the app. Values are checked here so a typo in a test
 // script fails loudly instead of silently rendering the wrong thing.
-#include "options.hpp"
+#include "shell/options.hpp"
 
 #include <cstdio>
 #include <sstream>

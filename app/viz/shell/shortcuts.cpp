@@ -1,6 +1,6 @@
 // Shortcut handling through ImGui's key state (GLFW key codes in 1.86), so
 // keys typed into a text field never also drive the animation.
-#include "shortcuts.hpp"
+#include "shell/shortcuts.hpp"
 
 #include <imgui.h>
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "train_view.hpp"
+#include "train/train_view.hpp"
 
 namespace viz {
 namespace {

@@ -4,7 +4,7 @@
 // layer and head at the snapshot shown, each with how much it looks at the
 // previous token and at the induction target. Clicking a grid opens that
 // layer and head in the pipeline view, where every number is explained.
-#include "train_view.hpp"
+#include "train/train_view.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,11 +14,11 @@
 
 #include <imgui_stdlib.h>
 
-#include "cell_grid.hpp"
-#include "theme_style.hpp"
+#include "canvas/cell_grid.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
-#include "tiled_window.hpp"
+#include "panels/tiled_window.hpp"
 
 namespace viz {
 namespace {

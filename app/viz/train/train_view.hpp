@@ -6,9 +6,9 @@
 
 #include <imgui.h>
 
-#include "editor_panel.hpp"
-#include "font_set.hpp"
-#include "theme_style.hpp"
+#include "panels/editor_panel.hpp"
+#include "gl/font_set.hpp"
+#include "gl/theme_style.hpp"
 #include "viz/app_state.hpp"
 #include "viz/train_session.hpp"
 #include "viz/train_view_model.hpp"
