@@ -55,6 +55,17 @@ std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::st
 
 namespace detail {
 
+Trace start_trace(const Scenario& s) {
+  Trace t;
+  t.dims = dims_of(s);
+  // Inputs (X, context, positions), every head, then concat, W_O and the output.
+  t.stages.reserve(8 + static_cast<size_t>(t.dims.n_heads) * kMostStagesPerHead);
+  t.softmax_axis = s.softmax_axis;
+  t.mask_mode = s.mask_mode;
+  t.score = s.score;
+  return t;
+}
+
 BoolMat build_blocked(const Scenario& s, const Dims& d) {
   const bool any = s.mask != MaskKind::None || !s.key_padding.empty();
   if (!any) return {};
@@ -89,18 +100,51 @@ HeadInputs push_inputs(Trace& t, const Scenario& s) {
   return in;
 }
 
-void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* progress) {
-  const Dims& d = t.dims;
-  // Heads in parallel (when they are worth a thread), appended in order.
-  std::vector<HeadStages> heads(static_cast<size_t>(d.n_heads));
+HeadInputs inputs_of(const Trace& t) {
+  HeadInputs in;
+  const Stage* x = t.find("x");
+  const Stage* kv = t.find("context") ? t.find("context") : x;
+  in.x = x->value.shared();
+  in.kv = kv->value.shared();
+  in.x_id = x->id;
+  in.kv_id = kv->id;
+  in.queries = x->row_labels;
+  in.keys = kv->row_labels;
+  // Every head's masked logits show the same mask.
+  for (const Stage& s : t.stages)
+    if (s.id == "masked") {
+      in.blocked = s.blocked;
+      break;
+    }
+  set_dim_labels(in, t.dims);
+  return in;
+}
+
+std::vector<HeadStages> compute_heads(const Scenario& s, const Dims& d, const HeadInputs& in,
+                                      const std::vector<int>& heads, Progress* progress) {
+  std::vector<HeadStages> out(heads.size());
   ScratchPool scratch;
-  const int inside = threads_inside_heads(d, d.n_heads, progress ? progress->max_threads : 0);
-  run_heads(d.n_heads, d, progress,
-            [&](int h) { heads[static_cast<size_t>(h)] = compute_head(s, d, h, in, &scratch, inside); });
-  for (HeadStages& h : heads) {
+  const int count = static_cast<int>(heads.size());
+  const int inside = threads_inside_heads(d, count, progress ? progress->max_threads : 0);
+  run_heads(count, d, progress, [&](int i) {
+    out[static_cast<size_t>(i)] = compute_head(s, d, heads[static_cast<size_t>(i)], in, &scratch, inside);
+  });
+  return out;
+}
+
+void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* progress, const std::vector<int>& which) {
+  const Dims& d = t.dims;
+  std::vector<int> heads = which;
+  if (heads.empty())
+    for (int h = 0; h < d.n_heads; ++h) heads.push_back(h);
+  // Heads in parallel (when they are worth a thread), appended in order.
+  std::vector<HeadStages> done = compute_heads(s, d, in, heads, progress);
+  t.softmax.resize(static_cast<size_t>(d.n_heads));
+  for (size_t i = 0; i < heads.size(); ++i) {
+    HeadStages& h = done[i];
     if (h.error) std::rethrow_exception(h.error);
     for (Stage& st : h.stages) t.stages.push_back(std::move(st));
-    t.softmax.push_back(std::move(h.softmax));
+    t.softmax[static_cast<size_t>(heads[i])] = std::move(h.softmax);
     for (std::string& note : h.notes) t.notes.push_back(std::move(note));
   }
 }
@@ -156,13 +200,7 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
 
 Trace compute_trace(const Scenario& s, const Limits& limits, Progress* progress) {
   if (std::string e = validate(s, limits); !e.empty()) throw std::invalid_argument(e);
-  Trace t;
-  t.dims = dims_of(s);
-  // Inputs (X, context, positions), every head, then concat, W_O and the output.
-  t.stages.reserve(8 + static_cast<size_t>(t.dims.n_heads) * detail::kMostStagesPerHead);
-  t.softmax_axis = s.softmax_axis;
-  t.mask_mode = s.mask_mode;
-  t.score = s.score;
+  Trace t = detail::start_trace(s);
   const detail::HeadInputs in = detail::push_inputs(t, s);
   detail::push_heads(t, s, in, progress);
   detail::push_output(t, s, in.queries, progress ? progress->max_threads : 0);

@@ -12,15 +12,29 @@
 
 namespace attn::detail {
 
+// An empty trace of `s`'s shape and options, ready for its stages.
+Trace start_trace(const Scenario& s);
+
 // Cells blocked by the scenario's mask and key padding; empty when none.
 BoolMat build_blocked(const Scenario& s, const Dims& d);
 
 // Appends X (and the context) with positional encodings; returns what the heads read.
 HeadInputs push_inputs(Trace& t, const Scenario& s);
 
-// Appends every head's stages, softmax statistics and notes, in head order.
+// What the heads read, taken from a trace that holds the inputs and at
+// least one head (shared, not copied).
+HeadInputs inputs_of(const Trace& t);
+
+// Appends the stages, softmax statistics and notes of `heads` (every head
+// when empty), in that order; t.softmax gets an entry for every head.
 // Throws Cancelled when progress->cancel is set before every head is done.
-void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* progress);
+void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* progress,
+                const std::vector<int>& heads = {});
+
+// The stages, softmax statistics and notes of some heads, computed on the
+// machine's cores; a head that failed carries its error.
+std::vector<HeadStages> compute_heads(const Scenario& s, const Dims& d, const HeadInputs& in,
+                                      const std::vector<int>& heads, Progress* progress);
 
 // The output before an edit of some heads' weights, to update it from.
 struct OutputBefore {

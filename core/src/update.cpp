@@ -27,14 +27,7 @@
 namespace attn {
 namespace {
 
-using detail::HeadInputs;
-
 bool same(const Mat& a, const Mat& b) { return a.rows() == b.rows() && a.cols() == b.cols() && a == b; }
-
-bool same_dims(const Dims& a, const Dims& b) {
-  return a.n_q == b.n_q && a.n_k == b.n_k && a.d_model == b.d_model && a.d_ctx == b.d_ctx && a.d_k == b.d_k &&
-         a.d_v == b.d_v && a.n_heads == b.n_heads && a.d_out == b.d_out && a.projected == b.projected;
-}
 
 // What an edit changed, when it is a kind that can be updated in place.
 struct Change {
@@ -45,7 +38,7 @@ struct Change {
 };
 
 std::optional<Change> classify(const Scenario& a, const Scenario& b) {
-  if (!same_dims(dims_of(a), dims_of(b)) || !same(a.x, b.x) || a.context.has_value() != b.context.has_value() ||
+  if (dims_of(a) != dims_of(b) || !same(a.x, b.x) || a.context.has_value() != b.context.has_value() ||
       (a.context && !same(*a.context, *b.context)))
     return std::nullopt;
   if (a.scale != b.scale || a.temperature != b.temperature || a.mask != b.mask || a.key_padding != b.key_padding ||
@@ -93,31 +86,8 @@ bool relabel(Trace& t, const Scenario& old, const Scenario& now) {
   return true;
 }
 
-// What the heads read, taken from the trace itself (shared, not copied).
-HeadInputs inputs_of(const Trace& t) {
-  HeadInputs in;
-  const Stage* x = t.find("x");
-  const Stage* kv = t.find("context") ? t.find("context") : x;
-  in.x = x->value.shared();
-  in.kv = kv->value.shared();
-  in.x_id = x->id;
-  in.kv_id = kv->id;
-  in.queries = x->row_labels;
-  in.keys = kv->row_labels;
-  in.blocked = t.find("masked", 0)->blocked;
-  detail::set_dim_labels(in, t.dims);
-  return in;
-}
-
 void replace_heads(Trace& t, const Scenario& now, const std::vector<int>& heads, Progress* progress) {
-  const HeadInputs in = inputs_of(t);
-  std::vector<detail::HeadStages> fresh(heads.size());
-  detail::ScratchPool scratch;
-  const int count = static_cast<int>(heads.size());
-  const int inside = detail::threads_inside_heads(t.dims, count, progress ? progress->max_threads : 0);
-  detail::run_heads(count, t.dims, progress, [&](int i) {
-    fresh[static_cast<size_t>(i)] = detail::compute_head(now, t.dims, heads[static_cast<size_t>(i)], in, &scratch, inside);
-  });
+  std::vector<detail::HeadStages> fresh = detail::compute_heads(now, t.dims, detail::inputs_of(t), heads, progress);
   for (size_t i = 0; i < heads.size(); ++i) {
     detail::HeadStages& f = fresh[i];
     if (f.error) std::rethrow_exception(f.error);
@@ -226,7 +196,7 @@ Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now
                    Progress* progress) {
   if (std::string e = validate(now, limits); !e.empty()) throw std::invalid_argument(e);
   const std::optional<Change> c = classify(old, now);
-  if (!updatable(c, now)) return compute_trace(now, limits, progress);
+  if (!before.complete || !updatable(c, now)) return compute_trace(now, limits, progress);
   Trace t = before;  // stages share their matrices: copying is cheap
   if (c->labels && !relabel(t, old, now)) return compute_trace(now, limits, progress);
   if (mask_alone(*c)) return update_mask_rows(t, now, c->mask_rows) ? t : compute_trace(now, limits, progress);

@@ -67,45 +67,81 @@ void TraceModel::set_on_ready(std::function<void()> wake) {
   on_ready_ = std::move(wake);
 }
 
-TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress) {
+namespace {
+
+// Milliseconds since the last call (the phases of a recompute).
+class Laps {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return ms;
+  }
+  double total() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
+}  // namespace
+
+void TraceModel::add_colours(Result& r, const Job& job, const attn::Trace* base, const RowRanges* base_ranges,
+                             attn::Progress* progress) {
+  Laps laps;
+  r.ranges = std::make_shared<const RowRanges>(base && base_ranges ? trace_row_ranges(*r.trace, *base, *base_ranges)
+                                                                   : trace_row_ranges(*r.trace));
+  r.phases.ranges = laps.lap();
+  // Only in the background (progress set): made on the UI thread, texels
+  // would cost the same here as when drawn.
+  if (job.texels && progress)
+    r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, *job.texels, &progress->cancel));
+  r.phases.texels = laps.lap();
+}
+
+TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress, const std::function<void(Result)>& publish) {
   Result r;
   r.document = job.document;
   r.revision = job.revision;
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  auto lap = start;
-  auto ms_since_lap = [&lap] {
-    const auto now = clock::now();
-    const double ms = std::chrono::duration<double, std::milli>(now - lap).count();
-    lap = now;
-    return ms;
-  };
+  r.scenario = job.scenario;
+  Laps laps;
   try {
-    r.trace = std::make_shared<const attn::Trace>(
-        job.base && job.base_scenario
-            ? attn::update_trace(*job.base, *job.base_scenario, *job.scenario, job.limits, progress)
-            : attn::compute_trace(*job.scenario, job.limits, progress));
-    r.phases.core = ms_since_lap();
-    r.ranges = std::make_shared<const RowRanges>(job.base && job.base_ranges
-                                                     ? trace_row_ranges(*r.trace, *job.base, *job.base_ranges)
-                                                     : trace_row_ranges(*r.trace));
-    r.phases.ranges = ms_since_lap();
-    r.scenario = job.scenario;
-    r.same_layout = job.base && same_layout_inputs(*job.base, *r.trace);
-    // Only in the background (progress set): made on the UI thread, texels
-    // would cost the same here as when drawn.
-    if (job.texels && progress)
-      r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, *job.texels, &progress->cancel));
-    r.phases.texels = ms_since_lap();
+    std::shared_ptr<const attn::Trace> base = job.base_scenario ? job.base : nullptr;
+    std::shared_ptr<const RowRanges> base_ranges = job.base_ranges;
+    if (!base && job.preview_head >= 0 && progress && publish) {
+      // Nothing on screen yet: the head on screen first, shown at once, then
+      // the rest completed from it (its matrices and ranges are reused).
+      Result first = r;
+      first.preview = true;
+      first.trace = std::make_shared<const attn::Trace>(
+          attn::compute_preview(*job.scenario, job.preview_head, job.limits, progress));
+      first.phases.core = laps.lap();
+      add_colours(first, job, nullptr, nullptr, progress);
+      laps.lap();
+      first.ms = laps.total();
+      base = first.trace;
+      base_ranges = first.ranges;
+      publish(first);
+      r.trace = std::make_shared<const attn::Trace>(attn::complete_trace(*base, *job.scenario, job.limits, progress));
+    } else {
+      r.trace = std::make_shared<const attn::Trace>(
+          base ? attn::update_trace(*base, *job.base_scenario, *job.scenario, job.limits, progress)
+               : attn::compute_trace(*job.scenario, job.limits, progress));
+    }
+    r.phases.core = laps.lap();
+    add_colours(r, job, base.get(), base_ranges.get(), progress);
+    r.same_layout = base && base->complete && same_layout_inputs(*base, *r.trace);
   } catch (const attn::Cancelled&) {
     throw;
   } catch (const attn::ComputeError& e) {
+    r.trace.reset();
     r.error = e.what();
     r.offending = offending_inputs(*job.scenario, e.stage, e.row, e.col);
   } catch (const std::exception& e) {
+    r.trace.reset();
     r.error = e.what();
   }
-  r.ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+  r.ms = laps.total();
   return r;
 }
 
@@ -144,8 +180,19 @@ void TraceModel::worker_loop() {
     job_heads_ = std::max(1, static_cast<int>(job.scenario->heads.size()));
     lock.unlock();
     std::optional<Result> r;
+    // A preview is shown unless a newer job already waits (its own preview
+    // comes soon) or this one was cancelled: the window wakes for it as for
+    // a finished result.
+    auto publish = [this](Result preview) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (job_ || progress_.cancel) return;
+      result_ = std::move(preview);
+      const std::function<void()> wake = on_ready_;
+      lock.unlock();
+      if (wake) wake();
+    };
     try {
-      r = run(job, &progress_);
+      r = run(job, &progress_, publish);
     } catch (const attn::Cancelled&) {
       // superseded by a newer edit, or cancelled by the user: nothing to show
     }
@@ -233,7 +280,17 @@ void TraceModel::cancel() {
     pending_ = false;
     error_ = "The computation was cancelled: the grids show the last result that finished.";
     if (!trace_) error_ = "The computation was cancelled before it finished.";
+    if (preview())
+      error_ = "The computation was cancelled: only head " + std::to_string(preview_head()) +
+               " was computed (the other heads, concat and the output were not).";
   }
+}
+
+int TraceModel::preview_head() const {
+  if (!preview()) return -1;
+  for (const attn::Stage& s : trace_->stages)
+    if (s.head >= 0) return s.head;
+  return -1;
 }
 
 void TraceModel::wait_idle() {
@@ -249,7 +306,9 @@ void TraceModel::apply(Result r) {
     // The old snapshot is the next one's storage when nothing else holds it
     // (every snapshot is made non-const by snapshot(), so the cast is sound).
     if (scenario_ && scenario_.use_count() == 1) spare_ = std::const_pointer_cast<attn::Scenario>(std::move(scenario_));
-    retire({std::move(trace_), std::move(ranges_), std::move(scenario_)}, spare_ ? nullptr : r.scenario);
+    // A preview's scenario is still the running job's: the spare is asked
+    // for with the whole trace.
+    retire({std::move(trace_), std::move(ranges_), std::move(scenario_)}, spare_ || r.preview ? nullptr : r.scenario);
     trace_ = std::move(r.trace);
     ranges_ = std::move(r.ranges);
     scenario_ = std::move(r.scenario);
@@ -258,6 +317,15 @@ void TraceModel::apply(Result r) {
     ++generation_;
     if (!r.same_layout) ++layout_generation_;
   } else {
+    if (preview()) {
+      // The rest of a document that never computed whole failed: like any
+      // document that fails from the start, it shows no grids.
+      retire({std::move(trace_), std::move(ranges_), std::move(scenario_)});
+      ranges_ = std::make_shared<const RowRanges>();
+      texels_.reset();
+      ++generation_;
+      ++layout_generation_;
+    }
     error_ = std::move(r.error);  // keep showing the last good trace of this document
   }
 }
@@ -282,14 +350,16 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
       result_.reset();
     }
     if (done) {
-      pending_ = false;
+      if (!done->preview) pending_ = false;  // a preview: the whole trace follows
       apply(std::move(*done));
     }
   }
   if (revision != revision_) {
     revision_ = revision;
-    Job job{snapshot(scenario), document, revision, limits, trace_, scenario_, ranges_,
-            texel_request_};
+    // Only a whole trace is a base to update from (a preview lacks heads).
+    const bool whole = trace_ && trace_->complete;
+    Job job{snapshot(scenario), document, revision, limits, whole ? trace_ : nullptr, whole ? scenario_ : nullptr,
+            ranges_, texel_request_};
     if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
       if (pending_) cancel();  // an older background recompute is no longer wanted
       pending_ = false;
@@ -299,7 +369,12 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
       }
     } else {
       drop_scores_before(scenario);
-      job.base = trace_;
+      job.base = whole ? trace_ : nullptr;  // the same trace, its scores perhaps made on demand now
+      if (!job.base) {
+        // Nothing whole on screen: draw the head on screen (all heads: the first) first.
+        const int heads = attn::dims_of(scenario).n_heads;
+        job.preview_head = std::clamp(texel_request_ ? texel_request_->head : 0, 0, std::max(0, heads - 1));
+      }
       pending_ = true;
       submit(std::move(job));
     }

@@ -151,10 +151,14 @@ void computing_line(const TraceModel& model, AppState& state, float width, const
   const float p = static_cast<float>(model.progress());
   char label[64];
   // Before a document's first trace there is no previous result to show,
-  // and nothing was edited: the file is being computed.
-  const bool edit = model.has_trace();
+  // and nothing was edited: the file is being computed, and its preview
+  // (the head on screen) may already be drawn.
+  const bool edit = model.has_trace() && !model.preview();
   std::snprintf(label, sizeof label, edit ? "Computing your edit: %.0f%%" : "Computing: %.0f%% of the heads", p * 100);
   if (edit) ImGui::TextColored(to_imvec4(pal.warning), "%s", "The grids show the previous result until it is ready.");
+  if (model.preview())
+    ImGui::TextColored(to_imvec4(pal.warning), "Head %d is drawn first; the other heads, concat and the output follow.",
+                       model.preview_head());
   const float cancel_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
   ImGui::ProgressBar(p, {std::max(40.0f, width - cancel_w - ImGui::GetStyle().ItemSpacing.x), 0}, label);
   ImGui::SameLine();

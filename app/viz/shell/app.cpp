@@ -100,7 +100,7 @@ void App::apply_theme_if_changed() {
 
 // Time options need the timeline, so they apply after the first recompute.
 void App::apply_start_options() {
-  if (start_applied_ || !model_.has_trace()) return;
+  if (start_applied_ || !model_.has_trace() || model_.preview()) return;  // a preview lacks stages they may name
   start_applied_ = true;
   const Timeline& tl = model_.timeline();
   double t = tl.total;

@@ -31,6 +31,13 @@ std::vector<Rgba> animation_colours(Theme theme) {
   return {p.step, p.step_fill, p.empty_cell, p.source, p.source_fill, p.cell_outline, p.lesson, p.lesson_fill};
 }
 
+// Why the trace on screen cannot be exported now (empty when it can).
+std::string nothing_to_export(const TraceModel& model) {
+  if (!model.has_trace()) return "nothing to export: the scenario cannot be computed";
+  if (model.preview()) return "the scene is still being computed (only one head so far): export it when it is done";
+  return "";
+}
+
 }  // namespace
 
 RgbaImage App::render_export(const ExportRequest& r, std::optional<double> t, int settle) {
@@ -84,7 +91,7 @@ void App::restore_after_export() {
 }
 
 std::string App::export_still(const ExportRequest& r) {
-  if (!model_.has_trace()) return "nothing to export: the scenario cannot be computed";
+  if (std::string why = nothing_to_export(model_); !why.empty()) return why;
   const attn::Trace& trace = model_.trace();
   try {
     switch (r.format) {
@@ -127,7 +134,7 @@ std::string App::export_still(const ExportRequest& r) {
 }
 
 std::string App::start_animation(const ExportRequest& r) {
-  if (!model_.has_trace()) return "nothing to export: the scenario cannot be computed";
+  if (std::string why = nothing_to_export(model_); !why.empty()) return why;
   if (export_job_) return "an export is already running";
   auto job = std::make_unique<ExportJob>();
   job->request = r;

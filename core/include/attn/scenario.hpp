@@ -68,6 +68,11 @@ struct Dims {
   int n_heads = 1;
   int d_out = 0;
   bool projected = false;  // heads carry W_Q/W_K/W_V
+  bool operator==(const Dims& o) const {
+    return n_q == o.n_q && n_k == o.n_k && d_model == o.d_model && d_ctx == o.d_ctx && d_k == o.d_k && d_v == o.d_v &&
+           n_heads == o.n_heads && d_out == o.d_out && projected == o.projected;
+  }
+  bool operator!=(const Dims& o) const { return !(*this == o); }
 };
 
 Dims dims_of(const Scenario& s);

@@ -65,6 +65,9 @@ struct Trace {
   // whole, after update_trace updated it from the one before (0: computed
   // whole). Each update adds about an ulp of the largest term it added.
   double output_drift = 0;
+  // False for a preview (compute_preview): the inputs and one head, without
+  // the other heads, concat, W_O and the output.
+  bool complete = true;
 
   const Stage* find(const std::string& id, int head = -1) const;
   const Stage* find(const StageRef& ref) const { return find(ref.id, ref.head); }
@@ -106,10 +109,24 @@ Trace compute_trace(const Scenario& s, const Limits& limits = {}, Progress* prog
 // set 1 to prove it.
 void set_compute_threads(int n);
 
+// A first look at a big scene while the rest is computed: the inputs and
+// head `head`'s stages only (complete = false), by the code compute_trace
+// runs, so each stage equals the full trace's bit for bit. Throws as
+// compute_trace does, and std::out_of_range for a head the scene lacks.
+Trace compute_preview(const Scenario& s, int head, const Limits& limits = {}, Progress* progress = nullptr);
+
+// The full trace of `s` from its preview = compute_preview(s, h): the heads
+// the preview lacks, then concat, W_O and the output; equal to
+// compute_trace(s) bit for bit. (As with update_trace, `preview` must be of
+// this `s`; one of another shape or options is not reused, but computed whole.)
+Trace complete_trace(const Trace& preview, const Scenario& s, const Limits& limits = {},
+                     Progress* progress = nullptr);
+
 // The trace of `now`, given `before` = compute_trace(old): only what the
 // difference touches is recomputed (a head's weights, a mask row, labels);
 // the result equals compute_trace(now) exactly, except what update.cpp says
 // agrees to rounding (a recomputed mask row, an output updated in part).
+// A preview `before` (complete = false) is not updated: now is computed whole.
 Trace update_trace(const Trace& before, const Scenario& old, const Scenario& now, const Limits& limits = {},
                    Progress* progress = nullptr);
 

@@ -9,6 +9,10 @@
 // document (marked stale) with the error message, so an invalid edit never
 // blanks the screen; a document that fails from the start has no trace at
 // all, so another document's grids are never shown under its name.
+// With nothing on screen yet (a big document just opened), the background
+// recompute draws progressively: first a preview of the inputs and the head
+// on screen (attn::compute_preview), then the whole trace completed from it.
+// The preview is of the newest revision too, so nothing mixes two states.
 #pragma once
 
 #include <condition_variable>
@@ -91,8 +95,12 @@ class TraceModel {
   // tests); the next update() installs the result.
   void wait_idle();
   // The trace shown is an older state of this document (the current one
-  // failed, or is still being computed).
+  // failed, or is still being computed), or only its preview.
   bool stale() const { return has_trace() && (!error_.empty() || pending_); }
+  // The trace shown is a preview: the inputs and one head (preview_head()),
+  // while the other heads, concat and the output are computed.
+  bool preview() const { return trace_ && !trace_->complete; }
+  int preview_head() const;
   // When a value overflowed: the input entries behind it, largest first.
   const std::vector<InputCell>& offending() const { return offending_; }
   Granularity granularity() const { return timeline_.granularity; }
@@ -115,6 +123,7 @@ class TraceModel {
     std::shared_ptr<const attn::Scenario> base_scenario;
     std::shared_ptr<const RowRanges> base_ranges;
     std::optional<TexelRequest> texels;
+    int preview_head = -1;  // >= 0: publish a preview of this head first (no base)
   };
   struct Result {
     std::uint64_t document = 0, revision = 0;
@@ -123,13 +132,20 @@ class TraceModel {
     std::shared_ptr<const attn::Scenario> scenario;
     std::shared_ptr<const PreparedTexels> texels;
     bool same_layout = false;  // as the trace it was updated from
+    bool preview = false;      // a preview: the job goes on to the whole trace
     std::string error;
     std::vector<InputCell> offending;
     double ms = 0;
     ComputePhases phases;
   };
 
-  static Result run(const Job& job, attn::Progress* progress);
+  // Computes the job; a preview, when the job asks for one, goes to
+  // `publish` before the whole trace is computed from it.
+  static Result run(const Job& job, attn::Progress* progress, const std::function<void(Result)>& publish = {});
+  // The colour ranges and (in the background) texels of a result's trace,
+  // reusing what `base` already had.
+  static void add_colours(Result& r, const Job& job, const attn::Trace* base, const RowRanges* base_ranges,
+                          attn::Progress* progress);
   void worker_loop();
   void submit(Job job);
   void apply(Result r);

@@ -1,0 +1,164 @@
+// A big document drawn progressively (TraceModel): with nothing on screen,
+// the background recompute shows a preview of the inputs and the head on
+// screen first, then the whole trace completed from it. The preview is
+// exactly its stages of the newest revision's trace, is marked stale, is never
+// updated in place by an edit, and a failure or cancel after it says so.
+// The worker is held after the preview (inside the wake-up callback), so the
+// test sees each state in turn. No GL, no timing.
+#include <doctest/doctest.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "scenes.hpp"
+#include "viz/trace_model.hpp"
+
+namespace {
+
+using test_scenes::big_scene;
+using test_scenes::differs_from_fresh;
+
+// Holds the worker in its wake-up call until release(): a preview, once
+// published, stays the newest result until the test lets the worker go on.
+class Gate {
+ public:
+  explicit Gate(viz::TraceModel& m) {
+    m.set_on_ready([this] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      ++wakes_;
+      changed_.notify_all();
+      changed_.wait(lock, [this] { return open_; });
+    });
+  }
+  void wait_for_wakes(int n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return wakes_ >= n; });
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int wakes_ = 0;
+  bool open_ = false;
+};
+
+// Every stage of the preview equals the stage of that id and head in a fresh
+// trace of `s`, bit for bit, and it holds only the inputs and `head`.
+std::string preview_differs(const attn::Trace& preview, const attn::Scenario& s, int head) {
+  const attn::Trace fresh = attn::compute_trace(s);
+  for (const attn::Stage& st : preview.stages) {
+    if (st.head != -1 && st.head != head) return st.id + " of head " + std::to_string(st.head) + " in a preview of head " + std::to_string(head);
+    const attn::Stage* want = fresh.find(st.id, st.head);
+    if (!want) return st.id + " is not in the full trace";
+    if (st.value.dense() != want->value.dense()) return st.id + " head " + std::to_string(st.head) + " differs";
+  }
+  if (!preview.find("head_output", head)) return "no head output";
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a big document's first trace is drawn progressively: the head on screen, then the whole") {
+  viz::TraceModel m(0);  // every scene in the background
+  Gate gate(m);
+  const attn::Scenario s = big_scene();
+  m.set_texel_request(viz::TexelRequest{{}, 2});  // head 2 on screen
+  m.update(s, 1, 1, {});
+  CHECK_FALSE(m.has_trace());
+  gate.wait_for_wakes(1);  // the preview is published; the worker waits
+  CHECK(m.update(s, 1, 1, {}));
+  REQUIRE(m.has_trace());
+  CHECK(m.preview());
+  CHECK(m.preview_head() == 2);
+  CHECK(m.computing());
+  CHECK(m.stale());
+  CHECK(m.error().empty());
+  CHECK(preview_differs(m.trace(), s, 2) == "");
+  CHECK(m.row_ranges().size() == m.trace().stages.size());
+  CHECK(m.timeline().total > 0);
+  const std::uint64_t preview_generation = m.generation(), preview_layout = m.layout_generation();
+  gate.release();
+  m.wait_idle();
+  CHECK(m.update(s, 1, 1, {}));
+  CHECK_FALSE(m.preview());
+  CHECK(m.preview_head() == -1);
+  CHECK_FALSE(m.computing());
+  CHECK_FALSE(m.stale());
+  CHECK(m.generation() == preview_generation + 1);
+  CHECK(m.layout_generation() > preview_layout);  // concat, W_O and the output join the picture
+  CHECK(differs_from_fresh(m.trace(), s) == "");
+  CHECK(m.row_ranges().size() == m.trace().stages.size());
+}
+
+TEST_CASE("an edit while the preview shows is computed whole, never from the preview") {
+  viz::TraceModel m(0);
+  Gate gate(m);
+  attn::Scenario s = big_scene();
+  m.update(s, 1, 1, {});
+  gate.wait_for_wakes(1);
+  m.update(s, 1, 1, {});
+  REQUIRE(m.preview());
+  CHECK(m.preview_head() == 0);  // no head asked for: the first
+  s.heads[0].w_q(1, 1) += 0.5;  // update_trace would redo head 0 alone on a whole trace
+  m.update(s, 1, 2, {});
+  CHECK(m.computing());
+  CHECK(m.preview());  // the old revision's preview, still marked stale, until the new one
+  CHECK(m.stale());
+  gate.release();
+  m.wait_idle();
+  m.update(s, 1, 2, {});
+  REQUIRE(m.has_trace());
+  CHECK_FALSE(m.preview());
+  CHECK(differs_from_fresh(m.trace(), s) == "");
+  CHECK(m.scenario().heads[0].w_q(1, 1) == s.heads[0].w_q(1, 1));
+}
+
+TEST_CASE("when the rest fails after the preview, the document shows no grids and says why") {
+  viz::TraceModel m(0);
+  Gate gate(m);
+  attn::Scenario s = big_scene();
+  s.heads[3].w_q.setConstant(1e154);  // head 3's scores overflow; head 0 is fine
+  s.heads[3].w_k.setConstant(1e154);
+  m.update(s, 1, 1, {});
+  gate.wait_for_wakes(1);
+  m.update(s, 1, 1, {});
+  REQUIRE(m.preview());
+  gate.release();
+  m.wait_idle();
+  CHECK(m.update(s, 1, 1, {}));
+  CHECK_FALSE(m.has_trace());
+  CHECK_FALSE(m.preview());
+  CHECK(m.error().find("head 3") != std::string::npos);
+  CHECK_FALSE(m.offending().empty());
+}
+
+TEST_CASE("cancel while the preview shows keeps it, says only that head was computed, and an edit computes whole") {
+  viz::TraceModel m(0);
+  Gate gate(m);
+  attn::Scenario s = big_scene();
+  m.set_texel_request(viz::TexelRequest{{}, 1});
+  m.update(s, 1, 1, {});
+  gate.wait_for_wakes(1);
+  m.update(s, 1, 1, {});
+  REQUIRE(m.preview());
+  m.cancel();
+  CHECK_FALSE(m.computing());
+  CHECK(m.preview());
+  CHECK(m.stale());
+  CHECK(m.error() == "The computation was cancelled: only head 1 was computed (the other heads, concat and the output were not).");
+  gate.release();
+  m.wait_idle();
+  m.update(s, 1, 1, {});
+  CHECK(m.preview());  // the cancelled job's result is never shown
+  s.x(0, 0) += 1;
+  m.update(s, 1, 2, {});
+  m.wait_idle();
+  m.update(s, 1, 2, {});
+  CHECK_FALSE(m.preview());
+  CHECK(differs_from_fresh(m.trace(), s) == "");
+}
