@@ -1,9 +1,10 @@
 // `make bench`, the core's tables: a full trace at the shapes (with
 // and without a causal mask) in milliseconds (median and spread), GFLOP/s and
 // peak memory; PyTorch's nn.MultiheadAttention on the same shapes when
-// python3-torch is installed; this machine's double GEMM rate measured in the
-// same run; and the time from an edit to its updated trace. Printed, never
-// asserted: timings belong to benchmarks, not tests.
+// python3-torch is installed, in blocks alternating with attnviz's; this
+// machine's double GEMM rate measured in the same run; and the time from an
+// edit to its updated trace. Printed, never asserted: timings belong to
+// benchmarks, not tests.
 #include <malloc.h>
 #include <unistd.h>
 
@@ -24,7 +25,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/trace.hpp"
 #include "bench_scenes.hpp"
-#include "python_json.hpp"
+#include "python_session.hpp"
 
 namespace {
 
@@ -34,16 +35,26 @@ struct Timing {
   double median = 0, min = 0, max = 0;
 };
 
-Timing time_runs(int repeats, const std::function<void()>& f) {
-  f();  // warm-up: allocators, caches, thread pool
-  std::vector<double> ms;
+Timing timing_of(std::vector<double> ms) {
+  if (ms.empty()) return {};
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+// Appends the milliseconds of `repeats` calls of f.
+void time_into(std::vector<double>& ms, int repeats, const std::function<void()>& f) {
   for (int i = 0; i < repeats; ++i) {
     const auto start = clock_type::now();
     f();
     ms.push_back(std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
   }
-  std::sort(ms.begin(), ms.end());
-  return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+Timing time_runs(int repeats, const std::function<void()>& f) {
+  f();  // warm-up: allocators, caches, thread pool
+  std::vector<double> ms;
+  time_into(ms, repeats, f);
+  return timing_of(std::move(ms));
 }
 
 // Peak resident memory (VmHWM), reset between shapes through clear_refs.
@@ -82,25 +93,10 @@ double gemm_gflops(int threads) {
 
 struct Peer {
   bool ok = false;
-  double ms = 0, peak_mb = 0;
+  Timing t;
+  double peak_mb = 0;
   std::string note, blas;
 };
-
-Peer torch_peer(const bench::Shape& s, bool causal, int repeats) {
-  const nlohmann::json j = bench::run_python_json(std::string(ATTNVIZ_BENCH_DIR) + "/torch_peer.py " + std::to_string(s.n) + " " +
-                                                  std::to_string(s.d_model) + " " + std::to_string(s.heads) + " " +
-                                                  (causal ? "1 " : "0 ") + std::to_string(repeats));
-  Peer p;
-  if (j.contains("error")) {
-    p.note = j["error"];
-    return p;
-  }
-  p.ok = true;
-  p.ms = j["ms"];
-  p.peak_mb = j["peak_mb"];
-  p.blas = j.value("blas", "unknown");
-  return p;
-}
 
 // Says which BLAS PyTorch ran on, once: Debian's torch takes whichever
 // libblas.so.3 is installed, and the reference BLAS makes it ~10x slower,
@@ -114,8 +110,61 @@ void report_peer_blas(const std::string& blas) {
               reference ? " -- the slow reference BLAS: `sudo apt install libopenblas0-pthread` for a fair peer" : "");
 }
 
-// Small shapes take a fraction of a millisecond, where one preempted run
-// moves a median of a few dozen: 500 runs (about 0.1 s) each, for both peers.
+// Runs f, untimed, for at least 30 ms (one run of a large shape). Each
+// block of a race starts with this, on either side: PyTorch's threads spin
+// for up to about 20 ms after its block, longer than a block of small shapes
+// takes, and a core that has just idled may run slower for a while.
+void warm_up(const std::function<void()>& f) {
+  const auto start = clock_type::now();
+  do f();
+  while (clock_type::now() - start < std::chrono::milliseconds(30));
+}
+
+// Runs of each side, in rounds that alternate attnviz's block with
+// PyTorch's (python_session.hpp), so a slow spell of the machine (seconds
+// long on these shared VMs) falls on both: small shapes take a fraction of
+// a millisecond, where one preempted run moves a median of a few dozen, so
+// 500 runs each in 10 rounds; large ones one run a round.
+struct Rounds {
+  int rounds, runs;
+};
+Rounds rounds_for(const bench::Shape& s) {
+  if (s.n >= 2048) return {5, 1};
+  if (s.n >= 512) return {7, 1};
+  return {10, 50};
+}
+
+// attnviz's full trace and PyTorch's (when installed) on one shape,
+// alternating blocks of runs; PyTorch's peak memory from its own process.
+std::pair<Timing, Peer> race(const bench::Shape& s, bool causal) {
+  const attn::Scenario sc = bench::scene(s, causal);
+  bench::PythonSession torch(std::string(ATTNVIZ_BENCH_DIR) + "/torch_peer.py",
+                             {std::to_string(s.n), std::to_string(s.d_model), std::to_string(s.heads), causal ? "1" : "0"});
+  Peer p;
+  p.ok = torch.ok();
+  if (!p.ok) p.note = torch.ready().value("error", "python3 or torch not available");
+  p.blas = torch.ready().value("blas", "");
+  auto ours = [&] { attn::Trace tr = attn::compute_trace(sc); };
+  std::vector<double> ours_ms, theirs_ms;
+  const Rounds r = rounds_for(s);
+  for (int round = 0; round < r.rounds; ++round) {
+    warm_up(ours);
+    time_into(ours_ms, r.runs, ours);
+    if (!p.ok) continue;
+    const nlohmann::json answer = torch.request("run " + std::to_string(r.runs));
+    if (!answer.contains("ms")) {
+      p.ok = false;
+      p.note = "PyTorch stopped answering";
+      continue;
+    }
+    for (double ms : answer["ms"]) theirs_ms.push_back(ms);
+  }
+  p.t = timing_of(theirs_ms);
+  if (p.ok) p.peak_mb = torch.request("peak").value("peak_mb", 0.0);
+  return {timing_of(ours_ms), p};
+}
+
+// Runs of each edit (and of the full trace it is compared with).
 int repeats_for(const bench::Shape& s) { return s.n >= 2048 ? 3 : s.n >= 512 ? 5 : 500; }
 
 }  // namespace
@@ -159,22 +208,21 @@ int main(int argc, char** argv) {
               "of GEMM", "peak MB", "torch ms", "ratio", "torch MB");
   for (const bench::Shape& s : bench::shapes())
     for (bool causal : {false, true}) {
-      const attn::Scenario sc = bench::scene(s, causal);
       reset_peak();
-      const Timing t = time_runs(repeats_for(s), [&] { attn::Trace tr = attn::compute_trace(sc); });
+      const auto [t, p] = race(s, causal);
       const double peak = peak_mb();
       const double gflops = bench::flops(s) / (t.median * 1e6);
-      const Peer p = torch_peer(s, causal, repeats_for(s));
       char shape[32], spread[48];
       std::snprintf(shape, sizeof shape, "(%d,%d,%d)", s.n, s.d_model, s.heads);
       std::snprintf(spread, sizeof spread, "%.2f-%.2f", t.min, t.max);
       std::printf("%-18s %-7s %10.2f %18s %9.1f %7.0f%% %10.0f | ", shape, causal ? "causal" : "none", t.median, spread, gflops,
                   100 * gflops / limit, peak);
-      if (p.ok) std::printf("%10.2f %8.2fx %8.0f\n", p.ms, t.median / p.ms, p.peak_mb);
+      if (p.ok) std::printf("%10.2f %8.2fx %8.0f\n", p.t.median, t.median / p.t.median, p.peak_mb);
       else std::printf("%s\n", p.note.c_str());
       report_peer_blas(p.blas);
     }
-  std::printf("\nratio = attnviz time / torch time (target <= 0.7); of GEMM = GFLOP/s as a share of the all-core limit above (target >= 50%% at the two large shapes)\n\n");
+  std::printf("\nms: median of every run (spread: fastest-slowest), in rounds alternating with PyTorch's, each block after 30 ms of untimed runs\n");
+  std::printf("ratio = attnviz time / torch time (target <= 0.7); of GEMM = GFLOP/s as a share of the all-core limit above (target >= 50%% at the two large shapes)\n\n");
 
   std::printf("Edits: time from one edit to its updated trace (median ms)\n");
   std::printf("%-18s %12s %12s %12s %12s %12s %14s\n", "shape (n,d,h)", "full", "X value", "W_Q value", "mask cell",

@@ -1,39 +1,70 @@
 #!/usr/bin/env python3
-"""The PyTorch peer for `make bench`: times nn.MultiheadAttention on one
-shape (float64, 2 threads, per-head weights returned) and prints one JSON
-line. One shape per process, so ru_maxrss is that shape's peak memory.
+"""The PyTorch peer for `make bench`: nn.MultiheadAttention on one shape
+(float64, 2 threads, per-head weights returned), kept running so core_bench
+can alternate blocks of its own runs with blocks of these (see
+python_session.hpp). One shape per process, so ru_maxrss is that shape's
+peak memory.
 
-Usage: torch_peer.py N D_MODEL HEADS CAUSAL(0|1) REPEATS
+Usage: torch_peer.py N D_MODEL HEADS CAUSAL(0|1)
+Prints {"ready": true, "torch": ..., "blas": ...} (or {"error": ...}), then
+answers each line on stdin with one JSON line:
+  run K   -> {"ms": [K times in milliseconds]}, after 30 ms of untimed runs
+  peak    -> {"peak_mb": peak resident memory}
 """
 import json
 import resource
 import sys
 import time
 
+
+def say(obj):
+    print(json.dumps(obj), flush=True)
+
+
 def main():
-    n, d_model, heads, causal, repeats = (int(a) for a in sys.argv[1:6])
+    n, d_model, heads, causal = (int(a) for a in sys.argv[1:5])
     try:
         import torch
     except ImportError:
-        print(json.dumps({"error": "python3-torch is not installed"}))
+        say({"error": "python3-torch is not installed"})
         return
     torch.set_num_threads(2)
     torch.manual_seed(0)
     mha = torch.nn.MultiheadAttention(d_model, heads, bias=False, batch_first=True, dtype=torch.float64)
     x = torch.randn(1, n, d_model, dtype=torch.float64)
     mask = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1) if causal else None
-    times = []
-    with torch.no_grad():
-        for i in range(repeats + 1):
-            start = time.perf_counter()
-            out, weights = mha(x, x, x, attn_mask=mask, need_weights=True, average_attn_weights=False)
-            elapsed = time.perf_counter() - start
-            if i > 0:  # the first run warms caches and allocators
-                times.append(elapsed * 1000)
-    times.sort()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"ms": times[len(times) // 2], "min": times[0], "max": times[-1], "peak_mb": peak_mb,
-                      "torch": torch.__version__, "blas": blas_in_use()}))
+
+    def warm_up():
+        """Untimed runs for at least 30 ms, as core_bench does before each of
+        its own blocks (the other side's threads may still be spinning)."""
+        start = time.perf_counter()
+        with torch.no_grad():
+            while True:
+                mha(x, x, x, attn_mask=mask, need_weights=True, average_attn_weights=False)
+                if time.perf_counter() - start >= 0.03:
+                    return
+
+    def run(k):
+        warm_up()
+        times = []
+        with torch.no_grad():
+            for _ in range(k):
+                start = time.perf_counter()
+                mha(x, x, x, attn_mask=mask, need_weights=True, average_attn_weights=False)
+                times.append((time.perf_counter() - start) * 1000)
+        return times
+
+    run(1)  # warms caches and allocators, and loads the BLAS it names
+    say({"ready": True, "torch": torch.__version__, "blas": blas_in_use()})
+    for line in sys.stdin:
+        words = line.split()
+        if words[:1] == ["run"]:
+            say({"ms": run(int(words[1]))})
+        elif words[:1] == ["peak"]:
+            say({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
+        else:
+            say({"error": "unknown request " + line.strip()})
+
 
 def blas_in_use():
     """The BLAS library torch's GEMMs ran on, as loaded in this process.
@@ -45,6 +76,7 @@ def blas_in_use():
         if "libblas.so" in path or "openblas" in path or "mkl" in path or "blis" in path:
             return path
     return "unknown"
+
 
 if __name__ == "__main__":
     main()
