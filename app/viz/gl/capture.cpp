@@ -63,6 +63,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["error"] = model.error();
   j["has_trace"] = model.has_trace();
   j["stale"] = model.stale();
+  j["preview"] = model.preview();  // a big document's first trace, one head so far
   j["message"] = state.message;
   j["confirm_discard"] = state.confirm_discard;
   j["save_dialog"] = state.save_dialog;
