@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "attn/trace.hpp"
+#include "fresh_matrix.hpp"
 #include "head_pool.hpp"
 #include "head_stages.hpp"
 #include "softmax.hpp"
@@ -36,12 +37,13 @@ std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::st
   const int n = (int)raw.rows(), d = (int)raw.cols();
   if (!sinusoidal) {
     // validate() has proved the inputs finite: no second pass over them.
-    push_stage(t, {id, -1, title, title + " (input)", {}, ValueKind::Signed, rows, index_labels(d)}, raw, {}, false, true);
+    push_stage(t, {id, -1, title, title + " (input)", {}, ValueKind::Signed, rows, index_labels(d)}, detail::copy_of(raw), {},
+               false, true);
     return t.stages.back().value.shared();
   }
   const std::string raw_id = id + "_raw", pe_id = id == "x" ? "pe" : "pe_" + id;
   push_stage(t, {raw_id, -1, title + " (embeddings)", title + " (input)", {}, ValueKind::Signed, rows,
-                 index_labels(d)}, raw, {}, false, true);
+                 index_labels(d)}, detail::copy_of(raw), {}, false, true);
   Mat pe = detail::sinusoidal_encoding(n, d);
   Mat sum = raw + pe;
   push_stage(t, {pe_id, -1, "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)",
@@ -155,7 +157,7 @@ Mat output_product(const Mat& concat, const Mat& w_o, int max_threads) {
 
 void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads, const OutputBefore* before) {
   const Dims& d = t.dims;
-  Mat concat(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v)
+  Mat concat = fresh_matrix(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v), every column set below
   std::vector<StageRef> heads_in;
   for (int h = 0; h < d.n_heads; ++h) {
     concat.middleCols((Eigen::Index)h * d.d_v, d.d_v) = t.find("head_output", h)->value.stored();
@@ -170,7 +172,7 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
                    index_labels(d.d_out)}, *s.w_o, {}, false, true);  // finite: validated
     Mat out;  // (n_q, d_out)
     if (before) {
-      out = *before->output;
+      out = copy_of(*before->output);
       double moved = before->output->cwiseAbs().maxCoeff();
       for (int h : before->heads) {
         const Eigen::Index first = static_cast<Eigen::Index>(h) * d.d_v;

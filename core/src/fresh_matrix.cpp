@@ -3,6 +3,8 @@
 // ordinary ones, and the matrix is the same either way.
 #include "fresh_matrix.hpp"
 
+#include "recycled_storage.hpp"
+
 #include <cstdint>
 
 #if defined(__linux__)
@@ -18,7 +20,10 @@ constexpr std::size_t kHugeFrom = std::size_t{8} << 20;
 }  // namespace
 
 Mat fresh_matrix(Eigen::Index rows, Eigen::Index cols) {
-  Mat m(rows, cols);
+  Mat m;
+  // Storage a freed trace left, already faulted in (huge pages included).
+  if (take_recycled(m, rows, cols)) return m;
+  m.resize(rows, cols);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   const std::size_t bytes = static_cast<std::size_t>(m.size()) * sizeof(double);
   if (bytes >= kHugeFrom) {
@@ -31,6 +36,12 @@ Mat fresh_matrix(Eigen::Index rows, Eigen::Index cols) {
   }
 #endif
   return m;
+}
+
+Mat copy_of(const Mat& m) {
+  Mat out = fresh_matrix(m.rows(), m.cols());
+  out = m;  // the same size: into the storage it has
+  return out;
 }
 
 }  // namespace attn::detail

@@ -9,8 +9,13 @@
 
 namespace attn::detail {
 
-// An uninitialised rows × cols matrix; large ones get huge pages where the
-// system offers them (Linux's madvise mode), with no change to the values.
+// An uninitialised rows × cols matrix (every entry must be written): the
+// storage of a freed large matrix of that size when one waits
+// (recycled_storage.hpp), else new storage, with huge pages where the system
+// offers them (Linux's madvise mode) when it is large.
 Mat fresh_matrix(Eigen::Index rows, Eigen::Index cols);
+
+// A copy of `m` on fresh_matrix storage (a trace's copies of its inputs).
+Mat copy_of(const Mat& m);
 
 }  // namespace attn::detail

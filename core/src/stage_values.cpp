@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "finite.hpp"
+#include "recycled_storage.hpp"
 #include "softmax.hpp"
 
 namespace attn {
@@ -15,9 +16,11 @@ const BoolMat& SharedMask::mat() const {
   return m_ ? *m_ : kEmpty;
 }
 
+StageValues::StageValues(Mat m) : held_(detail::share_recycled(std::move(m))) {}
+
 const std::shared_ptr<const Mat>& MatrixOnDemand::get() const {
   std::call_once(once_, [this] {
-    m_ = std::make_shared<const Mat>(make_());
+    m_ = detail::share_recycled(make_());
     made_ = true;
   });
   return m_;

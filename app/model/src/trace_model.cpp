@@ -160,9 +160,14 @@ void TraceModel::worker_loop() {
       old.swap(retired_);
       trim_ = false;
       std::shared_ptr<const attn::Scenario> copy_of = std::move(spare_from_);
+      const bool job_waits = job_.has_value();
       releasing_ = true;
       lock.unlock();
       old.clear();
+      // A waiting job (an edit of X, after the scores on screen were
+      // dropped) writes over the large storage just freed instead of
+      // faulting in as much again; with none, it goes back to the system.
+      if (!job_waits) attn::release_recycled_storage();
       release_freed_memory();
       std::shared_ptr<attn::Scenario> copy = copy_of ? std::make_shared<attn::Scenario>(*copy_of) : nullptr;
       copy_of.reset();
@@ -199,6 +204,8 @@ void TraceModel::worker_loop() {
     lock.lock();
     running_ = false;
     if (r) result_ = std::move(*r);
+    // A cancelled recompute leaves what it made to the recycled storage.
+    if (!r && !job_) attn::release_recycled_storage();
     const std::function<void()> wake = on_ready_;
     idle_.notify_all();
     if (wake && !job_) {

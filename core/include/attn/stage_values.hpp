@@ -84,7 +84,7 @@ class MatrixOnDemand {
 class StageValues {
  public:
   StageValues() : held_(std::make_shared<const Mat>()) {}
-  StageValues(Mat m) : held_(std::make_shared<const Mat>(std::move(m))) {}  // NOLINT: implicit on purpose
+  StageValues(Mat m);  // NOLINT: implicit on purpose (large storage is recycled when freed: trace.hpp)
   StageValues(std::shared_ptr<const Mat> source, Derivation d)
       : held_(std::move(source)), derived_(true), d_(std::move(d)) {}
   // Stored values, or (with a derivation) a derived stage's source, made on demand.

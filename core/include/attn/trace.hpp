@@ -109,6 +109,12 @@ Trace compute_trace(const Scenario& s, const Limits& limits = {}, Progress* prog
 // set 1 to prove it.
 void set_compute_threads(int n);
 
+// Large matrices a trace lets go of (8 MB or more: a long scene's scores)
+// keep their storage for the next computation of the same sizes, which
+// writes over it instead of faulting in fresh pages; it waits at most 1 GB
+// and 2 seconds. This frees it now (a program that has nothing to compute).
+void release_recycled_storage();
+
 // A first look at a big scene while the rest is computed: the inputs and
 // head `head`'s stages only (complete = false), by the code compute_trace
 // runs, so each stage equals the full trace's bit for bit. Throws as
