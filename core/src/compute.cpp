@@ -45,7 +45,8 @@ std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::st
   push_stage(t, {raw_id, -1, title + " (embeddings)", title + " (input)", {}, ValueKind::Signed, rows,
                  index_labels(d)}, detail::copy_of(raw), {}, false, true);
   Mat pe = detail::sinusoidal_encoding(n, d);
-  Mat sum = raw + pe;
+  Mat sum = detail::fresh_matrix(n, d);
+  sum = raw + pe;
   push_stage(t, {pe_id, -1, "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)",
                  {}, ValueKind::Signed, rows, index_labels(d)}, std::move(pe));
   push_stage(t, {id, -1, title + " + PE", title + " = embeddings + PE", {{raw_id, -1}, {pe_id, -1}},
@@ -169,7 +170,7 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
   t.output_drift = 0;
   if (s.w_o) {
     push_stage(t, {"w_o", -1, "W_O", "W_O (learned)", {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
-                   index_labels(d.d_out)}, *s.w_o, {}, false, true);  // finite: validated
+                   index_labels(d.d_out)}, copy_of(*s.w_o), {}, false, true);  // finite: validated
     Mat out;  // (n_q, d_out)
     if (before) {
       out = copy_of(*before->output);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "fresh_matrix.hpp"
 #include "head_pool.hpp"
 #include "positional.hpp"
 #include "softmax.hpp"
@@ -34,7 +35,7 @@ Mat additive_scores(const Mat& q, const Mat& k, const Scenario& s, int head) {
   }
   const Mat qw = q * w;  // (n_q, d_att)
   const Mat ku = k * u;  // (n_k, d_att)
-  Mat scores(q.rows(), k.rows());
+  Mat scores = fresh_matrix(q.rows(), k.rows());  // every cell is written below
   for (Eigen::Index i = 0; i < q.rows(); ++i)
     for (Eigen::Index j = 0; j < k.rows(); ++j) {
       const Vec inside = (qw.row(i) + ku.row(j)).transpose();  // (d_att)
@@ -76,11 +77,11 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   if (d.projected) {
     const HeadWeights& w = s.heads[(size_t)h];
     // validate() has proved the weights finite: no second pass over them.
-    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, in.d_model_dims, dims_q}, w.w_q, {}, false,
+    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, in.d_model_dims, dims_q}, copy_of(w.w_q), {}, false,
                true);
-    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, w.w_k, {}, false,
+    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, copy_of(w.w_k), {}, false,
                true);
-    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, w.w_v, {}, false,
+    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
                true);
     push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
                row_blocked_product(*in.x, w.w_q, threads));
@@ -190,7 +191,10 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                         " has every entry masked; its weights are defined as 0");
   out.softmax = std::move(sm.stats);
 
-  if (head_output.size() == 0) head_output = weights.value.dense() * *v;  // all but the fast path above
+  if (head_output.size() == 0) {  // all but the fast path above
+    head_output = fresh_matrix(weights.value.rows(), v->cols());
+    head_output.noalias() = weights.value.dense() * *v;
+  }
   push_stage(t, {"head_output", h, "weights · V", "head_output = weights · V", {{"weights", h}, {"v", h}},
                  ValueKind::Signed, in.queries, dims_v}, std::move(head_output));
   out.stages = std::move(t.stages);

@@ -9,6 +9,7 @@
 // weights), and the division.
 #include "softmax.hpp"
 
+#include "fresh_matrix.hpp"
 #include "head_pool.hpp"
 
 #include <algorithm>
@@ -198,7 +199,7 @@ SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& d, const Ma
   const Eigen::Index n = scores.rows();
   const int blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
   SoftmaxStats stats{Vec(n), Vec(n)};
-  out.resize(n, v.cols());
+  out = fresh_matrix(n, v.cols());  // every row is written below
   std::vector<std::vector<int>> empties(static_cast<size_t>(blocks));
   const double work = static_cast<double>(kRowBlock) * static_cast<double>(scores.cols()) * static_cast<double>(v.cols());
   for_each_item(blocks, thread_count(work, blocks, max_threads), work, [&](int b) {
