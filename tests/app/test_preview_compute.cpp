@@ -22,7 +22,7 @@ using test_scenes::differs_from_fresh;
 // published, stays the newest result until the test lets the worker go on.
 class Gate {
  public:
-  explicit Gate(viz::TraceModel& m) {
+  void attach(viz::TraceModel& m) {
     m.set_on_ready([this] {
       std::unique_lock<std::mutex> lock(mutex_);
       ++wakes_;
@@ -47,6 +47,15 @@ class Gate {
   bool open_ = false;
 };
 
+// A background-only model whose worker the gate holds. The gate opens before
+// the model is destroyed (a failed REQUIRE included), so its worker can end.
+struct HeldModel {
+  Gate gate;
+  viz::TraceModel m{0};  // every scene in the background
+  HeldModel() { gate.attach(m); }
+  ~HeldModel() { gate.release(); }
+};
+
 // Every stage of the preview equals the stage of that id and head in a fresh
 // trace of `s`, bit for bit, and it holds only the inputs and `head`.
 std::string preview_differs(const attn::Trace& preview, const attn::Scenario& s, int head) {
@@ -64,8 +73,9 @@ std::string preview_differs(const attn::Trace& preview, const attn::Scenario& s,
 }  // namespace
 
 TEST_CASE("a big document's first trace is drawn progressively: the head on screen, then the whole") {
-  viz::TraceModel m(0);  // every scene in the background
-  Gate gate(m);
+  HeldModel held;
+  viz::TraceModel& m = held.m;
+  Gate& gate = held.gate;
   const attn::Scenario s = big_scene();
   m.set_texel_request(viz::TexelRequest{{}, 2});  // head 2 on screen
   m.update(s, 1, 1, {});
@@ -96,8 +106,9 @@ TEST_CASE("a big document's first trace is drawn progressively: the head on scre
 }
 
 TEST_CASE("an edit while the preview shows is computed whole, never from the preview") {
-  viz::TraceModel m(0);
-  Gate gate(m);
+  HeldModel held;
+  viz::TraceModel& m = held.m;
+  Gate& gate = held.gate;
   attn::Scenario s = big_scene();
   m.update(s, 1, 1, {});
   gate.wait_for_wakes(1);
@@ -119,8 +130,9 @@ TEST_CASE("an edit while the preview shows is computed whole, never from the pre
 }
 
 TEST_CASE("when the rest fails after the preview, the document shows no grids and says why") {
-  viz::TraceModel m(0);
-  Gate gate(m);
+  HeldModel held;
+  viz::TraceModel& m = held.m;
+  Gate& gate = held.gate;
   attn::Scenario s = big_scene();
   s.heads[3].w_q.setConstant(1e154);  // head 3's scores overflow; head 0 is fine
   s.heads[3].w_k.setConstant(1e154);
@@ -138,8 +150,9 @@ TEST_CASE("when the rest fails after the preview, the document shows no grids an
 }
 
 TEST_CASE("cancel while the preview shows keeps it, says only that head was computed, and an edit computes whole") {
-  viz::TraceModel m(0);
-  Gate gate(m);
+  HeldModel held;
+  viz::TraceModel& m = held.m;
+  Gate& gate = held.gate;
   attn::Scenario s = big_scene();
   m.set_texel_request(viz::TexelRequest{{}, 1});
   m.update(s, 1, 1, {});
