@@ -103,58 +103,65 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                StageValues(v, Derivation{}), {}, false, true);
   }
 
+  // The logits' derivations are known before any score: ÷ d (scaled), + the
+  // ALiBi bias (biased), −∞ where blocked (masked).
   const bool additive = s.score == ScoreFn::Additive;
-  Mat scores_m = additive ? additive_scores(*q, *k, s, h) : row_blocked_product(*q, k->transpose(), threads);  // (n_q, n_k)
-  // One pass gives both the bound below and the proof that every score is
-  // finite (a NaN or ∞ makes the maximum non-finite).
-  const double largest = max_abs(scores_m);
+  const bool before = s.mask_mode == MaskMode::BeforeSoftmax;
+  const bool over_rows = s.softmax_axis == SoftmaxAxis::Keys;
+  const ScaleInfo sc = scale_info(s, d.d_k);
+  Derivation scaled;
+  scaled.divisor = sc.divisor;
+  Derivation logits = scaled;
+  if (s.positional == Positional::Alibi)
+    logits.bias = std::make_shared<const Mat>(alibi_bias(d.n_q, d.n_k, alibi_slope(h, d.n_heads)));
+  Derivation masked = logits;
+  if (before && in.blocked.size()) {
+    masked.mask = in.blocked;
+    masked.blocked_value = kMinusInf;
+  }
+
+  SoftmaxResult sm;
+  Mat scores_m, head_output;  // (n_q, n_k), (n_q, d_v)
+  double largest = 0;  // max |score|: finite proves every score finite (a NaN or ∞ makes it non-finite)
+  // The common case, in the fewest passes over n×n: the scores and weights ·
+  // V together, a block of rows at a time, each block of scores used while
+  // in cache. weights · V is computed as (exps · V) with each row then
+  // divided by its sum, so neither the weights nor the exps are ever whole
+  // (the weights are derived on read, exactly as the softmax made them);
+  // head outputs agree with weights · V to rounding (~1e-16).
+  const bool together = !additive && before && over_rows;
+  if (together) {
+    sm.stats = scores_softmax_times(*q, *k, masked, *v, scores_m, largest, head_output, sm.empty, scratch, threads);
+  } else {
+    scores_m = additive ? additive_scores(*q, *k, s, h) : row_blocked_product(*q, k->transpose(), threads);
+    largest = max_abs(scores_m);
+  }
   push_stage(t, {"scores", h, additive ? "additive scores" : "QKᵀ",
                  additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : "scores = Q · Kᵀ",
                  {{"q", h}, {"k", h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
              std::isfinite(largest));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
-  const ScaleInfo sc = scale_info(s, d.d_k);
-  Derivation logits;
-  logits.divisor = sc.divisor;
   double bound = largest / sc.divisor;
   push_stage(t, {"scaled", h, "scaled", sc.formula, {{"scores", h}}, ValueKind::Signed, in.queries, in.keys},
-             StageValues(scores, logits), {}, false, std::isfinite(bound));
+             StageValues(scores, scaled), {}, false, std::isfinite(bound));
   std::string pre_mask = "scaled";
-  if (s.positional == Positional::Alibi) {
-    auto bias = std::make_shared<const Mat>(alibi_bias(d.n_q, d.n_k, alibi_slope(h, d.n_heads)));
+  if (logits.bias) {
     push_stage(t, {"alibi", h, "ALiBi bias", "bias[i,j] = -m·|i - j|, m = 2^(-8(h+1)/heads)", {}, ValueKind::Signed,
-                   in.queries, in.keys}, StageValues(bias, Derivation{}), {}, false, true);
-    logits.bias = bias;
-    bound += max_abs(*bias);
+                   in.queries, in.keys}, StageValues(logits.bias, Derivation{}), {}, false, true);
+    bound += max_abs(*logits.bias);
     push_stage(t, {"biased", h, "scaled + bias", "biased = scaled + ALiBi bias", {{"scaled", h}, {"alibi", h}},
                    ValueKind::Signed, in.queries, in.keys}, StageValues(scores, logits), {}, false, std::isfinite(bound));
     pre_mask = "biased";
-  }
-
-  const bool before = s.mask_mode == MaskMode::BeforeSoftmax;
-  Derivation masked = logits;
-  if (before && in.blocked.size()) {
-    masked.mask = in.blocked;
-    masked.blocked_value = kMinusInf;
   }
   push_stage(t, {"masked", h, "masked",
                  before ? "masked = blocked ? −∞ : logits" : "masked = logits (mask applied after softmax)",
                  {{pre_mask, h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, masked), in.blocked, true, std::isfinite(bound));
 
-  const bool over_rows = s.softmax_axis == SoftmaxAxis::Keys;
   const std::string axis = over_rows ? "over keys (each row sums to 1)" : "over queries (each column sums to 1)";
-  SoftmaxResult sm;
-  Mat head_output;  // (n_q, d_v)
-  if (before && over_rows) {
-    // The common case, in fewer passes over n×n: weights · V is computed as
-    // (exps · V) with each row then divided by its sum, a block of rows at a
-    // time, so neither the weights nor the exps are ever whole (the weights
-    // are derived on read, exactly as the softmax made them); head outputs
-    // agree with weights · V to rounding (~1e-16).
-    sm.stats = softmax_rows_times(*scores, masked, *v, head_output, sm.empty, scratch, threads);
-  } else {
-    sm = masked_softmax(*scores, masked, s.softmax_axis);
+  if (!together) {
+    if (before && over_rows) sm.stats = softmax_rows_times(*scores, masked, *v, head_output, sm.empty, scratch, threads);
+    else sm = masked_softmax(*scores, masked, s.softmax_axis);
   }
   std::vector<int> empty = sm.empty;
   if (before) {

@@ -93,16 +93,25 @@ bool exact_reciprocal(double d, double& reciprocal) {
   return std::isnormal(reciprocal);
 }
 
+// Where scores are read: row r of the scores is row r - first of `m` (all
+// of them, or one block of rows just computed and still in cache).
+struct ScoreRows {
+  ScoreRows(const Mat& scores, Eigen::Index first_row = 0) : m(scores), first(first_row) {}  // NOLINT: a whole matrix reads as itself
+  const Mat& m;
+  Eigen::Index first;
+};
+
 // Rows [r0, r0 + rows) of column c of the logits (masked), into `out`.
 // Whole-segment steps, each the same IEEE operation per cell as a cell
 // read; the mask is a select, not a branch per cell (a causal column is half
 // blocked, half not).
-void logits_segment(const Mat& scores, const Derivation& d, Eigen::Index c, Eigen::Index r0, Eigen::Index rows,
+void logits_segment(const ScoreRows& scores, const Derivation& d, Eigen::Index c, Eigen::Index r0, Eigen::Index rows,
                     double* out) {
   Eigen::Map<Eigen::ArrayXd> col(out, rows);
+  const auto source = scores.m.col(c).segment(r0 - scores.first, rows).array();
   double reciprocal = 0;
-  if (exact_reciprocal(d.divisor, reciprocal)) col = scores.col(c).segment(r0, rows).array() * reciprocal;
-  else col = scores.col(c).segment(r0, rows).array() / d.divisor;
+  if (exact_reciprocal(d.divisor, reciprocal)) col = source * reciprocal;
+  else col = source / d.divisor;
   if (d.bias) col += d.bias->col(c).segment(r0, rows).array();
   if (d.mask.size()) {
     // Read as bytes in a plain loop, which the compiler turns into vector
@@ -132,9 +141,9 @@ Eigen::Index leading_blocked(const Derivation& d, Eigen::Index c, Eigen::Index r
 // Only the first `cols` columns are computed (exps keeps its full width):
 // the caller has found every later one blocked in these rows, where a logit
 // is −∞, which changes no max, and its exp is 0, which adds nothing to a sum.
-SoftmaxStats block_exps(const Mat& scores, const Derivation& d, Eigen::Index r0, Eigen::Index rows, Eigen::Index cols,
+SoftmaxStats block_exps(const ScoreRows& scores, const Derivation& d, Eigen::Index r0, Eigen::Index rows, Eigen::Index cols,
                         Mat& exps, std::vector<int>& empty) {
-  exps.resize(rows, scores.cols());
+  exps.resize(rows, scores.m.cols());
   Eigen::ArrayXd mx = Eigen::ArrayXd::Constant(rows, kMinusInf), shifted(rows);
   double* const top = mx.data();
   // Each column's leading rows that the mask blocks (under a causal mask,
@@ -194,6 +203,28 @@ SoftmaxStats softmax_row_exps(const Mat& scores, const Derivation& d, Mat& exps,
   return block_exps(scores, d, 0, scores.rows(), scores.cols(), exps, empty);
 }
 
+namespace {
+
+// Rows [r0, r0 + rows) of the keys-axis softmax times v, into the same rows
+// of `out` and `stats`: the block's exps (with a matrix lent by `scratch`),
+// their product with v, each row divided by its sum.
+void softmax_block_times(const ScoreRows& scores, const Derivation& d, const Mat& v, Eigen::Index r0, Eigen::Index rows,
+                         Mat& out, SoftmaxStats& stats, std::vector<int>& empty, ScratchPool* scratch) {
+  Mat exps = scratch ? scratch->take() : Mat();
+  const Eigen::Index cols = open_columns(d, r0, rows, scores.m.cols());
+  const SoftmaxStats st = block_exps(scores, d, r0, rows, cols, exps, empty);
+  stats.max.segment(r0, rows) = st.max;
+  stats.sum.segment(r0, rows) = st.sum;
+  // The blocked columns' exps are 0: leaving them out of the sum of
+  // products changes each output by rounding at most (~1e-16).
+  if (cols == 0) out.middleRows(r0, rows).setZero();
+  else out.middleRows(r0, rows).noalias() = exps.leftCols(cols) * v.topRows(cols);
+  out.middleRows(r0, rows).array().colwise() /= row_divisors(st);
+  if (scratch) scratch->give(std::move(exps));
+}
+
+}  // namespace
+
 SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& d, const Mat& v, Mat& out,
                                 std::vector<int>& empty, ScratchPool* scratch, int max_threads) {
   const Eigen::Index n = scores.rows();
@@ -204,18 +235,42 @@ SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& d, const Ma
   const double work = static_cast<double>(kRowBlock) * static_cast<double>(scores.cols()) * static_cast<double>(v.cols());
   for_each_item(blocks, thread_count(work, blocks, max_threads), work, [&](int b) {
     const Eigen::Index r0 = b * kRowBlock, rows = std::min(kRowBlock, n - r0);
-    Mat exps = scratch ? scratch->take() : Mat();
-    const Eigen::Index cols = open_columns(d, r0, rows, scores.cols());
-    const SoftmaxStats st = block_exps(scores, d, r0, rows, cols, exps, empties[static_cast<size_t>(b)]);
-    stats.max.segment(r0, rows) = st.max;
-    stats.sum.segment(r0, rows) = st.sum;
-    // The blocked columns' exps are 0: leaving them out of the sum of
-    // products changes each output by rounding at most (~1e-16).
-    if (cols == 0) out.middleRows(r0, rows).setZero();
-    else out.middleRows(r0, rows).noalias() = exps.leftCols(cols) * v.topRows(cols);
-    out.middleRows(r0, rows).array().colwise() /= row_divisors(st);
-    if (scratch) scratch->give(std::move(exps));
+    softmax_block_times(scores, d, v, r0, rows, out, stats, empties[static_cast<size_t>(b)], scratch);
   });
+  for (const std::vector<int>& e : empties) empty.insert(empty.end(), e.begin(), e.end());  // in row order
+  return stats;
+}
+
+SoftmaxStats scores_softmax_times(const Mat& q, const Mat& k, const Derivation& d, const Mat& v, Mat& scores,
+                                  double& largest, Mat& out, std::vector<int>& empty, ScratchPool* scratch,
+                                  int max_threads) {
+  const Eigen::Index n = q.rows();
+  const int blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
+  SoftmaxStats stats{Vec(n), Vec(n)};
+  scores = fresh_matrix(n, k.rows());  // every row block is written below
+  out = fresh_matrix(n, v.cols());
+  std::vector<std::vector<int>> empties(static_cast<size_t>(blocks));
+  std::vector<double> largest_of(static_cast<size_t>(blocks), 0.0);
+  const double work = static_cast<double>(kRowBlock) * static_cast<double>(k.rows()) *
+                      static_cast<double>(q.cols() + v.cols());
+  for_each_item(blocks, thread_count(work, blocks, max_threads), work, [&](int b) {
+    const Eigen::Index r0 = b * kRowBlock, rows = std::min(kRowBlock, n - r0);
+    // The block of scores is made in a lent matrix, by the very product
+    // row_blocked_product makes for these rows (the same shapes, so the same
+    // bits), copied into the stage, and read from the lent one while it is
+    // in cache: the n×n scores go to memory once instead of five times.
+    Mat block = scratch ? scratch->take() : Mat();
+    block.resize(rows, k.rows());
+    block.noalias() = q.middleRows(r0, rows) * k.transpose();
+    scores.middleRows(r0, rows) = block;
+    largest_of[static_cast<size_t>(b)] = block.size() ? block.cwiseAbs().maxCoeff<Eigen::PropagateNaN>() : 0.0;
+    softmax_block_times(ScoreRows(block, r0), d, v, r0, rows, out, stats, empties[static_cast<size_t>(b)], scratch);
+    if (scratch) scratch->give(std::move(block));
+  });
+  largest = 0;
+  for (double x : largest_of)
+    if (std::isnan(x) || std::isnan(largest)) largest = std::nan("");
+    else largest = std::max(largest, x);
   for (const std::vector<int>& e : empties) empty.insert(empty.end(), e.begin(), e.end());  // in row order
   return stats;
 }

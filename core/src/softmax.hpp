@@ -37,6 +37,15 @@ class ScratchPool;
 SoftmaxStats softmax_rows_times(const Mat& scores, const Derivation& logits, const Mat& v, Mat& out,
                                 std::vector<int>& empty, ScratchPool* scratch, int max_threads);
 
+// The dot-product scores q · kᵀ and the keys-axis softmax times v together,
+// a block of kRowBlock rows at a time: each block of scores is made (the
+// same bits as row_blocked_product(q, kᵀ)), copied into `scores` and used
+// while still in cache. `largest` gets max |score| (NaN when one is NaN);
+// everything else as softmax_rows_times.
+SoftmaxStats scores_softmax_times(const Mat& q, const Mat& k, const Derivation& logits, const Mat& v, Mat& scores,
+                                  double& largest, Mat& out, std::vector<int>& empty, ScratchPool* scratch,
+                                  int max_threads);
+
 // Recomputes the max and sum of row i of a keys-axis softmax with exactly
 // the arithmetic masked_softmax uses for that row (same exp lanes, same order
 // of summation), so a row updated alone derives the weights of a full
