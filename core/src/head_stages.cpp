@@ -128,8 +128,11 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   // in cache. weights · V is computed as (exps · V) with each row then
   // divided by its sum, so neither the weights nor the exps are ever whole
   // (the weights are derived on read, exactly as the softmax made them);
-  // head outputs agree with weights · V to rounding (~1e-16).
-  const bool together = !additive && before && over_rows;
+  // head outputs agree with weights · V to rounding (~1e-16). Scores that
+  // fit in cache whole (under 1 MB, 362 tokens) gain nothing from it and
+  // pay a copy: they take the separate passes, which give the same bits.
+  const bool in_cache = static_cast<double>(d.n_q) * d.n_k * sizeof(double) < double(1 << 20);
+  const bool together = !additive && before && over_rows && !in_cache;
   if (together) {
     sm.stats = scores_softmax_times(*q, *k, masked, *v, scores_m, largest, head_output, sm.empty, scratch, threads);
   } else {

@@ -108,7 +108,11 @@ std::shared_ptr<const Mat> share_recycled(Mat m) {
   });
 }
 
-bool take_recycled(Mat& out, Eigen::Index rows, Eigen::Index cols) { return store().take(out, rows, cols); }
+bool take_recycled(Mat& out, Eigen::Index rows, Eigen::Index cols) {
+  // Small matrices never wait (share_recycled): no lock for them.
+  if (static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(double) < kRecycleFrom) return false;
+  return store().take(out, rows, cols);
+}
 
 std::size_t recycled_bytes() { return store().bytes(); }
 
