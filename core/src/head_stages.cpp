@@ -63,6 +63,38 @@ ScaleInfo scale_info(const Scenario& s, int d_k) {
   return {};
 }
 
+// Q, K and V of one head. In self-attention of a long sequence the three
+// are one product, X · [W_Q | W_K | W_V], whose columns are then split: X is
+// packed for the kernel once instead of three times (at 2048 tokens and
+// d_model 768, a head's projections packed 9 MB of X in row blocks), and
+// the wider product runs the kernel longer per pack. An X that stays in
+// cache between the three products (under 8 MB: 512 tokens of width 512
+// are 2 MB) gains nothing, and there the joined weights and the split cost
+// more than they save (512x512x8 traces: 28-33 -> 32-36 ms in alternating
+// runs; 2048x768x12: 514-624 -> 415-547 ms). The choice depends on the
+// shapes alone, so a full trace and an update make every head alike, bit
+// for bit.
+void projections(const Mat& x, const Mat& kv, const HeadWeights& w, int threads, Mat& q, Mat& k, Mat& v) {
+  const bool long_x = static_cast<double>(x.rows()) * x.cols() * sizeof(double) >= double(8 << 20);
+  if (&x != &kv || !long_x) {
+    q = row_blocked_product(x, w.w_q, threads);
+    k = row_blocked_product(kv, w.w_k, threads);
+    v = row_blocked_product(kv, w.w_v, threads);
+    return;
+  }
+  const Eigen::Index dq = w.w_q.cols(), dk = w.w_k.cols(), dv = w.w_v.cols();
+  Mat joined(w.w_q.rows(), dq + dk + dv);
+  joined << w.w_q, w.w_k, w.w_v;
+  const Mat all = row_blocked_product(x, joined, threads);
+  // Columns are contiguous (column-major): each split is one copy.
+  q = fresh_matrix(x.rows(), dq);
+  q = all.leftCols(dq);
+  k = fresh_matrix(x.rows(), dk);
+  k = all.middleCols(dq, dk);
+  v = fresh_matrix(x.rows(), dv);
+  v = all.rightCols(dv);
+}
+
 // Largest |value|: NaN or ∞ when any entry is not finite.
 double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff<Eigen::PropagateNaN>() : 0.0; }
 
@@ -83,14 +115,16 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                true);
     push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
                true);
+    Mat pq, pk, pv;
+    projections(*in.x, *in.kv, w, threads, pq, pk, pv);
     push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
-               row_blocked_product(*in.x, w.w_q, threads));
+               std::move(pq));
     q = t.stages.back().value.shared();
     push_stage(t, {"k", h, "K", "K = " + c + " · W_K", {{in.kv_id, -1}, {"w_k", h}}, ValueKind::Signed, in.keys, dims_q},
-               row_blocked_product(*in.kv, w.w_k, threads));
+               std::move(pk));
     k = t.stages.back().value.shared();
     push_stage(t, {"v", h, "V", "V = " + c + " · W_V", {{in.kv_id, -1}, {"w_v", h}}, ValueKind::Signed, in.keys, dims_v},
-               row_blocked_product(*in.kv, w.w_v, threads));
+               std::move(pv));
     v = t.stages.back().value.shared();
   } else {
     // Q = K = V = the input: the same matrix, shared, not copied.
