@@ -201,22 +201,24 @@ int write_scene(int n, int d, int h, const char* path) {
   return 0;
 }
 
-// `core_bench --profile N D H COUNT`: COUNT full traces of one causal shape and
-// nothing else, to run under perf (`perf record -g core_bench --profile ...`).
-int profile(int n, int d, int h, int count) {
-  const attn::Scenario sc = bench::scene({n, d, h}, true);
-  const auto start = clock_type::now();
-  for (int i = 0; i < count; ++i) attn::Trace t = attn::compute_trace(sc);
-  const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
-  std::printf("(%d,%d,%d): %d traces, %.3f ms each\n", n, d, h, count, ms / std::max(1, count));
+// `core_bench --profile N D H COUNT [none]`: COUNT full traces of one shape
+// (causal, or unmasked with `none`) and nothing else, to run under perf
+// (`perf record -g core_bench --profile ...`).
+int profile(int n, int d, int h, int count, bool causal) {
+  const attn::Scenario sc = bench::scene({n, d, h}, causal);
+  // The first trace (cold memory, the pool starting) is timed apart.
+  const Timing t = time_runs(std::max(1, count - 1), [&] { attn::Trace tr = attn::compute_trace(sc); });
+  std::printf("(%d,%d,%d)%s: %d traces after a first, median %.3f ms (%.3f-%.3f)\n", n, d, h, causal ? " causal" : "",
+              std::max(1, count - 1), t.median, t.min, t.max);
   return 0;
 }
 
 int main(int argc, char** argv) {
   if (argc == 6 && std::string(argv[1]) == "--write-scene")
     return write_scene(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), argv[5]);
-  if (argc == 6 && std::string(argv[1]) == "--profile")
-    return profile(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]));
+  if ((argc == 6 || argc == 7) && std::string(argv[1]) == "--profile")
+    return profile(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]),
+                   argc == 6 || std::string(argv[6]) != "none");
   std::printf("attnviz core benchmark (%ld threads available)\n\n", static_cast<long>(::sysconf(_SC_NPROCESSORS_ONLN)));
   const int cores = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
   const double one_core = gemm_gflops(1), limit = gemm_gflops(cores);
