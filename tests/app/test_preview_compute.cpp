@@ -175,3 +175,28 @@ TEST_CASE("cancel while the preview shows keeps it, says only that head was comp
   CHECK_FALSE(m.preview());
   CHECK(differs_from_fresh(m.trace(), s) == "");
 }
+
+TEST_CASE("a held preview stays on screen with the whole trace finished behind it, until released") {
+  HeldModel held;
+  viz::TraceModel& m = held.m;
+  const attn::Scenario s = big_scene();
+  CHECK_FALSE(m.computes_in_background());  // nothing on screen or computing yet
+  m.hold_preview(true);
+  m.update(s, 1, 1, {});
+  CHECK(m.computes_in_background());
+  held.gate.wait_for_wakes(1);  // the preview is published
+  m.update(s, 1, 1, {});
+  REQUIRE(m.preview());
+  held.gate.release();
+  m.wait_idle();  // the whole trace is ready now
+  CHECK_FALSE(m.update(s, 1, 1, {}));  // held: nothing replaced
+  CHECK(m.preview());
+  CHECK(m.computing());
+  CHECK(preview_differs(m.trace(), s, 0) == "");
+  m.hold_preview(false);
+  CHECK(m.update(s, 1, 1, {}));
+  CHECK_FALSE(m.preview());
+  CHECK_FALSE(m.computing());
+  CHECK(differs_from_fresh(m.trace(), s) == "");
+  CHECK(m.computes_in_background());  // its edits will be too
+}

@@ -5,6 +5,7 @@
 // t = 0 that it shows at the end.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -22,6 +23,32 @@ const viz::Rgba kEmpty = viz::palette(viz::Theme::Light).empty_cell;
 }  // namespace
 
 TEST_SUITE("screenshots") {
+  TEST_CASE("ui: --screenshot-at first-grids pictures a big scene's head on screen, drawn before the rest") {
+    const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/large_1024x8.json";
+    const Shot first = shoot(scene, "first_grids", "--screenshot-at first-grids");
+    const Shot done = shoot(scene, "first_grids_done", "");
+    // The preview: the inputs and head 0 (the head on screen), no concat or output yet.
+    for (const char* id : {"q", "scores", "weights", "head_output"})
+      CHECK_MESSAGE(grid_of(first.layout, id, 0) != nullptr, "no " << id << " of head 0 in the first grids");
+    CHECK(grid_of(first.layout, "x", -1) != nullptr);
+    CHECK_MESSAGE(grid_of(first.layout, "output", -1) == nullptr, "the first grids already show the output");
+    CHECK(grid_of(first.layout, "concat", -1) == nullptr);
+    CHECK_MESSAGE(grid_of(done.layout, "output", -1) != nullptr, "the finished picture has no output");
+    // Its scores are drawn, not blank: random inputs give many colours.
+    const nlohmann::json* scores = grid_of(first.layout, "scores", 0);
+    REQUIRE(scores != nullptr);
+    std::vector<int> seen;
+    for (int i = 0; i < 10; ++i)
+      for (int j = 0; j < 10; ++j) {
+        int x = 0, y = 0;
+        cell_point(*scores, 50 + i * 100, 50 + j * 100, 0.5, 0.5, &x, &y);
+        const viz::Rgba c = first.image.at(x, y);
+        const int key = (c.r << 16) | (c.g << 8) | c.b;
+        if (std::find(seen.begin(), seen.end(), key) == seen.end()) seen.push_back(key);
+      }
+    CHECK_MESSAGE(seen.size() >= 20, "the preview's scores show " << seen.size() << " colours in 100 samples");
+  }
+
   TEST_CASE("ui: the default lesson's grids show the colormap colour of every cell") {
     const Shot shot = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", "default", "");
     for (const char* id : {"w_q", "w_k", "w_v", "q", "k", "v", "scores", "scaled", "masked", "weights", "head_output"})

@@ -349,7 +349,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     ranges_ = std::make_shared<const RowRanges>();
     revision_ = 0;
   }
-  if (pending_) {  // a background result for the newest revision?
+  if (pending_ && !(hold_preview_ && preview())) {  // a background result for the newest revision?
     std::optional<Result> done;
     {
       std::lock_guard<std::mutex> lock(mutex_);

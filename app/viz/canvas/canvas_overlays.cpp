@@ -129,6 +129,8 @@ float status_panel_height(const CanvasData& d, float canvas_width) {
     height += ImGui::CalcTextSize(d.notices[i].text.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
   if (!d.notices.empty()) height += ImGui::GetFrameHeightWithSpacing();
   if (!d.opening.empty()) height += ImGui::GetFrameHeightWithSpacing();
+  // computing_line(): a line that says what the grids show, and the progress bar.
+  if (d.model.computes_in_background()) height += line + ImGui::GetFrameHeightWithSpacing();
   return height;
 }
 

@@ -199,7 +199,19 @@ void App::autosave() {
 int App::run_screenshot() {
   frame(0);
   platform_.swap();
-  model_.wait_idle();  // a big scene computes in the background: picture its result
+  if (options_.screenshot_first_grids) {
+    // What a big scene shows first (attn::compute_preview): frames at the
+    // window's pace until some trace is on screen, then the picture; a
+    // preview stays until it is taken (a small scene is whole at once).
+    model_.hold_preview(true);
+    while (opening() || (model_.computing() && !model_.has_trace())) {
+      wait_for_next_frame(0);
+      frame(0);
+      platform_.swap();
+    }
+  } else {
+    model_.wait_idle();  // a big scene computes in the background: picture its result
+  }
   if (state_.train.open) {  // --train-steps: the picture shows the run once it paused
     train_.wait_stopped();
     if (options_.train_show >= 0) state_.train.shown = snapshot_at_or_before(train_, options_.train_show);

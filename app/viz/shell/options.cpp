@@ -56,6 +56,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   double time = -1;
   app.add_option("file", o.file, "Scenario file to open (default: the built-in lesson)");
   app.add_option("--screenshot", o.screenshot, "Render one frame to this PNG and exit");
+  std::string screenshot_at = "done";
+  app.add_option("--screenshot-at", screenshot_at,
+                 "With --screenshot: 'done' pictures the whole trace (default); 'first-grids' pictures what a big "
+                 "scene shows first, its head on screen, while the rest is still computed")
+      ->check(CLI::IsMember({"done", "first-grids"}));
   app.add_option("--export", o.export_path,
                  "Export to OUT.png, OUT.svg, OUT.gif or OUT.mp4 (also .csv/.npy with --stage, .json) and exit");
   app.add_option("--scale", o.export_scale, "With --export: PNG pixels per window pixel, 1, 2 or 4 (default 1)");
@@ -147,6 +152,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   if (!probability_map.empty()) o.probability_map = colormap_named(probability_map);
   if (!theme.empty()) o.theme = theme_named(theme);
   if (!contrast.empty()) o.contrast = contrast_named(contrast);
+  o.screenshot_first_grids = screenshot_at == "first-grids";
   o.granularity = granularity == "cell" ? Granularity::Cell : granularity == "row" ? Granularity::Row : Granularity::Stage;
   return std::nullopt;
 }

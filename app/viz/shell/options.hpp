@@ -20,6 +20,9 @@ struct InspectTarget {
 struct Options {
   std::string file;                  // empty: the built-in default lesson
   std::string screenshot;            // write a PNG and exit
+  // --screenshot-at first-grids: picture a big scene's first grids (its head
+  // on screen, drawn before the rest is computed) instead of the whole trace.
+  bool screenshot_first_grids = false;
   // --export OUT.png|svg|gif|mp4 (or csv, npy, json): write it and exit,
   // through the same code as File > Export.
   std::string export_path;

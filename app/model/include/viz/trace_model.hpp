@@ -87,6 +87,12 @@ class TraceModel {
   const std::string& error() const { return error_; }
   // The newest revision is being computed in the background.
   bool computing() const { return pending_; }
+  // Edits of the scene on screen are computed in the background (it is
+  // big): the window keeps room for the progress line, so the grids do not
+  // move each time a recompute starts and ends.
+  bool computes_in_background() const {
+    return pending_ || (scenario_ && estimated_work(*scenario_) >= background_work_);
+  }
   // 0..1: heads finished of the background recompute.
   double progress() const;
   // Stops the background recompute; the last good trace stays, with a notice.
@@ -101,6 +107,10 @@ class TraceModel {
   // while the other heads, concat and the output are computed.
   bool preview() const { return trace_ && !trace_->complete; }
   int preview_head() const;
+  // While held, a preview on screen stays there: the whole trace, finished
+  // or not, waits for the release (a headless picture of what a big
+  // document shows first, --screenshot-at first-grids).
+  void hold_preview(bool hold) { hold_preview_ = hold; }
   // When a value overflowed: the input entries behind it, largest first.
   const std::vector<InputCell>& offending() const { return offending_; }
   Granularity granularity() const { return timeline_.granularity; }
@@ -190,6 +200,7 @@ class TraceModel {
   double compute_ms_ = 0;
   ComputePhases phases_;
   double background_work_;
+  bool hold_preview_ = false;
 
   // Shared with the worker, under mutex_.
   mutable std::mutex mutex_;
