@@ -36,7 +36,11 @@ TEST_CASE("captions: finished and stage steps") {
   const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
   const viz::Timeline tl = viz::build_timeline(t, viz::Granularity::Stage);
   const viz::StepCaption done = viz::describe_step(t, tl, viz::evaluate(t, tl, tl.total), nullptr);
-  CHECK(done.status.find("done") != std::string::npos);
+  CHECK(done.status == "all " + std::to_string(tl.steps.size()) + " steps shown");
+  attn::Trace preview = t;
+  preview.complete = false;  // a big scene's first head, the rest still being computed
+  CHECK(viz::describe_step(preview, tl, viz::evaluate(preview, tl, tl.total), nullptr).status.find("so far") !=
+        std::string::npos);
   const viz::StepCaption first = viz::describe_step(t, tl, viz::evaluate(t, tl, 0.01), nullptr);
   CHECK(first.status.find("step 1 of") == 0);
   CHECK_FALSE(first.detail.empty());

@@ -124,7 +124,9 @@ StepCaption describe_step(const attn::Trace& trace, const Timeline& tl, const Fr
   const int total = static_cast<int>(tl.steps.size());
   if (total == 0) return {"nothing to animate", ""};
   if (f.finished || f.active_stage < 0) {
-    c.status = "all " + std::to_string(total) + " steps done";
+    // "Shown", not "done": the status panel may also say a recompute is
+    // running. A big scene's preview has only its first head's steps yet.
+    c.status = "all " + std::to_string(total) + " steps shown" + (trace.complete ? "" : " so far");
     c.detail = "press Play (Space) to watch attention being computed, or hover any cell to see its arithmetic";
     return c;
   }

@@ -276,21 +276,29 @@ double TraceModel::progress() const {
   return std::min(1.0, static_cast<double>(progress_.heads_done.load()) / job_heads_);
 }
 
+void TraceModel::drop_job() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  job_.reset();
+  if (running_) progress_.cancel = true;
+  result_.reset();
+}
+
 void TraceModel::cancel() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_.reset();
-    if (running_) progress_.cancel = true;
-    result_.reset();
-  }
+  drop_job();
   if (pending_) {
     pending_ = false;
-    error_ = "The computation was cancelled: the grids show the last result that finished.";
-    if (!trace_) error_ = "The computation was cancelled before it finished.";
+    cancelled_ = "Stopped: the grids show the last result that finished, not your latest edit.";
+    if (!trace_) cancelled_ = "Stopped before any grid was computed.";
     if (preview())
-      error_ = "The computation was cancelled: only head " + std::to_string(preview_head()) +
-               " was computed (the other heads, concat and the output were not).";
+      cancelled_ = "Stopped: only head " + std::to_string(preview_head()) +
+                   " was computed (the other heads, concat and the output were not).";
   }
+}
+
+void TraceModel::compute_again() {
+  if (cancelled_.empty()) return;
+  cancelled_.clear();
+  again_ = true;
 }
 
 int TraceModel::preview_head() const {
@@ -321,6 +329,7 @@ void TraceModel::apply(Result r) {
     scenario_ = std::move(r.scenario);
     texels_ = std::move(r.texels);
     error_.clear();
+    cancelled_.clear();
     ++generation_;
     if (!r.same_layout) ++layout_generation_;
   } else {
@@ -334,6 +343,7 @@ void TraceModel::apply(Result r) {
       ++layout_generation_;
     }
     error_ = std::move(r.error);  // keep showing the last good trace of this document
+    cancelled_.clear();
   }
 }
 
@@ -348,6 +358,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     ++layout_generation_;
     ranges_ = std::make_shared<const RowRanges>();
     revision_ = 0;
+    cancelled_.clear();
   }
   if (pending_ && !(hold_preview_ && preview())) {  // a background result for the newest revision?
     std::optional<Result> done;
@@ -361,14 +372,16 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
       apply(std::move(*done));
     }
   }
-  if (revision != revision_) {
+  if (revision != revision_ || again_) {
     revision_ = revision;
+    again_ = false;
+    cancelled_.clear();
     // Only a whole trace is a base to update from (a preview lacks heads).
     const bool whole = trace_ && trace_->complete;
     Job job{snapshot(scenario), document, revision, limits, whole ? trace_ : nullptr, whole ? scenario_ : nullptr,
             ranges_, texel_request_};
     if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
-      if (pending_) cancel();  // an older background recompute is no longer wanted
+      if (pending_) drop_job();  // an older background recompute is no longer wanted
       pending_ = false;
       try {
         apply(run(job, nullptr));

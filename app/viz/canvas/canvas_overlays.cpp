@@ -149,6 +149,13 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   return {pos.x, pos.y + caption, pos.x + size.x, std::max(pos.y + caption + 20, pos.y + size.y - bottom)};
 }
 
+void cancelled_line(const TraceModel& model, AppState& state, const ThemePalette& pal) {
+  // The same two rows as computing_line(), so nothing moves when it replaces it.
+  ImGui::TextColored(to_imvec4(pal.warning), "%s", model.cancelled().c_str());
+  if (ImGui::Button("Compute again##compute")) state.compute_again = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Compute the current scenario's trace again, in the background");
+}
+
 void computing_line(const TraceModel& model, AppState& state, float width, const ThemePalette& pal) {
   const float p = static_cast<float>(model.progress());
   char label[64];
@@ -162,7 +169,11 @@ void computing_line(const TraceModel& model, AppState& state, float width, const
     ImGui::TextColored(to_imvec4(pal.warning), "Head %d is drawn first; the other heads, concat and the output follow.",
                        model.preview_head());
   const float cancel_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
+  // The track in the panel's border colour: the theme's frame colour is the
+  // panel's own (white on white), which hid how much is left.
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, to_imvec4(pal.panel_border));
   ImGui::ProgressBar(p, {std::max(40.0f, width - cancel_w - ImGui::GetStyle().ItemSpacing.x), 0}, label);
+  ImGui::PopStyleColor();
   ImGui::SameLine();
   if (ImGui::Button("Cancel##compute")) state.cancel_compute = true;
 }
@@ -206,6 +217,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   }
   if (!d.opening.empty()) opening_line(d.opening, state, pal);
   if (d.model.computing()) computing_line(d.model, state, width - 2 * pad, pal);
+  else if (!d.model.cancelled().empty()) cancelled_line(d.model, state, pal);
   ImGui::TextColored(to_imvec4(pal.text), "%s", d.caption.status.c_str());
   ImGui::TextWrapped("%s", d.caption.detail.c_str());
   if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f, pal);

@@ -29,6 +29,8 @@ float status_panel_height(const CanvasData& data, float canvas_width);
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& data, AppState& state, bool numbers_hidden);
 // "Computing your edit: 40%" with a progress bar and Cancel (sets state.cancel_compute).
 void computing_line(const TraceModel& model, AppState& state, float width, const ThemePalette& pal);
+// After Cancel: what the grids show instead, and Compute again (sets state.compute_again).
+void cancelled_line(const TraceModel& model, AppState& state, const ThemePalette& pal);
 
 // Stages whose cells are (query, key) pairs, where painting edits the mask.
 bool maskable(const attn::Stage& stage);

@@ -257,6 +257,11 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       ImGui::End();
       return;
     }
+    if (!d.model.cancelled().empty()) {  // stopped before its first grids
+      cancelled_line(d.model, state, pal);
+      ImGui::End();
+      return;
+    }
     ImGui::PushTextWrapPos(size.x - pad);
     ImGui::TextColored(to_imvec4(pal.error), "This scenario cannot be computed.");
     ImGui::TextWrapped("%s", d.model.error().c_str());

@@ -61,6 +61,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["dirty"] = state.dirty();
   j["can_undo"] = state.history.can_undo();
   j["error"] = model.error();
+  j["cancelled"] = model.cancelled();  // the user stopped a recompute: what the grids show instead
   j["has_trace"] = model.has_trace();
   j["stale"] = model.stale();
   j["preview"] = model.preview();  // a big document's first trace, one head so far

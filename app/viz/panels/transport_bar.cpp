@@ -2,6 +2,7 @@
 // then re-evaluated from (trace, t), so stepping back is as cheap as forward.
 #include "panels/transport_bar.hpp"
 
+#include <cstdio>
 #include <string>
 
 #include "canvas/grid_painter.hpp"
@@ -90,7 +91,10 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   ImGui::SameLine();
   float t = static_cast<float>(std::min(clock.t, tl.total));
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-  const std::string label = "%.1f / " + std::to_string(static_cast<int>(tl.total + 0.5)) + " s";
+  // Both to a tenth: a rounded total read as a time past the end ("12.8 / 13 s").
+  char total[32];
+  std::snprintf(total, sizeof total, "%.1f", tl.total);
+  const std::string label = std::string("%.1f / ") + total + " s";
   if (ImGui::SliderFloat("##time", &t, 0.0f, static_cast<float>(tl.total), label.c_str())) clock.scrub(tl, t);
   tooltip("Drag to scrub through the computation");
   if (state.view.presentation) {  // one row: the room is the grids'

@@ -100,9 +100,15 @@ void App::apply_theme_if_changed() {
 
 // Time options need the timeline, so they apply after the first recompute.
 void App::apply_start_options() {
-  if (start_applied_ || !model_.has_trace() || model_.preview()) return;  // a preview lacks stages they may name
-  start_applied_ = true;
+  if (start_applied_ || !model_.has_trace()) return;
   const Timeline& tl = model_.timeline();
+  if (model_.preview()) {
+    // A preview lacks stages the options may name: they wait for the whole
+    // trace. Meanwhile the clock stays within the preview's own timeline.
+    if (state_.clock.t > tl.total) state_.clock.scrub(tl, tl.total);
+    return;
+  }
+  start_applied_ = true;
   double t = tl.total;
   if (!options_.stage.empty()) {
     int index = model_.trace().index_of({options_.stage, state_.view.focus_head});
@@ -135,11 +141,13 @@ int App::run_interactive() {
     const auto now = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
-    const std::uint64_t revision = state_.revision;
+    const std::uint64_t revision = state_.revision, generation = model_.generation();
     serve_export_requests();  // File > Export: stills at once, a few animation frames per UI frame
     frame(dt);
     platform_.swap();
-    if (state_.revision != revision || state_.clock.playing) settle = 3;
+    // A new trace (a background result) also settles: the panels drawn
+    // before it arrived in this frame (the timeline, the editor) show it next.
+    if (state_.revision != revision || model_.generation() != generation || state_.clock.playing) settle = 3;
     else --settle;
     autosave();
   }

@@ -70,7 +70,8 @@ void App::update_derived(const Panels& p, double dt) {
   update_opening();
   update_train();
   if (state_.cancel_compute) model_.cancel();
-  state_.cancel_compute = false;
+  if (state_.compute_again) model_.compute_again();
+  state_.cancel_compute = state_.compute_again = false;
   model_.set_texel_request(TexelRequest{state_.view.colour, state_.view.head});
   model_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());

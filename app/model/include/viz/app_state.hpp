@@ -186,8 +186,10 @@ struct AppState {
   // moved by the time the file arrives (an edit, a restored autosave), the
   // file does not replace the document without asking.
   std::uint64_t open_requested_document = 0, open_requested_revision = 0;
-  // The user pressed Cancel on a background recompute (the app stops it).
+  // The user pressed Cancel on a background recompute (the app stops it),
+  // or Compute again after that (the app starts it again).
   bool cancel_compute = false;
+  bool compute_again = false;
 
   // True when the document differs from the file on disk (or the built-in
   // lesson): content is compared, so undoing back, or Reset after Randomise,

@@ -95,14 +95,21 @@ class TraceModel {
   }
   // 0..1: heads finished of the background recompute.
   double progress() const;
-  // Stops the background recompute; the last good trace stays, with a notice.
+  // Stops the background recompute; the last good trace stays, and
+  // cancelled() says what the grids show instead.
   void cancel();
+  // Not empty after cancel(), until a recompute starts or finishes: what the
+  // grids show instead of the scenario's trace. A stop the user asked for is
+  // not an error (error() stays empty: nothing in the scenario is wrong).
+  const std::string& cancelled() const { return cancelled_; }
+  // After cancel(): the next update() computes the scenario again.
+  void compute_again();
   // Blocks until the worker has nothing left to do (headless screenshots,
   // tests); the next update() installs the result.
   void wait_idle();
   // The trace shown is an older state of this document (the current one
   // failed, or is still being computed), or only its preview.
-  bool stale() const { return has_trace() && (!error_.empty() || pending_); }
+  bool stale() const { return has_trace() && (!error_.empty() || pending_ || !cancelled_.empty()); }
   // The trace shown is a preview: the inputs and one head (preview_head()),
   // while the other heads, concat and the output are computed.
   bool preview() const { return trace_ && !trace_->complete; }
@@ -158,6 +165,8 @@ class TraceModel {
                           attn::Progress* progress);
   void worker_loop();
   void submit(Job job);
+  // Forgets the waiting job and stops the running one; its result is never shown.
+  void drop_job();
   void apply(Result r);
   // Hands what the UI thread no longer shows to the worker, which frees it
   // and returns the memory to the system: at 2048 tokens freeing a trace
@@ -193,6 +202,8 @@ class TraceModel {
   Timeline timeline_;
   TimelineKey key_;
   std::string error_;
+  std::string cancelled_;
+  bool again_ = false;  // compute_again(): recompute the revision already seen
   std::vector<InputCell> offending_;
   std::uint64_t document_ = 0, revision_ = 0, generation_ = 0, layout_generation_ = 0;
   bool pending_ = false;
