@@ -135,6 +135,23 @@ TEST_CASE("hit testing through the view transform round-trips") {
   CHECK(hit->col == 1);
 }
 
+TEST_CASE("the wheel can zoom tiny cells up to where they print their numbers, and no further") {
+  const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
+  viz::PipelineLayout l = viz::layout_pipeline(t);
+  CHECK(viz::max_zoom_for(l) == viz::ViewTransform::kMaxZoom);  // 30-unit cells reach 64 px far sooner
+  for (viz::GridBox& g : l.grids) g.cell_w = g.cell_h = 0.125;  // as a 2048-token grid's cells
+  const double most = viz::max_zoom_for(l);
+  CHECK(most == doctest::Approx(64.0 / 0.125));
+  viz::ViewTransform v;
+  for (int i = 0; i < 200; ++i) v.zoom_at({400, 300}, 1.18, most);
+  CHECK(v.zoom == doctest::Approx(most));
+  CHECK(0.125 * v.zoom == doctest::Approx(64.0));
+  v.zoom_at({400, 300}, 1.18);  // the default limit never pulls a zoom back that is past it
+  CHECK(v.zoom == doctest::Approx(most));
+  v.zoom_at({400, 300}, 1 / 1.18);
+  CHECK(v.zoom < most);
+}
+
 TEST_CASE("fit shows the whole world rectangle inside the screen rectangle") {
   const viz::Rect world{0, 0, 2000, 500};
   const viz::Rect screen{10, 20, 1010, 820};

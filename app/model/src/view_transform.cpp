@@ -5,10 +5,17 @@
 
 namespace viz {
 
-void ViewTransform::zoom_at(Vec2d p, double factor) {
+void ViewTransform::zoom_at(Vec2d p, double factor, double max_zoom) {
   const Vec2d w = to_world(p);
-  zoom = std::clamp(zoom * factor, kMinZoom, kMaxZoom);
+  zoom = std::clamp(zoom * factor, kMinZoom, std::max(zoom, max_zoom));  // never jumps out when already past it
   offset = {p.x - w.x * zoom, p.y - w.y * zoom};
+}
+
+double max_zoom_for(const PipelineLayout& layout) {
+  double smallest = 0;
+  for (const GridBox& g : layout.grids)
+    if (g.min_cell() > 0 && (smallest == 0 || g.min_cell() < smallest)) smallest = g.min_cell();
+  return smallest > 0 ? std::max(ViewTransform::kMaxZoom, 64.0 / smallest) : ViewTransform::kMaxZoom;
 }
 
 ViewTransform fit(const Rect& world, const Rect& screen, double margin, double max_zoom) {

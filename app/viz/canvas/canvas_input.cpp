@@ -123,7 +123,8 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const Canvas
     state.view.user_moved = true;
   }
   if (hovered && io.MouseWheel != 0.0f) {
-    view.zoom_at(Vec2d{io.MousePos.x, io.MousePos.y}, std::pow(1.18, static_cast<double>(io.MouseWheel)));
+    view.zoom_at(Vec2d{io.MousePos.x, io.MousePos.y}, std::pow(1.18, static_cast<double>(io.MouseWheel)),
+                 max_zoom_for(d.layout));
     state.view.user_moved = true;
   }
 

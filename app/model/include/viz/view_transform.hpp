@@ -21,13 +21,19 @@ struct ViewTransform {
     return {a.x, a.y, b.x, b.y};
   }
 
-  // Zooms by `factor` keeping the world point under `screen_point` fixed.
-  void zoom_at(Vec2d screen_point, double factor);
+  // Zooms by `factor` keeping the world point under `screen_point` fixed,
+  // never past max_zoom (see max_zoom_for).
+  void zoom_at(Vec2d screen_point, double factor, double max_zoom = kMaxZoom);
   void pan(double dx, double dy) {
     offset.x += dx;
     offset.y += dy;
   }
 };
+
+// How far the wheel may zoom into this layout: kMaxZoom, or more when its
+// smallest cells need it to reach 64 pixels, where they print their numbers
+// (a 2048-token grid's cells are a fraction of a world unit).
+double max_zoom_for(const PipelineLayout& layout);
 
 // The transform that shows `world` centred inside `screen` with a margin in
 // pixels on every side, never zooming in past max_zoom.
