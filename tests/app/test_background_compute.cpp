@@ -296,3 +296,20 @@ TEST_CASE("background recompute: an X edit frees the old trace's scores, which s
   CHECK(m.trace().find("scores", 0)->value.on_demand() != nullptr);
   CHECK(differs_from_fresh(m.trace(), wq) == "");
 }
+
+TEST_CASE("background recompute: a stopped edit that made a small scene big keeps room for its line") {
+  const attn::Scenario big = big_scene();
+  viz::TraceModel m(viz::estimated_work(big) / 2);  // the small scene at once, the big one in the background
+  const attn::Scenario small = test_scenes::small_projected();
+  m.update(small, 1, 1, {});
+  REQUIRE(m.has_trace());
+  CHECK_FALSE(m.computes_in_background());
+  m.update(big, 1, 2, {});
+  CHECK(m.computing());
+  m.cancel();
+  m.wait_idle();
+  m.update(big, 1, 2, {});
+  CHECK(m.scenario().x.rows() == small.x.rows());  // the small scene's trace is still shown
+  CHECK_FALSE(m.cancelled().empty());
+  CHECK(m.computes_in_background());  // the status panel keeps the room its Stopped line needs
+}

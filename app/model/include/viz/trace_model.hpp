@@ -88,10 +88,10 @@ class TraceModel {
   // The newest revision is being computed in the background.
   bool computing() const { return pending_; }
   // Edits of the scene on screen are computed in the background (it is
-  // big): the window keeps room for the progress line, so the grids do not
-  // move each time a recompute starts and ends.
+  // big), or one was and was stopped: the window keeps room for the progress
+  // line, so the grids do not move each time a recompute starts and ends.
   bool computes_in_background() const {
-    return pending_ || (scenario_ && estimated_work(*scenario_) >= background_work_);
+    return pending_ || !cancelled_.empty() || (scenario_ && estimated_work(*scenario_) >= background_work_);
   }
   // 0..1: heads finished of the background recompute.
   double progress() const;
