@@ -100,15 +100,9 @@ void App::apply_theme_if_changed() {
 
 // Time options need the timeline, so they apply after the first recompute.
 void App::apply_start_options() {
-  if (start_applied_ || !model_.has_trace()) return;
-  const Timeline& tl = model_.timeline();
-  if (model_.preview()) {
-    // A preview lacks stages the options may name: they wait for the whole
-    // trace. Meanwhile the clock stays within the preview's own timeline.
-    if (state_.clock.t > tl.total) state_.clock.scrub(tl, tl.total);
-    return;
-  }
+  if (start_applied_ || !model_.has_trace() || model_.preview()) return;  // a preview lacks stages they may name
   start_applied_ = true;
+  const Timeline& tl = model_.timeline();
   double t = tl.total;
   if (!options_.stage.empty()) {
     int index = model_.trace().index_of({options_.stage, state_.view.focus_head});
