@@ -55,19 +55,33 @@ TEST_CASE("background recompute: the newest edit wins and the screen never mixes
   CHECK(checked > 0);
 }
 
-TEST_CASE("background recompute: cancel keeps the last good trace and says so") {
-  viz::TraceModel m(0);
-  attn::Scenario s = big_scene();
+namespace {
+
+// The model shows the whole trace of `s` (revision 1), computed in the background.
+void show_whole(viz::TraceModel& m, const attn::Scenario& s) {
   m.update(s, 1, 1, {});
   m.wait_idle();
   m.update(s, 1, 1, {});
-  const std::uint64_t generation = m.generation();
+}
+
+// An edit of X (revision 2) whose background recompute the user stops.
+void stop_an_edit_of_x(viz::TraceModel& m, attn::Scenario& s) {
   s.x(0, 0) = 9;
   m.update(s, 1, 2, {});
   REQUIRE(m.computing());
   m.cancel();
   CHECK_FALSE(m.computing());
   m.wait_idle();
+}
+
+}  // namespace
+
+TEST_CASE("background recompute: cancel keeps the last good trace and says so") {
+  viz::TraceModel m(0);
+  attn::Scenario s = big_scene();
+  show_whole(m, s);
+  const std::uint64_t generation = m.generation();
+  stop_an_edit_of_x(m, s);
   CHECK_FALSE(m.update(s, 1, 2, {}));  // a result that finished anyway is not installed
   CHECK(m.generation() == generation);
   CHECK(m.trace().find("x")->value(0, 0) != 9);
@@ -87,13 +101,8 @@ TEST_CASE("background recompute: cancel keeps the last good trace and says so") 
 TEST_CASE("background recompute: Compute again after a cancel computes the same revision") {
   viz::TraceModel m(0);
   attn::Scenario s = big_scene();
-  m.update(s, 1, 1, {});
-  m.wait_idle();
-  m.update(s, 1, 1, {});
-  s.x(0, 0) = 9;
-  m.update(s, 1, 2, {});
-  m.cancel();
-  m.wait_idle();
+  show_whole(m, s);
+  stop_an_edit_of_x(m, s);
   CHECK_FALSE(m.update(s, 1, 2, {}));  // the same revision: nothing more is computed by itself
   CHECK_FALSE(m.computing());
   REQUIRE_FALSE(m.cancelled().empty());
@@ -114,9 +123,7 @@ TEST_CASE("background recompute: Compute again after a cancel computes the same 
 TEST_CASE("background recompute: an edit that cannot be computed keeps the last good trace") {
   viz::TraceModel m(0);
   attn::Scenario s = big_scene();
-  m.update(s, 1, 1, {});
-  m.wait_idle();
-  m.update(s, 1, 1, {});
+  show_whole(m, s);
   s.x(0, 0) = 1e308;  // overflows in the projections
   m.update(s, 1, 2, {});
   m.wait_idle();
