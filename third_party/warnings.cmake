@@ -1,5 +1,5 @@
 # Per-target warnings (never global flags), plus optional sanitizers.
-function(attnviz_warnings target)
+function(attnviz_target_flags target)
   if(MSVC)
     target_compile_options(${target} PRIVATE /W4 $<$<BOOL:${ATTNVIZ_WERROR}>:/WX>)
   else()
@@ -15,5 +15,22 @@ function(attnviz_warnings target)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined
                                              -fno-omit-frame-pointer)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()
+
+# Every project target: its flags, and the shared precompiled headers
+# (build_speed.cmake). The core and what it links alone must not see
+# nlohmann-json: they take the Eigen-only headers.
+set(ATTNVIZ_EIGEN_ONLY_TARGETS attn_core attn_train attn_reference)
+set(ATTNVIZ_NO_PCH_TARGETS attn_launch attnviz_python_reader)  # no Eigen on their include paths
+function(attnviz_warnings target)
+  attnviz_target_flags(${target})
+  if(target IN_LIST ATTNVIZ_NO_PCH_TARGETS)
+    return()
+  endif()
+  if(target IN_LIST ATTNVIZ_EIGEN_ONLY_TARGETS)
+    attnviz_precompile(${target} eigen)
+  else()
+    attnviz_precompile(${target} full)
   endif()
 endfunction()
