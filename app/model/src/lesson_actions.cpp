@@ -88,6 +88,7 @@ void lesson_step(AppState& s, int step) {
     if (panel == "hull") s.view.show_hull = shown;
   }
   s.view_request = v;
+  s.view_request_at_end = false;
   lesson_compare(s, st.compare);
   lesson_train(s, st);
   s.answer_text.clear();
@@ -143,6 +144,38 @@ void give_up_lesson(AppState& s) {
   save_progress(s);
 }
 
+void clicker_next(AppState& s, const attn::Trace* trace, const Timeline& tl) {
+  if (!s.lesson) return;
+  if (trace && !tl.steps.empty() && !s.view_request) {
+    const StepRange r = step_range(s.lesson->current().view, *trace, tl);
+    if (s.clock.t < r.to - 1e-9) {
+      s.clock.step_forward(tl);
+      if (s.clock.t > r.to) s.clock.scrub(tl, r.to);
+      return;
+    }
+  }
+  if (!s.lesson->revealed()) {
+    give_up_lesson(s);
+    return;
+  }
+  if (s.lesson->can_next()) lesson_step(s, s.lesson->step() + 1);
+}
+
+void clicker_back(AppState& s, const attn::Trace* trace, const Timeline& tl) {
+  if (!s.lesson) return;
+  if (trace && !tl.steps.empty() && !s.view_request) {
+    const StepRange r = step_range(s.lesson->current().view, *trace, tl);
+    if (s.clock.t > r.from + 1e-9 && s.clock.t <= r.to + 1e-9 && r.to - r.from < tl.total) {
+      s.clock.step_back(tl);
+      if (s.clock.t < r.from) s.clock.scrub(tl, r.from);
+      return;
+    }
+  }
+  if (!s.lesson->can_back()) return;
+  lesson_step(s, s.lesson->step() - 1);
+  s.view_request_at_end = true;
+}
+
 }  // namespace actions
 
 bool lesson_head_question_open(const AppState& s) {
@@ -191,9 +224,11 @@ StepRange step_range(const attn::io::LessonView& v, const attn::Trace& trace, co
 void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl) {
   if (!s.view_request) return;
   const StepTiming timing = step_timing(*s.view_request, trace, tl);
-  if (timing.play_to >= 0) s.clock.play_range(tl, timing.t, timing.play_to);
+  if (timing.play_to >= 0 && s.view_request_at_end) s.clock.scrub(tl, timing.play_to);  // came back to it
+  else if (timing.play_to >= 0) s.clock.play_range(tl, timing.t, timing.play_to);
   else s.clock.scrub(tl, timing.t);
   s.view_request.reset();
+  s.view_request_at_end = false;
 }
 
 }  // namespace viz

@@ -71,11 +71,16 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   const Timeline& tl = model.timeline();
   Clock& clock = state.clock;
 
-  if (ImGui::Button("|< Start")) clock.scrub(tl, 0);
+  // Presenting, the one row is shared with the lesson column at projector
+  // size: short labels (the tooltips say the rest), so the time fits whole.
+  const bool compact = state.view.presentation;
+  if (ImGui::Button(compact ? "|<" : "|< Start")) clock.scrub(tl, 0);
   tooltip("Go to the beginning: only the inputs are shown (Home)");
   ImGui::SameLine();
-  if (ImGui::Button("< Back")) clock.step_back(tl);
-  tooltip("Previous step (Left arrow or Page Up)");
+  // "Step", not "Back"/"Next": those are the lesson's, which move between
+  // lesson steps; these move the animation one computation step.
+  if (ImGui::Button(compact ? "<" : "< Step")) clock.step_back(tl);
+  tooltip("The animation's previous computation step (Left arrow)");
   ImGui::SameLine();
   if (ImGui::Button(clock.playing ? "Pause" : "Play", {ImGui::GetFontSize() * 4, 0})) {
     if (clock.playing) clock.pause();
@@ -83,10 +88,10 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   }
   tooltip("Play or pause the step-by-step animation (Space)");
   ImGui::SameLine();
-  if (ImGui::Button("Next >")) clock.step_forward(tl);
-  tooltip("Next step (Right arrow or Page Down)");
+  if (ImGui::Button(compact ? ">" : "Step >")) clock.step_forward(tl);
+  tooltip("The animation's next computation step (Right arrow)");
   ImGui::SameLine();
-  if (ImGui::Button("End >|")) clock.to_end(tl);
+  if (ImGui::Button(compact ? ">|" : "End >|")) clock.to_end(tl);
   tooltip("Show everything computed (End)");
   ImGui::SameLine();
   float t = static_cast<float>(std::min(clock.t, tl.total));

@@ -7,6 +7,7 @@
 #include <GLFW/glfw3.h>
 
 #include "viz/app_actions.hpp"
+#include "viz/navigation_keys.hpp"
 
 namespace viz {
 namespace {
@@ -15,7 +16,7 @@ bool pressed(int key, bool repeat = false) { return ImGui::IsKeyPressed(key, rep
 
 }  // namespace
 
-void handle_shortcuts(AppState& state, const Timeline& tl) {
+void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline& tl) {
   const ImGuiIO& io = ImGui::GetIO();
   const bool modal = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   if (io.KeyCtrl && !modal) {
@@ -45,28 +46,20 @@ void handle_shortcuts(AppState& state, const Timeline& tl) {
     if (pressed(GLFW_KEY_ESCAPE)) state.train.open = false;
     return;
   }
-  Clock& clock = state.clock;
   ViewOptions& view = state.view;
   if (pressed(GLFW_KEY_F5)) view.presentation = !view.presentation;
-  // Presenting, Space is "next" like a clicker's button; else play / pause.
-  if (pressed(GLFW_KEY_SPACE)) {
-    if (view.presentation) clock.step_forward(tl);
-    else if (clock.playing) clock.pause();
-    else clock.play(tl);
-  }
+  // Space, the arrows, Page Up/Down and Escape: navigation_keys.hpp.
+  if (pressed(GLFW_KEY_SPACE)) press_nav_key(state, NavKey::Space, trace, tl);
+  if (pressed(GLFW_KEY_RIGHT, true)) press_nav_key(state, NavKey::Right, trace, tl);
+  if (pressed(GLFW_KEY_PAGE_DOWN, true)) press_nav_key(state, NavKey::PageDown, trace, tl);
+  if (pressed(GLFW_KEY_LEFT, true)) press_nav_key(state, NavKey::Left, trace, tl);
+  if (pressed(GLFW_KEY_PAGE_UP, true)) press_nav_key(state, NavKey::PageUp, trace, tl);
+  if (pressed(GLFW_KEY_ESCAPE)) press_nav_key(state, NavKey::Escape, trace, tl);
   if (pressed(GLFW_KEY_S)) view.spotlight = !view.spotlight;
   if (pressed(GLFW_KEY_L)) view.laser = !view.laser;
-  if (pressed(GLFW_KEY_RIGHT, true) || pressed(GLFW_KEY_PAGE_DOWN, true)) clock.step_forward(tl);
-  if (pressed(GLFW_KEY_LEFT, true) || pressed(GLFW_KEY_PAGE_UP, true)) clock.step_back(tl);
-  if (pressed(GLFW_KEY_HOME)) clock.scrub(tl, 0);
-  if (pressed(GLFW_KEY_END)) clock.to_end(tl);
-  if (pressed(GLFW_KEY_F)) state.view.fit_pending = true;
-  // Escape steps back out: a pinned cell, then a zoomed grid, then presenting.
-  if (pressed(GLFW_KEY_ESCAPE)) {
-    if (state.pinned) state.pinned.reset();
-    else if (view.zoom_stage) view.zoom_stage.reset();
-    else if (view.presentation) view.presentation = false;
-  }
+  if (pressed(GLFW_KEY_HOME)) state.clock.scrub(tl, 0);
+  if (pressed(GLFW_KEY_END)) state.clock.to_end(tl);
+  if (pressed(GLFW_KEY_F)) view.fit_pending = true;
   if (pressed(GLFW_KEY_M)) state.paint_mask = !state.paint_mask;
 }
 

@@ -1,5 +1,6 @@
 // Keyboard shortcuts: Space, arrows and PageUp/PageDown (presentation
-// clickers) drive playback; F fits; Escape unpins; M toggles mask painting;
+// clickers) drive playback, or a lesson (navigation_keys.hpp); F fits;
+// Escape leaves presentation, else unpins; M toggles mask painting;
 // Ctrl+Z/Y/S/O/Q edit and file actions. Ignored while a text field has the keyboard.
 #pragma once
 
@@ -8,6 +9,7 @@
 
 namespace viz {
 
-void handle_shortcuts(AppState& state, const Timeline& timeline);
+// `trace`: the document's, or null while none is computed.
+void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline& timeline);
 
 }  // namespace viz

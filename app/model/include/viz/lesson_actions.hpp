@@ -29,6 +29,17 @@ void answer_lesson_head(AppState& s, const std::vector<attn::train::HeadScore>& 
 // "Show me"; a head question names the head from s.train.shown_scores.
 void give_up_lesson(AppState& s);
 
+// A presenter's clicker (Space, Right or Page Down while presenting a
+// lesson; Page Down in any lesson). Each press goes one step further
+// through the lesson: the step's animation, one computation step at a time,
+// up to the end of what the step is about; then the answer to its question
+// (as "Show me"); then the next lesson step. `trace` may be null while the
+// step's scene is still being computed: the animation part is skipped.
+void clicker_next(AppState& s, const attn::Trace* trace, const Timeline& tl);
+// Back the same way (Left or Page Up): the animation back to the start of
+// the step's stretch, then the lesson step before, shown as it ends.
+void clicker_back(AppState& s, const attn::Trace* trace, const Timeline& tl);
+
 }  // namespace actions
 
 // The current lesson question is a "head" question not yet settled: a click
