@@ -55,6 +55,11 @@ int main(int argc, char** argv) {
   if (!options.lesson.empty() && !start_failed) {
     viz::open_lesson_file(state, options.lesson);
     start_failed = !state.lesson;
+    if (state.lesson && options.step > state.lesson->steps()) {
+      std::fprintf(stderr, "attnviz: --step %d: the lesson \"%s\" has %d steps (1 to %d)\n", options.step,
+                   state.lesson->lesson().title.c_str(), state.lesson->steps(), state.lesson->steps());
+      return 2;
+    }
     if (state.lesson && options.step > 0) viz::actions::lesson_step(state, options.step - 1);
   }
   if (!options.compare_with.empty() && !start_failed) start_failed = !viz::actions::compare_with_file(state, options.compare_with);

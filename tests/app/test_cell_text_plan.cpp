@@ -174,3 +174,22 @@ TEST_CASE("cell text plan: text grows with the cell up to its cap, and presentat
   CHECK(viz::plan_cell_text(values, {44, 44}, 1.0, kWidth).max_sig == 3);
   CHECK(viz::cell_label(0.1834, viz::plan_cell_text({0.1834}, {60, 60}, 1.0, kWidth), {60, 60}, kWidth) == ".183");
 }
+
+TEST_CASE("cell text plan: presenting, a grid prints numbers at 24 px or none at all") {
+  const std::vector<double> values = {0.25, 0.5, -0.125, 1.0};
+  // A 30 px cell prints these on screen, at 12 px (40%)...
+  const CellTextPlan screen = viz::plan_cell_text(values, {30, 30}, 1.5, kWidth);
+  REQUIRE(screen.numbers);
+  CHECK(screen.px < viz::kProjectorMinPx);
+  // ...but not on a projector, where 12 px cannot be read from the back.
+  const CellTextPlan projector = viz::plan_cell_text(values, {30, 30}, 1.5, kWidth, viz::kProjectorMinPx);
+  CHECK_FALSE(projector.numbers);
+  CHECK_FALSE(viz::cell_fits_text({20, 20}, kWidth, viz::kProjectorMinPx));
+  // A cell large enough prints every value, none below 24 px.
+  const CellSize big{90, 90};
+  const CellTextPlan large = viz::plan_cell_text(values, big, 1.5, kWidth, viz::kProjectorMinPx);
+  REQUIRE(large.numbers);
+  CHECK(large.px >= viz::kProjectorMinPx);
+  const std::string broken = check_every_cell(values, large, big);
+  CHECK_MESSAGE(broken.empty(), broken);
+}

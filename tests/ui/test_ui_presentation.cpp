@@ -6,6 +6,10 @@
 // a double-click on a grid title zooming to it (Escape goes back).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
+
+#include "attn/io/lesson_file.hpp"
 #include "ui_support.hpp"
 
 using namespace ui_test;
@@ -23,9 +27,89 @@ nlohmann::json presented(const std::string& size, double t) {
   return load_json(layout);
 }
 
+// Whether the rectangle [x0, y0, x1, y1] lies inside `outer` (a pixel of slack).
+bool inside(const nlohmann::json& r, double x0, double y0, double x1, double y1) {
+  return r[0].get<double>() >= x0 - 1 && r[1].get<double>() >= y0 - 1 && r[2].get<double>() <= x1 + 1 && r[3].get<double>() <= y1 + 1;
+}
+
+// The grids of stage `id` in a layout dump (any head when head is -1).
+int grids_named(const nlohmann::json& layout, const std::string& id, int head) {
+  int n = 0;
+  for (const nlohmann::json& g : layout["grids"])
+    if (g["id"] == id && (head < 0 || g["head"] == head || g["head"] == -1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 TEST_SUITE("presentation") {
+  TEST_CASE("ui: every built-in lesson as slides at 1024x768: each step's grids, text, question and choices fit") {
+    namespace fs = std::filesystem;
+    std::vector<std::string> lessons;
+    for (const auto& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) lessons.push_back(e.path().string());
+    std::sort(lessons.begin(), lessons.end());
+    REQUIRE(lessons.size() >= 6);
+    int slides = 0, grids_checked = 0;
+    for (const std::string& file : lessons) {
+      CAPTURE(file);
+      const attn::io::LessonFile lesson = attn::io::load_lesson(file);
+      const std::string dir = temp_path("slides_" + lesson.id);
+      fs::remove_all(dir);
+      std::string out;
+      const int code = run(attnviz("--lesson \"" + file + "\" --export-slides \"" + dir + "\" --size 1024x768 --dump-layout \"" +
+                                   temp_path("slides_layout.json") + "\""),
+                           &out);
+      REQUIRE_MESSAGE(code == 0, out);
+      for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const attn::io::LessonStep& st = lesson.steps[i];
+        for (const char* suffix : {"", "-answer"}) {
+          if (*suffix && !st.question) continue;
+          char name[32];
+          std::snprintf(name, sizeof name, "slide-%02zu", i + 1);
+          const std::string base = dir + "/" + name + suffix;
+          CAPTURE(base);
+          const Image png = load_png(base + ".png");
+          REQUIRE(png.ok());
+          CHECK(png.width == 1024);
+          CHECK(png.height == 768);
+          const nlohmann::json layout = load_json(base + ".layout.json");
+          if (st.train) continue;  // the Train view: no pipeline layout is dumped
+          REQUIRE(layout.is_object());
+          ++slides;
+          // The step's text, its question's prompt and every choice: inside
+          // the window, inside the lesson panel, not cut off at its bottom.
+          const nlohmann::json& w = layout["widgets"];
+          REQUIRE(w.contains("lesson:panel"));
+          const nlohmann::json& panel = w["lesson:panel"];
+          CHECK(inside(panel, 0, 0, 1024, 768));
+          const double px0 = panel[0], py0 = panel[1], px1 = panel[2], py1 = panel[3];
+          REQUIRE(w.contains("lesson:text"));
+          CHECK_MESSAGE(inside(w["lesson:text"], px0, py0, px1, py1), w["lesson:text"].dump());
+          if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
+            for (size_t c = 0; c < st.question->choices.size(); ++c) {
+              const std::string key = "lesson:choice" + std::to_string(c);
+              REQUIRE(w.contains(key));
+              CHECK_MESSAGE(inside(w[key], px0, py0, px1, py1), key << " " << w[key].dump());
+            }
+          // The grids the step names are laid out, and every number printed
+          // is at least 24 px tall.
+          if (!st.view.focus.stage.empty()) CHECK_MESSAGE(grids_named(layout, st.view.focus.stage, st.view.focus.head) > 0, st.view.focus.stage);
+          for (const attn::io::CellSpec& h : st.view.highlight) CHECK_MESSAGE(grids_named(layout, h.stage, h.head) > 0, h.stage);
+          if (st.question && !st.question->target.stage.empty())
+            CHECK_MESSAGE(grids_named(layout, st.question->target.stage, st.question->target.head) > 0, st.question->target.stage);
+          for (const nlohmann::json& g : layout["grids"]) {
+            if (g["numbers"] != true) continue;
+            ++grids_checked;
+            CHECK_MESSAGE(g["value_px"].get<double>() >= 24.0, g["id"].get<std::string>() << " head " << g["head"] << ": "
+                                                                 << g["value_px"].get<double>() << " px");
+          }
+        }
+      }
+    }
+    CHECK(slides > 60);
+    CHECK(grids_checked > 30);
+  }
+
   TEST_CASE("ui: presenting, every number of the 4-token scene is drawn at 24 px or more") {
     for (const std::string size : {"1024x768", "1920x1080"})
       for (double t : {0.0, 3.0, 6.0, 8.0, 10.0, 13.0}) {

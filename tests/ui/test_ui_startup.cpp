@@ -178,4 +178,70 @@ TEST_SUITE("startup") {
     CHECK(s["message"] == "");
     CHECK(app.alive());
   }
+
+  TEST_CASE("ui: a 100,000-character description is refused; 60,000 characters and a 2,000-step lesson draw") {
+    // Debian's ImGui indexes a draw list's vertices in 16 bits: 65,536 at
+    // most. A 20,000-character description drawn whole, four vertices a
+    // glyph, aborted the app; so did a lesson step's 60,000-character text.
+    // Texts are limited to 64 KiB (docs/lessons.md, the README's format
+    // table): longer is refused with the field named, shorter is drawn.
+    std::string words;
+    while (words.size() < 100000) words += "attention weights sum to one over the keys. ";
+    words.resize(100000);
+    nlohmann::json scene = load_json(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
+    for (const size_t length : {size_t{100000}, size_t{60000}}) {
+      CAPTURE(length);
+      scene["description"] = words.substr(0, length);
+      const std::string scene_path = temp_path("long_description.json");
+      std::ofstream(scene_path) << scene.dump();
+      std::string out;
+      const int code =
+          run(attnviz("\"" + scene_path + "\" --size 1024x768 --screenshot \"" + temp_path("long_description.png") + "\""), &out);
+      CHECK_MESSAGE(code == (length > 65536 ? 2 : 0), out);
+      if (length > 65536) CHECK_MESSAGE(out.find("description") != std::string::npos, out);
+      CHECK(load_png(temp_path("long_description.png")).ok());
+    }
+    std::string out;
+    int code = 0;
+
+    nlohmann::json lesson = {{"format", "attnviz-lesson"}, {"version", 1}, {"title", "Long"}, {"article", "none"}};
+    nlohmann::json steps = nlohmann::json::array();
+    for (int i = 0; i < 2000; ++i) {
+      nlohmann::json st = {{"title", "Step " + std::to_string(i + 1)}, {"text", i == 1000 ? std::string(words, 0, 60000) : "Short."}};
+      if (i == 0) st["scene"] = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
+      steps.push_back(st);
+    }
+    lesson["steps"] = steps;
+    const std::string lesson_path = temp_path("long_lesson.json");
+    std::ofstream(lesson_path) << lesson.dump();
+    for (const char* extra : {"", " --presentation"}) {
+      CAPTURE(extra);
+      code = run(attnviz("--lesson \"" + lesson_path + "\" --step 1001 --size 1024x768" + extra + " --screenshot \"" +
+                         temp_path("long_lesson.png") + "\""),
+                 &out);
+      CHECK_MESSAGE(code == 0, out);
+      CHECK(load_png(temp_path("long_lesson.png")).ok());
+    }
+  }
+
+  TEST_CASE("ui: every headless form exits 2 on bad input, with one message") {
+    std::string out;
+    // A directory where a model file is expected (CLI11 used to exit 105).
+    int code = run(attnviz("--train-model \"" + temp_path("") + "\" --screenshot \"" + temp_path("bad.png") + "\""), &out);
+    CHECK_MESSAGE(code == 2, out);
+    CHECK_MESSAGE(out.find("--train-model") != std::string::npos, out);
+    // A model file that cannot be read: the picture shows why, the exit says so.
+    const std::string model = temp_path("bad_model.json");
+    std::ofstream(model) << R"({"format": "attnviz-model", "version": 1, "weights": 3})";
+    code = run(attnviz("--train-model \"" + model + "\" --screenshot \"" + temp_path("bad.png") + "\""), &out);
+    CHECK_MESSAGE(code == 2, out);
+    CHECK_MESSAGE(out.find("model") != std::string::npos, out);
+    // A lesson step past the last one.
+    code = run(attnviz("--lesson \"" + std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json\" --step 40 --screenshot \"" +
+                       temp_path("bad.png") + "\""),
+               &out);
+    CHECK_MESSAGE(code == 2, out);
+    CHECK_MESSAGE(out.find("14 steps") != std::string::npos, out);
+    CHECK_MESSAGE(out.find("--step 40") != std::string::npos, out);
+  }
 }

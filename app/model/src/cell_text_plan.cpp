@@ -26,18 +26,17 @@ double widest(const std::vector<std::string>& texts, double px, const TextWidth&
 
 }  // namespace
 
-bool cell_fits_text(CellSize cell, const TextWidth& width) {
-  return cell.h - kMarginPx >= kMinReadablePx && width("0", kMinReadablePx) <= room(cell);
+bool cell_fits_text(CellSize cell, const TextWidth& width, double min_px) {
+  return cell.h - kMarginPx >= min_px && width("0", min_px) <= room(cell);
 }
 
 CellTextPlan plan_cell_text(const std::vector<double>& values, CellSize cell, double text_scale,
-                            const TextWidth& width) {
+                            const TextWidth& width, double min_px) {
   CellTextPlan plan;
   plan.max_sig = cell.w >= kThreeDigitsPx ? 3 : 2;
-  if (!cell_fits_text(cell, width)) return plan;  // no need to look at the values
+  if (!cell_fits_text(cell, width, min_px)) return plan;  // no need to look at the values
   const double tallest = cell.h - kMarginPx;
-  double px = std::clamp(std::min(kCellFraction * std::min(cell.w, cell.h), kLargestPx * text_scale),
-                         kMinReadablePx, tallest);
+  double px = std::clamp(std::min(kCellFraction * std::min(cell.w, cell.h), kLargestPx * text_scale), min_px, tallest);
 
   plan.near_zero = near_zero_bound(values, plan.max_sig);
   std::vector<std::string> narrowest;
@@ -53,9 +52,9 @@ CellTextPlan plan_cell_text(const std::vector<double>& values, CellSize cell, do
       plan.px = px;
       return plan;
     }
-    if (px <= kMinReadablePx) break;
+    if (px <= min_px) break;
     // Proportional shrink, and at least 0.1 px, so the loop always ends.
-    px = std::max(kMinReadablePx, std::min(px * room(cell) / w, px - 0.1));
+    px = std::max(min_px, std::min(px * room(cell) / w, px - 0.1));
   }
   return plan;
 }

@@ -3,6 +3,7 @@
 // a one-line hint of the mouse controls (or why numbers are hidden), so a new
 // user is never left guessing.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -139,6 +140,8 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   // Cell steps add a row of product squares: keep room for it all along.
   const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
   const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
+  // A slide has the lesson's text beside it: the grids take the whole canvas.
+  if (state.view.slide && d.model.error().empty()) return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad, pos.y + size.y - kPad};
   if (state.view.presentation) {
     // Presenting, the caption is large and at the bottom, under the grids;
     // only the Fit button stays at the top.
@@ -192,6 +195,9 @@ void opening_line(const std::string& path, AppState& state, const ThemePalette& 
 }  // namespace
 
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
+  // A slide: no status panel (the lesson's text tells the story), no
+  // buttons, no hints; a scene that cannot be computed still says why.
+  if (state.view.slide && d.model.error().empty()) return;
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float pad = kPad;
@@ -235,12 +241,17 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::EndGroup();
 
   // View buttons, top right.
-  const float buttons = ImGui::CalcTextSize("Fit (F)  100%").x + 3 * ImGui::GetStyle().FramePadding.x;
+  // Measured with the zoom as shown: "16016%" was cut off by the edge when
+  // the room was measured for "100%".
+  char zoom[32];
+  std::snprintf(zoom, sizeof zoom, "%.0f%%", state.view.transform.zoom * 100);
+  const float buttons = ImGui::CalcTextSize("Fit (F)").x + std::max(ImGui::CalcTextSize("100%").x, ImGui::CalcTextSize(zoom).x) +
+                        2 * ImGui::GetStyle().FramePadding.x + ImGui::GetStyle().ItemSpacing.x;
   ImGui::SetCursorScreenPos({pos.x + size.x - buttons - pad, pos.y + pad});
   if (ImGui::Button("Fit (F)")) state.view.fit_pending = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom and pan so the whole pipeline fits the window");
   ImGui::SameLine();
-  ImGui::Text("%.0f%%", state.view.transform.zoom * 100);
+  ImGui::TextUnformatted(zoom);
 
   if (bottom) return;  // presenting: each grid has its legend; no mouse hints for the room
   const float legend_w = colour_legends_width();

@@ -147,7 +147,13 @@ void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, c
 float text_scale(const ViewOptions& view) { return view.presentation ? 1.5f : 1.0f; }
 
 NumberInputs number_inputs(const attn::Trace& trace, const Frame& frame, const FontSet& fonts, const AppState& state) {
-  return {trace, frame, fonts, state.view.transform, state.view.show_values, text_scale(state.view)};
+  return {trace,
+          frame,
+          fonts,
+          state.view.transform,
+          state.view.show_values,
+          text_scale(state.view),
+          state.view.presentation ? kProjectorMinPx : kMinReadablePx};
 }
 
 namespace {

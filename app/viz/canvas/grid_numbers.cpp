@@ -64,10 +64,10 @@ CellRange cells_in(const GridBox& g, const ViewTransform& view, const Rect& clip
 CellTextPlan grid_number_plan(const NumberInputs& in, const GridBox& g, const Rect& clip) {
   const CellSize cell = screen_cell(g, in.view);
   const TextWidth width = canvas_text_width(in.fonts);
-  if (!can_show_numbers(in, g) || !cell_fits_text(cell, width)) return {};
+  if (!can_show_numbers(in, g) || !cell_fits_text(cell, width, in.min_px)) return {};
   const CellRange range = uses_texture(g) ? cells_in(g, in.view, clip) : CellRange{0, g.rows, 0, g.cols};
   if (range.empty()) return {};
-  return plan_cell_text(shown_values(in.trace, in.frame, g.stage, range), cell, in.text_scale, width);
+  return plan_cell_text(shown_values(in.trace, in.frame, g.stage, range), cell, in.text_scale, width, in.min_px);
 }
 
 std::vector<CellTextPlan> plan_numbers(const NumberInputs& in, const PipelineLayout& layout, const Rect& clip) {

@@ -20,6 +20,7 @@ struct NumberInputs {
   const ViewTransform& view;
   bool show_values = true;  // the "numbers" switch
   float text_scale = 1;
+  double min_px = kMinReadablePx;  // kProjectorMinPx while presenting
 };
 
 // Width of text drawn px pixels tall in the font the canvas uses at that size.

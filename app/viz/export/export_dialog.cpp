@@ -1,10 +1,14 @@
 // The export dialog and the export progress modal (export_dialog.hpp).
 #include "export/export_dialog.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
+
+#include "viz/slides_plan.hpp"
 
 namespace viz {
 namespace {
@@ -81,6 +85,55 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   ImGui::EndPopup();
 }
 
+// A folder in the user's Pictures (else home, else here) named after the lesson.
+std::string default_slides_dir(const AppState& state) {
+  namespace fs = std::filesystem;
+  const char* home = std::getenv("HOME");
+  fs::path base = home ? fs::path(home) : fs::current_path();
+  std::error_code ec;
+  if (fs::is_directory(base / "Pictures", ec)) base /= "Pictures";
+  return (base / ((state.lesson ? state.lesson->lesson().id : std::string("lesson")) + "-slides")).string();
+}
+
+void slides_dialog(AppState& state, WidgetProbe* probe) {
+  const char* id = "Export lesson as slides";
+  AppState::ExportUi& ui = state.export_ui;
+  AppState::ExportUi::SlidesRequest& d = ui.slides_draft;
+  if (ui.slides_dialog && !ImGui::IsPopupOpen(id)) {
+    ImGui::OpenPopup(id);
+    if (d.dir.empty()) d.dir = default_slides_dir(state);
+  }
+  const float font = ImGui::GetFontSize();
+  ImGui::SetNextWindowSize({font * 34, 0}, ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted("One picture a step, as the step is presented (its text, question and grids, no controls), "
+                         "and one more with each question's answer. Into the folder:");
+  ImGui::PopTextWrapPos();
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::InputText("##slides-dir", &d.dir);
+  probe_item(probe, "slides_dir");
+  ImGui::TextUnformatted("Size:");
+  for (const SlideSize& size : slide_sizes())
+    if (ImGui::RadioButton(size.name, d.width == size.width && d.height == size.height)) {
+      d.width = size.width;
+      d.height = size.height;
+    }
+  ImGui::BeginDisabled(d.dir.empty() || !state.lesson);
+  const bool ok = ImGui::Button("Export", {font * 6, 0});
+  probe_item(probe, "slides_ok");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  const bool cancel = ImGui::Button("Cancel", {font * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  if (ok || cancel) {
+    if (ok) ui.start_slides = d;
+    ui.slides_dialog = false;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
 void progress_dialog(AppState& state, WidgetProbe* probe) {
   const char* id = "Exporting";
   AppState::ExportUi& ui = state.export_ui;
@@ -92,7 +145,7 @@ void progress_dialog(AppState& state, WidgetProbe* probe) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos({display.x / 2, display.y / 2}, ImGuiCond_Always, {0.5f, 0.5f});
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
-  ImGui::Text("Writing %s", ui.draft.path.c_str());
+  ImGui::Text("Writing %s", ui.writing.empty() ? ui.draft.path.c_str() : ui.writing.c_str());
   ImGui::ProgressBar(static_cast<float>(ui.progress), {-1, 0});
   // Between two window frames the export draws frames of its own, without
   // this dialog, so ImGui never counts the dialog as hovered (it hovers only
@@ -111,6 +164,7 @@ void progress_dialog(AppState& state, WidgetProbe* probe) {
 
 void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total, WidgetProbe* probe) {
   export_dialog(state, trace, timeline_total, probe);
+  slides_dialog(state, probe);
   progress_dialog(state, probe);
 }
 

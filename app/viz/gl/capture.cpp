@@ -150,6 +150,12 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
                        const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads,
                        int prepared_uploads) {
+  write_atomically(path, layout_dump_text(layout, numbers, canvas, widgets, width, height, texture_uploads, prepared_uploads));
+}
+
+std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& numbers, const Rect& canvas,
+                             const WidgetProbe& widgets, int width, int height, int texture_uploads,
+                             int prepared_uploads) {
   const ViewTransform& view = numbers.view;
   nlohmann::json j;
   j["window"] = {width, height};
@@ -198,7 +204,7 @@ void write_layout_dump(const std::string& path, const PipelineLayout& layout, co
   nlohmann::json w = nlohmann::json::object();
   for (const auto& [name, r] : widgets) w[name] = {r.x, r.y, r.z, r.w};
   j["widgets"] = w;
-  write_atomically(path, j.dump(1));
+  return j.dump(1);
 }
 
 }  // namespace viz

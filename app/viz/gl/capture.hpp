@@ -27,5 +27,9 @@ std::string state_dump_key(const AppState& state, const TraceModel& model);
 void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
                        const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads = -1,
                        int prepared_uploads = -1);
+// The same dump as text (a slide's layout, written beside the slide).
+std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& numbers, const Rect& canvas,
+                             const WidgetProbe& widgets, int width, int height, int texture_uploads = -1,
+                             int prepared_uploads = -1);
 
 }  // namespace viz

@@ -11,6 +11,7 @@
 #include "panels/rich_text_view.hpp"
 #include "gl/theme_style.hpp"
 #include "viz/lesson_actions.hpp"
+#include "viz/text_fit.hpp"
 #include "panels/tiled_window.hpp"
 
 namespace viz {
@@ -21,13 +22,23 @@ using Status = StepAnswer::Status;
 
 const ThemePalette& palette_of(const AppState& state) { return palette(state.view.colour.theme); }
 
-// One dot per step: filled up to here, a ring around this step.
+// One dot per step: filled up to here, a ring around this step. A lesson
+// too long for a few rows of dots gets a bar instead: every dot is a dozen
+// vertices, and a draw list holds 65,536.
 void progress_dots(const LessonSession& l, const ThemePalette& pal) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float r = ImGui::GetFontSize() * 0.28f, gap = r * 3;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   const int per_line = std::max(1, static_cast<int>(width / gap));
+  if (l.steps() > 3 * per_line) {
+    const float h = r * 1.6f;
+    const float done = width * static_cast<float>(l.step() + (l.revealed() ? 1 : 0)) / static_cast<float>(l.steps());
+    list->AddRectFilled(at, {at.x + width, at.y + h}, to_imgui(pal.muted) & 0x60FFFFFF, h / 2);
+    list->AddRectFilled(at, {at.x + done, at.y + h}, to_imgui(pal.emphasis), h / 2);
+    ImGui::Dummy({width, h + 2});
+    return;
+  }
   for (int i = 0; i < l.steps(); ++i) {
     const ImVec2 c(at.x + r + static_cast<float>(i % per_line) * gap, at.y + r + 1 + static_cast<float>(i / per_line) * gap);
     const bool done = i < l.step() || (i == l.step() && l.revealed());
@@ -37,6 +48,21 @@ void progress_dots(const LessonSession& l, const ThemePalette& pal) {
     if (i == l.step()) list->AddCircle(c, r + 3, to_imgui(pal.step), 16, 2.0f);
   }
   ImGui::Dummy({width, static_cast<float>((l.steps() - 1) / per_line + 1) * gap});
+}
+
+// A radio button whose label wraps to the panel's width (ImGui's own keeps
+// its label on one line, cut off by the panel's edge); the text is
+// clickable too. Records the whole choice for --dump-layout.
+void wrapped_choice(const std::string& text, int index, int* chosen, WidgetProbe* probe) {
+  ImGui::BeginGroup();
+  ImGui::RadioButton(("##c" + std::to_string(index)).c_str(), chosen, index);
+  ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  if (ImGui::IsItemClicked()) *chosen = index;
+  ImGui::EndGroup();
+  probe_item(probe, "lesson:choice" + std::to_string(index));
 }
 
 std::string cell_hint(const LessonQuestion& q, const attn::Trace* trace) {
@@ -64,7 +90,17 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
   ImGui::TextColored(to_imvec4(pal.emphasis), "Question");
   draw_rich_text(q.prompt, fonts, width, pal);
   const bool settled = l.revealed();
-  if (!settled) {
+  const bool slide = state.view.slide;
+  if (slide && !settled) {
+    // A slide asks without controls: the choices as a lettered list.
+    if (q.kind == LessonQuestion::Kind::Choice)
+      for (size_t i = 0; i < q.choices.size(); ++i) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::Text("%c.  %s", static_cast<char>('A' + static_cast<int>(i % 26)), q.choices[i].c_str());
+        ImGui::PopTextWrapPos();
+        probe_item(probe, "lesson:choice" + std::to_string(i));
+      }
+  } else if (!settled) {
     switch (q.kind) {
       case LessonQuestion::Kind::Cell:
         ImGui::PushTextWrapPos(0);
@@ -82,10 +118,7 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
         break;
       }
       case LessonQuestion::Kind::Choice:
-        for (size_t i = 0; i < q.choices.size(); ++i) {
-          ImGui::RadioButton((q.choices[i] + "##c" + std::to_string(i)).c_str(), &state.answer_choice, static_cast<int>(i));
-          probe_item(probe, "lesson:choice" + std::to_string(i));
-        }
+        for (size_t i = 0; i < q.choices.size(); ++i) wrapped_choice(q.choices[i], static_cast<int>(i), &state.answer_choice, probe);
         ImGui::BeginDisabled(state.answer_choice < 0);
         if (ImGui::Button("Check")) actions::answer_lesson_choice(state);
         probe_item(probe, "lesson:check");
@@ -100,14 +133,18 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
   }
   // An open question may still carry a sentence: a head question not yet
   // answerable says why (keep training).
-  if (a.status != Status::Open || !a.why.empty()) {
+  if (!slide && (a.status != Status::Open || !a.why.empty())) {
     ImGui::PushTextWrapPos(0);
     const bool right = a.status == Status::Right;
     if (a.status == Status::GaveUp || a.status == Status::Open) ImGui::TextColored(muted, "%s", a.why.c_str());
     else ImGui::TextColored(right ? right_colour : to_imvec4(pal.error), "%s", a.why.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (!settled) {
+  if (slide) {
+    if (settled && q.kind == LessonQuestion::Kind::Choice)
+      ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
+    if (settled && !q.explain.empty()) draw_rich_text(q.explain, fonts, width, pal);
+  } else if (!settled) {
     if (a.status == Status::Wrong) ImGui::TextColored(muted, "Try again, or:");
     if (ImGui::SmallButton("Show me")) actions::give_up_lesson(state);
     probe_item(probe, "lesson:show_me");
@@ -137,6 +174,12 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Lesson", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings);
+  // Presenting, the step must be read from the back of the room without
+  // scrolling: its text is as large as the panel allows (fitted over the
+  // frames, see fit_lesson_text), never above the presentation size.
+  const bool presenting = state.view.presentation;
+  if (presenting) ImGui::SetWindowFontScale(state.view.lesson_text_scale);
+  if (probe) (*probe)["lesson:panel"] = ImVec4(pos.x, pos.y, pos.x + size.x, pos.y + size.y);
   const float width = ImGui::GetContentRegionAvail().x;
   const ThemePalette& pal = palette_of(state);
   const ImVec4 muted = to_imvec4(pal.muted);
@@ -151,23 +194,46 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
   draw_rich_text(step.text, fonts, width, pal);
+  probe_item(probe, "lesson:text");
   if (step.question) question_box(state, fonts, trace, probe);
 
+  if (state.view.slide) {  // a slide: where it is in the lesson, and no controls
+    ImGui::Separator();
+    ImGui::TextColored(muted, "step %d of %d", l.step() + 1, l.steps());
+    state.view.lesson_text_scale = fit_lesson_text(state.view.lesson_text_scale,
+                                                   ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y, size.y);
+    ImGui::End();
+    return;
+  }
   ImGui::Separator();
+  // The lesson's own Back and Next, named apart from the transport bar's
+  // "< Step" and "Step >", which move through the animation.
   ImGui::BeginDisabled(!l.can_back());
   if (ImGui::Button("< Back")) actions::lesson_step(state, l.step() - 1);
   ImGui::EndDisabled();
+  editor_tooltip("The lesson's previous step (Page Up)");
   ImGui::SameLine();
   ImGui::BeginDisabled(!l.can_next());
   if (ImGui::Button("Next >")) actions::lesson_step(state, l.step() + 1);
   probe_item(probe, "lesson:next");
   ImGui::EndDisabled();
-  if (!l.revealed()) editor_tooltip("Answer the question first (or press Show me)");
+  editor_tooltip(l.revealed() ? "The lesson's next step (Page Down)" : "Answer the question first (or press Show me)");
   ImGui::SameLine();
   ImGui::TextColored(muted, "step %d of %d", l.step() + 1, l.steps());
+  if (presenting) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(muted, "%s", "Clicker, Space or Page Down: next; Page Up: back; Esc: leave");
+    ImGui::PopTextWrapPos();
+  }
   if (l.step() + 1 == l.steps() && l.revealed()) {
+    ImGui::PushTextWrapPos(0);
     ImGui::TextColored(to_imvec4(pal.right), "Lesson complete: %d of %d questions right.", l.answered_right(), l.lesson().questions());
+    ImGui::PopTextWrapPos();
     if (ImGui::SmallButton("Close the lesson")) actions::close_lesson(state);
+  }
+  if (presenting) {
+    const float used = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    state.view.lesson_text_scale = fit_lesson_text(state.view.lesson_text_scale, used, size.y);
   }
   ImGui::End();
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gl/theme_style.hpp"
+#include "panels/long_text.hpp"
 #include "panels/tiled_window.hpp"
 
 namespace viz {
@@ -83,7 +84,7 @@ void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal
         ImGui::TableNextColumn();
         // Every term takes the same number of lines: the clipper needs equal heights.
         if (columns) ImGui::TextUnformatted(text.labels.c_str());
-        else ImGui::TextWrapped("%s", text.labels.c_str());
+        else wrapped_text(text.labels);
         if (columns) {
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(text.numbers.c_str());
@@ -116,7 +117,7 @@ void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal
     }
     if (all && n > 2 * kEnds + 2) ImGui::TreePop();
   }
-  if (!step.equation.empty()) ImGui::TextWrapped("%s", step.equation.c_str());
+  if (!step.equation.empty()) wrapped_text(step.equation);
   ImGui::Spacing();
   ImGui::PopID();
 }
@@ -133,7 +134,7 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     // Nothing inspected: the panel tells what this scene is about, in full.
     if (!state.doc.description.empty()) {
       ImGui::TextColored(to_imvec4(pal.heading), "About this scene");
-      ImGui::TextWrapped("%s", state.doc.description.c_str());
+      wrapped_text(state.doc.description);
       ImGui::Separator();
     }
     ImGui::TextWrapped("Hover over any cell to see exactly how it was computed, with the real numbers. "
@@ -170,13 +171,13 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
   }
   ImGui::Separator();
   ImGui::Text("value = %s", attn::format_number(e->value, 6).c_str());
-  ImGui::TextWrapped("%s", e->formula.c_str());
+  wrapped_text(e->formula);
   ImGui::Spacing();
   ImGui::BeginChild("steps", {0, 0}, false);
   for (size_t i = 0; i < e->steps.size(); ++i) draw_step(e->steps[i], static_cast<int>(i), pal);
   if (!e->note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.warning));
-    ImGui::TextWrapped("Note: %s", e->note.c_str());
+    wrapped_text("Note: " + e->note);
     ImGui::PopStyleColor();
   }
   if (!e->sources.empty()) {

@@ -1,6 +1,7 @@
 // Rich text layout: spans are cut into words (a word keeps its trailing
 // space), each word is measured in its face, and words flow onto lines no
-// wider than the width. Drawn through the window's draw list, then a Dummy
+// wider than the width. Words outside the window's view are laid out but
+// not drawn. Drawn through the window's draw list, then a Dummy
 // reserves the height so ImGui lays out what follows.
 #include "panels/rich_text_view.hpp"
 
@@ -57,6 +58,7 @@ void draw_rich_text(const std::string& text, const FontSet& fonts, float width, 
   ImDrawList* list = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line_h = ImGui::GetTextLineHeightWithSpacing() * 1.1f;
+  const ImVec2 clip_min = list->GetClipRectMin(), clip_max = list->GetClipRectMax();
   float x = 0, y = 0;
   // A line breaks before a word that would overflow, but only where a space
   // allows it: "d" + subscript "k" stay together.
@@ -71,7 +73,12 @@ void draw_rich_text(const std::string& text, const FontSet& fonts, float width, 
       y += line_h;
     }
     const Word& w = words[i];
-    list->AddText(w.font, w.px, {origin.x + x, origin.y + y + w.dy}, w.colour, w.text.c_str());
+    // Only words inside the clip rectangle are drawn: a draw list holds at
+    // most 65,536 vertices (16-bit indices in Debian's ImGui), four a glyph,
+    // and a long lesson text would overflow it.
+    const float top = origin.y + y + w.dy;
+    if (top + line_h >= clip_min.y && top <= clip_max.y)
+      list->AddText(w.font, w.px, {origin.x + x, top}, w.colour, w.text.c_str());
     x += w.width;
   }
   ImGui::Dummy({width, y + line_h});

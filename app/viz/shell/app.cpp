@@ -116,6 +116,7 @@ void App::apply_start_options() {
 }
 
 int App::run() {
+  if (!options_.export_slides.empty()) return run_slides();
   if (!options_.export_path.empty()) return run_export();
   if (!options_.screenshot.empty()) return run_screenshot();
   if (options_.soak_seconds > 0) return run_soak();
@@ -137,6 +138,7 @@ int App::run_interactive() {
     last = now;
     const std::uint64_t revision = state_.revision, generation = model_.generation();
     serve_export_requests();  // File > Export: stills at once, a few animation frames per UI frame
+    serve_slides_requests();  // File > Export lesson as slides: one slide per UI frame
     frame(dt);
     platform_.swap();
     // A new trace (a background result) also settles: the panels drawn
@@ -239,6 +241,11 @@ int App::run_screenshot() {
   }
   // Likewise training settings the view refused (--train-length beyond the
   // symbols, say): the picture shows the message, the exit code says so.
+  // And a --train-model file that could not be opened.
+  if (!options_.train_model.empty() && state_.train.message.rfind("Could not open the model", 0) == 0) {
+    std::fprintf(stderr, "attnviz: %s: %s\n", options_.train_model.c_str(), state_.train.message.c_str());
+    return 2;
+  }
   if (!options_.train_task.empty() && state_.train.message.rfind("Cannot train", 0) == 0) {
     std::fprintf(stderr, "attnviz: %s\n", state_.train.message.c_str());
     return 2;

@@ -28,6 +28,7 @@
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
 #include "viz/settings_state.hpp"
+#include "viz/slides_plan.hpp"
 #include "viz/step_caption.hpp"
 #include "viz/trace_model.hpp"
 #include "viz/train_session.hpp"
@@ -88,6 +89,29 @@ class App {
   // to the canvas or to r.stage's grid; `settle` frames let layout and fonts settle.
   RgbaImage render_export(const ExportRequest& r, std::optional<double> t, int settle);
   void restore_after_export();
+  // app_slides.cpp: a lesson as slides, headless (--export-slides) and from
+  // File > Export lesson as slides (one slide per UI frame).
+  struct SlidesJob {
+    std::string dir;
+    int width = 0, height = 0;
+    std::vector<Slide> slides;
+    size_t next = 0;  // the next slide to draw
+    // What the export changes and gives back: the student's answers and
+    // place, presenting or not, the pinned cell.
+    nlohmann::json saved_progress;
+    int saved_step = 0;
+    bool saved_presentation = false;
+    std::optional<CellRef> saved_pinned;
+  };
+  std::unique_ptr<SlidesJob> slides_job_;
+  std::string last_slide_layout_;  // --dump-layout: the last slide's layout
+  int run_slides();
+  std::string start_slides(const std::string& dir, int width, int height);
+  std::string slides_step();  // draws and writes the next slide: "" or the error
+  void end_slides(const std::string& outcome);  // outcome: "" or why it stopped
+  void serve_slides_requests();
+  RgbaImage render_slide(int width, int height);
+  std::string layout_dump_now(int width, int height);
   void apply_start_options();
 
   void frame(double dt);

@@ -230,13 +230,21 @@ int App::run_export() {
   }
   // The canvas takes the whole window: the picture is the grids, not the panels.
   state_.view.show_editor = state_.view.show_inspector = false;
+  // A big scene computes in the background, a preview (one head) first:
+  // the export waits for the whole trace, as --screenshot does.
+  frame(0);
+  platform_.swap();
+  model_.wait_idle();
   for (int i = 0; i < 3; ++i) {
     frame(0);
     platform_.swap();
   }
-  if (!model_.has_trace()) {
+  if (!model_.has_trace() || !model_.trace().complete) {
+    const std::string why = !model_.error().empty() ? model_.error()
+                            : !model_.cancelled().empty() ? model_.cancelled()
+                                                    : std::string("no result came back from the computation");
     std::fprintf(stderr, "attnviz: %s cannot be computed: %s\n", state_.path.empty() ? "the scenario" : state_.path.c_str(),
-                 model_.error().c_str());
+                 why.c_str());
     return 2;
   }
   const attn::Trace& trace = model_.trace();

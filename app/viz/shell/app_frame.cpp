@@ -14,6 +14,7 @@
 #include "panels/inspector_panel.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "viz/lesson_actions.hpp"
+#include "viz/shown_stages.hpp"
 #include "panels/dialogs.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
@@ -36,14 +37,18 @@ App::Panels App::panels() const {
   // animation's transport bar: the canvas gets their room (a lesson stays).
   const bool training = state_.train.open;
   const bool left = (state_.view.show_editor && !training) || state_.lesson.has_value();
-  const float editor_w = left ? std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f) : 0;
+  // Presenting a lesson, its column is wider: the step is read from the
+  // back of the room, and the grids it is about are few (shown_stages).
+  const float editor_w = !left ? 0
+                         : presenting && state_.lesson ? std::round(display.x * 0.36f)
+                                                       : std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f);
   const float inspector_w =
       !state_.view.show_inspector || training ? 0
       : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
                    : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
   // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
-  const float transport_h = training ? 0 : (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  const float transport_h = training || state_.view.slide ? 0 : (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
   // A lesson takes the left column, with the editor under it when shown.
   const float left_h = display.y - top;
@@ -110,16 +115,11 @@ void App::update_derived(const Panels& p, double dt) {
   // caption and hints); about five text lines less than the canvas at first.
   const double room = state_.view.area.height() > 0 ? state_.view.area.height()
                                                      : p.canvas_size.y - 5.5 * ImGui::GetTextLineHeightWithSpacing();
-  // Presenting, the layout follows the animation: the stage being computed
-  // and its inputs fill the screen. A double-clicked title does the same.
+  // A lesson step's own grids, a zoom, or (presenting) the stage being
+  // computed and its inputs: one rule, the model's (shown_stages.hpp).
   std::vector<int> only;
   if (export_stage_ >= 0) only = {export_stage_};  // exporting one grid: it fills the canvas
-  else if (state_.view.presentation) only = stage_with_inputs(trace, presented_stage(tl, frame_));
-  else if (state_.view.zoom_stage) {
-    int zoomed = trace.index_of(*state_.view.zoom_stage);
-    if (zoomed < 0 && state_.view.zoom_stage->head < 0) zoomed = trace.index_of({state_.view.zoom_stage->id, 0});
-    only = stage_with_inputs(trace, zoomed);
-  }
+  else only = shown_stages(state_, trace, tl, frame_);
   const LayoutKey key{model_.layout_generation(), state_.view.head, static_cast<int>(p.canvas_size.x), static_cast<int>(room),
                       state_.view.presentation, only};
   if (!(key == layout_key_)) {
@@ -190,7 +190,7 @@ void App::frame(double dt) {
   last_panels_ = p;
 
   // 1. Input: everything that edits AppState.
-  handle_shortcuts(state_, model_.timeline());
+  handle_shortcuts(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
   if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
   draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
@@ -225,6 +225,12 @@ void App::frame(double dt) {
                       static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads(),
                       textures_->prepared_uploads());
   }
+}
+
+std::string App::layout_dump_now(int width, int height) {
+  const Rect& canvas = state_.view.area;  // the grid area the painter used
+  return layout_dump_text(layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_, width, height,
+                          textures_->uploads(), textures_->prepared_uploads());
 }
 
 }  // namespace viz

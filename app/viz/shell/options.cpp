@@ -93,6 +93,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--ui-scale", o.ui_scale_percent, "UI size in percent, 75 to 250 (default: the monitor's scale)")
       ->check(CLI::Range(75, 250));
   app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
+  app.add_option("--export-slides", o.export_slides,
+                 "With --lesson: write the lesson as slides to this folder, one PNG a step (and one with each "
+                 "question's answer), at --size, and exit");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
@@ -126,7 +129,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; every bad argument exits 2, as bad input
+    // does everywhere else (CLI11's own codes, such as 105, mean nothing to a script).
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
   }
   if (!size.empty()) {
     o.size_given = true;

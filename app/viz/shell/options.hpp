@@ -26,6 +26,7 @@ struct Options {
   // --export OUT.png|svg|gif|mp4 (or csv, npy, json): write it and exit,
   // through the same code as File > Export.
   std::string export_path;
+  std::string export_slides;  // --export-slides DIR: the lesson as one PNG a step (at --size)
   double export_scale = 1;           // --scale: 1, 2 or 4
   std::optional<double> from, to;    // --from/--to: an animation's range in timeline seconds
   bool transparent = false;          // --transparent: PNG/SVG without background
@@ -74,7 +75,9 @@ struct Options {
   std::optional<Contrast> contrast;
   bool log_weights = false, shared_range = false;
 
-  bool headless() const { return !screenshot.empty() || !export_path.empty() || benchmark || soak_seconds > 0; }
+  bool headless() const {
+    return !screenshot.empty() || !export_path.empty() || !export_slides.empty() || benchmark || soak_seconds > 0;
+  }
   // Whether this run reads and writes the user's config (settings, recent
   // files, lesson progress): never in tests, screenshots or benchmarks.
   // --config-dir makes even a test run remember, in that folder.

@@ -253,7 +253,8 @@ LessonHeader read_lesson_header(const json& doc) {
   if (doc.contains("summary")) h.summary = read_string(doc["summary"], "summary");
   if (!doc.contains("steps")) fail("steps", "missing (a list of steps)");
   if (!doc["steps"].is_array() || doc["steps"].empty()) fail("steps", "expected a non-empty array of steps, got " + describe(doc["steps"]));
-  if (doc["steps"].size() > 500) fail("steps", std::to_string(doc["steps"].size()) + " steps exceeds the limit of 500");
+  if (doc["steps"].size() > kMaxLessonSteps)
+    fail("steps", std::to_string(doc["steps"].size()) + " steps; a lesson has 1 to " + std::to_string(kMaxLessonSteps) + " steps");
   return h;
 }
 

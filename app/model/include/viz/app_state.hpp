@@ -80,6 +80,12 @@ struct ViewOptions {
   int focus_head = -1;
   bool show_editor = true;
   bool show_inspector = true;
+  // Presenting a lesson, its panel's text scale: fitted each frame so the
+  // step, its question and every choice show without scrolling (text_fit.hpp).
+  float lesson_text_scale = 1;
+  // Drawing a slide (File > Export lesson as slides): the lesson and its
+  // grids with no control on them: no transport bar, buttons or fields.
+  bool slide = false;
   bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
   ViewTransform transform;
   ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
@@ -141,6 +147,7 @@ struct AppState {
   ProgressStore progress;
   std::vector<attn::io::CellSpec> highlights;         // cells the step outlines
   std::optional<attn::io::LessonView> view_request;   // timing still to apply
+  bool view_request_at_end = false;  // apply it as the step ends (the clicker went back to it)
   std::string doc_label;         // names a document that is not a file (a lesson step)
   bool show_start_page = false;
   // The compare view (a snapshot against now, or a lesson step's two variants).
@@ -175,6 +182,15 @@ struct AppState {
     std::optional<ExportRequest> start;
     bool running = false, cancel = false;
     double progress = 0;  // 0..1
+    // File > Export lesson as slides: its dialog, and the request the app starts.
+    bool slides_dialog = false;
+    struct SlidesRequest {
+      std::string dir;
+      int width = 1920, height = 1080;
+    };
+    SlidesRequest slides_draft;
+    std::optional<SlidesRequest> start_slides;
+    std::string writing;  // what the running export writes, when not draft.path (the slides' folder)
   } export_ui;
   bool quit = false;
   // A large file to open in the background (viz::FileLoader): the app starts

@@ -14,6 +14,10 @@ namespace viz {
 // Smallest text the canvas draws, in pixels. Numbers that do not fit at this
 // size are hidden; hovering a cell still shows its exact value.
 constexpr double kMinReadablePx = 8.5;
+// Presenting (and on slides), the smallest number drawn: read from the back
+// of a room on a projector. A grid whose numbers would be smaller shows its
+// colours alone, as a grid does on screen below kMinReadablePx.
+constexpr double kProjectorMinPx = 24;
 
 // Width in pixels of `text` drawn at a size of `px` pixels.
 using TextWidth = std::function<double(const std::string& text, double px)>;
@@ -31,7 +35,7 @@ struct CellTextPlan {
 
 // Whether a cell of this size could hold any number at all (one digit at
 // kMinReadablePx): callers skip gathering values when it could not.
-bool cell_fits_text(CellSize cell, const TextWidth& width);
+bool cell_fits_text(CellSize cell, const TextWidth& width, double min_px = kMinReadablePx);
 
 // A cell has room when the narrowest form of its value (compact_candidates'
 // last) fits inside it, 3 px clear of its sides and top+bottom, at
@@ -39,8 +43,10 @@ bool cell_fits_text(CellSize cell, const TextWidth& width);
 // shorter side, at most 17 px × text_scale, three digits from 44 px wide),
 // shrunk until the narrowest form of every value fits; when that would go
 // below kMinReadablePx the grid shows no numbers at all.
+// `min_px` replaces kMinReadablePx where a larger smallest size is asked
+// for (kProjectorMinPx).
 CellTextPlan plan_cell_text(const std::vector<double>& values, CellSize cell, double text_scale,
-                            const TextWidth& width);
+                            const TextWidth& width, double min_px = kMinReadablePx);
 
 // The most precise form of v that fits a cell under `plan`; "" when the plan
 // shows no numbers. Never "" otherwise: a value the plan did not see falls

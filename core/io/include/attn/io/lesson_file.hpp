@@ -31,6 +31,11 @@ struct ScenarioEdit {
   nlohmann::json value;
 };
 
+// A lesson has at most this many steps. Its progress dots become a bar past
+// a few rows, so the panel draws any number; the limit keeps a lesson a
+// lesson (checking one computes every step's scene).
+constexpr std::size_t kMaxLessonSteps = 5000;
+
 struct LessonView {
   CellSpec focus;                       // stage to zoom to; empty: the whole pipeline
   std::optional<int> heads;             // which head lanes show: -1 all, h one head

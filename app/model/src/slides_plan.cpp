@@ -1,0 +1,27 @@
+// The slides of a lesson (see slides_plan.hpp).
+#include "viz/slides_plan.hpp"
+
+#include <cstdio>
+
+namespace viz {
+
+std::vector<Slide> plan_slides(const attn::io::LessonFile& lesson) {
+  std::vector<Slide> out;
+  // Two digits up to 99 steps, more as needed, so the files sort in order.
+  const int digits = lesson.steps.size() > 99 ? static_cast<int>(std::to_string(lesson.steps.size()).size()) : 2;
+  for (size_t i = 0; i < lesson.steps.size(); ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "slide-%0*zu", digits, i + 1);
+    out.push_back({static_cast<int>(i), false, std::string(name) + ".png"});
+    if (lesson.steps[i].question) out.push_back({static_cast<int>(i), true, std::string(name) + "-answer.png"});
+  }
+  return out;
+}
+
+const std::vector<SlideSize>& slide_sizes() {
+  static const std::vector<SlideSize> sizes = {
+      {1920, 1080, "1920×1080 (16:9, full HD)"}, {1280, 720, "1280×720 (16:9)"}, {1024, 768, "1024×768 (4:3 projector)"}};
+  return sizes;
+}
+
+}  // namespace viz

@@ -1,0 +1,152 @@
+// A lesson as slides (slides_plan.hpp): --export-slides DIR and File >
+// Export lesson as slides, through the same functions. Each slide is the
+// presentation screen of one step at the slide's size, drawn offscreen with
+// no control on it (no transport bar, no buttons, no fields): the step's
+// text, its question and choices, and the grids it is about. The interactive
+// export draws one slide per UI frame, with progress and Cancel, and gives
+// the student's place and answers back when it ends.
+#include <cstdio>
+#include <filesystem>
+
+#include <stb_image_write.h>
+
+#include "attn/io/text_file.hpp"
+#include "gl/capture.hpp"
+#include "shell/app.hpp"
+#include "viz/app_actions.hpp"
+#include "viz/lesson_actions.hpp"
+#include "viz/theme.hpp"
+
+namespace viz {
+
+RgbaImage App::render_slide(int width, int height) {
+  export_w_ = width;
+  export_h_ = height;
+  if (!offscreen_ || offscreen_->width() != export_w_ || offscreen_->height() != export_h_)
+    offscreen_ = std::make_unique<OffscreenTarget>(export_w_, export_h_);
+  const Theme theme = state_.view.colour.theme;
+  export_background_ = theme == Theme::Light ? Rgba{255, 255, 255, 255} : palette(theme).canvas;
+  offscreen_->bind();
+  // Frames for the step's timing, the fit and the lesson text's size to settle.
+  for (int i = 0; i < 5; ++i) {
+    state_.view.fit_pending = true;
+    frame(0);
+  }
+  OffscreenTarget::unbind();
+  RgbaImage image = offscreen_->read();
+  if (!options_.dump_layout.empty() && model_.has_trace()) last_slide_layout_ = layout_dump_now(width, height);
+  export_w_ = export_h_ = 0;
+  export_background_.reset();
+  return image;
+}
+
+std::string App::start_slides(const std::string& dir, int width, int height) {
+  if (!state_.lesson) return "no lesson is open: slides are made of a lesson's steps";
+  if (slides_job_) return "slides are already being exported";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) return "cannot make the folder " + dir + (ec ? ": " + ec.message() : "");
+  auto job = std::make_unique<SlidesJob>();
+  job->dir = dir;
+  job->width = width;
+  job->height = height;
+  job->slides = plan_slides(state_.lesson->lesson());
+  job->saved_progress = state_.lesson->progress();
+  job->saved_step = state_.lesson->step();
+  job->saved_presentation = state_.view.presentation;
+  job->saved_pinned = state_.pinned;
+  slides_job_ = std::move(job);
+  state_.view.presentation = state_.view.slide = true;
+  state_.export_ui.running = true;
+  state_.export_ui.cancel = false;
+  state_.export_ui.progress = 0;
+  state_.export_ui.writing = dir;
+  return "";
+}
+
+std::string App::slides_step() {
+  SlidesJob& job = *slides_job_;
+  const Slide& slide = job.slides[job.next];
+  if (!slide.answer) {
+    actions::lesson_step(state_, slide.step);
+    state_.view_request_at_end = true;  // a step that plays a stretch is shown as it ends
+  } else {
+    actions::give_up_lesson(state_);
+  }
+  // The step's scene, computed whole (a big one in the background).
+  frame(0);
+  model_.wait_idle();
+  const RgbaImage image = render_slide(job.width, job.height);
+  const std::string path = (std::filesystem::path(job.dir) / slide.file).string();
+  if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(), image.width * 4))
+    return "cannot write " + path;
+  if (!last_slide_layout_.empty()) {
+    const std::string dump = (std::filesystem::path(job.dir) / (slide.file.substr(0, slide.file.size() - 4) + ".layout.json")).string();
+    attn::io::write_text_atomically(dump, last_slide_layout_);
+  }
+  ++job.next;
+  state_.export_ui.progress = static_cast<double>(job.next) / static_cast<double>(job.slides.size());
+  return "";
+}
+
+void App::end_slides(const std::string& outcome) {
+  if (!slides_job_) return;
+  const SlidesJob job = std::move(*slides_job_);
+  slides_job_.reset();
+  // The student's place and answers, as they were.
+  if (state_.lesson) {
+    state_.lesson->restore(job.saved_progress);
+    actions::lesson_step(state_, job.saved_step);
+  }
+  state_.pinned = job.saved_pinned;
+  state_.view.presentation = job.saved_presentation;
+  state_.view.slide = false;
+  state_.view.fit_pending = true;
+  state_.export_ui.running = false;
+  state_.export_ui.writing.clear();
+  if (outcome.empty()) actions::notify(state_, "Exported " + std::to_string(job.next) + " slides to " + job.dir);
+  else actions::notify(state_, "Slides: " + outcome);
+}
+
+void App::serve_slides_requests() {
+  if (state_.export_ui.start_slides) {
+    const AppState::ExportUi::SlidesRequest r = *state_.export_ui.start_slides;
+    state_.export_ui.start_slides.reset();
+    if (const std::string error = start_slides(r.dir, r.width, r.height); !error.empty())
+      actions::notify(state_, "Slides: " + error);
+  }
+  if (!slides_job_) return;
+  if (state_.export_ui.cancel) {
+    end_slides("cancelled after " + std::to_string(slides_job_->next) + " slides");
+    return;
+  }
+  const std::string error = slides_step();
+  if (!error.empty()) end_slides(error);
+  else if (slides_job_->next == slides_job_->slides.size()) end_slides("");
+}
+
+int App::run_slides() {
+  if (!state_.lesson) {
+    std::fprintf(stderr, "attnviz: --export-slides needs a lesson (--lesson FILE)\n");
+    return 2;
+  }
+  int w = 0, h = 0;
+  platform_.framebuffer_size(&w, &h);
+  frame(0);  // the first frame sets ImGui up before any offscreen one
+  if (const std::string error = start_slides(options_.export_slides, w, h); !error.empty()) {
+    std::fprintf(stderr, "attnviz: --export-slides: %s\n", error.c_str());
+    return 2;
+  }
+  std::string error;
+  while (error.empty() && slides_job_->next < slides_job_->slides.size()) error = slides_step();
+  const size_t written = slides_job_->next;
+  end_slides(error);
+  if (!error.empty()) {
+    std::fprintf(stderr, "attnviz: --export-slides: %s\n", error.c_str());
+    return 2;
+  }
+  std::printf("attnviz: wrote %zu slides to %s\n", written, options_.export_slides.c_str());
+  return 0;
+}
+
+}  // namespace viz
