@@ -189,3 +189,23 @@ TEST_CASE("compare layout: one line when wide, wrapped when that gives bigger ce
     }
   }
 }
+
+TEST_CASE("compare: a difference within rounding is exactly 0 (lesson 01 step 11, the row of \"gave\")") {
+  const attn::io::LessonFile l =
+      attn::io::load_lesson(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json");
+  const attn::io::LessonStep& st = l.steps[10];
+  REQUIRE(st.compare.has_value());
+  const attn::Trace a = attn::compute_trace(st.scene.scenario), b = attn::compute_trace(st.compare->b);
+  const viz::CompareGrids g = viz::compare_stage(a, b, "output", -1);
+  REQUIRE(g.problem.empty());
+  const attn::Stage* out_a = a.find("output");
+  REQUIRE(out_a);
+  REQUIRE(out_a->row_labels[1] == "gave");
+  for (Eigen::Index c = 0; c < g.diff.cols(); ++c) {
+    CAPTURE(c);
+    // The two traces' own numbers differ by rounding at most...
+    CHECK(std::abs(b.find("output")->value(1, c) - out_a->value(1, c)) < 1e-14);
+    CHECK(g.diff(1, c) == 0.0);  // ...and the difference grid says zero, as the lesson does
+    CHECK(std::abs(g.diff(0, c)) > 1e-6);  // the swapped names' rows do change
+  }
+}

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace viz {
 namespace {
@@ -40,13 +41,22 @@ CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std
     return g;
   }
   g.diff = attn::Mat::Zero(g.a.rows(), g.a.cols());
+  // The same numbers added in another order (a swap of two tokens) differ
+  // in their last bits: B − A would read -1e-16 where the lesson says zero.
+  // A difference within rounding of the grid's largest value is 0.
+  double largest = 0;
+  for (const attn::Mat* m : {&g.a, &g.b})
+    for (Eigen::Index i = 0; i < m->size(); ++i)
+      if (std::isfinite(m->data()[i])) largest = std::max(largest, std::abs(m->data()[i]));
+  const double rounding = kRoundingUlps * std::numeric_limits<double>::epsilon() * largest;
   for (Eigen::Index c = 0; c < g.a.cols(); ++c)
     for (Eigen::Index r = 0; r < g.a.rows(); ++r) {
       const bool blocked = (g.blocked_a.size() && g.blocked_a(r, c)) || (g.blocked_b.size() && g.blocked_b(r, c));
       const double x = g.a(r, c), y = g.b(r, c);
       if (blocked || !std::isfinite(x) || !std::isfinite(y)) continue;  // hatched, never NaN
-      g.diff(r, c) = y - x;
-      g.max_abs_diff = std::max(g.max_abs_diff, std::abs(y - x));
+      const double d = std::abs(y - x) <= rounding ? 0.0 : y - x;
+      g.diff(r, c) = d;
+      g.max_abs_diff = std::max(g.max_abs_diff, std::abs(d));
     }
   return g;
 }

@@ -41,7 +41,10 @@ attn::Mat stage_matrix(const attn::Stage& s);
 
 // Blocked cells (−∞ logits, masked weights) have no difference: diff holds 0
 // there and the view hatches them; a cell blocked on one side only counts as
-// blocked. Never NaN.
+// blocked. Never NaN. A difference within rounding (at most kRoundingUlps
+// units in the last place of the grid's largest magnitude, as when the same
+// numbers are added in another order) is exactly 0.
+constexpr double kRoundingUlps = 64;
 CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head);
 
 // What the view may show while a lesson question keeps `hidden_ids` hidden:
