@@ -114,15 +114,11 @@ void draw_options(AppState& state) {
   if (s.scale == attn::ScaleMode::Temperature) {
     // A double, so files and dumps keep what the user typed (no 1.30999994);
     // AlwaysClamp keeps a Ctrl+click-typed 0 or negative out of the scenario.
-    const double lo = 0.05, hi = 20.0;
+    // The same kind of field as every other number: drag, or double-click
+    // to type (a slider jumped to wherever it was clicked).
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    if (ImGui::SliderScalar("τ", ImGuiDataType_Double, &s.temperature, &lo, &hi, "%.2f",
-                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-      actions::changed(state, false);
-      state.edit_in_progress = true;
-    }
-    note_drag_edit(state);
-    editor_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nCtrl+click to type a value (0.05 to 20)");
+    value_cell(state, "τ", &s.temperature, 0.01f, "%.3g", 0.05, 20.0);
+    editor_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nDrag, or double-click to type a value (0.05 to 20)");
   }
   combo("score", &s.score, "dot product q·k\0additive v·tanh(qW + kU)\0", "How a query and a key are compared");
   combo("positions", &s.positional, "none\0sinusoidal encoding\0ALiBi bias\0",

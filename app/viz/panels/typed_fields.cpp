@@ -91,11 +91,14 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
   if (n != *asked) actions::notify_edit(state, limited);
 }
 
-bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format) {
+bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format, double lo, double hi) {
   const ImGuiID widget = ImGui::GetID(id);
   const bool typing_before = ImGui::TempInputIsActive(widget);
   double v = owns_draft(state, widget) ? state.draft.value : *value;
-  const bool changed = ImGui::DragScalar(id, ImGuiDataType_Double, &v, drag_speed, nullptr, nullptr, format);
+  const bool bounded = std::isfinite(lo) && std::isfinite(hi);
+  // Bounds only for a drag: a typed number is limited below, with a notice.
+  const bool changed = ImGui::DragScalar(id, ImGuiDataType_Double, &v, drag_speed, bounded ? &lo : nullptr,
+                                         bounded ? &hi : nullptr, format);
   const bool typing = typing_before || ImGui::TempInputIsActive(widget);
   bool result = false;
   if (typing && !owns_draft(state, widget)) state.draft = {widget, state.document, {}, *value};
@@ -109,13 +112,18 @@ bool value_cell(AppState& state, const char* id, double* value, float drag_speed
   }
   if (ImGui::IsItemDeactivated()) {
     if (owns_draft(state, widget)) {
-      const double typed = state.draft.value;
+      const double asked = state.draft.value;
       state.draft = {};
+      const double typed = std::clamp(asked, lo, hi);
       if (!std::isfinite(typed)) {
         actions::notify(state, "That number is too large for double precision; the value stays " + attn::format_number(*value, 6));
       } else if (typed != *value) {
         *value = typed;
         actions::changed(state);
+        if (typed != asked)
+          actions::notify_edit(state, (ImGui::FindRenderedTextEnd(id) == id ? std::string("The value") : std::string(id, ImGui::FindRenderedTextEnd(id))) + " is from " +
+                                          attn::format_number(lo, 6) + " to " + attn::format_number(hi, 6) + ": " +
+                                          attn::format_number(asked, 6) + " was limited to " + attn::format_number(typed, 6));
         result = true;
       }
     } else if (state.edit_in_progress) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "panels/editor_panel.hpp"
@@ -20,8 +21,10 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
 
 // A number cell: drag to change it live (one undo step per drag), or
 // double-click / Ctrl+click to type a number, applied on Enter or leaving.
-// Returns true when `value` changed this frame.
-bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format);
+// Returns true when `value` changed this frame. A value outside [lo, hi] is
+// limited to it (a typed one with a notice that names both ends).
+bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format,
+                double lo = -std::numeric_limits<double>::infinity(), double hi = std::numeric_limits<double>::infinity());
 
 // A text field (a token's name). Returns true with the new text in *out when
 // a different text was committed (Enter or leaving the field).
