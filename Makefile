@@ -40,9 +40,13 @@ test: build
 # tracer then dies at exit ("Tracer caught signal 11"), on every run of the
 # same binary and input. A failing test still gets one retry (xdotool input
 # can be lost on a loaded machine); a real leak or ASan error fails both.
+# -O1 -g1 (line tables, enough for ASan's stack traces) instead of -O2 -g:
+# the sanitized build compiles in half the time (8.2 s -> 4.4 s for a core
+# file) and the benchmarks, which prove nothing here, are left out.
 SANITIZE_BUILD ?= build-sanitize
 test-sanitize: deps
-	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON -DATTNVIZ_WERROR=$(WERROR) $(CMAKE_FLAGS)
+	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+	  -DATTNVIZ_BUILD_BENCH=OFF -DATTNVIZ_SANITIZE=ON -DATTNVIZ_WERROR=$(WERROR) $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
