@@ -83,6 +83,8 @@ Platform::Platform(const PlatformOptions& o) {
   io.ConfigWindowsMoveFromTitleBarOnly = true;
   ImGui::StyleColorsLight();
   imgui_glfw_ = ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  // After the backend's own: keys pass through on_key, which hands them on.
+  glfwSetKeyCallback(window_, &Platform::on_key);
   imgui_gl_ = ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
@@ -110,7 +112,15 @@ void Platform::begin_frame(int display_w, int display_h) {
     io.DeltaTime = 1.0f / 60;
     io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover outline in an exported picture
   } else {
+    for (const KeyHold::Event& e : keys_.frame_start()) ImGui_ImplGlfw_KeyCallback(window_, e.key, e.scancode, GLFW_RELEASE, e.mods);
     ImGui_ImplGlfw_NewFrame();
+    // The modifiers as the keys are held (a tapped Ctrl is still down for
+    // the frame that sees its Z), not as the keyboard is now.
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+    io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+    io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+    io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
   }
   ImGui::NewFrame();
 }
@@ -164,6 +174,12 @@ bool Platform::take_close_request() { return std::exchange(close_requested_, fal
 void Platform::on_drop(GLFWwindow* w, int count, const char** paths) {
   auto* self = static_cast<Platform*>(glfwGetWindowUserPointer(w));
   for (int i = 0; i < count; ++i) self->drops_.emplace_back(paths[i]);
+}
+
+void Platform::on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  auto* self = static_cast<Platform*>(glfwGetWindowUserPointer(w));
+  if (action != GLFW_REPEAT && !self->keys_.on_key({key, scancode, mods}, action == GLFW_PRESS)) return;
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
 }
 
 void Platform::on_close(GLFWwindow* w) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "viz/key_hold.hpp"
+
 struct GLFWwindow;
 
 namespace viz {
@@ -62,10 +64,13 @@ class Platform {
 
  private:
   static void on_drop(GLFWwindow* w, int count, const char** paths);
+  // Keys reach ImGui through here, a quick tap held down for one frame (key_hold.hpp).
+  static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
   static void on_close(GLFWwindow* w);
 
   GLFWwindow* window_ = nullptr;
   std::vector<std::string> drops_;
+  KeyHold keys_;
   bool close_requested_ = false;
   float clear_[3] = {0.97f, 0.97f, 0.98f};
   bool imgui_glfw_ = false, imgui_gl_ = false;
