@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include "scenes.hpp"
+#include "attn/explain.hpp"
+#include "viz/change_name.hpp"
 #include "viz/undo_history.hpp"
 
 namespace {
@@ -105,4 +107,42 @@ TEST_CASE("undo history: undoing back to the saved state returns its position") 
   CHECK(small.position() == kept);
   h.reset(with_x00(5));
   CHECK(h.position() != saved);
+}
+
+TEST_CASE("undo history: every step has a name read off the two states, kept through undo, redo and trimming") {
+  attn::Scenario a = test_scenes::small_projected();
+  a.tokens = {"the", "cat", "sat"};
+  a.tokens.resize(static_cast<size_t>(a.x.rows()), "t");
+  viz::UndoHistory h(256u << 20, 3);
+  h.reset(a);
+  attn::Scenario b = a;
+  b.x(0, 1) = 3;
+  h.commit(b);
+  attn::Scenario c = b;
+  c.scale = attn::ScaleMode::Temperature;
+  c.temperature = 0.5;
+  h.commit(c);
+  attn::Scenario d = c;
+  d.softmax_axis = attn::SoftmaxAxis::Queries;
+  h.commit(d);
+  attn::Scenario e = d;
+  e.heads[0].w_q.setZero();
+  h.commit(e);  // four steps, three kept: the oldest goes
+  const std::vector<std::string> names = h.undo_names();
+  REQUIRE(names.size() == 3);
+  CHECK(names[0] == "scaling");
+  CHECK(names[1] == "softmax axis");
+  CHECK(names[2].rfind("W_Q", 0) == 0);
+  h.undo();
+  h.undo();
+  CHECK(h.undo_names() == std::vector<std::string>{"scaling"});
+  CHECK(h.redo_names() == std::vector<std::string>{"softmax axis", names[2]});  // next first
+  h.redo();
+  CHECK(h.undo_names().back() == "softmax axis");
+  CHECK(h.redo_names().size() == 1);
+  CHECK(viz::describe_change(a, b) == "X[the, 1] " + attn::format_number(a.x(0, 1), 4) + " → 3");
+  attn::Scenario f = c;
+  f.temperature = 2;
+  CHECK(viz::describe_change(c, f) == "τ 0.5 → 2");
+  CHECK(viz::describe_change(a, a) == "edit");
 }

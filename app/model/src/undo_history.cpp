@@ -2,6 +2,8 @@
 // first so a long session on a large scenario cannot exhaust memory.
 #include "viz/undo_history.hpp"
 
+#include "viz/change_name.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -28,16 +30,20 @@ void UndoHistory::reset(const attn::Scenario& current) {
   redo_.clear();
   undo_ids_.clear();
   redo_ids_.clear();
+  undo_names_.clear();
+  redo_names_.clear();
   bytes_ = 0;
 }
 
 void UndoHistory::commit(const attn::Scenario& current) {
+  undo_names_.push_back(describe_change(committed_, current));
   bytes_ += scenario_bytes(committed_);
   undo_.push_back(std::exchange(committed_, current));
   undo_ids_.push_back(std::exchange(committed_id_, ++next_id_));
   for (const attn::Scenario& s : redo_) bytes_ -= scenario_bytes(s);
   redo_.clear();
   redo_ids_.clear();
+  redo_names_.clear();
   trim();
 }
 
@@ -48,6 +54,8 @@ const attn::Scenario& UndoHistory::undo() {
   undo_.pop_back();
   redo_ids_.push_back(std::exchange(committed_id_, undo_ids_.back()));
   undo_ids_.pop_back();
+  redo_names_.push_back(std::move(undo_names_.back()));
+  undo_names_.pop_back();
   bytes_ += b;
   bytes_ -= scenario_bytes(committed_);
   return committed_;
@@ -60,6 +68,8 @@ const attn::Scenario& UndoHistory::redo() {
   redo_.pop_back();
   undo_ids_.push_back(std::exchange(committed_id_, redo_ids_.back()));
   redo_ids_.pop_back();
+  undo_names_.push_back(std::move(redo_names_.back()));
+  redo_names_.pop_back();
   bytes_ += b;
   bytes_ -= scenario_bytes(committed_);
   return committed_;
@@ -74,6 +84,7 @@ void UndoHistory::trim() {
     bytes_ -= scenario_bytes(undo_.front());
     undo_.pop_front();
     undo_ids_.pop_front();
+    undo_names_.pop_front();
   }
 }
 

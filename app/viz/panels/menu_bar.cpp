@@ -72,6 +72,27 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
   if (ImGui::BeginMenu("Edit")) {
     if (ImGui::MenuItem("Undo", "Ctrl+Z", false, state.history.can_undo())) actions::undo(state);
     if (ImGui::MenuItem("Redo", "Ctrl+Y", false, state.history.can_redo())) actions::redo(state);
+    // Every step by name: choose one to go back (or forward) to just after it.
+    if (ImGui::BeginMenu("History", state.history.can_undo() || state.history.can_redo())) {
+      const std::vector<std::string> done = state.history.undo_names(), undone = state.history.redo_names();
+      if (ImGui::MenuItem("(as opened)", nullptr, done.empty()))
+        for (size_t k = 0; k < done.size(); ++k) actions::undo(state);
+      for (size_t i = 0; i < done.size(); ++i)
+        if (ImGui::MenuItem((std::to_string(i + 1) + ". " + done[i] + "##done" + std::to_string(i)).c_str(), nullptr,
+                            i + 1 == done.size()))
+          for (size_t k = i + 1; k < done.size(); ++k) actions::undo(state);
+      if (!undone.empty()) ImGui::Separator();
+      for (size_t j = 0; j < undone.size(); ++j) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        const bool chosen = ImGui::MenuItem((std::to_string(done.size() + j + 1) + ". " + undone[j] + " (undone)##undone" +
+                                             std::to_string(j)).c_str());
+        ImGui::PopStyleColor();
+        if (chosen)
+          for (size_t k = 0; k <= j; ++k) actions::redo(state);
+      }
+      ImGui::EndMenu();
+    }
+    probe_item(probe, "menu:Edit/History");
     ImGui::Separator();
     if (ImGui::MenuItem("Randomise values")) actions::randomise(state);
     if (ImGui::MenuItem("Reset to the opened scenario")) actions::reset(state);

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <string>
+#include <vector>
 
 #include "attn/scenario.hpp"
 
@@ -26,6 +28,11 @@ class UndoHistory {
   bool can_redo() const { return !redo_.empty(); }
   std::size_t undo_size() const { return undo_.size(); }
   std::size_t redo_size() const { return redo_.size(); }
+
+  // The steps by name (change_name.hpp), for Edit > History: those undo
+  // can take back, oldest first, and those redo can bring back, next first.
+  std::vector<std::string> undo_names() const { return {undo_names_.begin(), undo_names_.end()}; }
+  std::vector<std::string> redo_names() const { return {redo_names_.rbegin(), redo_names_.rend()}; }
 
   // Returns the state to show; call only when can_undo()/can_redo().
   const attn::Scenario& undo();
@@ -49,6 +56,8 @@ class UndoHistory {
   std::deque<attn::Scenario> undo_, redo_;
   std::uint64_t next_id_ = 0, committed_id_ = 0;
   std::deque<std::uint64_t> undo_ids_, redo_ids_;  // beside undo_, redo_
+  // Beside undo_ and redo_: the name of the step that left each state.
+  std::deque<std::string> undo_names_, redo_names_;
 };
 
 // Approximate heap size of a scenario, used to bound the history's memory.
