@@ -229,3 +229,37 @@ TEST_CASE("actions: every file of the malformed corpus is refused by the app's l
   MESSAGE(refused, " refused on load, ", computed_errors, " refused when computed");
   CHECK(refused + computed_errors >= 30);
 }
+
+TEST_CASE("actions: Save on a built-in file asks where instead (the user's folder); a user's file saves in place") {
+  AppState s;
+  s.assets_dir = ATTNVIZ_ASSETS_DIR;
+  const std::string builtin = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
+  const std::string before = read(builtin);
+  REQUIRE(actions::open(s, builtin));
+  CHECK(actions::is_builtin_file(s, builtin));
+  edit_x(s, 42);
+  actions::save_or_ask(s);
+  CHECK(s.save_dialog);  // Save as, not a write into the installed assets
+  CHECK(read(builtin) == before);
+  CHECK(fs::path(s.dialog_path).filename() == "default.json");
+  CHECK_FALSE(actions::is_builtin_file(s, s.dialog_path));
+  // Save / Discard / Cancel, answered Save, asks where too.
+  s.save_dialog = false;
+  actions::request(s, {viz::PendingAction::Kind::Quit, ""});
+  REQUIRE(s.confirm_discard);
+  actions::answer(s, actions::Answer::Save);
+  CHECK(s.save_dialog);
+  CHECK_FALSE(s.quit);
+  CHECK(read(builtin) == before);
+
+  AppState u;
+  u.assets_dir = ATTNVIZ_ASSETS_DIR;
+  const std::string mine = temp_file("mine.json", before);
+  REQUIRE(actions::open(u, mine));
+  CHECK_FALSE(actions::is_builtin_file(u, mine));
+  edit_x(u, 42);
+  actions::save_or_ask(u);
+  CHECK_FALSE(u.save_dialog);
+  CHECK(read(mine) != before);
+  CHECK_FALSE(u.dirty());
+}

@@ -4,6 +4,7 @@
 #include "viz/app_actions.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <system_error>
@@ -202,6 +203,34 @@ bool save(AppState& s, const std::string& path) {
   }
 }
 
+bool is_builtin_file(const AppState& s, const std::string& path) {
+  if (path.empty() || s.assets_dir.empty()) return false;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path file = fs::weakly_canonical(path, ec);
+  if (ec) return false;
+  const fs::path dir = fs::weakly_canonical(s.assets_dir, ec);
+  if (ec) return false;
+  const auto [d, f] = std::mismatch(dir.begin(), dir.end(), file.begin(), file.end());
+  return d == dir.end();
+}
+
+void save_or_ask(AppState& s) {
+  if (!s.path.empty() && !is_builtin_file(s, s.path)) {
+    save(s, s.path);
+    return;
+  }
+  if (!s.path.empty()) {
+    namespace fs = std::filesystem;
+    const char* home = std::getenv("HOME");
+    fs::path dir = home ? fs::path(home) : fs::current_path();
+    std::error_code ec;
+    if (fs::is_directory(dir / "Documents", ec)) dir /= "Documents";
+    s.dialog_path = (dir / fs::path(s.path).filename()).string();
+  }
+  s.save_dialog = true;
+}
+
 void request(AppState& s, PendingAction action) {
   if (!s.dirty()) {
     run(s, action);
@@ -218,11 +247,12 @@ void answer(AppState& s, Answer a) {
     case Answer::Cancel: return;
     case Answer::Discard: run(s, pending); return;
     case Answer::Save:
-      if (s.path.empty()) {
-        // Nowhere to save yet: ask for a path, then carry on from there.
+      if (s.path.empty() || is_builtin_file(s, s.path)) {
+        // Nowhere to save yet (or a read-only built-in file): ask for a
+        // path, then carry on from there.
         s.pending = pending;
         s.dialog_path.clear();
-        s.save_dialog = true;
+        save_or_ask(s);
       } else if (save(s, s.path)) {
         run(s, pending);
       }

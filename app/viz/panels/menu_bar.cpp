@@ -52,8 +52,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     if (ImGui::MenuItem("Built-in first lesson")) actions::request(state, {PendingAction::Kind::OpenBuiltin, {}});
     ImGui::Separator();
     if (ImGui::MenuItem("Save", "Ctrl+S")) {
-      if (state.path.empty()) state.save_dialog = true;
-      else actions::save(state, state.path);
+      actions::save_or_ask(state);
     }
     if (ImGui::MenuItem("Save as...")) {
       state.dialog_path = state.path;

@@ -29,8 +29,7 @@ void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline&
       if (pressed(GLFW_KEY_Y, true)) actions::redo(state);
     }
     if (pressed(GLFW_KEY_S)) {
-      if (state.path.empty()) state.save_dialog = true;
-      else actions::save(state, state.path);
+      actions::save_or_ask(state);
     }
     if (pressed(GLFW_KEY_O)) state.open_dialog = true;
     if (pressed(GLFW_KEY_Q)) actions::request_quit(state);

@@ -49,6 +49,13 @@ void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
 // Shows a scene that is not a file of its own (a lesson step), named `label`.
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);
 bool save(AppState& s, const std::string& path);
+// File > Save and Ctrl+S: saves over the open file, or asks where (Save as)
+// when there is none or it is one of the app's own built-in files, which
+// are read-only: the dialog then offers the same name in the user's
+// Documents folder (else home).
+void save_or_ask(AppState& s);
+// Whether `path` is one of the files attnviz ships (inside s.assets_dir).
+bool is_builtin_file(const AppState& s, const std::string& path);
 
 // Runs `action` now, or, when there are unsaved edits, asks first
 // (Save / Discard / Cancel) and runs it after the answer.
