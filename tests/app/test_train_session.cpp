@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "attn/trace.hpp"
 #include "viz/app_actions.hpp"
@@ -175,4 +176,24 @@ TEST_CASE("train session: a loss that overflows stops the run with a message and
   CHECK(session.problem().find("Lower the learning rate") != std::string::npos);
   for (double l : session.losses()) CHECK(std::isfinite(l));
   CHECK(session.snapshots().back().model->embed(0, 0) == model.embed(0, 0));  // the weights before the step
+}
+
+TEST_CASE("train view model: scrubbed back, the status line gives the shown snapshot's step, loss and accuracy") {
+  viz::TrainSession session;
+  REQUIRE(session.reset(small_config(), 40) == "");
+  session.start();
+  session.wait_stopped();
+  const std::vector<viz::TrainSnapshot>& s = session.snapshots();
+  REQUIRE(s.size() >= 3);
+  const std::string newest = viz::train_status_line(session, -1);
+  CHECK(newest.find("Step 40 ") == 0);
+  const viz::TrainSnapshot& early = s[1];
+  const std::string back = viz::train_status_line(session, 1);
+  CAPTURE(back);
+  CHECK(back.find("Step " + std::to_string(early.step) + " shown (newest: 40)") == 0);
+  char loss[32], accuracy[32];
+  std::snprintf(loss, sizeof loss, "loss %.3f", early.loss);
+  std::snprintf(accuracy, sizeof accuracy, "accuracy %.1f%%", 100 * early.held_out.accuracy);
+  CHECK(back.find(loss) != std::string::npos);
+  CHECK(back.find(accuracy) != std::string::npos);
 }

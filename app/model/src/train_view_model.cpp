@@ -1,6 +1,8 @@
 #include "viz/train_view_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace viz {
 namespace {
@@ -86,6 +88,25 @@ int snapshot_at_or_before(const TrainSession& session, int step) {
   for (size_t i = 0; i < snaps.size(); ++i)
     if (snaps[i].step <= step) found = static_cast<int>(i);
   return found;
+}
+
+std::string train_status_line(const TrainSession& session, int shown) {
+  const int index = shown_snapshot(session, shown);
+  if (index < 0) return "";
+  const TrainSnapshot& snap = session.snapshots()[static_cast<size_t>(index)];
+  const bool newest = static_cast<size_t>(index) + 1 == session.snapshots().size();
+  // The newest snapshot's loss is the session's latest (it may be a step on).
+  const double loss = newest && !session.losses().empty() ? session.losses().back() : snap.loss;
+  char loss_text[32] = "not a number";  // an opened model whose numbers overflow
+  if (std::isfinite(loss)) std::snprintf(loss_text, sizeof loss_text, "%.3f", loss);
+  char line[160];
+  if (newest)
+    std::snprintf(line, sizeof line, "Step %d%s   loss %s   held-out accuracy %.1f%%", session.steps(),
+                  session.running() ? " (training)" : "", loss_text, 100 * snap.held_out.accuracy);
+  else
+    std::snprintf(line, sizeof line, "Step %d shown (newest: %d%s)   loss %s   held-out accuracy %.1f%%", snap.step,
+                  session.steps(), session.running() ? ", training" : "", loss_text, 100 * snap.held_out.accuracy);
+  return line;
 }
 
 }  // namespace viz

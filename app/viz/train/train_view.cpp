@@ -15,6 +15,7 @@
 #include <imgui_stdlib.h>
 
 #include "canvas/cell_grid.hpp"
+#include "panels/long_text.hpp"
 #include "gl/theme_style.hpp"
 #include "viz/lesson_actions.hpp"
 #include "viz/theme.hpp"
@@ -106,7 +107,8 @@ void run_buttons(const TrainSession& session, TrainUi& ui, WidgetProbe* probe) {
   if (ImGui::Button("Reset")) ui.command = TrainUi::Command::Reset;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("New random weights from the seed: step 0 again.");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+  // Room for six digits beside the -/+ buttons ("150" showed for 1500).
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + 2 * ImGui::GetFrameHeight() + 4 * ImGui::GetStyle().FramePadding.x);
   ImGui::InputInt("Steps", &ui.max_steps, 100, 500);
   ui.max_steps = std::clamp(ui.max_steps, 10, 100000);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A run pauses by itself after this many steps.");
@@ -118,12 +120,8 @@ void status_line(const TrainSession& session, const TrainGrids& g, bool hide_bes
     ImGui::TextWrapped("Press Train: a tiny model starts from random weights and learns the task while you watch.");
     return;
   }
-  const TrainSnapshot& last = session.snapshots().back();
-  const double loss = session.losses().empty() ? last.loss : session.losses().back();
-  char loss_text[32] = "not a number";  // an opened model whose numbers overflow
-  if (std::isfinite(loss)) std::snprintf(loss_text, sizeof loss_text, "%.3f", loss);
-  ImGui::Text("Step %d%s   loss %s   held-out accuracy %.1f%%", session.steps(), session.running() ? " (training)" : "",
-              loss_text, 100 * last.held_out.accuracy);
+  // The snapshot on screen, not the newest: scrubbed back, the numbers are that step's.
+  wrapped_text(train_status_line(session, g.snapshot));
   if (!g.heads.empty() && !hide_best)
     ImGui::TextWrapped("Strongest induction head at step %d: layer %d, head %d (%.0f%% of its attention on the target)",
                        g.step, g.best.layer + 1, g.best.head, 100 * g.best.induction);

@@ -26,6 +26,11 @@ struct TrainGrids {
 
 // The snapshot index `shown` stands for (-1: the newest), clamped.
 int shown_snapshot(const TrainSession& session, int shown);
+
+// The Train view's status line for the snapshot shown (-1: the newest): that
+// snapshot's step, training loss and held-out accuracy, and, scrubbed back,
+// the newest step too ("Step 200 of 1500 shown ..."). "" before any snapshot.
+std::string train_status_line(const TrainSession& session, int shown);
 TrainGrids train_grids(const TrainSession& session, int shown, int example);
 
 // Layer `layer` of snapshot `shown` on held-out example `example`, as an
