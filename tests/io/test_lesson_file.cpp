@@ -79,8 +79,33 @@ TEST_CASE("lesson: a scene path that does not exist") {
   const std::string p = problems_of(doc);
   CHECK_MESSAGE(p.find("steps[0].scene: ") == 0, p);
   CHECK_MESSAGE(p.find("no_such.json: cannot open") != std::string::npos, p);
-  // The step after it carries that scene over: said, not checked blindly.
-  CHECK_MESSAGE(p.find("steps[1].scene: carried over from the step before, which has a problem") != std::string::npos, p);
+  // The step after it carries that scene over: the problem is said once, at
+  // its source, and the step is not checked against a scene it cannot have.
+  CHECK_MESSAGE(p.find("steps[1]") == std::string::npos, p);
+}
+
+TEST_CASE("lesson: each problem at its source; a step's bad question does not hide the next steps' own problems") {
+  // Before, a negative tolerance in step 2 was reported as "steps[3..5].scene:
+  // carried over from the step before, which has a problem", hiding step 5's
+  // own error.
+  json doc = sample();
+  json steps = json::array();
+  steps.push_back(doc["steps"][0]);
+  json two = doc["steps"][0];
+  two.erase("scene");
+  two["question"]["tolerance"] = -0.5;
+  steps.push_back(two);
+  for (int i = 0; i < 2; ++i) steps.push_back({{"title", "carried"}, {"text", "x"}});
+  json five = {{"title", "five"}, {"text", "x"}, {"view", {{"stage", "wieghts"}}}};
+  steps.push_back(five);
+  doc["steps"] = steps;
+  const std::string p = problems_of(doc);
+  CAPTURE(p);
+  CHECK(p.find("steps[1].question.tolerance") != std::string::npos);
+  CHECK(p.find("steps[4].view.stage: no stage \"wieghts\"") != std::string::npos);
+  CHECK(p.find("carried over") == std::string::npos);
+  CHECK(p.find("steps[2]") == std::string::npos);
+  CHECK(p.find("steps[3]") == std::string::npos);
 }
 
 TEST_CASE("lesson: an unknown stage, with the stages the scene has") {

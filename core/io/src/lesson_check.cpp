@@ -2,6 +2,7 @@
 // carried over) with its edits applied, then every stage, head, row and
 // column the step names checked against that scene's trace. Problems are
 // collected across steps so a teacher sees them all at once.
+#include <algorithm>
 #include <filesystem>
 
 #include "attn/io/lesson_file.hpp"
@@ -111,14 +112,27 @@ LessonFile parse_lesson(const std::string& text, const std::string& base_dir, co
   lesson.article = header.article;
   lesson.summary = header.summary;
   std::vector<std::string> problems;
-  bool have_scene = false;  // the previous step resolved: its scene can carry over
+  // Each problem is reported once, at its source: a step whose question is
+  // wrong still hands its scene on, and a step that cannot have a scene
+  // (the one it carries over has a problem, reported there) is still read
+  // for problems of its own.
+  auto note = [&](const std::string& problem) {
+    if (std::find(problems.begin(), problems.end(), problem) == problems.end()) problems.push_back(problem);
+  };
+  bool have_scene = false;  // the previous step's scene resolved: it can carry over
   for (std::size_t i = 0; i < doc["steps"].size(); ++i) {
     const std::string path = path_index("steps", i);
+    const json& j = doc["steps"][i];
     LessonStep step;
     json inline_scene;
+    // 1. The step's scene, its own or carried over, with its edits, computed.
+    bool scene_ok = false;
+    Trace trace;
     try {
-      step = read_step(doc["steps"][i], path, &inline_scene);
-      if (!step.scene_source.empty()) {
+      const StepScene spec = read_step_scene(j, path, &inline_scene);
+      step.scene_source = spec.source;
+      bool resolved = true;
+      if (!spec.source.empty()) {
         try {
           step.scene = scene_of(step, inline_scene, base_dir);
         } catch (const FormatError& e) {
@@ -127,33 +141,53 @@ LessonFile parse_lesson(const std::string& text, const std::string& base_dir, co
       } else if (i == 0) {
         throw FormatError(path + ".scene: missing (the first step needs a scene)");
       } else if (!have_scene) {
-        throw FormatError(path + ".scene: carried over from the step before, which has a problem");
+        resolved = false;  // the scene it carries over has a problem, said at its step
       } else {
         step.scene = lesson.steps.back().scene;
       }
-      apply_edits(step.scene, step.edits, path + ".edits");
-      Trace trace;
-      try {
-        trace = compute_trace(step.scene.scenario);
-      } catch (const std::exception& e) {
-        throw FormatError(path + ".scene: cannot be computed: " + e.what());
+      if (resolved) {
+        apply_edits(step.scene, spec.edits, path + ".edits");
+        try {
+          trace = compute_trace(step.scene.scenario);
+        } catch (const std::exception& e) {
+          throw FormatError(path + ".scene: cannot be computed: " + e.what());
+        }
+        scene_ok = true;
       }
-      StepChecker check(trace, path, problems);
-      check_view(step.view, check, trace);
-      if (step.question) check_question(*step.question, check);
-      if (step.compare) {
-        ScenarioFile b = step.scene;
-        apply_edits(b, step.compare->edits, path + ".compare.set");
-        step.compare->b = b.scenario;
-        const Trace tb = compute_trace(b.scenario);
-        if (!trace.find(step.compare->stage, 0) && !trace.find(step.compare->stage, -1) && !tb.find(step.compare->stage, 0) &&
-            !tb.find(step.compare->stage, -1))
-          check.problem("compare.stage", "no stage \"" + step.compare->stage + "\" in A or B");
-      }
-      have_scene = true;
     } catch (const FormatError& e) {
-      problems.push_back(e.what());
-      have_scene = false;
+      note(e.what());
+    }
+    have_scene = scene_ok;
+    // 2. The rest of the step, read whatever became of its scene.
+    bool read_ok = false;
+    try {
+      LessonStep full = read_step(j, path, &inline_scene);
+      full.scene = std::move(step.scene);
+      step = std::move(full);
+      read_ok = true;
+    } catch (const FormatError& e) {
+      note(e.what());
+    }
+    // 3. What the step names, against its scene's trace.
+    if (scene_ok && read_ok) {
+      try {
+        StepChecker check(trace, path, problems);
+        check_view(step.view, check, trace);
+        if (step.question) check_question(*step.question, check);
+        if (step.compare) {
+          ScenarioFile b = step.scene;
+          apply_edits(b, step.compare->edits, path + ".compare.set");
+          step.compare->b = b.scenario;
+          const Trace tb = compute_trace(b.scenario);
+          if (!trace.find(step.compare->stage, 0) && !trace.find(step.compare->stage, -1) && !tb.find(step.compare->stage, 0) &&
+              !tb.find(step.compare->stage, -1))
+            check.problem("compare.stage", "no stage \"" + step.compare->stage + "\" in A or B");
+        }
+      } catch (const FormatError& e) {
+        note(e.what());
+      } catch (const std::exception& e) {
+        note(path + ".compare: B cannot be computed: " + e.what());
+      }
     }
     lesson.steps.push_back(std::move(step));
   }

@@ -201,6 +201,23 @@ LessonCompare read_compare(const json& j, const std::string& path) {
 
 }  // namespace
 
+StepScene read_step_scene(const json& j, const std::string& path, json* inline_scene) {
+  object_at(j, path);
+  StepScene out;
+  if (j.contains("scene")) {
+    const json& scene = j["scene"];
+    if (scene.is_string()) out.source = scene.get<std::string>();
+    else if (scene.is_object()) {
+      out.source = "inline";
+      *inline_scene = scene;
+    } else {
+      fail(path_key(path, "scene"), "expected a path to a scenario file or a scenario object, got " + describe(scene));
+    }
+  }
+  if (j.contains("edits")) out.edits = read_edits(j["edits"], path_key(path, "edits"));
+  return out;
+}
+
 LessonStep read_step(const json& j, const std::string& path, json* inline_scene) {
   object_at(j, path);
   only_keys(j, path, {"title", "text", "scene", "edits", "view", "question", "compare", "train"});
@@ -209,17 +226,9 @@ LessonStep read_step(const json& j, const std::string& path, json* inline_scene)
   s.title = read_string(j["title"], path_key(path, "title"));
   if (!j.contains("text")) fail(path_key(path, "text"), "missing (what the step says)");
   s.text = read_string(j["text"], path_key(path, "text"));
-  if (j.contains("scene")) {
-    const json& scene = j["scene"];
-    if (scene.is_string()) s.scene_source = scene.get<std::string>();
-    else if (scene.is_object()) {
-      s.scene_source = "inline";
-      *inline_scene = scene;
-    } else {
-      fail(path_key(path, "scene"), "expected a path to a scenario file or a scenario object, got " + describe(scene));
-    }
-  }
-  if (j.contains("edits")) s.edits = read_edits(j["edits"], path_key(path, "edits"));
+  StepScene scene = read_step_scene(j, path, inline_scene);
+  s.scene_source = std::move(scene.source);
+  s.edits = std::move(scene.edits);
   if (j.contains("view")) s.view = read_view(j["view"], path_key(path, "view"));
   if (j.contains("question")) s.question = read_question(j["question"], path_key(path, "question"));
   if (j.contains("compare")) s.compare = read_compare(j["compare"], path_key(path, "compare"));

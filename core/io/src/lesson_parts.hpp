@@ -35,5 +35,14 @@ LessonTrain read_lesson_train(const nlohmann::json& j, const std::string& path);
 LessonHeader read_lesson_header(const nlohmann::json& doc);
 // Reads one step; an inline scene object is copied to *inline_scene.
 LessonStep read_step(const nlohmann::json& j, const std::string& path, nlohmann::json* inline_scene);
+// Reads only what makes a step's scene: its "scene" (the source; "" when
+// carried over from the step before, "inline" for an object, copied to
+// *inline_scene) and its "edits". A problem elsewhere in the step (its
+// question, say) leaves the chain of scenes whole.
+struct StepScene {
+  std::string source;
+  std::vector<ScenarioEdit> edits;
+};
+StepScene read_step_scene(const nlohmann::json& j, const std::string& path, nlohmann::json* inline_scene);
 
 }  // namespace attn::io::detail
