@@ -125,6 +125,24 @@ TEST_SUITE("export") {
                       d.rgba.end() - static_cast<std::ptrdiff_t>(frame_bytes)));
   }
 
+  TEST_CASE("ui: an exported animation carries no app control: the top right, where Fit and the zoom sit, is background") {
+    const std::string path = temp_path("no_controls.gif");
+    std::string out;
+    REQUIRE_MESSAGE(run_export("--export " + path + " --from 12 --to 12.8 --fps 2", &out) == 0, out);
+    const Decoded d = decode(path, true);
+    REQUIRE(d.frames >= 1);
+    // The last frame's top-right corner: 120 x 30 pixels (the Fit button and
+    // "100%" take about 110 x 25 there in the window; the caption panel ends left of it).
+    const size_t frame = static_cast<size_t>(d.frames - 1) * static_cast<size_t>(d.width) * static_cast<size_t>(d.height) * 4;
+    int off = 0;
+    for (int y = 2; y < 32; ++y)
+      for (int x = d.width - 122; x < d.width - 2; ++x) {
+        const size_t i = frame + (static_cast<size_t>(y) * static_cast<size_t>(d.width) + static_cast<size_t>(x)) * 4;
+        if (d.rgba[i] < 235 || d.rgba[i + 1] < 235 || d.rgba[i + 2] < 235) ++off;
+      }
+    CHECK_MESSAGE(off == 0, off << " pixels that are not the white background where the Fit button would be");
+  }
+
   TEST_CASE("ui: a lesson step exports its own stretch of the animation, not the whole") {
     // Lesson 1: step 4 plays one row of outputs filling in; step 1 shows the scene at its end.
     const std::string lesson = "--lesson " + std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json";

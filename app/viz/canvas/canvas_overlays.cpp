@@ -194,6 +194,9 @@ void opening_line(const std::string& path, AppState& state, const ThemePalette& 
 
 }  // namespace
 
+// View buttons, top right: Fit and the zoom.
+static void fit_button(ImVec2 pos, ImVec2 size, AppState& state);
+
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   // A slide: no status panel (the lesson's text tells the story), no
   // buttons, no hints; a scene that cannot be computed still says why.
@@ -240,7 +243,21 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 
-  // View buttons, top right.
+  // An exported picture or animation shows no control and no mouse hint
+  // (a GIF carried the "Fit (F) 19%" button and "numbers hidden" hint);
+  // the colour legends stay.
+  const bool exported = d.background.has_value();
+  if (exported && bottom) return;
+  if (!exported) fit_button(pos, size, state);
+  if (bottom) return;  // presenting: each grid has its legend; no mouse hints for the room
+  const float legend_w = colour_legends_width();
+  if (!exported) paint_hint_line(pos, size, state, numbers_hidden, legend_w);
+  ImGui::SetCursorScreenPos({pos.x + size.x - legend_w, pos.y + size.y - line - 4});
+  colour_legends(state.view.colour);
+}
+
+static void fit_button(ImVec2 pos, ImVec2 size, AppState& state) {
+  const float pad = kPad;
   // Measured with the zoom as shown: "16016%" was cut off by the edge when
   // the room was measured for "100%".
   char zoom[32];
@@ -252,12 +269,6 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom and pan so the whole pipeline fits the window");
   ImGui::SameLine();
   ImGui::TextUnformatted(zoom);
-
-  if (bottom) return;  // presenting: each grid has its legend; no mouse hints for the room
-  const float legend_w = colour_legends_width();
-  paint_hint_line(pos, size, state, numbers_hidden, legend_w);
-  ImGui::SetCursorScreenPos({pos.x + size.x - legend_w, pos.y + size.y - line - 4});
-  colour_legends(state.view.colour);
 }
 
 }  // namespace viz
