@@ -114,3 +114,32 @@ TEST_CASE("SVG of one grid holds only that grid's cells and a transparent one ha
   for (const auto& [key, fill] : got->fill) CHECK(key.rfind("weights 0 ", 0) == 0);
   CHECK(got->backgrounds == 0);
 }
+
+TEST_CASE("SVG: token column labels turn upright as on the canvas, and small values print in the canvas's compact form") {
+  attn::Scenario sc = test_scenes::small_projected();
+  sc.tokens.clear();
+  for (Eigen::Index i = 0; i < sc.x.rows(); ++i) sc.tokens.push_back("token_" + std::to_string(i) + "_long");
+  sc.x(0, 0) = 0.004;  // X[0][0]: printed as ".004" on the canvas, blank in the SVG before
+  const attn::Trace trace = attn::compute_trace(sc);
+  viz::LayoutOptions lo;
+  lo.cell = viz::auto_cell_size(trace);
+  const viz::PipelineLayout layout = viz::layout_pipeline(trace, lo);
+  const std::string svg = viz::pipeline_svg(trace, layout, viz::color_scales(trace, {}), {});
+  // Every key label of the scores grid is drawn turned, not side by side.
+  const size_t scores = svg.find("data-stage=\"scores\"");
+  REQUIRE(scores != std::string::npos);
+  const std::string grid = svg.substr(scores, svg.find("</g>", scores) - scores);
+  for (size_t i = 0; i < sc.tokens.size(); ++i) {
+    const size_t at = grid.find(">" + sc.tokens[i] + "</text>");
+    CAPTURE(sc.tokens[i]);
+    REQUIRE(at != std::string::npos);
+  }
+  size_t turned = 0;
+  for (size_t at = grid.find("rotate(-90"); at != std::string::npos; at = grid.find("rotate(-90", at + 1)) ++turned;
+  CHECK(turned == sc.tokens.size());
+  // X's first cell holds ".004" (the canvas's form) in the SVG too.
+  const size_t x = svg.find("data-stage=\"x\"");
+  REQUIRE(x != std::string::npos);
+  const std::string xgrid = svg.substr(x, svg.find("</g>", x) - x);
+  CHECK_MESSAGE(xgrid.find(">.004</text>") != std::string::npos, xgrid.substr(0, 2000));
+}

@@ -9,6 +9,8 @@
 
 #include "attn/io/matrix_export.hpp"
 #include "viz/cell_format.hpp"
+#include "viz/cell_text_plan.hpp"
+#include "viz/layout.hpp"
 
 namespace viz {
 namespace {
@@ -45,11 +47,16 @@ void text(std::string& out, double x, double y, double px, Rgba colour, const st
 // Average glyph width of a sans-serif digit string, as a fraction of its size.
 constexpr double kCharW = 0.6;
 
-// The most precise number text that fits a cell (none when even "≈0" is too wide).
-std::string cell_text(double v, double cell_w, double px) {
-  for (const std::string& s : compact_candidates(v, 3))
-    if (static_cast<double>(s.size()) * kCharW * px <= cell_w * 0.92) return s;
-  return "";
+// Text width in the SVG's sans-serif face: code points times kCharW em, the
+// estimate the plan below works with (as the canvas measures its font).
+double svg_text_width(const std::string& text, double px) { return label_width(text, kCharW * px); }
+
+// The column labels a rotated band holds at most (as the canvas draws them).
+std::string shortened(const std::string& label, size_t chars) {
+  size_t n = 0, i = 0;
+  for (; i < label.size(); ++i)
+    if ((static_cast<unsigned char>(label[i]) & 0xC0) != 0x80 && n++ == chars) break;
+  return i < label.size() ? label.substr(0, i) + "…" : label;
 }
 
 void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const ColorScale& scale, const ThemePalette& pal,
@@ -71,10 +78,30 @@ void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const 
   for (int r = 0; r < g.rows; ++r)
     text(out, g.cells.x0 - 4, g.row_y(r) + g.cell_h / 2 + label_px * 0.35, label_px, pal.label,
          static_cast<size_t>(r) < s.row_labels.size() ? s.row_labels[static_cast<size_t>(r)] : std::to_string(r), "end");
-  for (int c = 0; c < g.cols; ++c)
-    text(out, g.col_x(c) + g.cell_w / 2, g.cells.y0 - 4, label_px, pal.label,
-         static_cast<size_t>(c) < s.col_labels.size() ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c), "middle");
-  const double px = std::min(g.cell_h * 0.42, 14.0);
+  // Token names wider than their column are turned upright, as on the
+  // canvas ("theanimaldidn't…" ran together).
+  double widest = 0;
+  for (const std::string& l : s.col_labels) widest = std::max(widest, label_width(l, kCharW * label_px));
+  const bool upright = rotate_column_labels(s.col_labels, widest, g.cell_w);
+  for (int c = 0; c < g.cols; ++c) {
+    const std::string label = static_cast<size_t>(c) < s.col_labels.size() ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
+    const double x = g.col_x(c) + g.cell_w / 2;
+    if (upright)
+      text(out, x + label_px * 0.35, g.cells.y0 - 4, label_px, pal.label, shortened(label, LayoutOptions{}.rotated_label_chars), "start",
+           (" transform=\"rotate(-90 " + num(x + label_px * 0.35) + " " + num(g.cells.y0 - 4) + ")\"").c_str());
+    else
+      text(out, x, g.cells.y0 - 4, label_px, pal.label, label, "middle");
+  }
+  // Numbers as the canvas prints them: one size for the grid, each value in
+  // the most precise compact form that fits (cell_text_plan.hpp), so 0.004
+  // reads ".004" where the SVG left it blank.
+  std::vector<double> values;
+  values.reserve(static_cast<size_t>(m.size()));
+  for (int r = 0; r < g.rows; ++r)
+    for (int c = 0; c < g.cols; ++c)
+      if (!s.is_blocked(r, c)) values.push_back(m(r, c));
+  const CellSize cell_size{g.cell_w, g.cell_h};
+  const CellTextPlan plan = plan_cell_text(values, cell_size, 1.0, svg_text_width);
   for (int r = 0; r < g.rows; ++r)
     for (int c = 0; c < g.cols; ++c) {
       const Rect cell = g.cell_rect(r, c);
@@ -84,10 +111,9 @@ void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const 
              num(cell.x0) + "\" y=\"" + num(cell.y0) + "\" width=\"" + num(cell.width()) + "\" height=\"" + num(cell.height()) +
              "\" fill=\"" + (masked ? std::string("url(#masked)") : svg_colour(fill)) + "\" stroke=\"" +
              svg_colour(pal.grid_frame) + "\" stroke-width=\"0.5\"/>\n";
-      const std::string t = cell_text(m(r, c), g.cell_w, px);
-      if (!t.empty() && px >= 5)
-        text(out, cell.x0 + cell.width() / 2, cell.y0 + cell.height() / 2 + px * 0.35, px,
-             masked ? pal.label : text_color_on(fill), t, "middle");
+      const std::string t = masked ? std::string() : cell_label(m(r, c), plan, cell_size, svg_text_width);
+      if (!t.empty())
+        text(out, cell.x0 + cell.width() / 2, cell.y0 + cell.height() / 2 + plan.px * 0.35, plan.px, text_color_on(fill), t, "middle");
     }
   // The legend: the colour bar with its ends (and zero), under the cells.
   if (g.box.y1 - g.cells.y1 >= 20) {
