@@ -10,6 +10,7 @@
 #include <random>
 
 #include "attn/attn.hpp"
+#include "scenes.hpp"
 #include "viz/colour_scale.hpp"
 
 using namespace viz;
@@ -316,4 +317,31 @@ TEST_CASE("derived ranges: stages the shortcuts do not cover are left to the sca
   s.softmax_axis = attn::SoftmaxAxis::Queries;
   CHECK_FALSE(derived_row_ranges(*attn::compute_trace(s).find("weights", 0), out));
   CHECK(out.empty());
+}
+
+TEST_CASE("colour scale: weights over many keys with flat rows are coloured per row at the per-grid contrast, and the legend says so") {
+  attn::Scenario flat;
+  flat.x = attn::Mat::Random(300, 8) * 0.1;  // scores near 0: every row about 1/300
+  const attn::Trace t = attn::compute_trace(flat);
+  const attn::Stage& w = *t.find("weights", 0);
+  const std::vector<viz::ColorScale> scales = viz::color_scales(t, viz::ColourOptions{});
+  const viz::ColorScale& sc = scales[static_cast<size_t>(t.index_of({"weights", 0}))];
+  CHECK(sc.auto_row);
+  CHECK(sc.contrast == viz::Contrast::Row);
+  REQUIRE(sc.rows.size() == 300);
+  // Each row spans its own min..max: row 0's largest weight takes the top colour.
+  double peak = 0;
+  for (Eigen::Index c = 0; c < w.value.cols(); ++c) peak = std::max(peak, w.value(0, c));
+  CHECK(peak < 0.02);
+  CHECK(viz::coordinate(sc, 0, peak) == doctest::Approx(1.0).epsilon(1e-6));
+  CHECK(viz::legend_of(sc).note.find("each row") != std::string::npos);
+  // A short scene keeps one 0..1 range per grid; so does a chosen contrast.
+  const attn::Trace small = attn::compute_trace(test_scenes::small_projected());
+  const viz::ColorScale& s4 = viz::color_scales(small, viz::ColourOptions{})[static_cast<size_t>(small.index_of({"weights", 0}))];
+  CHECK_FALSE(s4.auto_row);
+  CHECK(s4.range.lo == 0);
+  CHECK(s4.range.hi == 1);
+  viz::ColourOptions global;
+  global.contrast = viz::Contrast::Global;
+  CHECK_FALSE(viz::color_scales(t, global)[static_cast<size_t>(t.index_of({"weights", 0}))].auto_row);
 }

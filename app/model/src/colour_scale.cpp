@@ -223,6 +223,22 @@ RowRanges trace_row_ranges(const attn::Trace& trace, const attn::Trace& before, 
   return rows;
 }
 
+namespace {
+
+// Long rows whose median largest weight is small (see kFlatRowPeak).
+bool long_and_flat(const attn::Stage& s, const std::vector<ValueRange>& rows) {
+  if (s.value.cols() < kLongRowKeys || rows.empty()) return false;
+  std::vector<double> peaks;
+  peaks.reserve(rows.size());
+  for (const ValueRange& r : rows)
+    if (r.hi >= r.lo) peaks.push_back(r.hi);
+  if (peaks.empty()) return false;
+  std::nth_element(peaks.begin(), peaks.begin() + static_cast<std::ptrdiff_t>(peaks.size() / 2), peaks.end());
+  return peaks[peaks.size() / 2] < kFlatRowPeak;
+}
+
+}  // namespace
+
 std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& o, const RowRanges* ranges) {
   const size_t n = trace.stages.size();
   RowRanges computed;
@@ -270,6 +286,14 @@ std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptio
       ValueRange all{HUGE_VAL, -HUGE_VAL};
       for (ValueRange& r : sc.rows) all = united(all, r), r = usable(r, s.kind);
       sc.range = usable(all, s.kind);
+    } else if (probability && o.contrast == Contrast::Grid && long_and_flat(s, rows[i])) {
+      // One 0..1 range would paint the grid white: its rows get their own.
+      sc.contrast = Contrast::Row;
+      sc.auto_row = true;
+      sc.rows = rows[i];
+      ValueRange all{HUGE_VAL, -HUGE_VAL};
+      for (ValueRange& r : sc.rows) all = united(all, r), r = usable(r, s.kind);
+      sc.range = usable(all, s.kind);
     } else if (probability) {
       sc.range = {0, 1};  // a weight of 0.5 looks the same in every grid
     } else {
@@ -304,7 +328,7 @@ Legend legend_of(const ColorScale& s) {
     if (!per_row && !s.log && s.range.lo <= 0) l.zero_u = 0;  // "0" is already the low end
   }
   std::vector<std::string> notes;
-  if (per_row) notes.push_back("of each row");
+  if (per_row) notes.push_back(s.auto_row ? "of each row (long, flat rows)" : "of each row");
   if (s.log) notes.push_back("log scale");
   if (s.contrast == Contrast::Global && s.kind == attn::ValueKind::Signed) notes.push_back("all grids");
   if (s.shared) notes.push_back("all heads");

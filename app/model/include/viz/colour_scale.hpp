@@ -33,8 +33,17 @@ struct ColorScale {
   bool log = false;              // probabilities: log10 between max(lo, kLogFloor) and hi
   ValueRange range;              // signed: lo = -hi (zero in the middle); Row: the union of rows
   std::vector<ValueRange> rows;  // Contrast::Row: one range per row
+  // Per-row contrast chosen for this grid although the options say per grid:
+  // weights over many keys, so flat that one range would paint them white.
+  bool auto_row = false;
   const ValueRange& range_of(int row) const;
 };
+
+// Weights whose rows are this long and whose typical (median) largest weight
+// is below kFlatRowPeak are coloured per row at the per-grid contrast: a
+// 1024-key softmax row peaks around 0.01, white on a 0..1 scale.
+constexpr long kLongRowKeys = 64;
+constexpr double kFlatRowPeak = 0.2;
 
 // One scale per stage of the trace (parallel to trace.stages).
 // Per stage, the range of each row's counted values (what every contrast mode
