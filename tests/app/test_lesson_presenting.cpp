@@ -240,3 +240,14 @@ TEST_CASE("lesson text fit: shrinks an overflowing panel to fit, grows back, set
   CHECK(s == 1.0f);  // room again: back to full size, never above
   CHECK(viz::fit_lesson_text(1, 1e6f, 100) == 0.5f);  // never unreadably small
 }
+
+TEST_CASE("a hidden grid's question row: the row the open question asks about, on its own stage and head only") {
+  viz::AppState s;
+  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  viz::actions::lesson_step(s, 2);  // "Which pixel will greenish far attend to most?": weights, head 0, row 1
+  const attn::Trace t = attn::compute_trace(s.doc.scenario);
+  CHECK(viz::question_row(s, *t.find("weights", 0)) == 1);
+  CHECK(viz::question_row(s, *t.find("scores", 0)) == -1);  // another grid
+  viz::actions::give_up_lesson(s);
+  CHECK(viz::question_row(s, *t.find("weights", 0)) == -1);  // answered: nothing hidden
+}

@@ -184,6 +184,13 @@ bool lesson_head_question_open(const AppState& s) {
   return q && q->kind == attn::io::LessonQuestion::Kind::Head;
 }
 
+int question_row(const AppState& s, const attn::Stage& stage) {
+  if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return -1;
+  const attn::io::CellSpec& t = s.lesson->current().question->target;
+  if (t.stage != stage.id || (t.head >= 0 && stage.head >= 0 && t.head != stage.head)) return -1;
+  return t.row >= 0 && t.row < stage.value.rows() ? t.row : -1;
+}
+
 std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace) {
   std::vector<std::string> ids;
   if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return ids;

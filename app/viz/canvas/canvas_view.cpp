@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "canvas/canvas_parts.hpp"
+#include "viz/lesson_actions.hpp"
 #include "viz/lesson_answers.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "canvas/grid_painter.hpp"
@@ -224,7 +225,8 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     const std::vector<CellTextPlan> plans = plan_numbers(numbers, d.layout, canvas);
     for (size_t i = 0; i < d.layout.grids.size(); ++i) {
       const GridBox& g = d.layout.grids[i];
-      if (std::find(d.hidden.begin(), d.hidden.end(), g.stage) != d.hidden.end()) paint_hidden_grid(ctx, g);
+      if (std::find(d.hidden.begin(), d.hidden.end(), g.stage) != d.hidden.end())
+        paint_hidden_grid(ctx, g, question_row(state, trace.stages[static_cast<size_t>(g.stage)]));
       else paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)], plans[i]);
     }
     paint_lesson_highlights(ctx, d.layout, state.highlights);

@@ -308,7 +308,7 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& sca
   paint_caption(ctx, g, s, scale, zoom);
 }
 
-void paint_hidden_grid(const PaintContext& ctx, const GridBox& g) {
+void paint_hidden_grid(const PaintContext& ctx, const GridBox& g, int asked_row) {
   if (!paint_frame(ctx, g)) return;
   const float zoom = static_cast<float>(ctx.view.zoom);
   // Cells keep their grid lines (so a cell can be clicked as an answer) but
@@ -324,9 +324,18 @@ void paint_hidden_grid(const PaintContext& ctx, const GridBox& g) {
     const float y = static_cast<float>(ctx.view.to_screen(Vec2d{0, g.row_y(r)}).y);
     ctx.list->AddLine({a.x, y}, {b.x, y}, to_imgui(ctx.palette.hidden_lines));
   }
-  const float px = std::clamp(std::min(b.x - a.x, b.y - a.y) * 0.4f, kMinTextPx, 64.0f);
-  const ImVec2 q = text_size(ctx, px, "?");
-  text(ctx, px, {(a.x + b.x - q.x) / 2, (a.y + b.y - q.y) / 2}, to_imgui(ctx.palette.hidden_mark), "?");
+  if (asked_row >= 0 && asked_row < g.rows) {
+    // On the row the question asks about, as large as that row allows.
+    const float top = static_cast<float>(ctx.view.to_screen(Vec2d{0, g.row_y(asked_row)}).y);
+    const float row_h = static_cast<float>(g.cell_h * ctx.view.zoom);
+    const float px = std::clamp(row_h * 0.9f, kMinTextPx, 64.0f);
+    const ImVec2 q = text_size(ctx, px, "?");
+    text(ctx, px, {(a.x + b.x - q.x) / 2, top + (row_h - q.y) / 2}, to_imgui(ctx.palette.hidden_mark), "?");
+  } else {
+    const float px = std::clamp(std::min(b.x - a.x, b.y - a.y) * 0.4f, kMinTextPx, 64.0f);
+    const ImVec2 q = text_size(ctx, px, "?");
+    text(ctx, px, {(a.x + b.x - q.x) / 2, (a.y + b.y - q.y) / 2}, to_imgui(ctx.palette.hidden_mark), "?");
+  }
   const float small = std::clamp(12 * zoom * ctx.text_scale, kMinTextPx, 24.0f * ctx.text_scale);
   if (12 * zoom >= kSkipTextPx)
     text(ctx, small, {a.x, b.y + 6}, to_imgui(ctx.palette.caption), "hidden until you answer", static_cast<float>(g.box.width() * zoom));

@@ -45,7 +45,8 @@ void paint_masked(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& pale
 void paint_grid(const PaintContext& ctx, const GridBox& box, const ColorScale& scale, const CellTextPlan& numbers);
 
 // A grid a lesson question keeps hidden: title and labels, blank cells, "?".
-void paint_hidden_grid(const PaintContext& ctx, const GridBox& box);
+// `asked_row` >= 0: the "?" sits on that row, the one the question asks about.
+void paint_hidden_grid(const PaintContext& ctx, const GridBox& box, int asked_row = -1);
 
 // Outlines cells [r0, r1) x [c0, c1) of a grid (sources, highlights, hover).
 void paint_region(const PaintContext& ctx, const GridBox& box, int r0, int r1, int c0, int c1, ImU32 color,

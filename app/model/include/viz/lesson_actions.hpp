@@ -47,6 +47,10 @@ void clicker_back(AppState& s, const attn::Trace* trace, const Timeline& tl);
 // that would give the answer away to itself.
 bool lesson_head_question_open(const AppState& s);
 
+// The row of `stage` the open lesson question asks about, where a hidden
+// grid puts its "?" (-1: none, or the whole grid).
+int question_row(const AppState& s, const attn::Stage& stage);
+
 // Ids of the stages the current lesson question keeps hidden (none once it
 // is answered or given up, or without a lesson or question).
 std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace);
