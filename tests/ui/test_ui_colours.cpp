@@ -76,7 +76,7 @@ fs::path fresh_config(const std::string& name) {
 }  // namespace
 
 TEST_SUITE("colours") {
-  TEST_CASE("ui: per-row contrast shows the structure of 1024-token causal weights, hatching kept") {
+  TEST_CASE("ui: per-row contrast, by default here, shows the structure of 1024-token causal weights, hatching kept") {
     const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/large_1024x8.json";
     const Shot grid = shoot(scene, "large_grid", "--head 0 --stage weights --time 9999");
     const Shot row = shoot(scene, "large_row", "--head 0 --stage weights --time 9999 --contrast row");
@@ -102,7 +102,9 @@ TEST_SUITE("colours") {
                        << "; per row spread " << after.spread << ", " << after.mismatched << " of " << after.cells
                        << " pixels off the colormap (worst " << after.worst << ")");
       REQUIRE(after.cells > 50);
-      CHECK(before.whiteness <= 12);  // per grid: weights of about 1/r are all but white
+      // By default too: at the per-grid contrast, weights of about 1/r would be
+      // all but white, so these long, flat rows get a range each (auto_row).
+      CHECK(before.spread >= 120);
       CHECK(after.spread >= 120);     // per row: the same weights span the map
       // Both render the model's colour: a pixel whose centre sits on a cell
       // border may round to the neighbour, hence the 2%.
