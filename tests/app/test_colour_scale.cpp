@@ -337,11 +337,13 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   CHECK(viz::legend_of(sc).note.find("each row") != std::string::npos);
   // A short scene keeps one 0..1 range per grid; so does a chosen contrast.
   const attn::Trace small = attn::compute_trace(test_scenes::small_projected());
-  const viz::ColorScale& s4 = viz::color_scales(small, viz::ColourOptions{})[static_cast<size_t>(small.index_of({"weights", 0}))];
+  const std::vector<viz::ColorScale> small_scales = viz::color_scales(small, viz::ColourOptions{});
+  const viz::ColorScale& s4 = small_scales[static_cast<size_t>(small.index_of({"weights", 0}))];
   CHECK_FALSE(s4.auto_row);
   CHECK(s4.range.lo == 0);
   CHECK(s4.range.hi == 1);
   viz::ColourOptions global;
   global.contrast = viz::Contrast::Global;
-  CHECK_FALSE(viz::color_scales(t, global)[static_cast<size_t>(t.index_of({"weights", 0}))].auto_row);
+  const std::vector<viz::ColorScale> global_scales = viz::color_scales(t, global);
+  CHECK_FALSE(global_scales[static_cast<size_t>(t.index_of({"weights", 0}))].auto_row);
 }
