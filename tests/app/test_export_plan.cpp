@@ -80,3 +80,38 @@ TEST_CASE("median cut: few colours kept exactly, extras first, a ramp within a s
   CHECK(worst <= 12);
   CHECK(mapper.rgb_table().size() == 3 * pal.size());
 }
+
+TEST_CASE("picture sizes: WxH read strictly, checked against the limits, text grows with the height") {
+  const auto p = viz::parse_picture_size("1920x1080");
+  REQUIRE(p);
+  CHECK(p->width == 1920);
+  CHECK(p->height == 1080);
+  CHECK(viz::parse_picture_size("640X480"));
+  CHECK(viz::parse_picture_size("800\u00d7600"));
+  for (const char* bad : {"", "x", "1920", "1920x", "x1080", "19a0x1080", "-5x10", "1920x1080x3", "99999999x2"})
+    CHECK_MESSAGE(!viz::parse_picture_size(bad), bad);
+  viz::ExportRequest r;
+  r.path = "a.png";
+  r.width = 1280;
+  r.height = 720;
+  CHECK(viz::request_problem(r).empty());
+  r.height = 20;
+  CHECK(viz::request_problem(r) == "--export-size: 1280x20 is too small (64 to 8192 pixels a side)");
+  r.height = 9000;
+  CHECK(viz::request_problem(r).find("too large") != std::string::npos);
+  r.height = 720;
+  r.scale = 2;
+  CHECK(viz::request_problem(r).find("give one") != std::string::npos);
+  r.scale = 1;
+  r.format = viz::ExportFormat::Npy;
+  CHECK(viz::request_problem(r).find("holds numbers, not a picture") != std::string::npos);
+  for (const viz::PictureSize& s : viz::picture_sizes()) {
+    r.format = viz::ExportFormat::Gif;
+    r.width = s.width, r.height = s.height;
+    CHECK_MESSAGE(viz::request_problem(r).empty(), s.name);
+  }
+  CHECK(viz::picture_text_scale(720) == 1);
+  CHECK(viz::picture_text_scale(1080) == doctest::Approx(1.5));
+  CHECK(viz::picture_text_scale(100) == 1);
+  CHECK(viz::picture_text_scale(8000) == 4);
+}

@@ -221,6 +221,75 @@ TEST_SUITE("export") {
     CHECK(worst <= 1e-12);
   }
 
+  TEST_CASE("ui: --export-size gives a picture of exactly that size, laid out for it, numbers printed, no window around it") {
+    // The window is 900x560; each picture is laid out at its own size, the
+    // canvas alone (no menu bar, panel or transport bar) and, for a still,
+    // no caption: the grids and the legend fill it.
+    std::vector<double> value_px;  // the smallest number's size, per picture
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1920, 1080}, {1024, 768}, {1280, 720}}) {
+      const std::string size = std::to_string(w) + "x" + std::to_string(h);
+      CAPTURE(size);
+      const std::string path = temp_path("sized_" + size + ".png"), layout = temp_path("sized_" + size + ".json");
+      std::string out;
+      REQUIRE_MESSAGE(run_export("--export " + path + " --export-size " + size + " --dump-layout " + layout, &out) == 0, out);
+      const Decoded d = decode(path, false);
+      CHECK(d.width == w);
+      CHECK(d.height == h);
+      const nlohmann::json l = load_json(layout);
+      CHECK(l["window"][0] == w);
+      CHECK(l["window"][1] == h);
+      // Every grid prints its numbers at this size, and the grids span the picture.
+      double x0 = w, x1 = 0, y0 = h, y1 = 0;
+      for (const auto& g : l["grids"]) {
+        CHECK_MESSAGE(g["numbers"].get<bool>(), g["id"] << " head " << g["head"] << " has no numbers at " << size);
+        x0 = std::min(x0, g["box"][0].get<double>()), y0 = std::min(y0, g["box"][1].get<double>());
+        x1 = std::max(x1, g["box"][2].get<double>()), y1 = std::max(y1, g["box"][3].get<double>());
+      }
+      CHECK(x0 >= 0);
+      CHECK(y0 >= 0);
+      CHECK(x1 <= w);
+      CHECK(y1 <= h);
+      double smallest = 1e9;
+      for (const auto& g : l["grids"]) smallest = std::min(smallest, g["value_px"].get<double>());
+      value_px.push_back(smallest);
+      CHECK_MESSAGE(std::max((x1 - x0) / w, (y1 - y0) / h) > 0.85, "the grids fill " << (x1 - x0) << "x" << (y1 - y0) << " of " << size);
+      // No menu bar: the top-left strip, where "File Edit View" would sit, is white.
+      int off = 0;
+      for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < 200; ++x) {
+          const size_t i = (static_cast<size_t>(y) * static_cast<size_t>(d.width) + static_cast<size_t>(x)) * 4;
+          if (d.rgba[i] < 235 || d.rgba[i + 1] < 235 || d.rgba[i + 2] < 235) ++off;
+        }
+      CHECK_MESSAGE(off == 0, off << " pixels of the top-left strip are not background");
+    }
+    // Numbers are drawn for the picture (each grid printed them above, so at
+    // 8.5 px or more), larger in the larger one.
+    REQUIRE(value_px.size() == 3);
+    CHECK_MESSAGE(value_px[0] > 1.3 * value_px[1], "numbers " << value_px[0] << " px at 1920x1080, " << value_px[1] << " px at 1024x768");
+  }
+
+  TEST_CASE("ui: --export-size with a GIF: every frame that size, one per 1/fps seconds") {
+    const std::string path = temp_path("sized.gif");
+    std::string out;
+    REQUIRE_MESSAGE(run_export("--export " + path + " --export-size 640x360 --from 1 --to 2 --fps 4", &out) == 0, out);
+    const Decoded d = decode(path, true);
+    CHECK(d.width == 640);
+    CHECK(d.height == 360);
+    CHECK(d.frames == 5);  // 1, 1.25, 1.5, 1.75, 2
+  }
+
+  TEST_CASE("ui: --export-size mistakes name what is wrong") {
+    std::string out;
+    CHECK(run_export("--export " + temp_path("x.png") + " --export-size 10x10", &out) == 2);
+    CHECK(out.find("--export-size: 10x10 is too small (64 to 8192 pixels a side)") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.png") + " --export-size wide", &out) == 2);
+    CHECK(out.find("--export-size expects WxH") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.svg") + " --export-size 800x600", &out) == 2);
+    CHECK(out.find("an SVG has no pixel size") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.png") + " --export-size 800x600 --scale 2", &out) == 2);
+    CHECK(out.find("give one") != std::string::npos);
+  }
+
   TEST_CASE("ui: --export mistakes get one clear line and a non-zero exit") {
     std::string out;
     CHECK(run_export("--export " + temp_path("x.bmp"), &out) == 2);

@@ -18,10 +18,4 @@ std::vector<Slide> plan_slides(const attn::io::LessonFile& lesson) {
   return out;
 }
 
-const std::vector<SlideSize>& slide_sizes() {
-  static const std::vector<SlideSize> sizes = {
-      {1920, 1080, "1920×1080 (16:9, full HD)"}, {1280, 720, "1280×720 (16:9)"}, {1024, 768, "1024×768 (4:3 projector)"}};
-  return sizes;
-}
-
 }  // namespace viz

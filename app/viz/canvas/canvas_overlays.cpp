@@ -142,6 +142,8 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
   // A slide has the lesson's text beside it: the grids take the whole canvas.
   if (state.view.slide && d.model.error().empty()) return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad, pos.y + size.y - kPad};
+  if (d.grids_only && d.model.error().empty())
+    return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad, pos.y + size.y - kPad - line - 8};
   if (state.view.presentation) {
     // Presenting, the caption is large and at the bottom, under the grids;
     // only the Fit button stays at the top.
@@ -201,6 +203,11 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   // A slide: no status panel (the lesson's text tells the story), no
   // buttons, no hints; a scene that cannot be computed still says why.
   if (state.view.slide && d.model.error().empty()) return;
+  if (d.grids_only && d.model.error().empty()) {
+    ImGui::SetCursorScreenPos({pos.x + size.x - colour_legends_width(), pos.y + size.y - ImGui::GetTextLineHeightWithSpacing() - 4});
+    colour_legends(state.view.colour);
+    return;
+  }
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float pad = kPad;

@@ -40,6 +40,9 @@ struct CanvasData {
   std::optional<Rgba> background = std::nullopt;
   // A file being read in the background (AppState::opening); empty: none.
   std::string opening = {};
+  // An exported still of a chosen size: the grids fill the picture, with the
+  // colour legend under them; no caption (it would only say "all shown").
+  bool grids_only = false;
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

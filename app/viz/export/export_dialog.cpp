@@ -1,6 +1,8 @@
 // The export dialog and the export progress modal (export_dialog.hpp).
 #include "export/export_dialog.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -8,13 +10,79 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "viz/slides_plan.hpp"
+#include "viz/export_plan.hpp"
 
 namespace viz {
 namespace {
 
 std::string stage_name(const attn::Stage& s) {
   return s.title + " (" + s.id + (s.head >= 0 ? ", head " + std::to_string(s.head) : "") + ")";
+}
+
+// The picture's size: the window's canvas (when `window` is offered: width
+// and height 0), one of the presets, or a custom size typed in.
+void size_choice(int& width, int& height, bool& custom, bool window, WidgetProbe* probe) {
+  const float font = ImGui::GetFontSize();
+  std::string current = custom ? "Custom size" : window && width == 0 ? "As the window shows it" : "";
+  for (const PictureSize& size : picture_sizes())
+    if (!custom && current.empty() && size.width == width && size.height == height) current = size.name;
+  if (current.empty()) current = std::to_string(width) + "×" + std::to_string(height);
+  ImGui::TextUnformatted("Size:");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(font * 16);
+  if (ImGui::BeginCombo("##picture-size", current.c_str())) {
+    if (window && ImGui::Selectable("As the window shows it", !custom && width == 0)) {
+      width = height = 0;
+      custom = false;
+    }
+    for (const PictureSize& size : picture_sizes())
+      if (ImGui::Selectable(size.name, !custom && size.width == width && size.height == height)) {
+        width = size.width;
+        height = size.height;
+        custom = false;
+      }
+    if (ImGui::Selectable("Custom size", custom)) {
+      custom = true;
+      if (width == 0) width = 1600, height = 900;
+    }
+    ImGui::EndCombo();
+  }
+  probe_item(probe, "picture_size");
+  if (!custom) return;
+  ImGui::SetNextItemWidth(font * 7);
+  ImGui::InputInt("wide", &width, 0);
+  probe_item(probe, "picture_width");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(font * 7);
+  ImGui::InputInt("high (pixels)", &height, 0);
+  probe_item(probe, "picture_height");
+  width = std::clamp(width, 0, kMaxPictureSide * 10);
+  height = std::clamp(height, 0, kMaxPictureSide * 10);
+}
+
+// A dialog's last row: the action, disabled while `problem` says why, and
+// Cancel (or Escape). Returns the action pressed, Cancel, or neither.
+enum class DialogButton { None, Ok, Cancel };
+DialogButton ok_cancel_row(const char* ok_label, bool enabled, const char* ok_probe, WidgetProbe* probe) {
+  const float font = ImGui::GetFontSize();
+  ImGui::BeginDisabled(!enabled);
+  const bool ok = ImGui::Button(ok_label, {font * 6, 0});
+  probe_item(probe, ok_probe);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  const bool cancel = ImGui::Button("Cancel", {font * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  return ok ? DialogButton::Ok : cancel ? DialogButton::Cancel : DialogButton::None;
+}
+
+// A request's problem as the dialog says it: without the command line's
+// option name ("--export-size: 10x10 is too small" reads "10x10 is too small").
+std::string user_words(const std::string& problem) {
+  if (problem.rfind("--", 0) != 0) return problem;
+  const size_t colon = problem.find(": ");
+  if (colon == std::string::npos) return problem;
+  std::string rest = problem.substr(colon + 2);
+  if (!rest.empty()) rest[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(rest[0])));
+  return rest;
 }
 
 void export_dialog(AppState& state, const attn::Trace* trace, double total, WidgetProbe* probe) {
@@ -49,17 +117,26 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
       ImGui::EndCombo();
     }
   }
-  if (format == ExportFormat::Png || format == ExportFormat::Svg) {
-    ImGui::TextUnformatted("Scale:");
+  // A picture's size: the window's canvas (PNG: at 1, 2 or 4 times its
+  // pixels), or a size of its own that the grids are laid out for.
+  const bool picture = format == ExportFormat::Png || (format && is_animation(*format));
+  if (picture) size_choice(d.width, d.height, ui.custom_size, true, probe);
+  else d.width = d.height = 0;
+  if (d.width > 0) d.scale = 1;
+  if ((format == ExportFormat::Png && d.width == 0) || format == ExportFormat::Svg) {
+    ImGui::TextUnformatted(format == ExportFormat::Svg ? "Text and lines at:" : "Scale:");
     for (int s : {1, 2, 4}) {
       ImGui::SameLine();
       if (ImGui::RadioButton((std::to_string(s) + "x").c_str(), d.scale == s)) d.scale = s;
     }
-    ImGui::Checkbox("Transparent background", &d.transparent);
   }
+  if (format == ExportFormat::Png || format == ExportFormat::Svg) ImGui::Checkbox("Transparent background", &d.transparent);
   if (format && is_animation(*format)) {
     d.scale = 1;  // the window keeps its own text size between the frames it draws
     d.transparent = false;
+    ImGui::SetNextItemWidth(font * 8);
+    if (ImGui::InputInt("frames per second", &d.fps, 1, 5)) d.fps = std::clamp(d.fps, 1, 60);
+    probe_item(probe, "export_fps");
     if (d.to < 0 || d.to > total) d.to = total;
     ImGui::SetNextItemWidth(font * 8);
     ImGui::InputDouble("from (s)", &d.from, 0.5, 1, "%.1f");
@@ -70,15 +147,10 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   }
   std::string problem = !format ? "Name the file with one of the extensions above." : request_problem(d);
   if (problem.empty() && format && is_stage_data(*format) && d.stage < 0) problem = "Choose the stage to export.";
-  if (!problem.empty()) ImGui::TextWrapped("%s", problem.c_str());
-  ImGui::BeginDisabled(!problem.empty());
-  const bool ok = ImGui::Button("Export", {font * 6, 0});
-  probe_item(probe, "export_ok");
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  const bool cancel = ImGui::Button("Cancel", {font * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-  if (ok || cancel) {
-    if (ok) ui.start = d;
+  if (!problem.empty()) ImGui::TextWrapped("%s", user_words(problem).c_str());
+  const DialogButton button = ok_cancel_row("Export", problem.empty(), "export_ok", probe);
+  if (button != DialogButton::None) {
+    if (button == DialogButton::Ok) ui.start = d;
     ui.dialog = false;
     ImGui::CloseCurrentPopup();
   }
@@ -114,20 +186,15 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::InputText("##slides-dir", &d.dir);
   probe_item(probe, "slides_dir");
-  ImGui::TextUnformatted("Size:");
-  for (const SlideSize& size : slide_sizes())
-    if (ImGui::RadioButton(size.name, d.width == size.width && d.height == size.height)) {
-      d.width = size.width;
-      d.height = size.height;
-    }
-  ImGui::BeginDisabled(d.dir.empty() || !state.lesson);
-  const bool ok = ImGui::Button("Export", {font * 6, 0});
-  probe_item(probe, "slides_ok");
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  const bool cancel = ImGui::Button("Cancel", {font * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-  if (ok || cancel) {
-    if (ok) ui.start_slides = d;
+  size_choice(d.width, d.height, d.custom_size, false, probe);
+  ExportRequest sized;
+  sized.width = d.width;
+  sized.height = d.height;
+  const std::string problem = request_problem(sized);
+  if (!problem.empty()) ImGui::TextWrapped("%s", user_words(problem).c_str());
+  const DialogButton button = ok_cancel_row("Export", problem.empty() && !d.dir.empty() && state.lesson, "slides_ok", probe);
+  if (button != DialogButton::None) {
+    if (button == DialogButton::Ok) ui.start_slides = d;
     ui.slides_dialog = false;
     ImGui::CloseCurrentPopup();
   }

@@ -196,7 +196,12 @@ class App {
   float export_scale_ = 1;
   int export_stage_ = -1;
   int export_w_ = 0, export_h_ = 0;
+  // A picture of a chosen size (ExportRequest::width/height) is the canvas
+  // alone, laid out for that size: no menu, panel or transport bar in it.
+  bool export_canvas_only_ = false;
+  bool export_grids_only_ = false;  // ... and a still: the grids fill it, no caption
   Panels last_panels_;
+  std::string last_export_layout_;  // --dump-layout with --export: the exported picture's layout
   std::string last_export_outcome_;  // "", "cancelled" or the error of the last animation
   std::string dumped_key_;  // what the last --dump-state reported
   bool start_applied_ = false;

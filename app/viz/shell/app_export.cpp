@@ -41,16 +41,20 @@ std::string nothing_to_export(const TraceModel& model) {
 }  // namespace
 
 RgbaImage App::render_export(const ExportRequest& r, std::optional<double> t, int settle) {
+  const bool sized = r.width > 0 && r.height > 0;
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
-  export_w_ = static_cast<int>(std::lround(w * r.scale));
-  export_h_ = static_cast<int>(std::lround(h * r.scale));
+  export_w_ = sized ? r.width : static_cast<int>(std::lround(w * r.scale));
+  export_h_ = sized ? r.height : static_cast<int>(std::lround(h * r.scale));
   if (!offscreen_ || offscreen_->width() != export_w_ || offscreen_->height() != export_h_)
     offscreen_ = std::make_unique<OffscreenTarget>(export_w_, export_h_);
-  export_scale_ = static_cast<float>(r.scale);
+  const double scale = sized ? picture_text_scale(r.height) : r.scale;
+  export_scale_ = static_cast<float>(scale);
+  export_canvas_only_ = sized;
+  export_grids_only_ = sized && !is_animation(r.format);
   export_stage_ = r.stage;
-  state_.view.fit_margin = 12 * r.scale;
-  state_.view.fit_max_zoom = 2 * r.scale;
+  state_.view.fit_margin = 12 * scale;
+  state_.view.fit_max_zoom = 2 * scale;
   auto shoot = [&](Rgba background, int frames) {
     export_background_ = background;
     offscreen_->bind();
@@ -65,7 +69,12 @@ RgbaImage App::render_export(const ExportRequest& r, std::optional<double> t, in
   const Theme theme = state_.view.colour.theme;
   RgbaImage image = r.transparent ? matte(shoot(kBlack, settle), shoot(kWhite, 1))
                                   : shoot(theme == Theme::Light ? kWhite : palette(theme).canvas, settle);
+  // --dump-layout: the grids as the picture has them (its last frame).
+  if (options_.headless() && !options_.dump_layout.empty() && model_.has_trace())
+    last_export_layout_ = layout_dump_now(export_w_, export_h_);
   export_w_ = export_h_ = 0;
+  export_canvas_only_ = export_grids_only_ = false;
+  if (sized) return image;  // the size asked for, the grids fitted into it
   // An animation keeps the whole canvas (its caption says what each step
   // does); a still is cropped to the grids, or to one grid, with a margin.
   const Panels& p = last_panels_;
@@ -85,6 +94,7 @@ void App::restore_after_export() {
   export_stage_ = -1;
   export_background_.reset();
   export_w_ = export_h_ = 0;
+  export_canvas_only_ = export_grids_only_ = false;
   state_.view.fit_margin = 12;
   state_.view.fit_max_zoom = 2;
   state_.view.fit_pending = true;
@@ -252,6 +262,8 @@ int App::run_export() {
   r.path = options_.export_path;
   r.format = *format;
   r.scale = options_.export_scale;
+  r.width = options_.export_width;
+  r.height = options_.export_height;
   r.transparent = options_.transparent;
   r.fps = options_.fps;
   if (options_.head && (*options_.head < -1 || *options_.head >= trace.dims.n_heads)) {
@@ -297,6 +309,8 @@ int App::run_export() {
     std::fprintf(stderr, "attnviz: %s\n", error.c_str());
     return 1;
   }
+  if (!options_.dump_layout.empty() && !last_export_layout_.empty())
+    attn::io::write_text_atomically(options_.dump_layout, last_export_layout_);
   return 0;
 }
 

@@ -27,6 +27,11 @@ namespace viz {
 
 App::Panels App::panels() const {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
+  if (export_canvas_only_) {  // a picture of a chosen size: the canvas is all of it
+    Panels p;
+    p.canvas_size = display;
+    return p;
+  }
   const float font = ImGui::GetFontSize();
   const float top = presenting_chrome() ? 0 : ImGui::GetFrameHeight();  // main menu bar
   // Side panels follow the font size but never take more than 30% each.
@@ -148,11 +153,12 @@ void App::update_derived(const Panels& p, double dt) {
     active_cell_ = active_cache_.get(trace, model_.scenario(), generation, trace.stages[static_cast<size_t>(frame_.active_stage)].ref(),
                                      frame_.active_row, frame_.active_col);
   caption_ = describe_step(trace, tl, frame_, active_cell_);
+  if (export_w_ > 0 && frame_.finished) caption_.detail.clear();  // "press Play..." is for the window, not a picture
 }
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
-                        state_.history.can_undo(), hidden_, export_background_, state_.opening};
+                        state_.history.can_undo(), hidden_, export_background_, state_.opening, export_grids_only_};
   if (state_.train.open) {
     const TrainViewData view{train_, train_grids_.get(train_, state_.train.shown, state_.train.example), fonts_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
@@ -191,8 +197,9 @@ void App::frame(double dt) {
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
-  if (!presenting_chrome()) draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
-  draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
+  if (!presenting_chrome() && !export_canvas_only_)
+    draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, lessons_, probe);
+  if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
     draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   if (p.transport_size.y > 0) draw_transport(p.transport_pos, p.transport_size, model_, state_);

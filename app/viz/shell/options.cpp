@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "viz/config_files.hpp"
+#include "viz/export_plan.hpp"
 
 namespace viz {
 
@@ -48,7 +49,7 @@ ColourOptions with_colour_options(ColourOptions c, const Options& o) {
 
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App app{"attnviz: see attention compute, one step at a time"};
-  std::string size, inspect, granularity = "stage";
+  std::string size, export_size, inspect, granularity = "stage";
   std::string signed_map, probability_map, theme, contrast;
   std::vector<std::string> maps;
   for (const Colormap& m : colormaps()) maps.push_back(m.name);
@@ -64,6 +65,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--export", o.export_path,
                  "Export to OUT.png, OUT.svg, OUT.gif or OUT.mp4 (also .csv/.npy with --stage, .json) and exit");
   app.add_option("--scale", o.export_scale, "With --export: PNG pixels per window pixel, 1, 2 or 4 (default 1)");
+  app.add_option("--export-size", export_size,
+                 "With --export of a PNG/GIF/MP4: the picture's size WxH (e.g. 1920x1080), the grids laid out for it "
+                 "with no window around them (default: the canvas at --scale)");
   app.add_option("--compare-with", o.compare_with, "Open the compare view: A = this scenario file, B = FILE (or the lesson)")
       ->check(CLI::ExistingFile);
   app.add_option("--compare-stage", o.compare_stage, "The stage the compare view shows (default weights)");
@@ -143,6 +147,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       std::fprintf(stderr, "attnviz: --size expects WxH, e.g. 1600x1000 (got \"%s\")\n", size.c_str());
       return 2;
     }
+  }
+  if (!export_size.empty()) {
+    const std::optional<PictureSize> parsed = parse_picture_size(export_size);
+    if (!parsed) {
+      std::fprintf(stderr, "attnviz: --export-size expects WxH, e.g. 1920x1080 (got \"%s\")\n", export_size.c_str());
+      return 2;
+    }
+    o.export_width = parsed->width;
+    o.export_height = parsed->height;
   }
   if (head >= -1) o.head = head;
   if (time >= 0) o.time = time;

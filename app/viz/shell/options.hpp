@@ -28,6 +28,7 @@ struct Options {
   std::string export_path;
   std::string export_slides;  // --export-slides DIR: the lesson as one PNG a step (at --size)
   double export_scale = 1;           // --scale: 1, 2 or 4
+  int export_width = 0, export_height = 0;  // --export-size WxH (0: the canvas at --scale)
   std::optional<double> from, to;    // --from/--to: an animation's range in timeline seconds
   bool transparent = false;          // --transparent: PNG/SVG without background
   int fps = 10;

@@ -179,6 +179,7 @@ struct AppState {
   struct ExportUi {
     bool dialog = false;
     ExportRequest draft;
+    bool custom_size = false;  // the dialog shows width and height fields (else the presets)
     std::optional<ExportRequest> start;
     bool running = false, cancel = false;
     double progress = 0;  // 0..1
@@ -187,6 +188,7 @@ struct AppState {
     struct SlidesRequest {
       std::string dir;
       int width = 1920, height = 1080;
+      bool custom_size = false;
     };
     SlidesRequest slides_draft;
     std::optional<SlidesRequest> start_slides;

@@ -19,12 +19,6 @@ struct Slide {
 
 std::vector<Slide> plan_slides(const attn::io::LessonFile& lesson);
 
-// Slide sizes offered in File > Export lesson as slides (and any WxH on the
-// command line through --size).
-struct SlideSize {
-  int width, height;
-  const char* name;
-};
-const std::vector<SlideSize>& slide_sizes();
+// Slides come in the export sizes (export_plan.hpp: picture_sizes()).
 
 }  // namespace viz
