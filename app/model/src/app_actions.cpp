@@ -2,6 +2,7 @@
 // the new file has been read and parsed, so a bad file cannot lose the
 // user's work; a file that parses replaces it whole (never a mix of both).
 #include "viz/app_actions.hpp"
+#include "viz/file_dialogs.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -220,14 +221,20 @@ void save_or_ask(AppState& s) {
     save(s, s.path);
     return;
   }
-  if (!s.path.empty()) {
-    namespace fs = std::filesystem;
-    const char* home = std::getenv("HOME");
-    fs::path dir = home ? fs::path(home) : fs::current_path();
-    std::error_code ec;
-    if (fs::is_directory(dir / "Documents", ec)) dir /= "Documents";
-    s.dialog_path = (dir / fs::path(s.path).filename()).string();
-  }
+  // A built-in file goes to the user's folder (the dialog's last, else Documents) under its own name.
+  if (!s.path.empty()) s.dialog_path = files::start_path(s, files::Dialog::SaveScenario, std::filesystem::path(s.path).filename().string());
+  s.save_dialog = true;
+}
+
+void ask_open(AppState& s) {
+  s.dialog_path.clear();  // the dialog starts in its last folder
+  s.open_dialog = true;
+}
+
+void ask_save_as(AppState& s) {
+  s.dialog_path = s.path.empty() ? "" : is_builtin_file(s, s.path)
+                                            ? files::start_path(s, files::Dialog::SaveScenario, std::filesystem::path(s.path).filename().string())
+                                            : s.path;
   s.save_dialog = true;
 }
 

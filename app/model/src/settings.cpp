@@ -61,7 +61,10 @@ json settings_json(const Settings& s) {
           {"shared_range", s.colour.shared_range},
           {"ui_scale_percent", s.ui_scale_percent},
           {"recent_files", s.recent},
-          {"last_lesson", s.last_lesson}};
+          {"last_lesson", s.last_lesson},
+          {"recent_folders", s.recent_folders},
+          {"last_folder", s.last_folder},
+          {"last_export_name", s.last_export_name}};
 }
 
 Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
@@ -98,6 +101,29 @@ Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
     if (j["last_lesson"].is_string() && (j["last_lesson"].get<std::string>().empty() || fs::path(j["last_lesson"].get<std::string>()).is_absolute()))
       s.last_lesson = j["last_lesson"].get<std::string>();
     else problems.push_back("last_lesson must be the absolute path of a lesson file");
+  }
+  if (j.contains("recent_folders")) {
+    const json& v = j["recent_folders"];
+    bool ok = v.is_array();
+    if (ok)
+      for (const json& p : v)
+        if (p.is_string() && fs::path(p.get<std::string>()).is_absolute()) s.recent_folders.push_back(p.get<std::string>());
+        else ok = false;
+    if (!ok) problems.push_back("recent_folders must be a list of absolute folder paths");
+  }
+  if (j.contains("last_folder")) {
+    const json& v = j["last_folder"];
+    bool ok = v.is_object();
+    if (ok)
+      for (const auto& [kind, p] : v.items())
+        if (p.is_string() && fs::path(p.get<std::string>()).is_absolute()) s.last_folder[kind] = p.get<std::string>();
+        else ok = false;
+    if (!ok) problems.push_back("last_folder must map each dialog to an absolute folder path");
+  }
+  if (j.contains("last_export_name")) {
+    const json& v = j["last_export_name"];
+    if (v.is_string() && v.get<std::string>().find('/') == std::string::npos) s.last_export_name = v.get<std::string>();
+    else problems.push_back("last_export_name must be a file name");
   }
   return s;
 }

@@ -9,6 +9,9 @@ namespace viz {
 void apply_settings(AppState& state, const Settings& settings) {
   state.view.colour = settings.colour;
   state.recent = settings.recent;
+  state.files.recent_folders = settings.recent_folders;
+  state.files.last_folder = settings.last_folder;
+  state.files.last_export_name = settings.last_export_name;
   if (settings.ui_scale_percent > 0) state.view.ui_scale_percent = settings.ui_scale_percent;
 }
 
@@ -30,6 +33,9 @@ Settings SettingsTracker::remembered(const AppState& state, Settings base) {
   track(shared_changed_, now.shared_range, start_colour_.shared_range, base.colour.shared_range);
   track(ui_scale_changed_, state.view.ui_scale_percent, start_ui_scale_, base.ui_scale_percent);
   base.recent = state.recent;
+  base.recent_folders = state.files.recent_folders;
+  base.last_folder = state.files.last_folder;
+  base.last_export_name = state.files.last_export_name;
   if (base.recent.size() > kMaxRecentFiles) base.recent.resize(kMaxRecentFiles);
   if (state.lesson && !state.lesson->lesson().path.empty()) {
     std::error_code ec;

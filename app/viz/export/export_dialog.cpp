@@ -10,6 +10,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "panels/file_browser_view.hpp"
 #include "viz/export_plan.hpp"
 
 namespace viz {
@@ -91,16 +92,31 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   ExportRequest& d = ui.draft;
   if (ui.dialog && !ImGui::IsPopupOpen(id)) {
     ImGui::OpenPopup(id);
-    if (d.path.empty()) d.path = "attnviz.png";
+    // The user's Pictures (or the folder last exported to), with the name used last time.
+    if (d.path.empty())
+      d.path = files::start_path(state, files::Dialog::Export,
+                                 state.files.last_export_name.empty() ? "attnviz.png" : state.files.last_export_name);
+    begin_file_dialog(state, files::Dialog::Export, d.path, false);
   }
   const float font = ImGui::GetFontSize();
-  ImGui::SetNextWindowSize({font * 34, 0}, ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize({font * 40, 0}, ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  const DesktopStep desktop = desktop_chooser_part(state, files::Dialog::Export, d.path, probe);
+  if (desktop == DesktopStep::Waiting) {
+    if (ok_cancel_row("Export", false, "export_ok", probe) == DialogButton::Cancel) {
+      end_file_dialog(state);
+      ui.dialog = false;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+    return;
+  }
   ImGui::TextUnformatted("File (.png .svg .gif .mp4 .csv .npy .json):");
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::InputText("##export-path", &d.path);
   probe_item(probe, "export_path");
+  draw_file_browser(state, files::Dialog::Export, d.path, probe);
   const std::optional<ExportFormat> format = export_format_of(d.path);
   if (format) d.format = *format;
   // What: the whole canvas (pipeline), or one stage.
@@ -150,21 +166,15 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   if (!problem.empty()) ImGui::TextWrapped("%s", user_words(problem).c_str());
   const DialogButton button = ok_cancel_row("Export", problem.empty(), "export_ok", probe);
   if (button != DialogButton::None) {
-    if (button == DialogButton::Ok) ui.start = d;
+    if (button == DialogButton::Ok) {
+      ui.start = d;
+      files::chosen(state, files::Dialog::Export, d.path);
+    }
+    end_file_dialog(state);
     ui.dialog = false;
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
-}
-
-// A folder in the user's Pictures (else home, else here) named after the lesson.
-std::string default_slides_dir(const AppState& state) {
-  namespace fs = std::filesystem;
-  const char* home = std::getenv("HOME");
-  fs::path base = home ? fs::path(home) : fs::current_path();
-  std::error_code ec;
-  if (fs::is_directory(base / "Pictures", ec)) base /= "Pictures";
-  return (base / ((state.lesson ? state.lesson->lesson().id : std::string("lesson")) + "-slides")).string();
 }
 
 void slides_dialog(AppState& state, WidgetProbe* probe) {
@@ -173,19 +183,33 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
   AppState::ExportUi::SlidesRequest& d = ui.slides_draft;
   if (ui.slides_dialog && !ImGui::IsPopupOpen(id)) {
     ImGui::OpenPopup(id);
-    if (d.dir.empty()) d.dir = default_slides_dir(state);
+    // A folder named after the lesson, in the user's Pictures (or where slides went last time).
+    if (d.dir.empty())
+      d.dir = files::start_path(state, files::Dialog::Slides, (state.lesson ? state.lesson->lesson().id : std::string("lesson")) + "-slides");
+    begin_file_dialog(state, files::Dialog::Slides, d.dir, false);
   }
   const float font = ImGui::GetFontSize();
-  ImGui::SetNextWindowSize({font * 34, 0}, ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize({font * 40, 0}, ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  const DesktopStep desktop = desktop_chooser_part(state, files::Dialog::Slides, d.dir, probe);
+  if (desktop == DesktopStep::Waiting) {
+    if (ok_cancel_row("Export", false, "slides_ok", probe) == DialogButton::Cancel) {
+      end_file_dialog(state);
+      ui.slides_dialog = false;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+    return;
+  }
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted("One picture a step, as the step is presented (its text, question and grids, no controls), "
-                         "and one more with each question's answer. Into the folder:");
+                         "and one more with each question's answer. Into the folder (made if it is not there):");
   ImGui::PopTextWrapPos();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::InputText("##slides-dir", &d.dir);
   probe_item(probe, "slides_dir");
+  draw_file_browser(state, files::Dialog::Slides, d.dir, probe);
   size_choice(d.width, d.height, d.custom_size, false, probe);
   ExportRequest sized;
   sized.width = d.width;
@@ -194,7 +218,11 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
   if (!problem.empty()) ImGui::TextWrapped("%s", user_words(problem).c_str());
   const DialogButton button = ok_cancel_row("Export", problem.empty() && !d.dir.empty() && state.lesson, "slides_ok", probe);
   if (button != DialogButton::None) {
-    if (button == DialogButton::Ok) ui.start_slides = d;
+    if (button == DialogButton::Ok) {
+      ui.start_slides = d;
+      files::chosen(state, files::Dialog::Slides, d.dir);
+    }
+    end_file_dialog(state);
     ui.slides_dialog = false;
     ImGui::CloseCurrentPopup();
   }

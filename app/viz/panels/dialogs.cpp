@@ -9,6 +9,7 @@
 #include <imgui_stdlib.h>
 
 #include "lessons/lesson_panel.hpp"
+#include "panels/file_browser_view.hpp"
 #include "panels/menu_bar.hpp"
 #include "viz/app_actions.hpp"
 
@@ -38,33 +39,56 @@ void file_list(AppState& state, const char* heading, const std::vector<std::stri
 
 enum class PathKind { OpenScenario, SaveScenario, OpenLesson };
 
-void path_dialog(AppState& state, PathKind kind) {
+void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
   const bool saving = kind == PathKind::SaveScenario;
   const char* id = saving ? "Save scenario as" : kind == PathKind::OpenLesson ? "Open lesson" : "Open scenario";
+  const files::Dialog d = saving ? files::Dialog::SaveScenario : kind == PathKind::OpenLesson ? files::Dialog::OpenLesson
+                                                                                              : files::Dialog::OpenScenario;
   bool& flag = saving ? state.save_dialog : kind == PathKind::OpenLesson ? state.open_lesson_dialog : state.open_dialog;
-  if (flag && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
-  ImGui::SetNextWindowSize({ImGui::GetFontSize() * 34, 0}, ImGuiCond_Appearing);
-  if (!ImGui::BeginPopupModal(id, nullptr)) return;
-  if (saving && state.pending.kind != PendingAction::Kind::None)
-    ImGui::TextWrapped("Save your edits first; then attnviz carries on.");
-  ImGui::TextUnformatted("Path:");
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  const bool enter = ImGui::InputText("##path", &state.dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (kind == PathKind::OpenScenario) {
-    ImGui::BeginChild("files", {0, ImGui::GetFontSize() * 16}, true);
-    file_list(state, "recent", state.recent);
-    file_list(state, "bundled scenarios", bundled_scenarios(state.assets_dir));
-    ImGui::EndChild();
+  if (flag && !ImGui::IsPopupOpen(id)) {
+    ImGui::OpenPopup(id);
+    // Start in the user's folder (the one this dialog last used), never
+    // wherever attnviz was started.
+    if (state.dialog_path.empty()) state.dialog_path = files::start_path(state, d, saving ? "scenario.json" : "") + (saving ? "" : "/");
+    begin_file_dialog(state, d, state.dialog_path, true);
   }
-  const bool ok = ImGui::Button(saving ? "Save" : "Open", {ImGui::GetFontSize() * 6, 0}) || enter;
-  ImGui::SameLine();
-  const bool cancel = ImGui::Button("Cancel", {ImGui::GetFontSize() * 6, 0}) || escape_pressed();
+  ImGui::SetNextWindowSize({ImGui::GetFontSize() * 40, 0}, ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  bool ok = false, cancel = false;
+  const DesktopStep desktop = desktop_chooser_part(state, d, state.dialog_path, probe);
+  if (desktop == DesktopStep::Chosen) ok = true;
+  else if (desktop == DesktopStep::Cancelled) cancel = true;
+  else if (desktop == DesktopStep::Waiting) cancel = ImGui::Button("Cancel", {ImGui::GetFontSize() * 6, 0}) || escape_pressed();
+  else {
+    if (saving && state.pending.kind != PendingAction::Kind::None)
+      ImGui::TextWrapped("Save your edits first; then attnviz carries on.");
+    ImGui::TextUnformatted("Path:");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##path", &state.dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (kind == PathKind::OpenScenario && (!state.recent.empty())) {
+      ImGui::BeginChild("files", {0, ImGui::GetFontSize() * 5}, true);
+      file_list(state, "recent", state.recent);
+      ImGui::EndChild();
+    }
+    const bool double_clicked = draw_file_browser(state, d, state.dialog_path, probe);
+    ok = ImGui::Button(saving ? "Save" : "Open", {ImGui::GetFontSize() * 6, 0}) || enter || double_clicked;
+    ImGui::SameLine();
+    cancel = ImGui::Button("Cancel", {ImGui::GetFontSize() * 6, 0}) || escape_pressed();
+    // A folder is gone into, not opened.
+    std::error_code ec;
+    if (ok && fs::is_directory(state.dialog_path, ec)) {
+      if (state.dialog_path.back() != '/') state.dialog_path += '/';
+      ok = false;
+    }
+  }
   if ((ok && !state.dialog_path.empty()) || cancel) {
+    if (ok) files::chosen(state, d, state.dialog_path);
     if (saving) actions::save_as_closed(state, ok && actions::save(state, state.dialog_path));
     else if (ok && kind == PathKind::OpenLesson) open_lesson_file(state, state.dialog_path);
     else if (ok) actions::request(state, {PendingAction::Kind::Open, state.dialog_path});
     flag = false;
+    end_file_dialog(state);
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
@@ -163,10 +187,10 @@ void draw_help_window(AppState& state) {
   ImGui::End();
 }
 
-void draw_modals(AppState& state) {
-  path_dialog(state, PathKind::OpenScenario);
-  path_dialog(state, PathKind::SaveScenario);
-  path_dialog(state, PathKind::OpenLesson);
+void draw_modals(AppState& state, WidgetProbe* probe) {
+  path_dialog(state, PathKind::OpenScenario, probe);
+  path_dialog(state, PathKind::SaveScenario, probe);
+  path_dialog(state, PathKind::OpenLesson, probe);
   discard_dialog(state);
   message_dialog(state);
   restore_dialog(state);

@@ -1,5 +1,6 @@
-// The app's dialogs: open / save-as with a path field (listing the bundled
-// scenarios and recent files), the Save / Discard / Cancel question about
+// The app's dialogs: open / save-as / open lesson (the desktop's chooser
+// where there is one, else a path field over the in-app browser, with the
+// recent files), the Save / Discard / Cancel question about
 // unsaved edits, error messages, and the keys-and-mouse help window.
 //
 // Dear ImGui 1.86 asserts when a window is created after a modal opened in
@@ -7,11 +8,12 @@
 // draws every ordinary window first and draw_modals() last.
 #pragma once
 
+#include "panels/editor_panel.hpp"
 #include "viz/app_state.hpp"
 
 namespace viz {
 
 void draw_help_window(AppState& state);  // an ordinary window
-void draw_modals(AppState& state);       // after every other window of the frame
+void draw_modals(AppState& state, WidgetProbe* probe);  // after every other window of the frame
 
 }  // namespace viz

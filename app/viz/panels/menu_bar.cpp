@@ -37,7 +37,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
   const bool file_open = ImGui::BeginMenu("File");
   probe_item(probe, "menu:File");
   if (file_open) {
-    if (ImGui::MenuItem("Open...", "Ctrl+O")) state.open_dialog = true;
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) actions::ask_open(state);
     probe_item(probe, "menu:File/Open");
     if (ImGui::BeginMenu("Open recent", !state.recent.empty())) {
       for (const std::string& p : state.recent)
@@ -54,10 +54,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     if (ImGui::MenuItem("Save", "Ctrl+S")) {
       actions::save_or_ask(state);
     }
-    if (ImGui::MenuItem("Save as...")) {
-      state.dialog_path = state.path;
-      state.save_dialog = true;
-    }
+    if (ImGui::MenuItem("Save as...")) actions::ask_save_as(state);
     ImGui::Separator();
     if (ImGui::MenuItem("Export...", nullptr, false, !state.export_ui.running)) state.export_ui.dialog = true;
     probe_item(probe, "menu:File/Export");

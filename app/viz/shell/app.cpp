@@ -77,6 +77,41 @@ App::App(const Options& options, AppState initial)
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
   settings_tracker_ = SettingsTracker(state_);
+  // The desktop's file chooser, where one is installed (never under --test
+  // unless ATTNVIZ_FILE_CHOOSER names one): the dialogs fall back to their own browser.
+  chooser_tool_ = options.headless() ? ChooserTool::None : find_chooser_tool(options.test_mode);
+  state_.files.desktop_available = chooser_tool_ != ChooserTool::None;
+  state_.files.desktop_tool = chooser_tool_name(chooser_tool_);
+  if (options.dialog == "open") actions::ask_open(state_);
+  if (options.dialog == "save-as") actions::ask_save_as(state_);
+  if (options.dialog == "open-lesson") state_.open_lesson_dialog = true;
+  if (options.dialog == "export") state_.export_ui.dialog = true;
+  if (options.dialog == "slides") state_.export_ui.slides_dialog = state_.lesson.has_value();
+}
+
+// A dialog asked for the desktop's chooser, closed it, or is waiting for it.
+void App::serve_desktop_chooser() {
+  using Desktop = AppState::FileDialogs::Desktop;
+  AppState::FileDialogs& f = state_.files;
+  if (f.desktop_cancel) {
+    f.desktop_cancel = false;
+    chooser_.cancel();
+    drop_chooser_result_ = chooser_.running();
+  }
+  if (f.desktop == Desktop::Ask && !chooser_.running()) {
+    std::string error;
+    if (chooser_.start(chooser_tool_, f.desktop_request, &error)) {
+      f.desktop = Desktop::Choosing;
+    } else {
+      f.desktop = Desktop::Browse;
+      f.desktop_result = ChooserResult{ChooserResult::Outcome::Failed, "", error};
+    }
+  }
+  if (!chooser_.running()) return;
+  if (std::optional<ChooserResult> r = chooser_.poll()) {
+    if (drop_chooser_result_) drop_chooser_result_ = false;  // the dialog is gone or uses its own browser
+    else if (f.desktop == Desktop::Choosing) f.desktop_result = std::move(r);
+  }
 }
 
 void App::remember_settings() {
@@ -137,6 +172,7 @@ int App::run_interactive() {
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
     const std::uint64_t revision = state_.revision, generation = model_.generation();
+    serve_desktop_chooser();  // the desktop's file chooser, run beside the window
     serve_export_requests();  // File > Export: stills at once, a few animation frames per UI frame
     serve_slides_requests();  // File > Export lesson as slides: one slide per UI frame
     frame(dt);
@@ -163,7 +199,7 @@ App::Pace App::wait_for_next_frame(int settle) {
     platform_.poll();
     return Pace::Polled;
   }
-  if (model_.computing() || train_.running() || loader_.busy()) {
+  if (model_.computing() || train_.running() || loader_.busy() || chooser_.running()) {
     // A background recompute: redraw its progress a few times a second,
     // leaving the cores to the computation (its result wakes the window).
     platform_.wait(0.1);

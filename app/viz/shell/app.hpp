@@ -23,6 +23,7 @@
 #include "gl/platform.hpp"
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
+#include "viz/desktop_chooser.hpp"
 #include "viz/file_loader.hpp"
 #include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
@@ -183,6 +184,11 @@ class App {
   bool train_options_applied_ = false;
   // File > Open of a large scene reads it in the background (app_opening.cpp).
   FileLoader loader_;
+  // The desktop's file chooser (zenity or kdialog) for the file dialogs.
+  DesktopChooser chooser_;
+  ChooserTool chooser_tool_ = ChooserTool::None;
+  bool drop_chooser_result_ = false;  // a chooser closed on the dialog's behalf: its answer is not wanted
+  void serve_desktop_chooser();
   void update_opening();
   // A file is still on its way to becoming the document (asked for, being
   // read, or read and not yet taken).

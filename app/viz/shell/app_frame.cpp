@@ -211,7 +211,7 @@ void App::frame(double dt) {
   // 4. Modals last: ImGui 1.86 asserts when a window is first created after a
   // modal opened in the same frame (a start-up error would open one in the
   // very first frame). What a dialog answer changes shows from the next frame.
-  draw_modals(state_);
+  draw_modals(state_, probe);
   if (export_w_ == 0) draw_export_dialogs(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total,
                                       options_.dump_layout.empty() ? nullptr : &probe_);
   platform_.end_frame(export_w_, export_h_);

@@ -31,7 +31,7 @@ void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline&
     if (pressed(GLFW_KEY_S)) {
       actions::save_or_ask(state);
     }
-    if (pressed(GLFW_KEY_O)) state.open_dialog = true;
+    if (pressed(GLFW_KEY_O)) actions::ask_open(state);
     if (pressed(GLFW_KEY_Q)) actions::request_quit(state);
     return;
   }

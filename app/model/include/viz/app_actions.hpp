@@ -54,6 +54,10 @@ bool save(AppState& s, const std::string& path);
 // are read-only: the dialog then offers the same name in the user's
 // Documents folder (else home).
 void save_or_ask(AppState& s);
+// File > Open and Save as: the dialog, starting in the user's folder (a
+// built-in file's name goes there too; an own file is offered where it is).
+void ask_open(AppState& s);
+void ask_save_as(AppState& s);
 // Whether `path` is one of the files attnviz ships (inside s.assets_dir).
 bool is_builtin_file(const AppState& s, const std::string& path);
 

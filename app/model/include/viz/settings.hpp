@@ -5,6 +5,7 @@
 // bad value falls back to its default; both come with a notice to show.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,15 @@ struct Settings {
   int ui_scale_percent = 0;          // panel text and widgets, 75..250; 0: not chosen, follow the monitor
   std::vector<std::string> recent;   // absolute paths, newest first
   std::string last_lesson;           // absolute path of the last lesson opened
+  // The file dialogs: recent folders (newest first), the last folder of
+  // each kind of dialog ("open", "save", "lesson", "export", "slides"),
+  // and the name last exported to.
+  std::vector<std::string> recent_folders;
+  std::map<std::string, std::string> last_folder;
+  std::string last_export_name;
   bool operator==(const Settings& o) const {
-    return colour == o.colour && ui_scale_percent == o.ui_scale_percent && recent == o.recent && last_lesson == o.last_lesson;
+    return colour == o.colour && ui_scale_percent == o.ui_scale_percent && recent == o.recent && last_lesson == o.last_lesson &&
+           recent_folders == o.recent_folders && last_folder == o.last_folder && last_export_name == o.last_export_name;
   }
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };
