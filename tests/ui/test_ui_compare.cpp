@@ -30,7 +30,7 @@ Dumps run_step(const std::string& args, const std::string& name) {
   const std::string png = temp_path(name + ".png"), state = temp_path(name + "_state.json"),
                     layout = temp_path(name + "_layout.json");
   std::string out;
-  const int code = run(attnviz(args + " --size 1280x800 --screenshot " + png + " --dump-state " + state +
+  const int code = run(attnviz(args + (args.find("--size") == std::string::npos ? " --size 1280x800" : "") + " --screenshot " + png + " --dump-state " + state +
                                " --dump-layout " + layout), &out);
   REQUIRE_MESSAGE(code == 0, out);
   d.state = load_json(state);
@@ -126,5 +126,18 @@ TEST_SUITE("compare") {
     CHECK(d.state["compare"]["open"] == true);
     CHECK(d.state["compare"]["snapshot"] == true);
     CHECK(d.layout["widgets"].contains("compare_diff"));
+  }
+
+  TEST_CASE("ui: at 1024x768 the compare view's Head picker and Close button do not overlap") {
+    const std::string two = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json";
+    const Dumps d = run_step(two + " --compare-with " + two + " --size 1024x768", "compare_narrow");
+    const nlohmann::json& w = d.layout["widgets"];
+    REQUIRE(w.contains("compare_head"));
+    REQUIRE(w.contains("compare_close"));
+    const auto& a = w["compare_head"];
+    const auto& b = w["compare_close"];
+    const bool apart = b[0].get<double>() >= a[2].get<double>() || b[1].get<double>() >= a[3].get<double>();
+    CHECK_MESSAGE(apart, "Head " << a.dump() << " and Close " << b.dump() << " overlap");
+    CHECK(b[2].get<double>() <= 1024);
   }
 }

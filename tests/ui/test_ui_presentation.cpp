@@ -6,6 +6,8 @@
 // a double-click on a grid title zooming to it (Escape goes back).
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -108,6 +110,22 @@ TEST_SUITE("presentation") {
     }
     CHECK(slides > 60);
     CHECK(grids_checked > 30);
+  }
+
+  TEST_CASE("ui: the time field shows its whole text ('12.8 / 12.8 s') at 1024x768 and 1600x1000, presenting or not") {
+    const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json";
+    for (const auto& [w, h, extra] : std::vector<std::tuple<int, int, std::string>>{
+             {1024, 768, ""}, {1600, 1000, ""}, {1024, 768, "--presentation"}, {1024, 768, "--lesson " + std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json"}}) {
+      CAPTURE(w);
+      CAPTURE(extra);
+      const Shot shot = shoot(scene, "time_field", extra, w, h);
+      const nlohmann::json& widgets = shot.layout["widgets"];
+      REQUIRE(widgets.contains("transport_time"));
+      const double field = widgets["transport_time"][2].get<double>() - widgets["transport_time"][0].get<double>();
+      const double text = widgets["transport_time_text"][2].get<double>() - shot.layout["ui_px"].get<double>();  // less its slack
+      CHECK_MESSAGE(field >= text, "the time field is " << field << " px wide; its text needs " << text);
+      CHECK(widgets["transport_time"][2].get<double>() <= w);
+    }
   }
 
   TEST_CASE("ui: presenting, every number of the 4-token scene is drawn at 24 px or more") {

@@ -75,7 +75,7 @@ void draw_label(ImDrawList* list, const std::vector<std::string>& lines, ImVec2 
   }
 }
 
-void stage_picker(AppState& state, const std::vector<std::string>& stages, int heads) {
+void stage_picker(AppState& state, const std::vector<std::string>& stages, int heads, WidgetProbe* probe) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (ImGui::BeginCombo("Stage##compare", state.compare.stage.c_str())) {
     for (const std::string& id : stages)
@@ -84,9 +84,14 @@ void stage_picker(AppState& state, const std::vector<std::string>& stages, int h
   }
   if (heads > 1) {
     ImGui::SameLine();
+    // A list, as the transport bar's heads: a slider jumped a head on a click.
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    int head = state.compare.head;
-    if (ImGui::SliderInt("Head##compare", &head, 0, heads - 1)) actions::choose_compare_head(state, head, heads);
+    if (ImGui::BeginCombo("Head##compare", ("head " + std::to_string(state.compare.head)).c_str())) {
+      for (int h = 0; h < heads; ++h)
+        if (ImGui::Selectable(("head " + std::to_string(h)).c_str(), h == state.compare.head)) actions::choose_compare_head(state, h, heads);
+      ImGui::EndCombo();
+    }
+    probe_item(probe, "compare_head");
   }
 }
 
@@ -108,8 +113,13 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const std::string heading = fit_label("Compare   A: " + c.label_a + "   B: " + c.label_b, size.x - 20);
   ImGui::TextColored(to_imvec4(pal.heading), "%s", heading.c_str());
   ImGui::PopFont();
-  stage_picker(state, v.stages, v.heads);
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, size.x - ImGui::CalcTextSize("Close (Esc)").x - 30));
+  stage_picker(state, v.stages, v.heads, probe);
+  // Close at the right end of the picker's row, or under it where the row
+  // has no room (the head picker ran under it at 1024 wide).
+  const float picker_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  const float close_w = ImGui::CalcTextSize("Close (Esc)").x + 2 * ImGui::GetStyle().FramePadding.x;
+  const float close_x = size.x - close_w - ImGui::GetStyle().WindowPadding.x - 8;
+  if (close_x >= picker_end + ImGui::GetFontSize()) ImGui::SameLine(close_x);
   if (ImGui::Button("Close (Esc)") || (ImGui::IsKeyPressed(ImGuiKey_Escape) && !ImGui::GetIO().WantTextInput))
     actions::close_compare(state);
   if (probe) (*probe)["compare_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,

@@ -62,7 +62,7 @@ void colour_legends(const ColourOptions& colour) {
   masked_legend(palette(colour.theme));
 }
 
-void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state) {
+void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state, WidgetProbe* probe) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Playback",
@@ -71,9 +71,21 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   const Timeline& tl = model.timeline();
   Clock& clock = state.clock;
 
-  // Presenting, the one row is shared with the lesson column at projector
-  // size: short labels (the tooltips say the rest), so the time fits whole.
-  const bool compact = state.view.presentation;
+  // Both to a tenth: a rounded total read as a time past the end ("12.8 / 13 s").
+  char total[32];
+  std::snprintf(total, sizeof total, "%.1f", tl.total);
+  const std::string label = std::string("%.1f / ") + total + " s";
+  char shown[64];
+  std::snprintf(shown, sizeof shown, "%.1f / %s s", tl.total, total);  // the widest the time reads
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float time_w = ImGui::CalcTextSize(shown).x + 2 * style.FramePadding.x + ImGui::GetFontSize();
+  // Short labels (the tooltips say the rest) when the full ones would leave
+  // the time too little room: presenting, where the row is shared with the
+  // lesson column at projector size, and in narrow windows (1024 wide).
+  auto button_w = [&](const char* text) { return ImGui::CalcTextSize(text).x + 2 * style.FramePadding.x + style.ItemSpacing.x; };
+  const float full_w = button_w("|< Start") + button_w("< Step") + ImGui::GetFontSize() * 4 + style.ItemSpacing.x +
+                       button_w("Step >") + button_w("End >|") + time_w;
+  const bool compact = state.view.presentation || full_w > ImGui::GetContentRegionAvail().x;
   if (ImGui::Button(compact ? "|<" : "|< Start")) clock.scrub(tl, 0);
   tooltip("Go to the beginning: only the inputs are shown (Home)");
   ImGui::SameLine();
@@ -96,12 +108,10 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
   ImGui::SameLine();
   float t = static_cast<float>(std::min(clock.t, tl.total));
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-  // Both to a tenth: a rounded total read as a time past the end ("12.8 / 13 s").
-  char total[32];
-  std::snprintf(total, sizeof total, "%.1f", tl.total);
-  const std::string label = std::string("%.1f / ") + total + " s";
   if (ImGui::SliderFloat("##time", &t, 0.0f, static_cast<float>(tl.total), label.c_str())) clock.scrub(tl, t);
   tooltip("Drag to scrub through the computation");
+  probe_item(probe, "transport_time");
+  if (probe) (*probe)["transport_time_text"] = ImVec4(0, 0, time_w, 0);
   if (state.view.presentation) {  // one row: the room is the grids'
     ImGui::End();
     return;

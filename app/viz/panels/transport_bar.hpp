@@ -5,12 +5,15 @@
 
 #include <imgui.h>
 
+#include "panels/editor_panel.hpp"
 #include "viz/app_state.hpp"
 #include "viz/trace_model.hpp"
 
 namespace viz {
 
-void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state);
+// `probe` (--dump-layout) gets "transport_time", the time field, and
+// "transport_time_text", the width its text needs (in its third number).
+void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state, WidgetProbe* probe);
 
 // The legends of both chosen colormaps and the masked look, on one line,
 // and how wide that line is.

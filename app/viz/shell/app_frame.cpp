@@ -202,7 +202,7 @@ void App::frame(double dt) {
   if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
     draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
-  if (p.transport_size.y > 0) draw_transport(p.transport_pos, p.transport_size, model_, state_);
+  if (p.transport_size.y > 0) draw_transport(p.transport_pos, p.transport_size, model_, state_, probe);
   // 2. Derived data, recomputed only when its inputs changed.
   update_derived(p, dt);
   // 3. Views of const data.
