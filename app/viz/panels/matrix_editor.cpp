@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <string>
 
+#include <imgui.h>
+#include <imgui_internal.h>
+
 #include "gl/theme_style.hpp"
 #include "panels/typed_fields.hpp"
 #include "viz/app_actions.hpp"
@@ -60,6 +63,10 @@ void matrix_table(const TableInfo& t, attn::Mat& m, AppState& state, const Edito
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable(t.id, shown_cols + 1, flags, {0, height})) return;
+  // The wheel scrolls the Scenario panel, even over a table of more rows
+  // than it shows (its scroll bar, or the keyboard, scrolls the table):
+  // otherwise scrolling down the panel stopped at the first tall table.
+  ImGui::GetCurrentWindow()->Flags |= ImGuiWindowFlags_NoScrollWithMouse;
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
   for (int c = 0; c < shown_cols; ++c)
