@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -219,6 +220,41 @@ TEST_SUITE("export") {
       worst = std::max(worst, std::abs(attn::test::parse_double(py.lines[1 + static_cast<size_t>(i)]) - s->value(i / s->value.cols(), i % s->value.cols())));
     INFO("worst difference " << worst);
     CHECK(worst <= 1e-12);
+  }
+
+  TEST_CASE("ui: --export of a 1024-token scene waits for the whole trace (computed in the background): .npy and .png") {
+    // It once failed with "cannot be computed: " (an empty reason) and exit 2.
+    const std::string big = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/large_1024x8.json";
+    const std::string npy = temp_path("big_weights.npy"), png = temp_path("big.png");
+    std::string out;
+    REQUIRE_MESSAGE(run_export(big + " --stage weights --head 3 --export " + npy, &out) == 0, out);
+    REQUIRE_MESSAGE(run_export(big + " --export " + png, &out) == 0, out);
+    const Decoded picture = decode(png, false);
+    CHECK(picture.frames == 1);
+    CHECK(picture.width > 100);
+    // The .npy (version 1.0: magic, 2-byte header length, header, then
+    // little-endian doubles) against head 3's weights computed here.
+    std::ifstream in(npy, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() > 10);
+    REQUIRE(bytes.compare(0, 6, "\x93NUMPY") == 0);
+    const size_t header = static_cast<unsigned char>(bytes[8]) | (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    CHECK(bytes.find("'shape': (1024, 1024)") != std::string::npos);
+    const attn::Trace trace = attn::compute_trace(attn::io::load_scenario(big).scenario);
+    const attn::Stage* s = trace.find("weights", 3);
+    REQUIRE(s);
+    const size_t n = static_cast<size_t>(s->value.size());
+    REQUIRE(bytes.size() == 10 + header + 8 * n);
+    double worst = 0;
+    Eigen::Index worst_at = 0;
+    for (Eigen::Index i = 0; i < s->value.size(); ++i) {
+      double v = 0;
+      std::memcpy(&v, bytes.data() + 10 + header + 8 * static_cast<size_t>(i), 8);
+      const double d = std::abs(v - s->value(i / s->value.cols(), i % s->value.cols()));
+      if (d > worst) worst = d, worst_at = i;
+    }
+    CHECK_MESSAGE(worst <= 1e-12, "worst difference " << worst << " at [" << worst_at / s->value.cols() << ", "
+                                                      << worst_at % s->value.cols() << "]");
   }
 
   TEST_CASE("ui: --export-size gives a picture of exactly that size, laid out for it, numbers printed, no window around it") {
