@@ -357,6 +357,32 @@ TEST_SUITE("typing") {
                                          << load_json(app.layout)["widgets"]["header:Tokens"][1] << " (was " << header_y << ")");
   }
 
+  TEST_CASE("ui: Ctrl+G, a row and a column, Enter: the view centres that cell of the weights") {
+    RunningApp app("", "go_to_keys");
+    REQUIRE(app.first_state().is_object());
+    REQUIRE(settled(app.layout, "menu:File").is_object());
+    xdo("mousemove 800 500");  // over the canvas, not a field
+    chord("ctrl", "g");
+    const nlohmann::json dialog = settled(app.layout, "go_to_col");
+    REQUIRE_MESSAGE(dialog.is_object(), "Ctrl+G did not open Go to cell");
+    click_widget(dialog, "go_to_row");
+    chord("ctrl", "a");
+    type_text("2");
+    click_widget(dialog, "go_to_col");
+    chord("ctrl", "a");
+    type_text("1");
+    key("Return");
+    const nlohmann::json moved = wait_for(app.layout, [](const nlohmann::json& j) {
+      const nlohmann::json* g = grid_of(j, "weights", 0);
+      if (!g || !j.contains("canvas")) return false;
+      const double cx = (*g)["x0"].get<double>() + 1.5 * (*g)["cell_w"].get<double>();
+      const double cy = (*g)["y0"].get<double>() + 2.5 * (*g)["cell_h"].get<double>();
+      const auto& c = j["canvas"];
+      return std::abs(cx - (c[0].get<double>() + c[2].get<double>()) / 2) < 1 && std::abs(cy - (c[1].get<double>() + c[3].get<double>()) / 2) < 1;
+    });
+    CHECK_MESSAGE(moved.is_object(), "weights[2, 1] is not in the middle of the view after Go");
+  }
+
   TEST_CASE("ui: after kill -9, the next start offers the unsaved edit back and restores it") {
     namespace fs = std::filesystem;
     const fs::path config = temp_path("crash_config");

@@ -212,6 +212,15 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       state.view.fitted_area = area;
       state.view.fitted_target = target;
     }
+    // Go to cell: its grid laid out, the view centres it at 64 px a cell.
+    if (state.view.go_to) {
+      const int index = trace.index_of(state.view.go_to->stage);
+      if (const GridBox* g = index >= 0 ? d.layout.find(index) : nullptr) {
+        state.view.transform = centred_on_cell(*g, state.view.go_to->row, state.view.go_to->col, area, 64, max_zoom_for(d.layout));
+        state.view.user_moved = true;  // the user's view now: no refit takes it away
+        state.view.go_to.reset();
+      }
+    }
     handle_canvas_input(pos, size, area, d, state);
 
     ImDrawList* list = ImGui::GetWindowDrawList();
@@ -228,6 +237,12 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       if (std::find(d.hidden.begin(), d.hidden.end(), g.stage) != d.hidden.end())
         paint_hidden_grid(ctx, g, question_row(state, trace.stages[static_cast<size_t>(g.stage)]));
       else paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)], plans[i]);
+    }
+    // Zoomed into a grid past its edges: its labels pinned to the view's edges.
+    state.view.pinned_axes.clear();
+    for (const GridBox& g : d.layout.grids) {
+      const AxisPins pins = paint_pinned_labels(ctx, g, area);
+      if (pins.rows || pins.cols) state.view.pinned_axes.push_back({g.stage, pins.rows, pins.cols});
     }
     paint_lesson_highlights(ctx, d.layout, state.highlights);
     if (state.view.spotlight) paint_spotlight(ctx, d, plans, area);

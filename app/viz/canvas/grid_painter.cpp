@@ -354,4 +354,59 @@ void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int
                     {static_cast<float>(b.x) + h, static_cast<float>(b.y) + h}, color, 0, 0, thickness);
 }
 
+AxisPins paint_pinned_labels(const PaintContext& ctx, const GridBox& g, const Rect& area) {
+  const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
+  const float zoom = static_cast<float>(ctx.view.zoom), z = zoom * ctx.text_scale;
+  // The same text size as the labels in place (paint_labels).
+  const float px = std::clamp(static_cast<float>(std::min(12.5 * z, std::max(g.cell_w, g.cell_h) * zoom * 0.8)), kMinTextPx,
+                              24.0f * ctx.text_scale);
+  if (12.5 * z < kSkipTextPx) return {};
+  const float col_px = static_cast<float>(g.cell_w * zoom), row_px = static_cast<float>(g.cell_h * zoom);
+  const Rect cells = ctx.view.to_screen(g.cells);
+  auto row_label = [&](int r) {
+    std::string l = s.row_labels.size() > static_cast<size_t>(r) ? s.row_labels[static_cast<size_t>(r)] : std::to_string(r);
+    return l.size() > 16 ? l.substr(0, 15) + "…" : l;
+  };
+  auto col_label = [&](int c) {
+    return s.col_labels.size() > static_cast<size_t>(c) ? s.col_labels[static_cast<size_t>(c)] : std::to_string(c);
+  };
+  const int r_first = std::clamp(static_cast<int>((area.y0 - cells.y0) / row_px), 0, g.rows - 1);
+  const int r_last = std::clamp(static_cast<int>((area.y1 - cells.y0) / row_px), 0, g.rows - 1);
+  const int c_first = std::clamp(static_cast<int>((area.x0 - cells.x0) / col_px), 0, g.cols - 1);
+  const int c_last = std::clamp(static_cast<int>((area.x1 - cells.x0) / col_px), 0, g.cols - 1);
+  float row_band = 0;
+  for (int r = r_first; r <= r_last && r - r_first < 256; ++r) row_band = std::max(row_band, text_size(ctx, px, row_label(r)).x);
+  row_band += 10;
+  const float col_band = px + 8;
+  const AxisPins pins = axis_pins(cells, area, row_band, col_band);
+  Rgba behind = ctx.palette.canvas;
+  behind.a = 235;  // the cells show faintly through: the strip is over the grid, not a panel
+  const ImU32 strip = to_imgui(behind), colour = to_imgui(ctx.palette.label);
+  if (pins.rows) {
+    const Rect& b = pins.row_strip;
+    ctx.list->AddRectFilled({static_cast<float>(b.x0), static_cast<float>(b.y0)}, {static_cast<float>(b.x1), static_cast<float>(b.y1)}, strip);
+    const int every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / row_px)));
+    for (int r = r_first - r_first % every; r <= r_last; r += every) {
+      const float y = static_cast<float>(cells.y0 + (r + 0.5) * row_px);
+      if (y - px / 2 < b.y0 || y + px / 2 > b.y1) continue;
+      const std::string l = row_label(r);
+      text(ctx, px, {static_cast<float>(b.x1) - text_size(ctx, px, l).x - 5, y - px / 2}, colour, l);
+    }
+  }
+  if (pins.cols) {
+    const Rect& b = pins.col_strip;
+    ctx.list->AddRectFilled({static_cast<float>(b.x0), static_cast<float>(b.y0)}, {static_cast<float>(b.x1), static_cast<float>(b.y1)}, strip);
+    float widest = 0;
+    for (int c = c_first; c <= c_last && c - c_first < 256; ++c) widest = std::max(widest, text_size(ctx, px, col_label(c)).x);
+    const int every = std::max(1, static_cast<int>(std::ceil((widest + 4) / col_px)));
+    for (int c = c_first - c_first % every; c <= c_last; c += every) {
+      const std::string l = fit_text(ctx, px, col_label(c), every * col_px - 4);
+      const float w = text_size(ctx, px, l).x, x = static_cast<float>(cells.x0 + (c + 0.5) * col_px) - w / 2;
+      if (x < b.x0 || x + w > b.x1) continue;
+      text(ctx, px, {x, static_cast<float>(b.y0) + 3}, colour, l);
+    }
+  }
+  return pins;
+}
+
 }  // namespace viz

@@ -13,6 +13,7 @@
 #include "viz/cell_text_plan.hpp"
 #include "gl/theme_style.hpp"
 #include "viz/colour_scale.hpp"
+#include "viz/axis_pins.hpp"
 #include "viz/layout.hpp"
 #include "viz/view_transform.hpp"
 
@@ -51,6 +52,11 @@ void paint_hidden_grid(const PaintContext& ctx, const GridBox& box, int asked_ro
 // Outlines cells [r0, r1) x [c0, c1) of a grid (sources, highlights, hover).
 void paint_region(const PaintContext& ctx, const GridBox& box, int r0, int r1, int c0, int c1, ImU32 color,
                   float thickness, ImU32 fill = 0);
+
+// Zoomed into a grid past its edges: its row and column labels in strips
+// pinned to the left and top of `area` (axis_pins.hpp), drawn over the cells.
+// Returns which axes were pinned.
+AxisPins paint_pinned_labels(const PaintContext& ctx, const GridBox& box, const Rect& area);
 
 // Accent colour of a stage (queries purple, keys amber, values green, as in
 // the articles), or 0 when it has none.

@@ -16,9 +16,8 @@
 #include <imgui.h>
 
 namespace viz {
-namespace {
 
-void write_atomically(const std::string& path, const std::string& text) {
+void write_dump(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary);
@@ -27,6 +26,8 @@ void write_atomically(const std::string& path, const std::string& text) {
   }
   std::rename(tmp.c_str(), path.c_str());
 }
+
+namespace {
 
 nlohmann::json row_of(const attn::Stage* s, int row) {
   nlohmann::json out = nlohmann::json::array();
@@ -120,7 +121,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
     j["output_row0"] = row_of(t.find("output"), 0);
   }
   try {
-    write_atomically(path, j.dump(2));
+    write_dump(path, j.dump(2));
   } catch (const std::exception& e) {  // e.g. a token name that is not UTF-8
     std::fprintf(stderr, "attnviz: could not write the state dump: %s\n", e.what());
   }
@@ -147,15 +148,9 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   return key;
 }
 
-void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
-                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads,
-                       int prepared_uploads) {
-  write_atomically(path, layout_dump_text(layout, numbers, canvas, widgets, width, height, texture_uploads, prepared_uploads));
-}
-
 std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& numbers, const Rect& canvas,
-                             const WidgetProbe& widgets, int width, int height, int texture_uploads,
-                             int prepared_uploads) {
+                             const std::vector<ViewOptions::PinnedAxes>& pinned, const WidgetProbe& widgets, int width,
+                             int height, int texture_uploads, int prepared_uploads) {
   const ViewTransform& view = numbers.view;
   nlohmann::json j;
   j["window"] = {width, height};
@@ -183,6 +178,11 @@ std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& n
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
                      {"box", {box.x0, box.y0, box.x1, box.y1}}, {"title", {view.to_screen(g.header).x0, view.to_screen(g.header).y0, view.to_screen(g.header).x1, view.to_screen(g.header).y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
                      {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
+    // Axis labels pinned to the view's edges: [rows, columns].
+    nlohmann::json pins = {false, false};
+    for (const ViewOptions::PinnedAxes& p : pinned)
+      if (p.stage == g.stage) pins = {p.rows, p.cols};
+    grids.back()["pinned"] = pins;
   }
   j["grids"] = grids;
   j["numbers_hidden_hint"] = numbers_hidden_by_zoom(numbers, layout, plans, canvas);

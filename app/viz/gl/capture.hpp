@@ -22,14 +22,16 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
 // Changes whenever something the state dump reports changes (cheap: no scenario).
 std::string state_dump_key(const AppState& state, const TraceModel& model);
 
-// Per grid also whether it prints numbers and at what text size, and whether
-// the canvas hint says numbers are hidden (all as the canvas decides).
-void write_layout_dump(const std::string& path, const PipelineLayout& layout, const NumberInputs& numbers,
-                       const Rect& canvas, const WidgetProbe& widgets, int width, int height, int texture_uploads = -1,
-                       int prepared_uploads = -1);
-// The same dump as text (a slide's layout, written beside the slide).
+// Writes a test dump whole (through a temporary file and a rename), so a
+// test never reads half of it; a dump that cannot be written is skipped.
+void write_dump(const std::string& path, const std::string& text);
+
+// The layout dump (--dump-layout): every grid's cells on screen, and per
+// grid also whether it prints numbers and at what text size, whether its axis
+// labels are pinned to the view's edges (`pinned`), and whether the canvas
+// hint says numbers are hidden (all as the canvas decides).
 std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& numbers, const Rect& canvas,
-                             const WidgetProbe& widgets, int width, int height, int texture_uploads = -1,
-                             int prepared_uploads = -1);
+                             const std::vector<ViewOptions::PinnedAxes>& pinned, const WidgetProbe& widgets, int width,
+                             int height, int texture_uploads = -1, int prepared_uploads = -1);
 
 }  // namespace viz

@@ -99,6 +99,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
   probe_item(probe, "menu:View");
   if (view_open) {
     if (ImGui::MenuItem("Fit to window", "F")) state.view.fit_pending = true;
+    if (ImGui::MenuItem("Go to cell...", "Ctrl+G")) state.view.go_to_dialog = true;
     ImGui::MenuItem("Numbers in cells", nullptr, &state.view.show_values);
     ImGui::MenuItem("Present", "F5", &state.view.presentation);
     ImGui::MenuItem("Spotlight", "S", &state.view.spotlight);

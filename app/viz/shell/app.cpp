@@ -76,6 +76,11 @@ App::App(const Options& options, AppState initial)
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
+  if (options.go_to) {
+    const CellRef cell{{options.go_to->stage, options.go_to->head}, options.go_to->row, options.go_to->col};
+    state_.view.go_to = state_.pinned = cell;
+    if (state_.view.head >= 0 && cell.stage.head >= 0) state_.view.head = cell.stage.head;
+  }
   settings_tracker_ = SettingsTracker(state_);
   // The desktop's file chooser, where one is installed (never under --test
   // unless ATTNVIZ_FILE_CHOOSER names one): the dialogs fall back to their own browser.
@@ -87,6 +92,7 @@ App::App(const Options& options, AppState initial)
   if (options.dialog == "open-lesson") state_.open_lesson_dialog = true;
   if (options.dialog == "export") state_.export_ui.dialog = true;
   if (options.dialog == "slides") state_.export_ui.slides_dialog = state_.lesson.has_value();
+  if (options.dialog == "go-to") state_.view.go_to_dialog = true;
 }
 
 // A dialog asked for the desktop's chooser, closed it, or is waiting for it.

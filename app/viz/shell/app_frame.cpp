@@ -16,6 +16,7 @@
 #include "viz/lesson_actions.hpp"
 #include "viz/shown_stages.hpp"
 #include "panels/dialogs.hpp"
+#include "panels/go_to_dialog.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"
@@ -212,6 +213,7 @@ void App::frame(double dt) {
   // modal opened in the same frame (a start-up error would open one in the
   // very first frame). What a dialog answer changes shows from the next frame.
   draw_modals(state_, probe);
+  draw_go_to_dialog(state_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (export_w_ == 0) draw_export_dialogs(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total,
                                       options_.dump_layout.empty() ? nullptr : &probe_);
   platform_.end_frame(export_w_, export_h_);
@@ -227,17 +229,14 @@ void App::frame(double dt) {
   }
   if (probe && model_.has_trace()) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
-    const Rect& canvas = state_.view.area;  // the grid area the painter used
-    write_layout_dump(options_.dump_layout, layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_,
-                      static_cast<int>(size.x), static_cast<int>(size.y), textures_->uploads(),
-                      textures_->prepared_uploads());
+    write_dump(options_.dump_layout, layout_dump_now(static_cast<int>(size.x), static_cast<int>(size.y)));
   }
 }
 
 std::string App::layout_dump_now(int width, int height) {
   const Rect& canvas = state_.view.area;  // the grid area the painter used
-  return layout_dump_text(layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, probe_, width, height,
-                          textures_->uploads(), textures_->prepared_uploads());
+  return layout_dump_text(layout_, number_inputs(model_.trace(), frame_, fonts_, state_), canvas, state_.view.pinned_axes, probe_,
+                          width, height, textures_->uploads(), textures_->prepared_uploads());
 }
 
 }  // namespace viz

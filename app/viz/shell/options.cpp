@@ -49,7 +49,7 @@ ColourOptions with_colour_options(ColourOptions c, const Options& o) {
 
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App app{"attnviz: see attention compute, one step at a time"};
-  std::string size, export_size, inspect, granularity = "stage";
+  std::string size, export_size, inspect, go_to, granularity = "stage";
   std::string signed_map, probability_map, theme, contrast;
   std::vector<std::string> maps;
   for (const Colormap& m : colormaps()) maps.push_back(m.name);
@@ -79,6 +79,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--head", head, "Show only this head, -1 for all side by side (default: all; head 0 for 256+ tokens)");
   app.add_option("--time", time, "Animation time in seconds (default: the end, everything shown)");
   app.add_option("--inspect", inspect, "Pin the inspector on a cell: STAGE:HEAD:ROW:COL (HEAD -1 if shared)");
+  app.add_option("--go-to", go_to, "Bring this cell to the middle of the view and pin the inspector on it: STAGE:HEAD:ROW:COL (HEAD -1 if shared)");
   app.add_option("--size", size, "Window size WxH (default 1600x1000)");
   app.add_option("--zoom", o.zoom, "Zoom to this many times the fit, e.g. 0.5 or 4 (default 1)")
       ->check(CLI::Range(0.01, 100.0));
@@ -101,8 +102,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "With --lesson: write the lesson as slides to this folder, one PNG a step (and one with each "
                  "question's answer), at --size, and exit");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
-  app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export or slides (with --screenshot: a picture of it)")
-      ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides"}));
+  app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export, slides or go-to (with --screenshot: a picture of it)")
+      ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides", "go-to"}));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
       ->check(CLI::IsMember({"why-scale", "hull"}));
@@ -166,6 +167,13 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     if (!o.inspect) {
       std::fprintf(stderr, "attnviz: --inspect expects STAGE:HEAD:ROW:COL, e.g. weights:0:2:1 (got \"%s\")\n",
                    inspect.c_str());
+      return 2;
+    }
+  }
+  if (!go_to.empty()) {
+    o.go_to = parse_inspect(go_to);
+    if (!o.go_to) {
+      std::fprintf(stderr, "attnviz: --go-to expects STAGE:HEAD:ROW:COL, e.g. weights:0:700:650 (got \"%s\")\n", go_to.c_str());
       return 2;
     }
   }

@@ -37,6 +37,7 @@ struct Options {
   std::optional<int> head;           // show only this head
   std::optional<double> time;        // animation time in seconds (default: the end)
   std::optional<InspectTarget> inspect;
+  std::optional<InspectTarget> go_to;  // --go-to: centre the view on this cell (and pin it)
   int width = 1600, height = 1000;
   double zoom = 1;                   // times the fit, about the centre of what is fitted
   bool size_given = false;

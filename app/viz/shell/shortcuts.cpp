@@ -32,6 +32,7 @@ void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline&
       actions::save_or_ask(state);
     }
     if (pressed(GLFW_KEY_O)) actions::ask_open(state);
+    if (pressed(GLFW_KEY_G)) state.view.go_to_dialog = true;
     if (pressed(GLFW_KEY_Q)) actions::request_quit(state);
     return;
   }

@@ -73,6 +73,18 @@ struct ViewOptions {
   bool user_moved = false;
   Rect fitted_area, fitted_target;  // screen area and world rectangle of the last fit
   Rect area;                   // where grids were drawn in the last frame (screen)
+  // Grids whose axis labels the last frame pinned to the view's edges (axis_pins.hpp).
+  struct PinnedAxes {
+    int stage = -1;
+    bool rows = false, cols = false;
+  };
+  std::vector<PinnedAxes> pinned_axes;
+  // View > Go to cell (Ctrl+G) and --go-to: the cell to bring to the middle
+  // of the view, large enough to print its number; the canvas applies it
+  // once the cell's grid is laid out (axis_pins.hpp: centred_on_cell).
+  std::optional<CellRef> go_to;
+  bool go_to_dialog = false;
+  CellRef go_to_draft;  // the dialog's fields
   double fit_zoom = 1;         // a fit zooms this much further in (--zoom)
   // Pixels kept around a fitted picture; an export at S times the pixels
   // keeps S times as many, so it is an exact enlargement of the window's.
