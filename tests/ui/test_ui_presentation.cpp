@@ -145,6 +145,20 @@ TEST_SUITE("presentation") {
     for (const auto& grid : fitted.layout["grids"]) CHECK_MESSAGE(grid["pinned"] == nlohmann::json({false, false}), grid["id"]);
   }
 
+  TEST_CASE("ui: the start page at 1024x768 wraps every lesson's text left of its scroll bar") {
+    const Shot shot = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", "start_page", "--start-page", 1024, 768);
+    const nlohmann::json& w = shot.layout["widgets"];
+    REQUIRE(w.contains("start_page_content"));
+    const double right = w["start_page_content"][2].get<double>();
+    int checked = 0;
+    for (const auto& [name, rect] : w.items()) {
+      if (name.rfind("start_summary:", 0) != 0 && name.rfind("start_progress:", 0) != 0) continue;
+      ++checked;
+      CHECK_MESSAGE(rect[2].get<double>() <= right + 0.5, name << " reaches x " << rect[2] << ", past the content's edge " << right);
+    }
+    CHECK(checked >= 12);  // six lessons, each a progress line and a summary
+  }
+
   TEST_CASE("ui: presenting, every number of the 4-token scene is drawn at 24 px or more") {
     for (const std::string size : {"1024x768", "1920x1080"})
       for (double t : {0.0, 3.0, 6.0, 8.0, 10.0, 13.0}) {

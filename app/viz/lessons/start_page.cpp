@@ -47,7 +47,10 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
   ImGui::Begin("Welcome to attnviz", &state.show_start_page,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_AlwaysAutoResize);
-  ImGui::PushTextWrapPos(want.x - font);
+  // Wrapped at the content's right edge, which a scroll bar moves in when
+  // the lessons outgrow the window (at 1024x768 a fixed wrap cut
+  // "questions right" to "questions righ" under it).
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextWrapped("See attention compute, one step at a time, with real numbers. Each lesson follows one article "
                      "and asks you to predict before it shows.");
   ImGui::Spacing();
@@ -67,10 +70,16 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
     } else {
       ImGui::TextDisabled("%s · %d steps, %d questions", e.article.c_str(), e.steps, e.questions);
       ImGui::TextDisabled("%s", progress_line(e, state.progress.get(e.id)).c_str());
+      probe_item(probe, "start_progress:" + e.id);
       if (!e.summary.empty()) ImGui::TextWrapped("%s", e.summary.c_str());
+      probe_item(probe, "start_summary:" + e.id);
     }
     ImGui::EndGroup();
     ImGui::PopID();
+  }
+  if (probe) {  // where text may reach: the content region's right edge, left of any scroll bar
+    const ImVec2 w = ImGui::GetWindowPos();
+    (*probe)["start_page_content"] = ImVec4(w.x, w.y, w.x + ImGui::GetWindowContentRegionMax().x, w.y + ImGui::GetWindowHeight());
   }
   if (lessons.lessons.empty()) ImGui::TextDisabled("No lessons were found next to attnviz (assets/lessons).");
   ImGui::Separator();
