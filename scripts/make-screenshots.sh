@@ -21,6 +21,8 @@ echo "docs/multihead.png: four heads side by side, concatenated and mixed by W_O
 shot assets/scenarios/four_heads.json --screenshot docs/multihead.png --size 1920x1200
 echo "docs/large.png: 1024 tokens, 8 heads (head 0 shown), one weight of a 1024-key row pinned"
 shot assets/scenarios/large_1024x8.json --screenshot docs/large.png --size 1600x1000 --inspect weights:0:700:350
+echo "docs/go-to-cell.png: the 1024-token weights zoomed to [700, 650] (View > Go to cell), the axis labels pinned to the view's edges"
+shot assets/scenarios/large_1024x8.json --screenshot docs/go-to-cell.png --size 1280x800 --go-to weights:0:700:650
 echo "docs/first-grids.png: what the 1024-token scene shows first, head 0 while the other heads are computed"
 shot assets/scenarios/large_1024x8.json --screenshot docs/first-grids.png --size 1600x1000 --screenshot-at first-grids
 echo "docs/colourblind.png: the first lesson in colour-blind-safe maps (blue-white-orange, viridis), a weight pinned"

@@ -212,13 +212,23 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       state.view.fitted_area = area;
       state.view.fitted_target = target;
     }
-    // Go to cell: its grid laid out, the view centres it at 64 px a cell.
-    if (state.view.go_to) {
-      const int index = trace.index_of(state.view.go_to->stage);
+    // Go to cell: on the whole trace (a big scene's preview is laid out
+    // differently), once the cell's grid is laid out, until a frame finds
+    // the layout and the area as the last application left them.
+    if (state.view.go_to && !d.model.preview() && !d.model.computing()) {
+      ViewOptions::GoTo& go = *state.view.go_to;
+      const int index = trace.index_of(go.cell.stage);
       if (const GridBox* g = index >= 0 ? d.layout.find(index) : nullptr) {
-        state.view.transform = centred_on_cell(*g, state.view.go_to->row, state.view.go_to->col, area, 64, max_zoom_for(d.layout));
-        state.view.user_moved = true;  // the user's view now: no refit takes it away
-        state.view.go_to.reset();
+        const Rect world = g->cell_rect(std::clamp(go.cell.row, 0, g->rows - 1), std::clamp(go.cell.col, 0, g->cols - 1));
+        if (go.applied && world == go.world && area == go.area) {
+          state.view.go_to.reset();
+        } else {
+          state.view.transform = centred_on_cell(*g, go.cell.row, go.cell.col, area, 64, max_zoom_for(d.layout));
+          state.view.user_moved = true;  // the user's view now: no refit takes it away
+          go.applied = true;
+          go.world = world;
+          go.area = area;
+        }
       }
     }
     handle_canvas_input(pos, size, area, d, state);

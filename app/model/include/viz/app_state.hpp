@@ -80,9 +80,17 @@ struct ViewOptions {
   };
   std::vector<PinnedAxes> pinned_axes;
   // View > Go to cell (Ctrl+G) and --go-to: the cell to bring to the middle
-  // of the view, large enough to print its number; the canvas applies it
-  // once the cell's grid is laid out (axis_pins.hpp: centred_on_cell).
-  std::optional<CellRef> go_to;
+  // of the view, large enough to print its number. The canvas applies it
+  // once the cell's grid is laid out (axis_pins.hpp: centred_on_cell), and
+  // again while the layout or the area still settle (a big scene's layout
+  // changes as its computation ends): done when a frame finds both as it
+  // left them.
+  struct GoTo {
+    CellRef cell;
+    bool applied = false;
+    Rect world, area;  // the cell in world units and the grid area, when applied
+  };
+  std::optional<GoTo> go_to;
   bool go_to_dialog = false;
   CellRef go_to_draft;  // the dialog's fields
   double fit_zoom = 1;         // a fit zooms this much further in (--zoom)

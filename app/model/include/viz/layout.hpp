@@ -23,6 +23,7 @@ struct Rect {
   double height() const { return y1 - y0; }
   bool contains(Vec2d p) const { return p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1; }
   bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+  bool operator==(const Rect& o) const { return x0 == o.x0 && y0 == o.y0 && x1 == o.x1 && y1 == o.y1; }
 };
 
 Rect united(const Rect& a, const Rect& b);
