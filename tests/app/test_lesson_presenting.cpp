@@ -114,6 +114,31 @@ TEST_CASE("presenting a lesson: the view is the step's, not the animation's, and
   CHECK(laid_out(s, on) == presented);
 }
 
+TEST_CASE("a step about the weights of a scene with no mask shows their scores, not a 'masked' grid that blocks nothing") {
+  viz::AppState s;
+  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  viz::actions::lesson_step(s, 2);  // "Pixels that compare themselves": rgbd_pixels.json, no mask, about the weights
+  StepOnScreen on = settle(s);
+  const attn::Stage* masked = on.trace.find("masked", 0);
+  REQUIRE(masked);
+  REQUIRE(masked->blocked.size() == 0);  // the scene really has no mask
+  auto shown = laid_out(s, on);
+  CHECK(shown.count({"weights", 0}) == 1);
+  CHECK(shown.count({"masked", 0}) == 0);
+  // Its input instead: what "masked" was computed from.
+  REQUIRE(masked->inputs.size() == 1);
+  CHECK(shown.count({masked->inputs[0].id, 0}) == 1);
+  // A scene with a mask keeps its masked grid: lesson 05 step 1, the causal default scene, about the weights.
+  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[4]));
+  viz::actions::lesson_step(s, 0);
+  on = settle(s);
+  REQUIRE(on.trace.find("masked", 0));
+  REQUIRE(on.trace.find("masked", 0)->blocked.size() > 0);
+  shown = laid_out(s, on);
+  CHECK(shown.count({"weights", 0}) == 1);
+  CHECK(shown.count({"masked", 0}) == 1);
+}
+
 TEST_CASE("presenting a lesson: step 12's every head shows when the step shows every head") {
   viz::AppState s;
   s.view.presentation = true;

@@ -22,9 +22,24 @@ void add_named(const attn::Trace& trace, const std::string& id, int head, int vi
   }
 }
 
+// "masked" in a scene with no mask (and no padding) blocks nothing: it is
+// its input again, so a step about the weights shows the scores it came
+// from instead (a lesson step on such a scene showed a "masked" grid).
+bool passes_through(const attn::Stage& s) { return s.id == "masked" && s.blocked.size() == 0; }
+
 void add_with_inputs(const attn::Trace& trace, const std::vector<int>& stages, std::vector<int>* out) {
-  for (int i : stages)
-    for (int j : stage_with_inputs(trace, i)) out->push_back(j);
+  for (int i : stages) {
+    out->push_back(i);
+    for (int j : stage_with_inputs(trace, i)) {
+      if (j == i) continue;
+      if (passes_through(trace.stages[static_cast<size_t>(j)])) {
+        for (int k : stage_with_inputs(trace, j))
+          if (k != j) out->push_back(k);
+      } else {
+        out->push_back(j);
+      }
+    }
+  }
 }
 
 std::vector<int> sorted_unique(std::vector<int> v) {
