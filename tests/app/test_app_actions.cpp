@@ -152,6 +152,30 @@ TEST_CASE("actions: Save / Discard / Cancel carry on with what was asked") {
   }
 }
 
+TEST_CASE("actions: a trained layer's head opened over unsaved edits opens on that head after Discard (and after Save)") {
+  for (const actions::Answer how : {actions::Answer::Discard, actions::Answer::Save}) {
+    AppState s = lesson();
+    edit_x(s, 0.25);
+    PendingAction a;
+    a.kind = PendingAction::Kind::ShowScene;
+    auto scene = std::make_shared<attn::io::ScenarioFile>(attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json"));
+    a.scene = scene;
+    a.label = "trained layer 2, step 150";
+    a.head = 1;
+    s.train.open = true;
+    actions::request(s, a);
+    REQUIRE(s.confirm_discard);
+    actions::answer(s, how);
+    if (how == actions::Answer::Save) {  // the built-in lesson: Save asks where, then carries on
+      REQUIRE(s.save_dialog);
+      actions::save_as_closed(s, actions::save(s, (fs::temp_directory_path() / "attnviz_test_actions_trained.json").string()));
+    }
+    CHECK(s.view.head == 1);
+    CHECK_FALSE(s.train.open);
+    CHECK(s.doc_label == "trained layer 2, step 150");
+  }
+}
+
 TEST_CASE("actions: shrinking a shape and growing it back restores what was there") {
   AppState s = lesson();
   const attn::Scenario before = s.doc.scenario;
