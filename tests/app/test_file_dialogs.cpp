@@ -59,12 +59,14 @@ TEST_CASE("a folder lists its folders first, then the files the filter lets thro
   fs::create_directories(dir / "zeta");
   fs::create_directories(dir / "Alpha");
   fs::create_directories(dir / ".hidden_dir");
-  for (const char* f : {"b.json", "A.JSON", "c.txt", ".secret.json"}) touch(dir / f);
+  for (const char* f : {"b.json", "A.JSON", "c.txt", ".secret.json", "s10.json", "s2.json", "s02b.json"}) touch(dir / f);
   const FileFilter json{"Scenarios (.json)", {".json"}};
-  CHECK(names(list_folder(dir.string(), json, false)) == std::vector<std::string>{"Alpha/", "zeta/", "A.JSON", "b.json"});
-  CHECK(names(list_folder(dir.string(), FileFilter{}, false)) == std::vector<std::string>{"Alpha/", "zeta/", "A.JSON", "b.json", "c.txt"});
+  CHECK(names(list_folder(dir.string(), json, false)) ==
+        std::vector<std::string>{"Alpha/", "zeta/", "A.JSON", "b.json", "s2.json", "s02b.json", "s10.json"});
+  CHECK(names(list_folder(dir.string(), FileFilter{}, false)) ==
+        std::vector<std::string>{"Alpha/", "zeta/", "A.JSON", "b.json", "c.txt", "s2.json", "s02b.json", "s10.json"});
   CHECK(names(list_folder(dir.string(), json, true)) ==
-        std::vector<std::string>{".hidden_dir/", "Alpha/", "zeta/", ".secret.json", "A.JSON", "b.json"});
+        std::vector<std::string>{".hidden_dir/", "Alpha/", "zeta/", ".secret.json", "A.JSON", "b.json", "s2.json", "s02b.json", "s10.json"});
   const FolderListing l = list_folder((dir / "zeta" / "..").string() + "/", json, false);
   CHECK(l.folder == dir.string());  // normalised
   CHECK(l.error.empty());
@@ -76,10 +78,14 @@ TEST_CASE("a folder that cannot be read says so; a huge one lists the first entr
   CHECK(missing.error.find("cannot read /no/such/folder/attnviz") == 0);
   const fs::path dir = fresh("huge");
   const size_t n = kMaxListed + 7;
-  for (size_t i = 0; i < n; ++i) std::ofstream(dir / ("f" + std::to_string(i) + ".png"));
+  for (size_t i = 1; i <= n; ++i) std::ofstream(dir / ("f" + std::to_string(i) + ".png"));
+  fs::create_directories(dir / "zz_folder");
   const FolderListing l = list_folder(dir.string(), FileFilter{"Pictures", {".png"}}, false);
-  CHECK(l.entries.size() == kMaxListed);
-  CHECK(l.left_out == 7);
+  REQUIRE(l.entries.size() == kMaxListed);
+  CHECK(l.left_out == 8);  // 7 files and one more (the folder took a place)
+  // The folder first, then the first names in number order, whatever the disk's order.
+  CHECK(l.entries[0].name == "zz_folder");
+  for (size_t i = 1; i < l.entries.size(); ++i) CHECK_MESSAGE(l.entries[i].name == "f" + std::to_string(i) + ".png", i);
 }
 
 TEST_CASE("the user's Documents and Pictures: XDG user-dirs first, else ~/Documents, else home") {

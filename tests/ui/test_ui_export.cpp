@@ -318,6 +318,8 @@ TEST_SUITE("export") {
     std::string out;
     CHECK(run_export("--export " + temp_path("x.png") + " --export-size 10x10", &out) == 2);
     CHECK(out.find("--export-size: 10x10 is too small (64 to 8192 pixels a side)") != std::string::npos);
+    CHECK(run_export("--export " + temp_path("x.png") + " --export-size 0x0", &out) == 2);
+    CHECK(out.find("--export-size: 0x0 is too small") != std::string::npos);
     CHECK(run_export("--export " + temp_path("x.png") + " --export-size wide", &out) == 2);
     CHECK(out.find("--export-size expects WxH") != std::string::npos);
     CHECK(run_export("--export " + temp_path("x.svg") + " --export-size 800x600", &out) == 2);

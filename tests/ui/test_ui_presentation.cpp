@@ -112,7 +112,7 @@ TEST_SUITE("presentation") {
     CHECK(grids_checked > 30);
   }
 
-  TEST_CASE("ui: the time field shows its whole text ('12.8 / 12.8 s') at 1024x768 and 1600x1000, presenting or not") {
+  TEST_CASE("ui: the transport bar fits: the time field shows its whole text ('12.8 / 12.8 s') and the second row ends inside the bar, at 1024x768 and 1600x1000, presenting or not") {
     const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json";
     for (const auto& [w, h, extra] : std::vector<std::tuple<int, int, std::string>>{
              {1024, 768, ""}, {1600, 1000, ""}, {1024, 768, "--presentation"}, {1024, 768, "--lesson " + std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json"}}) {
@@ -125,6 +125,13 @@ TEST_SUITE("presentation") {
       const double text = widgets["transport_time_text"][2].get<double>() - shot.layout["ui_px"].get<double>();  // less its slack
       CHECK_MESSAGE(field >= text, "the time field is " << field << " px wide; its text needs " << text);
       CHECK(widgets["transport_time"][2].get<double>() <= w);
+      // The second row (not presenting) ends inside the bar: the heads list and the numbers switch were cut at 1024.
+      if (extra != "--presentation") {
+        REQUIRE(widgets.contains("transport_numbers"));
+        const double bar_right = widgets["transport_time"][2].get<double>();
+        for (const char* name : {"transport_speed", "transport_heads", "transport_numbers"})
+          CHECK_MESSAGE(widgets[name][2].get<double>() <= bar_right + 1, name << " ends at " << widgets[name][2] << ", past the bar's " << bar_right);
+      }
     }
   }
 

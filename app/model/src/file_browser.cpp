@@ -47,6 +47,35 @@ std::string xdg_user_dir(const std::string& key) {
   return "";
 }
 
+// Names as people sort them: ignoring case, and runs of digits by their
+// value ("f2" before "f10"); names equal that way fall back to plain order.
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && digit(a[ie])) ++ie;
+      while (je < b.size() && digit(b[je])) ++je;
+      // Compare the values without converting (any length): skip leading zeros, then length, then digits.
+      size_t is = i, js = j;
+      while (is + 1 < ie && a[is] == '0') ++is;
+      while (js + 1 < je && b[js] == '0') ++js;
+      if (ie - is != je - js) return ie - is < je - js;
+      const int c = a.compare(is, ie - is, b, js, je - js);
+      if (c != 0) return c < 0;
+      i = ie, j = je;
+      continue;
+    }
+    const char ca = static_cast<char>(std::tolower(static_cast<unsigned char>(a[i])));
+    const char cb = static_cast<char>(std::tolower(static_cast<unsigned char>(b[j])));
+    if (ca != cb) return ca < cb;
+    ++i, ++j;
+  }
+  if ((i < a.size()) != (j < b.size())) return j < b.size();
+  return a < b;
+}
+
 bool is_dir(const fs::path& p) {
   std::error_code ec;
   return fs::is_directory(p, ec);
@@ -91,17 +120,18 @@ FolderListing list_folder(const std::string& folder, const FileFilter& filter, b
     std::error_code type_ec;
     const bool folder_entry = it->is_directory(type_ec);  // follows links, as choosers do
     if (!folder_entry && !filter.accepts(name)) continue;
-    if (out.entries.size() == kMaxListed) {
-      ++out.left_out;
-      continue;
-    }
     out.entries.push_back({name, folder_entry});
   }
+  // Every name sorted, then cut: a huge folder shows its first names in
+  // order (and all its folders), not whichever the disk returned first.
   std::sort(out.entries.begin(), out.entries.end(), [](const FolderEntry& a, const FolderEntry& b) {
     if (a.folder != b.folder) return a.folder;
-    const std::string la = lower(a.name), lb = lower(b.name);
-    return la != lb ? la < lb : a.name < b.name;
+    return natural_less(a.name, b.name);
   });
+  if (out.entries.size() > kMaxListed) {
+    out.left_out = out.entries.size() - kMaxListed;
+    out.entries.resize(kMaxListed);
+  }
   return out;
 }
 

@@ -376,12 +376,10 @@ AxisPins paint_pinned_labels(const PaintContext& ctx, const GridBox& g, const Re
   const int c_last = std::clamp(static_cast<int>((area.x1 - cells.x0) / col_px), 0, g.cols - 1);
   float row_band = 0;
   for (int r = r_first; r <= r_last && r - r_first < 256; ++r) row_band = std::max(row_band, text_size(ctx, px, row_label(r)).x);
-  row_band += 10;
+  row_band += 16;  // 8 px either side of the widest label
   const float col_band = px + 8;
   const AxisPins pins = axis_pins(cells, area, row_band, col_band);
-  Rgba behind = ctx.palette.canvas;
-  behind.a = 235;  // the cells show faintly through: the strip is over the grid, not a panel
-  const ImU32 strip = to_imgui(behind), colour = to_imgui(ctx.palette.label);
+  const ImU32 strip = to_imgui(ctx.palette.canvas), colour = to_imgui(ctx.palette.label);
   if (pins.rows) {
     const Rect& b = pins.row_strip;
     ctx.list->AddRectFilled({static_cast<float>(b.x0), static_cast<float>(b.y0)}, {static_cast<float>(b.x1), static_cast<float>(b.y1)}, strip);
@@ -390,7 +388,7 @@ AxisPins paint_pinned_labels(const PaintContext& ctx, const GridBox& g, const Re
       const float y = static_cast<float>(cells.y0 + (r + 0.5) * row_px);
       if (y - px / 2 < b.y0 || y + px / 2 > b.y1) continue;
       const std::string l = row_label(r);
-      text(ctx, px, {static_cast<float>(b.x1) - text_size(ctx, px, l).x - 5, y - px / 2}, colour, l);
+      text(ctx, px, {static_cast<float>(b.x1) - text_size(ctx, px, l).x - 8, y - px / 2}, colour, l);
     }
   }
   if (pins.cols) {

@@ -44,11 +44,18 @@ void high_contrast(ImGuiStyle& style) {
 void apply_theme(ImGuiStyle& style, Theme theme) {
   style.FrameBorderSize = 0;
   switch (theme) {
-    case Theme::Light: ImGui::StyleColorsLight(&style); break;
+    case Theme::Light:
+      ImGui::StyleColorsLight(&style);
+      // Fields, checkboxes and radio buttons are white like a dialog's
+      // background: a thin frame shows where they are (an unticked box and
+      // the Path field were invisible in the file dialogs).
+      style.FrameBorderSize = 1;
+      style.Colors[ImGuiCol_PopupBg].w = 1;  // dialogs opaque: the panels behind showed through
+      break;
     case Theme::Dark:
       ImGui::StyleColorsDark(&style);
       style.Colors[ImGuiCol_WindowBg] = ImVec4(0.13f, 0.14f, 0.17f, 1);
-      style.Colors[ImGuiCol_PopupBg] = ImVec4(0.15f, 0.16f, 0.19f, 0.98f);
+      style.Colors[ImGuiCol_PopupBg] = ImVec4(0.15f, 0.16f, 0.19f, 1);
       break;
     case Theme::HighContrast: high_contrast(style); break;
   }

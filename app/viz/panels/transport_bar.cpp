@@ -116,19 +116,36 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
     ImGui::End();
     return;
   }
-  float speed = static_cast<float>(clock.speed);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
-  if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) clock.speed = speed;
+  // The second row at its full width, or (a narrow window: 1024 wide with
+  // both side panels) without the "speed" and "steps" words, which the
+  // tooltips say, and with narrower lists, so nothing runs past the edge.
+  const float font = ImGui::GetFontSize();
+  const float full_row = font * (6 + 7.5f + 6.5f) + ImGui::CalcTextSize("speedstepsnumbers").x + ImGui::GetFrameHeight() +
+                         6 * style.ItemSpacing.x + style.ItemInnerSpacing.x * 3;
+  const bool narrow = full_row > ImGui::GetContentRegionAvail().x;
+  // Speed from a list: a slider's handle sat over its own "1.00x".
+  char speed_text[16];
+  std::snprintf(speed_text, sizeof speed_text, "%gx", clock.speed);
+  ImGui::SetNextItemWidth(font * (narrow ? 4.5f : 6));
+  if (ImGui::BeginCombo(narrow ? "##speed" : "speed", speed_text)) {
+    for (const double s : {0.25, 0.5, 1.0, 1.5, 2.0, 4.0}) {
+      char item[16];
+      std::snprintf(item, sizeof item, "%gx", s);
+      if (ImGui::Selectable(item, clock.speed == s)) clock.speed = s;
+    }
+    ImGui::EndCombo();
+  }
   tooltip("Playback speed");
+  probe_item(probe, "transport_speed");
   ImGui::SameLine();
   int g = static_cast<int>(state.granularity);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.5f);
-  if (ImGui::Combo("steps", &g, "whole stage\0one row\0one cell\0")) state.granularity = static_cast<Granularity>(g);
+  ImGui::SetNextItemWidth(font * (narrow ? 7 : 7.5f));
+  if (ImGui::Combo(narrow ? "##steps" : "steps", &g, "whole stage\0one row\0one cell\0")) state.granularity = static_cast<Granularity>(g);
   tooltip("How much each step computes: a whole matrix, one row, or one cell (showing its products)");
   ImGui::SameLine();
   const int heads = model.has_trace() ? model.trace().dims.n_heads : 1;
   std::string preview = state.view.head < 0 ? "all heads" : "head " + std::to_string(state.view.head);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  ImGui::SetNextItemWidth(font * (narrow ? 5.5f : 6.5f));
   if (ImGui::BeginCombo("##heads", preview.c_str())) {
     if (ImGui::Selectable("all heads", state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < heads; ++h)
@@ -137,11 +154,13 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
     ImGui::EndCombo();
   }
   tooltip("Show every head side by side, or one head (plus the shared concat, W_O and output)");
+  probe_item(probe, "transport_heads");
 
   // Second row: legends and the value toggle.
-  ImGui::SameLine(0, 16);
+  ImGui::SameLine(0, narrow ? -1.0f : 16.0f);
   ImGui::Checkbox("numbers", &state.view.show_values);
   tooltip("Print each cell's value, in every grid whose cells are large enough at this zoom");
+  probe_item(probe, "transport_numbers");
   ImGui::End();
 }
 

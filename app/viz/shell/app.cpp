@@ -92,7 +92,10 @@ App::App(const Options& options, AppState initial)
   if (options.dialog == "save-as") actions::ask_save_as(state_);
   if (options.dialog == "open-lesson") state_.open_lesson_dialog = true;
   if (options.dialog == "export") state_.export_ui.dialog = true;
-  if (options.dialog == "slides") state_.export_ui.slides_dialog = state_.lesson.has_value();
+  if (options.dialog == "slides") {
+    state_.export_ui.slides_dialog = state_.lesson.has_value();
+    if (!state_.lesson) state_.message = "--dialog slides: slides are made of a lesson's steps; open one with --lesson FILE.";
+  }
   if (options.dialog == "go-to") state_.view.go_to_dialog = true;
 }
 

@@ -154,7 +154,9 @@ void App::update_derived(const Panels& p, double dt) {
     active_cell_ = active_cache_.get(trace, model_.scenario(), generation, trace.stages[static_cast<size_t>(frame_.active_stage)].ref(),
                                      frame_.active_row, frame_.active_col);
   caption_ = describe_step(trace, tl, frame_, active_cell_);
-  if (export_w_ > 0 && frame_.finished) caption_.detail.clear();  // "press Play..." is for the window, not a picture
+  // "press Play (Space)... or hover any cell" is for someone at the window:
+  // not in a picture, nor on the projector.
+  if ((export_w_ > 0 || state_.view.presentation) && frame_.finished) caption_.detail.clear();
 }
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {

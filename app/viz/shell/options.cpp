@@ -68,7 +68,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--export-size", export_size,
                  "With --export of a PNG/GIF/MP4: the picture's size WxH (e.g. 1920x1080), the grids laid out for it "
                  "with no window around them (default: the canvas at --scale)");
-  app.add_option("--compare-with", o.compare_with, "Open the compare view: A = this scenario file, B = FILE (or the lesson)")
+  app.add_option("--compare-with", o.compare_with, "Open the compare view: A = FILE, B = the scenario opened (attnviz B.json --compare-with A.json)")
       ->check(CLI::ExistingFile);
   app.add_option("--compare-stage", o.compare_stage, "The stage the compare view shows (default weights)");
   app.add_option("--from", o.from, "With --export of a GIF/MP4: start at this timeline second (default 0, or --stage's start)");
@@ -155,6 +155,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     const std::optional<PictureSize> parsed = parse_picture_size(export_size);
     if (!parsed) {
       std::fprintf(stderr, "attnviz: --export-size expects WxH, e.g. 1920x1080 (got \"%s\")\n", export_size.c_str());
+      return 2;
+    }
+    if (parsed->width < kMinPictureSide || parsed->height < kMinPictureSide) {  // 0x0 would mean "the window's size"
+      std::fprintf(stderr, "attnviz: --export-size: %s is too small (%d to %d pixels a side)\n", export_size.c_str(),
+                   kMinPictureSide, kMaxPictureSide);
       return 2;
     }
     o.export_width = parsed->width;
