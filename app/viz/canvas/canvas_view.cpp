@@ -177,8 +177,18 @@ Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const Vi
   if (!g) return layout.bounds;
   Rect r = g->box;
   // Inputs in another band would stretch the view over everything between.
-  for (const attn::StageRef& in : trace.stages[static_cast<size_t>(index)].inputs)
-    if (const GridBox* from = layout.find(trace.index_of(in)); from && from->band == g->band) r = united(r, from->box);
+  // An input not laid out (a "masked" that blocks nothing: shown_stages)
+  // stands for its own inputs.
+  auto add = [&](const attn::StageRef& in, auto& self, int depth) -> void {
+    const int j = trace.index_of(in);
+    if (j < 0) return;
+    if (const GridBox* from = layout.find(j)) {
+      if (from->band == g->band) r = united(r, from->box);
+    } else if (depth < 1) {
+      for (const attn::StageRef& up : trace.stages[static_cast<size_t>(j)].inputs) self(up, self, depth + 1);
+    }
+  };
+  for (const attn::StageRef& in : trace.stages[static_cast<size_t>(index)].inputs) add(in, add, 0);
   return r;
 }
 

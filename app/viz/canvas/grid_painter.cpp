@@ -81,7 +81,9 @@ void paint_header(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
   Vec2d top = ctx.view.to_screen(Vec2d{g.box.x0, g.box.y0});
   if (compact) top.y = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y0}).y - shown_px - 1;
   // Titles may run a little into the gap; longer ones end in "…" (full text on hover).
-  const float room = static_cast<float>(g.header.width() * zoom);
+  // Never past the canvas's edge either: a grid at the right end of a
+  // presented step had its title cut there mid-word.
+  const float room = std::min(static_cast<float>(g.header.width() * zoom), ctx.clip.z - static_cast<float>(top.x));
   const std::string title = fit_text(ctx, title_px, grid_title(s), room);
   text(ctx, title_px, to_im(top), to_imgui(ctx.palette.title), title);
   if (compact) return;
@@ -338,7 +340,8 @@ void paint_hidden_grid(const PaintContext& ctx, const GridBox& g, int asked_row)
   }
   const float small = std::clamp(12 * zoom * ctx.text_scale, kMinTextPx, 24.0f * ctx.text_scale);
   if (12 * zoom >= kSkipTextPx)
-    text(ctx, small, {a.x, b.y + 6}, to_imgui(ctx.palette.caption), "hidden until you answer", static_cast<float>(g.box.width() * zoom));
+    text(ctx, small, {a.x, b.y + 6}, to_imgui(ctx.palette.caption), "hidden until you answer",
+         std::max(small * 4, std::min(static_cast<float>(ctx.view.to_screen(g.box).x1), ctx.clip.z) - a.x));
 }
 
 void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int c0, int c1, ImU32 color,
