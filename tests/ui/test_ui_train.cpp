@@ -167,4 +167,43 @@ TEST_SUITE("train") {
     CHECK(opened["doc_label"] == "trained layer 2, step " + std::to_string(viz::TrainSession::kSnapshotEvery));
     CHECK(opened["tokens"].size() == example_tokens);  // the example's tokens label the rows
   }
+
+  TEST_CASE("ui: with unsaved edits, the head clicked opens after Discard; a click behind the question opens nothing") {
+    // Reported: click "Layer 2, head 1", choose Discard, and the pipeline
+    // opened on head 0: the click on Discard also reached the Train-view
+    // grid under it. Here the second click lands on layer 1, head 0's grid
+    // outside the question, which must not replace the head asked for.
+    RunningApp app("", "train_discard");
+    REQUIRE(app.first_state().is_object());
+    const nlohmann::json editor = settled(app.layout, "editor_randomise");
+    REQUIRE(editor.is_object());
+    click_widget(editor, "editor_randomise");
+    REQUIRE_MESSAGE(wait_for(app.state, [](const nlohmann::json& j) { return j["dirty"] == true; }).is_object(), "Randomise made no edit");
+    xdo("mousemove 800 450");
+    key("t");
+    const nlohmann::json view = settled(app.layout, "train_start");
+    REQUIRE_MESSAGE(view.is_object(), "T did not open the Train view");
+    click_widget(view, "train_start");
+    REQUIRE(wait_for(app.state, [](const nlohmann::json& j) { return steps_of(j) >= 20; }, 120000).is_object());
+    click_widget(settled(app.layout, "train_start"), "train_start");  // pause
+    const nlohmann::json grids = settled(app.layout, "train_grid_1_1");
+    REQUIRE_MESSAGE(grids.is_object(), "no layer 2, head 1 grid");
+    REQUIRE(grids["widgets"].contains("train_grid_0_0"));
+    click_widget(grids, "train_grid_1_1");
+    REQUIRE_MESSAGE(wait_for(app.state, [](const nlohmann::json& j) { return j["confirm_discard"] == true; }).is_object(),
+                    "no Save / Discard / Cancel question");
+    // Behind the question: the top-left cell of layer 1, head 0.
+    const auto& g = grids["widgets"]["train_grid_0_0"];
+    xdo("mousemove " + std::to_string(static_cast<int>(g[0].get<double>()) + 4) + " " + std::to_string(static_cast<int>(g[1].get<double>()) + 4));
+    xdo("click 1");
+    const nlohmann::json asked = settled(app.layout, "discard_discard");
+    REQUIRE(asked.is_object());
+    click_widget(asked, "discard_discard");
+    const nlohmann::json opened = wait_for(app.state, [](const nlohmann::json& j) {
+      return j["confirm_discard"] == false && j["train"]["open"] == false;
+    });
+    REQUIRE_MESSAGE(opened.is_object(), "Discard did not open the trained layer");
+    CHECK(opened["view_head"] == 1);
+    CHECK(opened["dirty"] == false);
+  }
 }

@@ -105,19 +105,23 @@ Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
   if (j.contains("recent_folders")) {
     const json& v = j["recent_folders"];
     bool ok = v.is_array();
-    if (ok)
-      for (const json& p : v)
+    if (ok) {
+      for (const json& p : v) {
         if (p.is_string() && fs::path(p.get<std::string>()).is_absolute()) s.recent_folders.push_back(p.get<std::string>());
         else ok = false;
+      }
+    }
     if (!ok) problems.push_back("recent_folders must be a list of absolute folder paths");
   }
   if (j.contains("last_folder")) {
     const json& v = j["last_folder"];
     bool ok = v.is_object();
-    if (ok)
-      for (const auto& [kind, p] : v.items())
+    if (ok) {
+      for (const auto& [kind, p] : v.items()) {
         if (p.is_string() && fs::path(p.get<std::string>()).is_absolute()) s.last_folder[kind] = p.get<std::string>();
         else ok = false;
+      }
+    }
     if (!ok) problems.push_back("last_folder must map each dialog to an absolute folder path");
   }
   if (j.contains("last_export_name")) {

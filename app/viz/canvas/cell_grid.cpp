@@ -25,7 +25,12 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
   const float text_px = std::clamp(cell * 0.32f, 9.0f, 40.0f);
   ImFont* font = fonts.for_size(text_px);
   std::optional<std::pair<int, int>> hovered;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  // Only when this window is the one under the pointer: behind a modal
+  // (Unsaved edits: Save / Discard / Cancel) a grid is neither hovered nor
+  // clicked. A click on Discard over a Train-view grid opened that grid's
+  // head instead of the one asked for.
+  const bool reachable = ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+  const ImVec2 mouse = reachable ? ImGui::GetIO().MousePos : ImVec2(-1e9f, -1e9f);
   for (Eigen::Index r = 0; r < m.rows(); ++r)
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};

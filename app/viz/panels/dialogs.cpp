@@ -94,7 +94,7 @@ void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
   ImGui::EndPopup();
 }
 
-void discard_dialog(AppState& state) {
+void discard_dialog(AppState& state, WidgetProbe* probe) {
   const char* id = "Unsaved edits";
   if (state.confirm_discard && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
   if (!ImGui::BeginPopupModal(id, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
@@ -108,6 +108,7 @@ void discard_dialog(AppState& state) {
   if (ImGui::Button(state.path.empty() ? "Save as..." : "Save", {w, 0})) answer = actions::Answer::Save;
   ImGui::SameLine();
   if (ImGui::Button("Discard", {w, 0})) answer = actions::Answer::Discard;
+  probe_item(probe, "discard_discard");
   ImGui::SameLine();
   if (ImGui::Button("Cancel", {w, 0}) || escape_pressed()) answer = actions::Answer::Cancel;
   if (answer) {
@@ -191,7 +192,7 @@ void draw_modals(AppState& state, WidgetProbe* probe) {
   path_dialog(state, PathKind::OpenScenario, probe);
   path_dialog(state, PathKind::SaveScenario, probe);
   path_dialog(state, PathKind::OpenLesson, probe);
-  discard_dialog(state);
+  discard_dialog(state, probe);
   message_dialog(state);
   restore_dialog(state);
 }

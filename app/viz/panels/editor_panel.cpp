@@ -212,6 +212,7 @@ void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& mod
   editor_tooltip("Go back to the scenario as it was opened (can be undone)");
   ImGui::SameLine();
   if (ImGui::Button("Randomise")) actions::randomise(state);
+  probe_item(probe, "editor_randomise");
   editor_tooltip("Fill X and all weights with seeded random numbers (same seed, same numbers)");
   ImGui::SameLine();
   int seed = static_cast<int>(state.seed);

@@ -69,7 +69,8 @@ void draw_go_to_dialog(AppState& state, const attn::Trace* trace, WidgetProbe* p
   const bool cancel = ImGui::Button("Cancel", {font * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   if (go || cancel) {
     if (go) {
-      state.view.go_to = ViewOptions::GoTo{d};
+      state.view.go_to.emplace();
+      state.view.go_to->cell = d;
       state.pinned = d;  // the inspector explains the cell gone to
       // One head on screen: show the head the cell is in.
       if (state.view.head >= 0 && d.stage.head >= 0 && d.stage.head != state.view.head) state.view.head = d.stage.head;

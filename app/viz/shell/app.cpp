@@ -78,7 +78,8 @@ App::App(const Options& options, AppState initial)
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
   if (options.go_to) {
     const CellRef cell{{options.go_to->stage, options.go_to->head}, options.go_to->row, options.go_to->col};
-    state_.view.go_to = ViewOptions::GoTo{cell};
+    state_.view.go_to.emplace();
+    state_.view.go_to->cell = cell;
     state_.pinned = cell;
     if (state_.view.head >= 0 && cell.stage.head >= 0) state_.view.head = cell.stage.head;
   }
