@@ -60,8 +60,12 @@ test-sanitize: deps
 # gradients), and the UI tests beyond a smoke set that still drives every
 # room of the app under ASan (screenshots, animation, numbers, presentation
 # and slides, explore, compare, typing and undo, export, install). Measured
-# under ASan on the 2-core machine: these took 10 of the 13 minutes.
-SANITIZE_SKIP = package_deb|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset
+# under ASan on the 2-core machine: these took 10 of the 13 minutes. The
+# tests that open dialogs from the File menu (startup, export window, file
+# dialogs) are among them: under ASan a click on a menu entry is lost often
+# enough to fail both tries; the dialogs' model (listing, the chooser's
+# process and thread) runs here in test_app_model.
+SANITIZE_SKIP = package_deb|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|ui_file_dialogs|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset
 
 # libFuzzer on the scenario, lesson and model parsers (clang), FUZZ_SECONDS
 # each, starting from the shipped scenes, the malformed corpora and the lessons.

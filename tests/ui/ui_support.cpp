@@ -226,14 +226,25 @@ std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& w
 // The layout once `widget` is there and has not moved between two reads: a
 // menu is placed only after its first frame, so its first rectangle can be stale.
 nlohmann::json settled(const std::string& layout_path, const std::string& widget, int timeout_ms) {
+  // Unmoved over two frames drawn after it was first seen there (a dialog is
+  // placed on its first frames; under a sanitizer a frame can outlast two
+  // reads), or over 300 ms in which the app drew nothing (it is idle: what
+  // it shows is final).
   nlohmann::json last;
+  int since_frame = -1, idle_ms = 0;
   return wait_for(
       layout_path,
       [&](const nlohmann::json& j) {
         if (!j["widgets"].contains(widget)) return false;
-        const bool same = last == j["widgets"][widget];
-        last = j["widgets"][widget];
-        return same;
+        const int frame = j.value("frame", 0);
+        if (last != j["widgets"][widget]) {
+          last = j["widgets"][widget];
+          since_frame = frame;
+          idle_ms = 0;
+          return false;
+        }
+        idle_ms += 50;
+        return frame >= since_frame + 2 || idle_ms >= 300;
       },
       timeout_ms);
 }

@@ -216,7 +216,7 @@ void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage&
   const float px = std::clamp(12 * z, kMinTextPx, 24.0f * ctx.text_scale);
   if (12 * z < kSkipTextPx) return;
   const Vec2d at = ctx.view.to_screen(Vec2d{g.box.x0, g.cells.y1 + 6});
-  const float bar_w = px * 5, bar_h = px * 0.66f;
+  const float bar_h = px * 0.66f;
   const Legend legend = legend_of(scale);
   const ImU32 ink = to_imgui(ctx.palette.legend);
   float x = static_cast<float>(at.x);
@@ -225,8 +225,16 @@ void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage&
     text(ctx, px, {x, y}, ink, w);
     x += text_size(ctx, px, w).x + gap;
   };
+  // The legend stays within its grid's width: a narrow grid's legend ran
+  // into its neighbour's ("0.250.25"). The bar shortens first, then the
+  // middle "0" goes (the bar still runs through zero).
+  const float room = static_cast<float>(g.box.width() * zoom);
+  const float ends = text_size(ctx, px, legend.lo).x + 4 + text_size(ctx, px, legend.hi).x + 4;
+  const float zero_w = text_size(ctx, px, legend.zero).x + 6;
+  bool split = legend.zero_u > 0 && legend.zero_u < 1;
+  if (split && ends + zero_w + px * 2 > room) split = false;
+  const float bar_w = std::clamp(room - ends - (split ? zero_w : 0), px * 1.5f, px * 5);
   word(legend.lo, 4);
-  const bool split = legend.zero_u > 0 && legend.zero_u < 1;
   const float zero_u = legend.u0 + (legend.u1 - legend.u0) * legend.zero_u;
   if (split) {
     paint_colour_bar(ctx.list, {x, top}, {x + bar_w / 2, bottom}, scale.map, legend.u0, zero_u);
@@ -239,11 +247,13 @@ void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage&
     x += bar_w + 4;
   }
   word(legend.hi, 10);
-  if (!legend.note.empty()) word("(" + legend.note + ")", 10);
+  // The note and the masked key, each where it fits in the grid's width.
+  const float right = static_cast<float>(at.x) + std::max(room, x - static_cast<float>(at.x));
+  if (!legend.note.empty() && x + text_size(ctx, px, "(" + legend.note + ")").x <= right) word("(" + legend.note + ")", 10);
   if (s.blocked.size() != 0 && s.blocked.any()) {
     const ImVec2 a(x, y + (px - bar_h * 1.4f) / 2), b(x + bar_h * 1.4f, y + (px + bar_h * 1.4f) / 2);
     paint_masked(ctx.list, a, b, ctx.palette);
-    text(ctx, px, {b.x + 3, y}, ink, "masked");
+    if (b.x + 3 + text_size(ctx, px, "masked").x <= right) text(ctx, px, {b.x + 3, y}, ink, "masked");
   }
   if (!g.captioned) return;
   const float wrap = static_cast<float>(g.box.width() * zoom);
