@@ -75,6 +75,20 @@ DialogButton ok_cancel_row(const char* ok_label, bool enabled, const char* ok_pr
   return ok ? DialogButton::Ok : cancel ? DialogButton::Cancel : DialogButton::None;
 }
 
+// The desktop's chooser part of an export dialog. While the desktop's
+// window is open the dialog shows only a disabled Export and Cancel; true
+// then (the popup is ended here), false when the dialog draws its fields.
+bool waiting_for_desktop(AppState& state, files::Dialog d, std::string& path, bool& open, const char* ok_probe, WidgetProbe* probe) {
+  if (desktop_chooser_part(state, d, path, probe) != DesktopStep::Waiting) return false;
+  if (ok_cancel_row("Export", false, ok_probe, probe) == DialogButton::Cancel) {
+    end_file_dialog(state);
+    open = false;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+  return true;
+}
+
 // A request's problem as the dialog says it: without the command line's
 // option name ("--export-size: 10x10 is too small" reads "10x10 is too small").
 std::string user_words(const std::string& problem) {
@@ -101,16 +115,7 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   const float font = ImGui::GetFontSize();
   ImGui::SetNextWindowSize({font * 40, 0}, ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
-  const DesktopStep desktop = desktop_chooser_part(state, files::Dialog::Export, d.path, probe);
-  if (desktop == DesktopStep::Waiting) {
-    if (ok_cancel_row("Export", false, "export_ok", probe) == DialogButton::Cancel) {
-      end_file_dialog(state);
-      ui.dialog = false;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::EndPopup();
-    return;
-  }
+  if (waiting_for_desktop(state, files::Dialog::Export, d.path, ui.dialog, "export_ok", probe)) return;
   ImGui::TextUnformatted("File (.png .svg .gif .mp4 .csv .npy .json):");
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -191,16 +196,7 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
   ImGui::SetNextWindowSize({font * 40, 0}, ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
-  const DesktopStep desktop = desktop_chooser_part(state, files::Dialog::Slides, d.dir, probe);
-  if (desktop == DesktopStep::Waiting) {
-    if (ok_cancel_row("Export", false, "slides_ok", probe) == DialogButton::Cancel) {
-      end_file_dialog(state);
-      ui.slides_dialog = false;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::EndPopup();
-    return;
-  }
+  if (waiting_for_desktop(state, files::Dialog::Slides, d.dir, ui.slides_dialog, "slides_ok", probe)) return;
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted("One picture a step, as the step is presented (its text, question and grids, no controls), "
                          "and one more with each question's answer. Into the folder (made if it is not there):");
