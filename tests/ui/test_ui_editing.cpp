@@ -27,27 +27,6 @@ nlohmann::json layout_with(const RunningApp& app, const std::string& widget) {
   return wait_for(app.layout, [&](const nlohmann::json& j) { return j["frame"] >= 3 && j["widgets"].contains(widget); });
 }
 
-// Clicks the middle of a widget the layout dump lists (Ctrl+click on a drag
-// field starts typing into it), then waits for `done` on the state dump;
-// clicks again if the app missed it (a loaded machine can drop a click).
-nlohmann::json click_widget(const RunningApp& app, nlohmann::json layout, const std::string& widget,
-                            const std::function<bool(const nlohmann::json&)>& done, bool ctrl = false) {
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    if (attempt > 0) layout = layout_with(app, widget);  // where it is now
-    if (!layout.is_object()) return nullptr;
-    const nlohmann::json& r = layout["widgets"][widget];
-    const int x = static_cast<int>((r[0].get<double>() + r[2].get<double>()) / 2);
-    const int y = static_cast<int>((r[1].get<double>() + r[3].get<double>()) / 2);
-    xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
-    if (ctrl) run(std::string(XDOTOOL) + " keydown ctrl");
-    xdo("click 1");
-    if (ctrl) run(std::string(XDOTOOL) + " keyup ctrl");
-    nlohmann::json j = wait_for(app.state, done, 5000);
-    if (j.is_object()) return j;
-  }
-  return nullptr;
-}
-
 bool is_typing(const nlohmann::json& j) { return j["typing"] == true; }
 
 // Ctrl+Z on the canvas, so no field has the keyboard.
@@ -58,8 +37,8 @@ void undo_on_canvas() {
 }
 
 // Starts typing into X[0][0] (Ctrl+click, select all) and types `text`.
-void type_into_x00(const RunningApp& app, const nlohmann::json& layout, const std::string& text) {
-  REQUIRE_MESSAGE(click_widget(app, layout, "x[0,0]", is_typing, true).is_object(), "X[0][0] never took the keyboard");
+void type_into_x00(const RunningApp& app, const std::string& text) {
+  REQUIRE_MESSAGE(click_until(app, "x[0,0]", is_typing, true).is_object(), "X[0][0] never took the keyboard");
   chord("ctrl", "a");
   type_text(text);
 }
@@ -76,7 +55,7 @@ TEST_SUITE("typing") {
     const double x00 = before["scenario"]["x"][0][0].get<double>();
     const int revision = before["revision"].get<int>();
 
-    type_into_x00(app, layout, "1e308");
+    type_into_x00(app, "1e308");
     const nlohmann::json typing = wait_for(app.state, [](const nlohmann::json& j) { return j["typing"] == true; });
     REQUIRE_MESSAGE(typing.is_object(), "the field never took the keyboard");
     CHECK(typing["revision"] == revision);  // nothing applied while typing: no 1e3, no 1e30
@@ -98,7 +77,7 @@ TEST_SUITE("typing") {
     CHECK(undone["dirty"] == false);
 
     // A plain number: the weights follow, and one undo brings them back.
-    type_into_x00(app, layout, "3");
+    type_into_x00(app, "3");
     key("Return");
     const nlohmann::json three = wait_for(app.state, [](const nlohmann::json& j) { return j["scenario"]["x"][0][0] == 3.0; });
     REQUIRE_MESSAGE(three.is_object(), "X[0][0] never became 3");
@@ -129,7 +108,7 @@ TEST_SUITE("typing") {
     }
     // A loaded machine can split a double-click over two slow frames: then
     // Ctrl+click starts the typing (the undo after it is what this is about).
-    if (!typing.is_object()) typing = click_widget(app, layout, "x[0,1]", is_typing, true);
+    if (!typing.is_object()) typing = click_until(app, "x[0,1]", is_typing, true);
     REQUIRE_MESSAGE(typing.is_object(), "X[0][1] never took the keyboard");
     chord("ctrl", "a");
     type_text("3");
@@ -162,7 +141,7 @@ TEST_SUITE("typing") {
     const nlohmann::json tokens = before["tokens"];
     REQUIRE(tokens.size() == 4);
     const int revision = before["revision"].get<int>();
-    REQUIRE(click_widget(app, layout, "shape:tokens", is_typing).is_object());
+    REQUIRE(click_until(app, "shape:tokens", is_typing).is_object());
     chord("ctrl", "a");
     type_text("12");
     const nlohmann::json typing = wait_for(app.state, [](const nlohmann::json& j) { return j["typing"] == true; });
@@ -188,7 +167,7 @@ TEST_SUITE("typing") {
     const nlohmann::json layout = layout_with(app, "shape:d_model");
     REQUIRE(layout.is_object());
     REQUIRE(app.first_state().is_object());
-    REQUIRE(click_widget(app, layout, "shape:d_model", is_typing).is_object());
+    REQUIRE(click_until(app, "shape:d_model", is_typing).is_object());
     chord("ctrl", "a");
     type_text("600");
     key("Return");
@@ -208,12 +187,12 @@ TEST_SUITE("typing") {
     REQUIRE(layout.is_object());
     const nlohmann::json before = app.first_state();
     REQUIRE(before.is_object());
-    REQUIRE_MESSAGE(click_widget(app, layout, "header:Tokens", [&](const nlohmann::json&) {
+    REQUIRE_MESSAGE(click_until(app, "header:Tokens", [&](const nlohmann::json&) {
                       return load_json(app.layout)["widgets"].contains("token[1]");
                     }).is_object(),
                     "the token list did not open");
     layout = layout_with(app, "token[1]");
-    REQUIRE(click_widget(app, layout, "token[1]", is_typing).is_object());
+    REQUIRE(click_until(app, "token[1]", is_typing).is_object());
     chord("ctrl", "a");
     type_text("dog");
     const nlohmann::json typing = wait_for(app.state, [](const nlohmann::json& j) { return j["typing"] == true; });
@@ -304,7 +283,7 @@ std::string grid_outside_area(const nlohmann::json& layout) {
 void set_tokens(const RunningApp& app, int n) {
   const nlohmann::json layout = wait_for(app.layout, [](const nlohmann::json& j) { return j["frame"] >= 3 && j["widgets"].contains("shape:tokens"); });
   REQUIRE(layout.is_object());
-  REQUIRE(click_widget(app, layout, "shape:tokens", is_typing).is_object());
+  REQUIRE(click_until(app, "shape:tokens", is_typing).is_object());
   chord("ctrl", "a");
   type_text(std::to_string(n));
   key("Return");
@@ -399,7 +378,7 @@ TEST_SUITE("typing") {
       const nlohmann::json layout = layout_with(app, "x[0,0]");
       REQUIRE(layout.is_object());
       REQUIRE(app.first_state().is_object());
-      type_into_x00(app, layout, "3");
+      type_into_x00(app, "3");
       key("Return");
       REQUIRE(wait_for(app.state, [](const nlohmann::json& j) { return j["scenario"]["x"][0][0] == 3.0; }).is_object());
       // The copy lands within a few seconds of the edit; wait for it, not for time.

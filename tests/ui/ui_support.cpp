@@ -249,6 +249,22 @@ nlohmann::json settled(const std::string& layout_path, const std::string& widget
       timeout_ms);
 }
 
+nlohmann::json click_until(const RunningApp& app, const std::string& widget,
+                           const std::function<bool(const nlohmann::json&)>& done, bool ctrl) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const nlohmann::json layout = settled(app.layout, widget);
+    if (!layout.is_object()) return nullptr;
+    const auto [x, y] = centre_of(layout, widget);
+    xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
+    if (ctrl) run(std::string(XDOTOOL) + " keydown ctrl");
+    xdo("click 1");
+    if (ctrl) run(std::string(XDOTOOL) + " keyup ctrl");
+    nlohmann::json j = wait_for(app.state, done, 5000);
+    if (j.is_object()) return j;
+  }
+  return nullptr;
+}
+
 namespace {
 bool shows(const std::string& layout_path, const std::string& widget) {
   const nlohmann::json j = load_json(layout_path);

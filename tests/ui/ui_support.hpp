@@ -110,6 +110,11 @@ std::pair<int, int> centre_of(const nlohmann::json& layout, const std::string& w
 // menu is placed only after its first frame, so its first rectangle can be stale.
 nlohmann::json settled(const std::string& layout_path, const std::string& widget, int timeout_ms = 20000);
 void hover_widget(const nlohmann::json& layout, const std::string& widget);
+// Clicks the middle of `widget` once it has settled (Ctrl+click on a drag
+// field starts typing into it), then waits for `done` on the state dump;
+// clicks again if the app missed it (a loaded machine can drop a click).
+nlohmann::json click_until(const RunningApp& app, const std::string& widget,
+                           const std::function<bool(const nlohmann::json&)>& done, bool ctrl = false);
 void click_widget(const nlohmann::json& layout, const std::string& widget);
 // Opens the File menu and clicks `item` ("Open", "Export": its probe name).
 // A click lost under load (a sanitizer build on 2 cores) is made again.

@@ -12,21 +12,29 @@
 #include <utility>
 
 #include "attn/io/machine_limits.hpp"
+#include "viz/disk_actions.hpp"
+#include "viz/disk_stamp.hpp"
 #include "viz/file_loader.hpp"
 #include "viz/scenario_edit.hpp"
 
 namespace viz::actions {
 namespace {
 
-void replace_document(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
+void replace_document(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp) {
+  // The old document's notices go with it; the app's own (settings, a failed
+  // autosave, lesson progress) stay until the user has read them.
+  s.notices.erase(std::remove_if(s.notices.begin(), s.notices.end(),
+                                 [](const Notice& n) { return n.document != 0 || n.position != 0; }),
+                  s.notices.end());
+  ++s.document;
   // The loader skips unknown keys; say so, since "maks" was meant to be "mask".
-  s.notices.clear();
   const std::string name = path.empty() ? "built-in lesson" : std::filesystem::path(path).filename().string();
-  for (const std::string& w : file.warnings) s.notices.push_back({name + ": " + w, 0});
+  for (const std::string& w : file.warnings) s.notices.push_back({name + ": " + w, 0, s.document});
   s.doc = std::move(file);
   s.path = path;
+  s.disk = {};
+  s.disk.stamp = stamp;
   s.doc_label.clear();
-  ++s.document;
   s.original = s.doc.scenario;
   s.saved = s.doc.scenario;
   ++s.saved_version;
@@ -63,7 +71,7 @@ void run(AppState& s, const PendingAction& a) {
       else open(s, a.path);
       break;
     case PendingAction::Kind::OpenRead:
-      if (a.scene) opened(s, *a.scene, a.path);
+      if (a.scene) opened(s, *a.scene, a.path, a.stamp);
       break;
     case PendingAction::Kind::OpenBuiltin: open_builtin(s); break;
     case PendingAction::Kind::Quit: s.quit = true; break;
@@ -96,15 +104,16 @@ void request_background_open(AppState& s, const std::string& path) {
   s.open_requested_revision = s.revision;
 }
 
-void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
+void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp) {
   // Unchanged since the read was asked for: any question about unsaved edits
   // was asked then (File > Open asks before it reads).
   if (s.document == s.open_requested_document && s.revision == s.open_requested_revision) {
-    opened(s, std::move(file), path);
+    opened(s, std::move(file), path, stamp);
     return;
   }
   PendingAction read(PendingAction::Kind::OpenRead, path);
   read.scene = std::make_shared<const attn::io::ScenarioFile>(std::move(file));
+  read.stamp = stamp;
   request(s, std::move(read));
 }
 
@@ -154,7 +163,8 @@ void reshape(AppState& s, const std::function<void(attn::Scenario&)>& edit) {
 
 bool open(AppState& s, const std::string& path) {
   try {
-    opened(s, attn::io::load_scenario(path, attn::io::machine_limits()), path);
+    StampedScenario read = load_stamped_scenario(path, attn::io::machine_limits());
+    opened(s, std::move(read.file), path, read.stamp);
     return true;
   } catch (const std::exception& e) {
     open_failed(s, e.what());
@@ -162,8 +172,8 @@ bool open(AppState& s, const std::string& path) {
   }
 }
 
-void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path) {
-  replace_document(s, std::move(file), path);
+void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp) {
+  replace_document(s, std::move(file), path, stamp.exists || path.empty() ? stamp : disk_stamp(path));
   s.lesson.reset();  // the document is no longer a lesson's scene
   s.highlights.clear();
   remember_recent(s, path);
@@ -178,12 +188,12 @@ void open_failed(AppState& s, const std::string& error) {
 
 
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label) {
-  replace_document(s, std::move(file), "");
+  replace_document(s, std::move(file), "", {});
   s.doc_label = label;
 }
 
 void open_builtin(AppState& s) {
-  replace_document(s, attn::io::parse_scenario(s.builtin_text), "");
+  replace_document(s, attn::io::parse_scenario(s.builtin_text), "", {});
   s.lesson.reset();
   s.highlights.clear();
 }
@@ -192,6 +202,8 @@ bool save(AppState& s, const std::string& path) {
   if (s.edit_in_progress) commit(s);  // what is written is a state undo knows
   try {
     attn::io::save_scenario(path, s.doc);
+    s.disk = {};
+    s.disk.stamp = disk_stamp(path);  // read back: what a later save compares with
     s.path = path;
     s.saved = s.doc.scenario;
     ++s.saved_version;
@@ -216,9 +228,19 @@ bool is_builtin_file(const AppState& s, const std::string& path) {
   return d == dir.end();
 }
 
+bool save_own_file(AppState& s) {
+  // Someone else saved the file since it was read: writing now would throw
+  // their change away unseen. A file that is gone is simply written again.
+  if (compare_with_disk(s.disk.stamp, s.path) == DiskChange::Changed) {
+    s.disk.save_conflict = true;
+    return false;
+  }
+  return save(s, s.path);
+}
+
 void save_or_ask(AppState& s) {
   if (!s.path.empty() && !is_builtin_file(s, s.path)) {
-    save(s, s.path);
+    save_own_file(s);
     return;
   }
   // A built-in file goes to the user's folder (the dialog's last, else Documents) under its own name.
@@ -260,10 +282,29 @@ void answer(AppState& s, Answer a) {
         s.pending = pending;
         s.dialog_path.clear();
         save_or_ask(s);
-      } else if (save(s, s.path)) {
-        run(s, pending);
+      } else {
+        s.pending = pending;  // kept while the file on disk is asked about
+        if (save_own_file(s)) run(s, std::exchange(s.pending, {}));
       }
       return;
+  }
+}
+
+void answer_save_conflict(AppState& s, ConflictAnswer a) {
+  s.disk.save_conflict = false;
+  switch (a) {
+    case ConflictAnswer::Overwrite:
+      if (save(s, s.path)) run(s, std::exchange(s.pending, {}));
+      else s.pending = {};
+      return;
+    case ConflictAnswer::SaveAs:
+      ask_save_as(s);  // the pending action, if any, goes on once saved (save_as_closed)
+      return;
+    case ConflictAnswer::ReloadAndCompare:
+      s.pending = {};
+      reload_from_disk(s);
+      return;
+    case ConflictAnswer::Cancel: s.pending = {}; return;
   }
 }
 

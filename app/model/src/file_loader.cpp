@@ -86,7 +86,9 @@ void FileLoader::run() {
     Loaded result;
     result.path = path;
     try {
-      result.file = attn::io::load_scenario(path, attn::io::machine_limits());
+      StampedScenario read = load_stamped_scenario(path, attn::io::machine_limits());
+      result.file = std::move(read.file);
+      result.stamp = read.stamp;
     } catch (const std::exception& e) {
       result.error = e.what();
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "canvas/canvas_parts.hpp"
+#include "panels/notice_lines.hpp"
 #include "panels/transport_bar.hpp"
 #include "viz/stage_roles.hpp"
 
@@ -62,8 +63,6 @@ float panel_width(float canvas_width, bool presenting = false) {
   const float buttons = ImGui::CalcTextSize("Fit (F)  100%").x + 3 * ImGui::GetStyle().FramePadding.x + 2 * kPad;
   return std::max(100.0f, std::min(canvas_width - 2 * kPad - buttons, 60 * ImGui::GetFontSize()));
 }
-
-constexpr size_t kMaxNotices = 3;  // more are summed up in the dismiss line
 
 // Never offers an action that is not available (no undo right after opening).
 std::string error_text(const CanvasData& d) {
@@ -126,9 +125,7 @@ float status_panel_height(const CanvasData& d, float canvas_width) {
                  2 * kPad + (strip ? line * 1.3f : 0);
   height += static_cast<float>(std::min<size_t>(d.model.trace().notes.size(), 2)) * line;
   if (!d.model.error().empty()) height += ImGui::CalcTextSize(error_text(d).c_str(), nullptr, false, wrap).y + kPad;
-  for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i)
-    height += ImGui::CalcTextSize(d.notices[i].text.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
-  if (!d.notices.empty()) height += ImGui::GetFrameHeightWithSpacing();
+  if (!d.background) height += notice_lines_height(d.state, wrap);  // not in an exported picture
   if (!d.opening.empty()) height += ImGui::GetFrameHeightWithSpacing();
   // computing_line(): a line that says what the grids show, and the progress bar.
   if (d.model.computes_in_background()) height += line + ImGui::GetFrameHeightWithSpacing();
@@ -239,14 +236,7 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f, pal);
   if (strip) ImGui::Dummy({1, line * 1.3f});
   for (size_t i = 0; i < notes.size() && i < 2; ++i) ImGui::TextColored(to_imvec4(pal.warning), "note: %s", notes[i].c_str());
-  for (size_t i = 0; i < d.notices.size() && i < kMaxNotices; ++i) ImGui::TextColored(to_imvec4(pal.warning), "%s", d.notices[i].text.c_str());
-  if (!d.notices.empty()) {
-    if (ImGui::SmallButton("OK##notices")) state.notices.clear();
-    if (d.notices.size() > kMaxNotices) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("and %zu more", d.notices.size() - kMaxNotices);
-    }
-  }
+  if (!d.background) draw_notice_lines(state, d.probe);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 

@@ -11,6 +11,7 @@
 
 #include "viz/app_state.hpp"
 #include "gl/font_set.hpp"
+#include "panels/editor_panel.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "canvas/grid_renderer.hpp"
 #include "canvas/grid_textures.hpp"
@@ -32,7 +33,7 @@ struct CanvasData {
   const StepCaption& caption;
   const FontSet& fonts;
   const GridTextures& textures;
-  const std::vector<Notice>& notices;  // AppState::notices, for the status panel
+  const AppState& state;               // its notices and the file on disk, for the status panel
   bool can_undo;                       // error messages offer Ctrl+Z only then
   const std::vector<int>& hidden;      // stages a lesson question hides until answered
   // Export: the canvas background instead of the theme's (white, or black
@@ -43,6 +44,7 @@ struct CanvasData {
   // An exported still of a chosen size: the grids fill the picture, with the
   // colour legend under them; no caption (it would only say "all shown").
   bool grids_only = false;
+  WidgetProbe* probe = nullptr;  // --dump-layout: where the status panel's buttons are
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

@@ -73,6 +73,9 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["opening"] = state.opening;
   j["typing"] = state.draft.widget != 0;
   j["restore_offered"] = state.restore_offer.has_value();
+  const char* outside[] = {"same", "changed", "gone"};
+  j["disk"] = {{"outside", outside[static_cast<int>(state.disk.outside)]}, {"answered", state.disk.answered},
+               {"save_conflict", state.disk.save_conflict}};
   nlohmann::json notices = nlohmann::json::array();
   for (const Notice& n : state.notices) notices.push_back(n.text);
   j["notices"] = notices;
@@ -134,6 +137,8 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     std::to_string(state.open_dialog) + state.opening + "/" +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
                     std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
+                    std::to_string(static_cast<int>(state.disk.outside)) + std::to_string(state.disk.answered) +
+                    std::to_string(state.disk.save_conflict) + "/" +
                     state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) + "/" +
                     theme_name(state.view.colour.theme) + colormap(state.view.colour.signed_map).name +
                     colormap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +

@@ -7,6 +7,7 @@
 
 #include "lessons/lesson_panel.hpp"
 #include "gl/theme_style.hpp"
+#include "panels/notice_lines.hpp"
 #include "viz/lesson_actions.hpp"
 
 namespace viz {
@@ -51,6 +52,12 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
   // the lessons outgrow the window (at 1024x768 a fixed wrap cut
   // "questions right" to "questions righ" under it).
   ImGui::PushTextWrapPos(0.0f);
+  // Notices first: the page covers the status panel where they are said
+  // (at first start, a settings file that could not be read).
+  if (notice_lines_height(state, ImGui::GetContentRegionAvail().x) > 0) {
+    draw_notice_lines(state, probe);
+    ImGui::Separator();
+  }
   ImGui::TextWrapped("See attention compute, one step at a time, with real numbers. Each lesson follows one article "
                      "and asks you to predict before it shows.");
   ImGui::Spacing();

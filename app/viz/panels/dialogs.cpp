@@ -2,7 +2,9 @@
 // (open, save, continue after saving) is in viz::actions, where it is tested.
 #include "panels/dialogs.hpp"
 
+#include <algorithm>
 #include <ctime>
+#include <optional>
 #include <filesystem>
 
 #include <imgui.h>
@@ -12,6 +14,7 @@
 #include "panels/file_browser_view.hpp"
 #include "panels/menu_bar.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/disk_actions.hpp"
 
 namespace viz {
 namespace {
@@ -145,12 +148,62 @@ void restore_dialog(AppState& state) {
   ImGui::EndPopup();
 }
 
+// Save found the open file changed by someone else since it was read.
+void save_conflict_dialog(AppState& state, WidgetProbe* probe) {
+  const char* id = "File changed on disk";
+  if (state.disk.save_conflict && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
+  const float font = ImGui::GetFontSize();
+  ImGui::SetNextWindowSize({std::min(font * 34, ImGui::GetIO().DisplaySize.x * 0.95f), 0}, ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  const std::string name = fs::path(state.path).filename().string();
+  ImGui::TextWrapped("%s was changed on disk since you opened it, by another window or program. Saving now would "
+                     "replace that version with yours.", name.c_str());
+  ImGui::TextWrapped("Reload and compare reads the file's version and shows it beside yours; Ctrl+Z then puts yours back.");
+  ImGui::Spacing();
+  std::optional<actions::ConflictAnswer> answer;
+  const struct {
+    const char* label;
+    const char* probe;
+    actions::ConflictAnswer answer;
+  } buttons[] = {{"Overwrite", "conflict_overwrite", actions::ConflictAnswer::Overwrite},
+                 {"Save as...", "conflict_save_as", actions::ConflictAnswer::SaveAs},
+                 {"Reload and compare", "conflict_reload", actions::ConflictAnswer::ReloadAndCompare},
+                 {"Cancel", "conflict_cancel", actions::ConflictAnswer::Cancel}};
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float x = 0;
+  for (const auto& b : buttons) {
+    // Side by side while they fit, else on the next row.
+    const float w = ImGui::CalcTextSize(b.label).x + 2 * style.FramePadding.x;
+    if (x > 0 && x + style.ItemSpacing.x + w <= ImGui::GetContentRegionAvail().x) ImGui::SameLine();
+    else x = 0;
+    if (ImGui::Button(b.label)) answer = b.answer;
+    probe_item(probe, b.probe);
+    x += (x > 0 ? style.ItemSpacing.x : 0) + w;
+  }
+  if (escape_pressed()) answer = actions::ConflictAnswer::Cancel;
+  if (answer) {
+    ImGui::CloseCurrentPopup();
+    actions::answer_save_conflict(state, *answer);
+  }
+  ImGui::EndPopup();
+}
+
+// A message longer than the window scrolls inside it, with OK always in
+// view (a 60 KB message made a blank full-height dialog with no button).
 void message_dialog(AppState& state) {
   const char* id = "attnviz";
   if (!state.message.empty() && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
-  ImGui::SetNextWindowSize({ImGui::GetFontSize() * 30, 0}, ImGuiCond_Appearing);
+  const float font = ImGui::GetFontSize();
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowSize({std::min(font * 30, display.x * 0.95f), 0}, ImGuiCond_Appearing);
+  ImGui::SetNextWindowSizeConstraints({font * 10, 0}, {display.x * 0.95f, display.y * 0.8f});
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float text_h = ImGui::CalcTextSize(state.message.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+  const float room = display.y * 0.8f - ImGui::GetFrameHeight() * 2 - style.WindowPadding.y * 2 - style.ItemSpacing.y * 3;
+  ImGui::BeginChild("##message", {0, std::max(font, std::min(text_h + style.ItemSpacing.y, room))});
   ImGui::TextWrapped("%s", state.message.c_str());
+  ImGui::EndChild();
   ImGui::Spacing();
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   if (ImGui::Button("OK", {ImGui::GetFontSize() * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
@@ -193,6 +246,7 @@ void draw_modals(AppState& state, WidgetProbe* probe) {
   path_dialog(state, PathKind::SaveScenario, probe);
   path_dialog(state, PathKind::OpenLesson, probe);
   discard_dialog(state, probe);
+  save_conflict_dialog(state, probe);
   message_dialog(state);
   restore_dialog(state);
 }

@@ -44,6 +44,7 @@ App::App(const Options& options, AppState initial)
   model_.set_on_ready(&Platform::wake);
   train_.set_on_progress(&Platform::wake);
   loader_.set_on_ready(&Platform::wake);
+  disk_watcher_.set_on_change(&Platform::wake);
   // Remembered settings first (before the file given on the command line
   // joins the recent list); this run's command line goes over them.
   if (remembers_ && !options.config_dir_or_default().empty()) {
@@ -98,6 +99,10 @@ App::App(const Options& options, AppState initial)
     if (!state_.lesson) state_.message = "--dialog slides: slides are made of a lesson's steps; open one with --lesson FILE.";
   }
   if (options.dialog == "go-to") state_.view.go_to_dialog = true;
+  if ((options.dialog == "file-changed" || options.dialog == "save-conflict") && state_.path.empty())
+    state_.message = "--dialog " + options.dialog + ": it is about the open file; give one (attnviz FILE).";
+  else if (options.dialog == "file-changed") state_.disk.outside = DiskChange::Changed;
+  else if (options.dialog == "save-conflict") state_.disk.save_conflict = true;
 }
 
 // A dialog asked for the desktop's chooser, closed it, or is waiting for it.

@@ -24,6 +24,7 @@
 #include "viz/animation.hpp"
 #include "viz/explain_cache.hpp"
 #include "viz/desktop_chooser.hpp"
+#include "viz/disk_watcher.hpp"
 #include "viz/file_loader.hpp"
 #include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
@@ -184,6 +185,9 @@ class App {
   bool train_options_applied_ = false;
   // File > Open of a large scene reads it in the background (app_opening.cpp).
   FileLoader loader_;
+  // The open file, watched for changes made outside this window (app_opening.cpp).
+  DiskWatcher disk_watcher_;
+  void watch_disk();
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;
   ChooserTool chooser_tool_ = ChooserTool::None;

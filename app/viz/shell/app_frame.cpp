@@ -17,6 +17,7 @@
 #include "viz/shown_stages.hpp"
 #include "panels/dialogs.hpp"
 #include "panels/go_to_dialog.hpp"
+#include "panels/notice_lines.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"
@@ -79,6 +80,7 @@ void App::update_derived(const Panels& p, double dt) {
   // goes before the model hears of it, so no frame shows the new view over
   // the old trace without marking it stale.
   update_opening();
+  watch_disk();
   update_train();
   if (state_.cancel_compute) model_.cancel();
   if (state_.compute_again) model_.compute_again();
@@ -160,8 +162,9 @@ void App::update_derived(const Panels& p, double dt) {
 }
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
-  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_.notices,
-                        state_.history.can_undo(), hidden_, export_background_, state_.opening, export_grids_only_};
+  const CanvasData data{model_, frame_, layout_, scales_, inspected_, active_cell_, caption_, fonts_, *textures_, state_,
+                        state_.history.can_undo(), hidden_, export_background_, state_.opening, export_grids_only_,
+                        options_.dump_layout.empty() ? nullptr : &probe_};
   if (state_.train.open) {
     const TrainViewData view{train_, train_grids_.get(train_, state_.train.shown, state_.train.example), fonts_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
@@ -176,6 +179,10 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   } else {
     draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   }
+  // The compare and Train views cover the status panel: its notices and
+  // the changed-on-disk line come in a window of their own there.
+  if (state_.train.open || state_.compare.open)
+    draw_notice_window(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);

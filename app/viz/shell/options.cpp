@@ -102,8 +102,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "With --lesson: write the lesson as slides to this folder, one PNG a step (and one with each "
                  "question's answer), at --size, and exit");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
-  app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export, slides or go-to (with --screenshot: a picture of it)")
-      ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides", "go-to"}));
+  app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export, slides, go-to, or what the app says when "
+                 "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
+      ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides", "go-to", "file-changed", "save-conflict"}));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
       ->check(CLI::IsMember({"why-scale", "hull"}));

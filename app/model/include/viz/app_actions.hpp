@@ -34,7 +34,9 @@ bool open(AppState& s, const std::string& path);
 // The two ends of open(), for a file read elsewhere (in the background):
 // `file` becomes the document, or `error` (load_scenario's message) is
 // shown with the current document kept.
-void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path);
+// `stamp`: the bytes that were read (disk_stamp.hpp); when not given, the
+// file as it is now.
+void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp = {});
 void open_failed(AppState& s, const std::string& error);
 // Large files (kBackgroundOpenBytes and up) are read in the background
 // (s.open_request, for viz::FileLoader); small ones parse in milliseconds.
@@ -44,7 +46,7 @@ void request_background_open(AppState& s, const std::string& path);
 // A file read in the background arrives. It becomes the document at once,
 // unless the document changed while it was read: then the unsaved-changes
 // question comes first (when there are unsaved changes), as for any open.
-void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path);
+void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp = {});
 void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
 // Shows a scene that is not a file of its own (a lesson step), named `label`.
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);
@@ -54,6 +56,9 @@ bool save(AppState& s, const std::string& path);
 // are read-only: the dialog then offers the same name in the user's
 // Documents folder (else home).
 void save_or_ask(AppState& s);
+// Saves over the open file, unless someone else changed it since it was
+// read: then asks first (s.disk.save_conflict, disk_actions.hpp).
+bool save_own_file(AppState& s);
 // File > Open and Save as: the dialog, starting in the user's folder (a
 // built-in file's name goes there too; an own file is offered where it is).
 void ask_open(AppState& s);

@@ -25,6 +25,7 @@
 #include "viz/timeline.hpp"
 #include "viz/train_ui.hpp"
 #include "viz/desktop_chooser.hpp"
+#include "viz/disk_stamp.hpp"
 #include "viz/undo_history.hpp"
 #include "viz/view_transform.hpp"
 
@@ -115,10 +116,13 @@ struct ViewOptions {
 
 // A line for the status panel that needs no answer. A notice raised by an
 // edit (a value the editor limited) belongs to the state that edit made and
-// goes away when that edit is undone.
+// goes away when that edit is undone; one about a file (keys it skipped)
+// goes when another document replaces it. Any other (settings that could
+// not be read, a failed autosave) stays until the user dismisses it.
 struct Notice {
   std::string text;
   std::uint64_t position = 0;  // UndoHistory position it belongs to; 0: none
+  std::uint64_t document = 0;  // AppState::document it is about; 0: none
 };
 
 // What to do once unsaved edits have been saved or discarded.
@@ -133,12 +137,25 @@ struct PendingAction {
   std::shared_ptr<const attn::io::ScenarioFile> scene;
   std::string label;
   int head = -1;
+  DiskStamp stamp;  // OpenRead: the bytes that were read
 };
 
 struct AppState {
   // The document.
   attn::io::ScenarioFile doc;
   std::string path;              // empty: the built-in lesson
+  // The open file on disk (disk_stamp.hpp): `stamp` is what the document
+  // was read from or last saved as. Someone else may change the file since
+  // (another window, an editor): `outside` says so, and the status panel
+  // offers Reload until the user answers (`answered`); Save then asks
+  // before it writes over their change (`save_conflict`).
+  struct DiskFile {
+    DiskStamp stamp;
+    DiskChange outside = DiskChange::Same;
+    DiskStamp outside_stamp;  // what is on disk now, when outside != Same
+    bool answered = false;
+    bool save_conflict = false;  // Overwrite / Save as / Reload and compare / Cancel
+  } disk;
   std::string builtin_text;      // the built-in lesson's file text
   std::string assets_dir;        // the scenes and lessons attnviz ships (viz::find_assets_dir)
   std::uint64_t document = 0;    // bumped whenever another document is opened

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "attn/io/scenario_file.hpp"
+#include "viz/disk_stamp.hpp"
 
 namespace viz {
 
@@ -28,6 +29,7 @@ class FileLoader {
     std::string path;
     std::optional<attn::io::ScenarioFile> file;  // empty when it could not be read
     std::string error;                           // why not (load_scenario's message)
+    DiskStamp stamp;                             // the bytes that were read
   };
 
   FileLoader();
