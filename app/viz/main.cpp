@@ -42,13 +42,13 @@ int main(int argc, char** argv) {
     state.progress = viz::ProgressStore(options.config_dir_or_default() + "/progress.json");
     // Work a crashed run left behind is offered back (the newest; a copy
     // that cannot be read is dropped).
-    for (const std::string& file : viz::orphaned_autosaves(options.config_dir_or_default(), static_cast<long>(::getpid()))) {
+    for (const std::string& file : viz::orphaned_autosaves(options.config_dir_or_default())) {
       if (auto record = viz::read_autosave(file)) {
         state.restore_offer = std::move(record);
         state.restore_file = file;
         break;
       }
-      std::remove(file.c_str());
+      viz::remove_autosave(file);
     }
   }
   if (!state.progress.problem().empty()) viz::actions::notify(state, state.progress.problem());

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 
 #include "attn/io/scenario_file.hpp"
@@ -148,5 +149,21 @@ TEST_SUITE("disk") {
     CHECK(x_on_disk(path, 0, 1) == 2.5);
     CHECK(x_on_disk(path, 1, 0) != 0.75);  // written over, as asked
     CHECK(written["disk"]["save_conflict"] == false);
+  }
+
+  TEST_CASE("ui: when the autosave copy cannot be written, the window says crash recovery is off") {
+    const std::string path = shared_copy("autosave_blocked");
+    const fs::path config = fs::path(path).parent_path() / "config";
+    std::ofstream(config.string()) << "a file where the config folder would be";  // every write fails, as on a full disk
+    RunningApp app("--config-dir \"" + config.string() + "\" \"" + path + "\"", "disk_autosave");
+    REQUIRE(app.first_state().is_object());
+    bring_forward(app);
+    type_into_x(app, 0, 1, "2.5");
+    const nlohmann::json told = wait_for(app.state, [](const nlohmann::json& j) {
+      for (const auto& n : j["notices"])
+        if (n.get<std::string>().find("Crash recovery is off") != std::string::npos) return true;
+      return false;
+    });
+    CHECK_MESSAGE(told.is_object(), "the failed autosave was not said in the window");
   }
 }

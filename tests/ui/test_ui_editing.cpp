@@ -370,7 +370,7 @@ TEST_SUITE("typing") {
     auto autosaves = [&] {
       std::vector<fs::path> found;
       for (const fs::directory_entry& e : fs::directory_iterator(config))
-        if (e.path().filename().string().rfind("autosave-", 0) == 0) found.push_back(e.path());
+        if (e.path().filename().string().rfind("autosave-", 0) == 0 && e.path().extension() == ".json") found.push_back(e.path());
       return found;
     };
     {

@@ -319,8 +319,7 @@ void restore_autosave(AppState& s, bool restore) {
   if (!s.restore_offer) return;
   const AutosaveRecord r = std::move(*s.restore_offer);
   s.restore_offer.reset();
-  std::error_code ec;
-  std::filesystem::remove(s.restore_file, ec);
+  remove_autosave(s.restore_file);
   if (!restore) return;
   // Back into the document it belonged to, so Save writes where it should and
   // "edited" compares with that file; a file that is gone leaves a new scene.
@@ -339,6 +338,20 @@ void restore_autosave(AppState& s, bool restore) {
   s.doc.scenario = r.file.scenario;
   changed(s);
   notify(s, "Restored the unsaved work of a run that did not close normally. Save it to keep it.");
+}
+
+void autosave_outcome(AppState& s, bool ok, const std::string& error) {
+  if (ok) {
+    if (s.autosave_failing.empty()) return;
+    const std::string said = std::exchange(s.autosave_failing, {});
+    s.notices.erase(std::remove_if(s.notices.begin(), s.notices.end(), [&](const Notice& n) { return n.text == said; }),
+                    s.notices.end());
+    return;
+  }
+  if (!s.autosave_failing.empty()) return;  // said already; not again every few seconds
+  s.autosave_failing = "Crash recovery is off: the copy of your unsaved work could not be written (" + error +
+                       "). Save your work to keep it; attnviz keeps trying.";
+  notify(s, s.autosave_failing);
 }
 
 void remember_recent(AppState& s, const std::string& path) {

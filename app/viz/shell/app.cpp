@@ -72,8 +72,10 @@ App::App(const Options& options, AppState initial)
     state_.view.focus_stage = options.stage;
     state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
   }
-  if (remembers_)
+  if (remembers_) {
     autosave_ = std::make_unique<AutosaveWriter>(autosave_file(options.config_dir_or_default(), static_cast<long>(::getpid())));
+    autosave_->set_on_written(&Platform::wake);
+  }
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
@@ -191,6 +193,7 @@ int App::run_interactive() {
     serve_desktop_chooser();  // the desktop's file chooser, run beside the window
     serve_export_requests();  // File > Export: stills at once, a few animation frames per UI frame
     serve_slides_requests();  // File > Export lesson as slides: one slide per UI frame
+    take_autosave_outcome();
     frame(dt);
     platform_.swap();
     // A new trace (a background result) also settles: the panels drawn
@@ -226,6 +229,16 @@ App::Pace App::wait_for_next_frame(int settle) {
   const bool autosave_due = autosave_ && state_.dirty() && autosaved_revision_ != state_.revision;
   platform_.wait(ImGui::GetIO().WantTextInput ? 0.5 : autosave_due ? kAutosaveSeconds : -1.0);
   return Pace::Idled;
+}
+
+// Before the frame: the writer wakes the window when a copy is done, and
+// what it says must be in the frame that wake draws.
+void App::take_autosave_outcome() {
+  if (!autosave_) return;
+  if (std::optional<AutosaveWriter::Outcome> outcome = autosave_->take_outcome()) {
+    if (!outcome->ok) std::fprintf(stderr, "attnviz: could not write the autosave copy: %s\n", outcome->error.c_str());
+    actions::autosave_outcome(state_, outcome->ok, outcome->error);
+  }
 }
 
 void App::autosave() {

@@ -12,7 +12,7 @@
 
 #include "viz/compare.hpp"
 #include "viz/app_state.hpp"
-#include "shell/autosave_writer.hpp"
+#include "viz/autosave_writer.hpp"
 #include "panels/editor_panel.hpp"
 #include "export/animation_writer.hpp"
 #include "export/offscreen_target.hpp"
@@ -69,6 +69,7 @@ class App {
   enum class Pace { Polled, Paced, Idled };
   Pace wait_for_next_frame(int settle);
   void autosave();  // a copy of unsaved work every few seconds (autosave.hpp)
+  void take_autosave_outcome();  // a copy that could not be written is said in the window
   static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();
   int run_benchmark();  // app_benchmark.cpp

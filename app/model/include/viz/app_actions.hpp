@@ -80,6 +80,10 @@ void request_quit(AppState& s);
 // edits of the document it belonged to (or drops it), then deletes its file.
 void restore_autosave(AppState& s, bool restore);
 
+// An autosave copy was written (ok) or could not be (error): the first
+// failure is said in the window, once; a later success takes it back.
+void autosave_outcome(AppState& s, bool ok, const std::string& error);
+
 void remember_recent(AppState& s, const std::string& path);  // stored absolute
 // A dialog message on one line, for the terminal.
 std::string one_line(const std::string& message);

@@ -234,6 +234,9 @@ struct AppState {
   // Work a crashed run left behind, offered back at start (and its file).
   std::optional<AutosaveRecord> restore_offer;
   std::string restore_file;
+  // While autosave copies cannot be written (a full disk), the notice that
+  // says so; said once, and taken back when a copy is written again.
+  std::string autosave_failing;
   bool show_help = false;
   // File > Export: the dialog's choices, the request the app starts, and
   // the progress of a running GIF/MP4 export (the app owns the job itself).

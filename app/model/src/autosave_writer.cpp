@@ -1,6 +1,7 @@
 // The autosave worker: waits for a snapshot or a removal, does it outside
-// the lock, and repeats. A failed write is dropped (the next one retries).
-#include "shell/autosave_writer.hpp"
+// the lock, and repeats. A failed write is reported (take_outcome) and the
+// next snapshot tries again.
+#include "viz/autosave_writer.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -8,7 +9,7 @@
 
 namespace viz {
 
-AutosaveWriter::AutosaveWriter(std::string file) : file_(std::move(file)), thread_([this] { run(); }) {}
+AutosaveWriter::AutosaveWriter(std::string file) : file_(std::move(file)), lock_(file_), thread_([this] { run(); }) {}
 
 AutosaveWriter::~AutosaveWriter() {
   {
@@ -37,6 +38,21 @@ void AutosaveWriter::remove() {
   wake_.notify_one();
 }
 
+void AutosaveWriter::set_on_written(std::function<void()> wake) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_written_ = std::move(wake);
+}
+
+std::optional<AutosaveWriter::Outcome> AutosaveWriter::take_outcome() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(outcome_, std::nullopt);
+}
+
+void AutosaveWriter::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return !pending_ && !remove_ && !working_; });
+}
+
 void AutosaveWriter::run() {
   for (;;) {
     std::optional<AutosaveRecord> job;
@@ -47,16 +63,29 @@ void AutosaveWriter::run() {
       job = std::exchange(pending_, std::nullopt);
       remove = std::exchange(remove_, false);
       stop = stop_;
+      working_ = job || remove;
     }
+    std::optional<Outcome> outcome;
     if (job) {
+      outcome.emplace();
       try {
         write_autosave(file_, *job);
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "attnviz: could not write the autosave copy: %s\n", e.what());
+        outcome->ok = false;
+        outcome->error = e.what();
       }
     } else if (remove) {
       std::remove(file_.c_str());
     }
+    std::function<void()> wake;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (outcome) outcome_ = outcome;
+      working_ = false;
+      if (outcome) wake = on_written_;
+    }
+    idle_.notify_all();
+    if (wake) wake();
     if (stop && !job) return;
   }
 }
