@@ -237,4 +237,12 @@ TEST_CASE("notices: opening another document keeps the app's notices and drops t
   actions::open_builtin(s);
   REQUIRE(s.notices.size() == 1);
   CHECK(s.notices[0].text == "Lesson progress could not be read");
+  // A large file read in the background arrives a second later: the
+  // settings notice said at start is still there.
+  actions::notify(s, "Settings could not be read");
+  actions::request_background_open(s, typo.string());
+  actions::background_read_arrived(s, attn::io::load_scenario(typo.string()), typo.string());
+  CHECK(s.path == typo.string());
+  CHECK(s.notices.size() == 3);
+  CHECK(s.notices[1].text == "Settings could not be read");
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "attn/io/text_file.hpp"
+#include "viz/config_files.hpp"
 #include "viz/settings.hpp"
 #include "viz/settings_state.hpp"
 
@@ -74,8 +75,10 @@ TEST_CASE("settings: a corrupt file is set aside and reset with a notice, never 
     INFO("file: " << text);
     CHECK(store.settings() == Settings{});
     const std::string problem = store.take_problem();
-    CHECK(problem.find("could not be read") != std::string::npos);
+    CHECK(problem.find("damaged") != std::string::npos);
     CHECK(problem.find(".corrupt") != std::string::npos);
+    CHECK(problem.find("json.exception") == std::string::npos);  // said for people, not nlohmann's raw text
+    if (*text == '{') CHECK(problem.find("byte") != std::string::npos);  // where it broke
     CHECK(store.take_problem().empty());  // said once
     REQUIRE(fs::exists(dir / "settings.json.corrupt"));
     CHECK(attn::io::read_text((dir / "settings.json.corrupt").string()) == text);  // kept as it was
@@ -84,6 +87,61 @@ TEST_CASE("settings: a corrupt file is set aside and reset with a notice, never 
     CHECK(settings_from_json(nlohmann::json::parse(attn::io::read_text(path.string())), problems) == Settings{});
     CHECK(problems.empty());
   }
+}
+
+TEST_CASE("settings: a file that cannot be read is not damaged: left in place, named with why, never written over") {
+  const fs::path dir = fresh_dir("unreadable");
+  const fs::path path = dir / "settings.json";
+  auto check_left_alone = [&](const std::string& why) {
+    SettingsStore store(path.string());
+    CHECK(store.settings() == Settings{});
+    const std::string problem = store.take_problem();
+    INFO("problem: " << problem);
+    CHECK(problem.find("could not be read") != std::string::npos);
+    CHECK(problem.find(why) != std::string::npos);
+    CHECK(problem.find("left as it is") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "settings.json.corrupt"));
+    Settings changed;
+    changed.ui_scale_percent = 150;
+    store.save(changed);  // this run keeps its hands off the file
+    CHECK(store.take_problem().empty());
+  };
+  SUBCASE("a symlink loop") {
+    fs::create_symlink("settings.json", path);  // points at itself
+    check_left_alone("symbolic links");
+    CHECK(fs::is_symlink(path));
+  }
+  SUBCASE("a folder where the file should be") {
+    fs::create_directories(path);
+    check_left_alone("directory");
+    CHECK(fs::is_directory(path));
+  }
+  SUBCASE("permission denied (only bites when not root)") {
+    write_file(path, R"({"theme": "dark"})");
+    fs::permissions(path, fs::perms::none);
+    std::error_code ec;
+    const bool denied = !std::ifstream(path).is_open();
+    if (denied) check_left_alone("ermission denied");
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+    CHECK(attn::io::read_text(path.string()) == R"({"theme": "dark"})");  // untouched either way
+  }
+}
+
+TEST_CASE("progress store: an unreadable file is left in place and said; a damaged one is set aside with a readable reason") {
+  const fs::path dir = fresh_dir("progress");
+  const fs::path path = dir / "progress.json";
+  fs::create_symlink("progress.json", path);
+  viz::ProgressStore looped(path.string());
+  CHECK(looped.problem().find("could not be read") != std::string::npos);
+  CHECK(fs::is_symlink(path));
+  looped.put("lesson", nlohmann::json::object());  // not written over
+  CHECK(fs::is_symlink(path));
+  fs::remove(path);
+  write_file(path, "{\"lesson\": ");
+  viz::ProgressStore damaged(path.string());
+  CHECK(damaged.problem().find("json.exception") == std::string::npos);
+  CHECK(damaged.problem().find("byte") != std::string::npos);
+  CHECK(fs::exists(dir / "progress.json.corrupt"));
 }
 
 TEST_CASE("settings: a field with a bad value falls back alone, and says which") {

@@ -166,4 +166,34 @@ TEST_SUITE("disk") {
     });
     CHECK_MESSAGE(told.is_object(), "the failed autosave was not said in the window");
   }
+
+  TEST_CASE("ui: notices last until seen: damaged settings over the Welcome page, damaged progress with --lesson") {
+    const fs::path config = temp_path("disk_notices_config");
+    fs::remove_all(config);
+    fs::create_directories(config);
+    std::ofstream((config / "settings.json").string()) << "{\"theme\": ";
+    std::ofstream((config / "progress.json").string()) << "[1, 2";
+    auto has_notice = [](const std::string& words) {
+      return [words](const nlohmann::json& j) {
+        for (const auto& n : j["notices"])
+          if (n.get<std::string>().find(words) != std::string::npos) return true;
+        return false;
+      };
+    };
+    {
+      // No file: the Welcome page opens, and says what happened to the settings.
+      RunningApp app("--config-dir \"" + config.string() + "\"", "disk_notices_welcome");
+      REQUIRE_MESSAGE(wait_for(app.state, has_notice("Settings")).is_object(), "no settings notice");
+      bring_forward(app);
+      const nlohmann::json gone = click_until(app, "notices_ok", [](const nlohmann::json& j) { return j["notices"].empty(); });
+      CHECK_MESSAGE(gone.is_object(), "the Welcome page shows no notice with OK to dismiss");
+    }
+    std::ofstream((config / "progress.json").string()) << "[1, 2";
+    const std::string lesson = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json";
+    RunningApp app("--config-dir \"" + config.string() + "\" --lesson \"" + lesson + "\"", "disk_notices_lesson");
+    const nlohmann::json shown = wait_for(app.state, [&](const nlohmann::json& j) {
+      return j.contains("lesson") && has_notice("Lesson progress")(j);
+    });
+    CHECK_MESSAGE(shown.is_object(), "the damaged-progress notice is not shown once the lesson is open");
+  }
 }

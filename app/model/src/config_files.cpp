@@ -21,15 +21,29 @@ std::string config_dir() {
 
 ProgressStore::ProgressStore(std::string path) : path_(std::move(path)) {
   std::error_code ec;
-  if (path_.empty() || !std::filesystem::exists(path_, ec)) return;
+  if (path_.empty()) return;
+  const std::filesystem::file_status status = std::filesystem::status(path_, ec);
+  std::string text;
   try {
-    all_ = nlohmann::json::parse(attn::io::read_text(path_));
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) throw std::runtime_error(ec.message());
+    if (!std::filesystem::exists(status)) return;
+    text = attn::io::read_text(path_);
+  } catch (const std::exception& e) {
+    // Not damaged, only unreadable (permissions, a symlink loop): left as it
+    // is, and not written over in this run.
+    path_.clear();
+    problem_ = "Lesson progress could not be read (" + std::string(e.what()) +
+               "); answers in this run are not kept. The file is left as it is.";
+    return;
+  }
+  try {
+    all_ = attn::io::parse_app_json(text);
     if (!all_.is_object()) throw std::runtime_error("not a JSON object");
   } catch (const std::exception& e) {
     all_ = nlohmann::json::object();
     std::filesystem::rename(path_, path_ + ".corrupt", ec);
-    problem_ = "Lesson progress could not be read (" + std::string(e.what()).substr(0, 120) +
-               "); it starts afresh. The old file is kept as " + path_ + ".corrupt.";
+    problem_ = "Lesson progress was damaged (" + std::string(e.what()) + "); it starts afresh. The old file is kept as " +
+               path_ + ".corrupt.";
   }
 }
 

@@ -135,7 +135,14 @@ Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
 SettingsStore::SettingsStore(std::string path) : path_(std::move(path)) {
   std::error_code ec;
   if (path_.empty()) return;
-  if (!fs::exists(path_, ec)) {
+  // exists() is false for a symlink loop too (with an error): only a plain
+  // "no such file" means there are no settings yet.
+  const fs::file_status status = fs::status(path_, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) {
+    unreadable(ec.message());
+    return;
+  }
+  if (!fs::exists(status)) {
     // An older attnviz kept only the recent files, one per line.
     const fs::path old = fs::path(path_).parent_path() / "recent.txt";
     std::ifstream in(old);
@@ -145,9 +152,16 @@ SettingsStore::SettingsStore(std::string path) : path_(std::move(path)) {
     migrated_ = static_cast<bool>(in.eof()) && fs::exists(old, ec);
     return;
   }
+  std::string text;
+  try {
+    text = attn::io::read_text(path_);
+  } catch (const std::exception& e) {
+    unreadable(e.what());
+    return;
+  }
   try {
     std::vector<std::string> problems;
-    saved_ = settings_from_json(json::parse(attn::io::read_text(path_)), problems);
+    saved_ = settings_from_json(attn::io::parse_app_json(text), problems);
     if (!problems.empty()) {
       problem_ = "Some settings in " + path_ + " could not be used and are back to their defaults:";
       for (const std::string& p : problems) problem_ += "\n  " + p;
@@ -155,14 +169,21 @@ SettingsStore::SettingsStore(std::string path) : path_(std::move(path)) {
   } catch (const std::exception& e) {
     saved_ = Settings{};
     fs::rename(path_, path_ + ".corrupt", ec);
-    problem_ = "Settings could not be read (" + short_text(e.what()) + "); the defaults are used. The old file is kept as " +
+    problem_ = "Settings in " + path_ + " are damaged (" + std::string(e.what()) + "); the defaults are used. The old file is kept as " +
                path_ + ".corrupt.";
     write(saved_);  // a fresh, valid file in its place
   }
 }
 
+void SettingsStore::unreadable(const std::string& reason) {
+  saved_ = Settings{};
+  leave_alone_ = true;
+  problem_ = "Settings in " + path_ + " could not be read (" + reason +
+             "). The defaults apply, and the file is left as it is; this run saves no settings.";
+}
+
 void SettingsStore::save(const Settings& s) {
-  if (s == saved_) return;
+  if (s == saved_ || leave_alone_) return;
   saved_ = s;  // even when the write fails: it is retried on the next change, not every frame
   write(s);
 }

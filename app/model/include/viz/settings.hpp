@@ -46,7 +46,9 @@ class SettingsStore {
   // Loads `path`. With no settings file yet, the recent list of an older
   // attnviz (recent.txt beside it) is taken over, and recent.txt removed once
   // settings.json is written. A corrupt file is renamed *.corrupt and a
-  // fresh one with the defaults written in its place.
+  // fresh one with the defaults written in its place. A file that cannot be
+  // read at all (permission denied, a symlink loop) is not damaged: it is
+  // left as it is, the defaults apply, and this run writes no settings.
   explicit SettingsStore(std::string path);
 
   const Settings& settings() const { return saved_; }
@@ -58,12 +60,14 @@ class SettingsStore {
 
  private:
   void write(const Settings& s);
+  void unreadable(const std::string& reason);
 
   std::string path_;
   Settings saved_;
   std::string problem_;
   bool migrated_ = false;  // recent.txt to remove once settings.json exists
   bool write_failed_ = false;
+  bool leave_alone_ = false;  // the file could not be read: never written over
 };
 
 }  // namespace viz

@@ -5,11 +5,18 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace attn::io {
 
 std::string read_text(const std::string& path);
 // Writes to a temporary file beside `path`, then renames it over `path`,
 // so a failed write leaves the previous file intact.
 void write_text_atomically(const std::string& path, const std::string& text);
+
+// JSON text of one of the app's own files (settings, lesson progress) with
+// the guards and the readable messages of the published formats: a
+// FormatError such as "line 3, column 7: ...", never nlohmann's raw text.
+nlohmann::json parse_app_json(const std::string& text);
 
 }  // namespace attn::io
