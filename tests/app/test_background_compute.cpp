@@ -134,6 +134,28 @@ TEST_CASE("background recompute: an edit that cannot be computed keeps the last 
   CHECK_FALSE(m.trace().find("weights", 0)->value.dense().hasNaN());
 }
 
+TEST_CASE("background recompute: while the next edit computes, the old edit's error is not shown as if it were its") {
+  viz::TraceModel m(0);
+  attn::Scenario s = big_scene();
+  show_whole(m, s);
+  const double good = s.x(0, 0);
+  s.x(0, 0) = 1e308;
+  m.update(s, 1, 2, {});
+  m.wait_idle();
+  m.update(s, 1, 2, {});
+  REQUIRE_FALSE(m.error().empty());
+  REQUIRE_FALSE(m.offending().empty());
+  s.x(0, 0) = good;  // the fix, computing in the background
+  m.update(s, 1, 3, {});
+  CHECK(m.error().empty());      // "cannot be computed" was about revision 2
+  CHECK(m.offending().empty());  // and so were the cells it pointed at
+  CHECK(m.stale());              // the grids are still the older trace, marked so
+  m.wait_idle();
+  m.update(s, 1, 3, {});
+  CHECK(m.error().empty());
+  CHECK_FALSE(m.stale());
+}
+
 TEST_CASE("background recompute: a new document never shows the old one's trace") {
   viz::TraceModel m(0);
   m.update(big_scene(), 1, 1, {});

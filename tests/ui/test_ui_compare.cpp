@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+
 
 #include "attn/io/lesson_file.hpp"
 #include "ui_support.hpp"
@@ -25,14 +27,15 @@ struct Dumps {
   Image image;
 };
 
-Dumps run_step(const std::string& args, const std::string& name) {
+Dumps run_step(const std::string& args, const std::string& name, int expected_code = 0, std::string* output = nullptr) {
   Dumps d;
   const std::string png = temp_path(name + ".png"), state = temp_path(name + "_state.json"),
                     layout = temp_path(name + "_layout.json");
   std::string out;
   const int code = run(attnviz(args + (args.find("--size") == std::string::npos ? " --size 1280x800" : "") + " --screenshot " + png + " --dump-state " + state +
                                " --dump-layout " + layout), &out);
-  REQUIRE_MESSAGE(code == 0, out);
+  REQUIRE_MESSAGE(code == expected_code, out);
+  if (output) *output = out;
   d.state = load_json(state);
   d.layout = load_json(layout);
   d.image = load_png(png);
@@ -126,6 +129,22 @@ TEST_SUITE("compare") {
     CHECK(d.state["compare"]["open"] == true);
     CHECK(d.state["compare"]["snapshot"] == true);
     CHECK(d.layout["widgets"].contains("compare_diff"));
+  }
+
+  TEST_CASE("ui: --compare-with a scene that cannot be computed exits 2 with one message, wrapped on screen") {
+    const std::string over = temp_path("compare_overflow.json");
+    std::ofstream(over) << R"({"format": "attnviz-scenario", "version": 1, "title": "Overflowing",
+      "tokens": ["big", "small"], "x": [[1e308, 1], [0.5, 2]], "scale": "none"})";
+    std::string out;
+    const Dumps d = run_step(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json --compare-with " + over + " --size 1024x768",
+                             "compare_overflow", 2, &out);
+    CHECK(out.find("cannot compare with") != std::string::npos);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 1);  // one message
+    const nlohmann::json& w = d.layout["widgets"];
+    REQUIRE(w.contains("compare_error"));
+    const auto& e = w["compare_error"];
+    CHECK_MESSAGE(e[2].get<double>() <= 1024, "the error runs past the window: " << e.dump());
+    CHECK_MESSAGE(e[3].get<double>() - e[1].get<double>() > 1.5 * 15, "the error is one clipped line: " << e.dump());
   }
 
   TEST_CASE("ui: at 1024x768 the compare view's Head picker and Close button do not overlap") {

@@ -396,6 +396,11 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
         job.preview_head = std::clamp(texel_request_ ? texel_request_->head : 0, 0, std::max(0, heads - 1));
       }
       pending_ = true;
+      // The last error was about the revision before this one: while this
+      // one computes, the grids are marked stale and the panel says
+      // "computing", not that the new edit cannot be computed.
+      error_.clear();
+      offending_.clear();
       submit(std::move(job));
     }
   }

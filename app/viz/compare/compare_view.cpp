@@ -13,6 +13,7 @@
 
 #include "canvas/cell_grid.hpp"
 #include "canvas/grid_painter.hpp"
+#include "panels/editor_panel.hpp"
 #include "gl/theme_style.hpp"
 #include "viz/cell_format.hpp"
 #include "viz/colour_scale.hpp"
@@ -126,7 +127,11 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
                                                 ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
 
   if (!v.error.empty() || !v.grids) {
+    // Wrapped: a long reason ("... overflows at ...") ran off the window's edge.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(to_imvec4(pal.error), "%s", v.error.empty() ? "Nothing to compare." : v.error.c_str());
+    ImGui::PopTextWrapPos();
+    probe_item(probe, "compare_error");
     ImGui::End();
     return;
   }

@@ -265,6 +265,16 @@ void App::autosave() {
   last_autosave_ = now;
 }
 
+// --compare-with a scene that cannot be computed: the picture says why (as
+// the window would), and the exit code tells a script, like `attn check`.
+bool App::compare_failed() {
+  update_compare();
+  if (!state_.compare.open || compare_error_.empty()) return false;
+  std::fprintf(stderr, "attnviz: cannot compare%s: %s\n",
+               options_.compare_with.empty() ? "" : (" with " + options_.compare_with).c_str(), compare_error_.c_str());
+  return true;
+}
+
 int App::run_screenshot() {
   frame(0);
   platform_.swap();
@@ -304,6 +314,7 @@ int App::run_screenshot() {
                  model_.error().c_str());
     return 2;
   }
+  if (compare_failed()) return 2;
   // Likewise training settings the view refused (--train-length beyond the
   // symbols, say): the picture shows the message, the exit code says so.
   // And a --train-model file that could not be opened.

@@ -72,6 +72,7 @@ class App {
   void take_autosave_outcome();  // a copy that could not be written is said in the window
   static constexpr double kAutosaveSeconds = 2.0;
   int run_screenshot();
+  bool compare_failed();  // headless: says why --compare-with cannot be shown
   int run_benchmark();  // app_benchmark.cpp
   int run_soak();  // app_soak.cpp
   // app_export.cpp: --export and File > Export, one code path.

@@ -257,6 +257,7 @@ int App::run_export() {
                  why.c_str());
     return 2;
   }
+  if (compare_failed()) return 2;
   const attn::Trace& trace = model_.trace();
   ExportRequest r;
   r.path = options_.export_path;
