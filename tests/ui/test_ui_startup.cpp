@@ -224,6 +224,23 @@ TEST_SUITE("startup") {
     }
   }
 
+  TEST_CASE("ui: a very long message (a 60 KB bad value) shows in a dialog with its OK inside the window") {
+    const std::string file = temp_path("long_mask.json");
+    std::ofstream(file) << R"({"format": "attnviz-scenario", "version": 1, "tokens": ["a", "b"], "x": [[1, 0], [0, 1]], "mask": ")"
+                        << std::string(60000, 'q') << "\"}";
+    const std::string png = temp_path("long_mask.png"), layout = temp_path("long_mask_layout.json");
+    std::string out;
+    const int code = run(attnviz("\"" + file + "\" --size 1024x768 --screenshot \"" + png + "\" --dump-layout \"" + layout + "\""), &out);
+    CHECK_MESSAGE(code == 2, out.substr(0, 300));
+    const nlohmann::json j = load_json(layout);
+    REQUIRE(j.is_object());
+    REQUIRE_MESSAGE(j["widgets"].contains("message_ok"), "no OK button drawn");
+    const auto& ok = j["widgets"]["message_ok"];
+    CHECK_MESSAGE(ok[1].get<double>() >= 0, ok.dump());
+    CHECK_MESSAGE(ok[3].get<double>() <= 768, "OK is below the window: " << ok.dump());
+    CHECK_MESSAGE(ok[2].get<double>() <= 1024, ok.dump());
+  }
+
   TEST_CASE("ui: every headless form exits 2 on bad input, with one message") {
     std::string out;
     // A directory where a model file is expected (CLI11 used to exit 105).

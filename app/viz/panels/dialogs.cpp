@@ -190,7 +190,7 @@ void save_conflict_dialog(AppState& state, WidgetProbe* probe) {
 
 // A message longer than the window scrolls inside it, with OK always in
 // view (a 60 KB message made a blank full-height dialog with no button).
-void message_dialog(AppState& state) {
+void message_dialog(AppState& state, WidgetProbe* probe) {
   const char* id = "attnviz";
   if (!state.message.empty() && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
   const float font = ImGui::GetFontSize();
@@ -199,15 +199,25 @@ void message_dialog(AppState& state) {
   ImGui::SetNextWindowSizeConstraints({font * 10, 0}, {display.x * 0.95f, display.y * 0.8f});
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float text_h = ImGui::CalcTextSize(state.message.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+  // Past a few thousand characters a message is not read, and one draw list
+  // holds at most 65,536 vertices (a 60 KB message ended the app).
+  constexpr size_t kShown = 4000;
+  std::string shown = state.message;
+  if (shown.size() > kShown) {
+    size_t cut = kShown;
+    while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    shown = shown.substr(0, cut) + "...\n(shortened: " + std::to_string(state.message.size()) + " characters in all)";
+  }
+  const float text_h = ImGui::CalcTextSize(shown.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
   const float room = display.y * 0.8f - ImGui::GetFrameHeight() * 2 - style.WindowPadding.y * 2 - style.ItemSpacing.y * 3;
   ImGui::BeginChild("##message", {0, std::max(font, std::min(text_h + style.ItemSpacing.y, room))});
-  ImGui::TextWrapped("%s", state.message.c_str());
+  ImGui::TextWrapped("%s", shown.c_str());
   ImGui::EndChild();
   ImGui::Spacing();
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  if (ImGui::Button("OK", {ImGui::GetFontSize() * 6, 0}) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
-      escape_pressed()) {
+  const bool ok = ImGui::Button("OK", {ImGui::GetFontSize() * 6, 0});
+  probe_item(probe, "message_ok");
+  if (ok || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) || escape_pressed()) {
     state.message.clear();
     ImGui::CloseCurrentPopup();
   }
@@ -247,7 +257,7 @@ void draw_modals(AppState& state, WidgetProbe* probe) {
   path_dialog(state, PathKind::OpenLesson, probe);
   discard_dialog(state, probe);
   save_conflict_dialog(state, probe);
-  message_dialog(state);
+  message_dialog(state, probe);
   restore_dialog(state);
 }
 
