@@ -12,6 +12,7 @@
 #include "cli_error.hpp"
 #include "commands.hpp"
 #include "loaded_scenario.hpp"
+#include "output_guard.hpp"
 #include "stage_choice.hpp"
 #include "trace_stream.hpp"
 
@@ -33,6 +34,7 @@ int run_export(const ExportOptions& opts) {
   if (!json && !ends_with(opts.out, ".csv") && !ends_with(opts.out, ".npy"))
     throw CliError("-o: cannot tell the format of \"" + opts.out + "\" (end it in .csv, .npy or .json)");
   if (!json && opts.choice.stage.empty()) throw CliError("--stage: which stage to export? (e.g. --stage weights --head 0)");
+  refuse_output_over_input("-o", opts.out, {opts.path});
   LoadedScenario loaded = load_and_compute(opts.path);
   try {
     if (json) {
