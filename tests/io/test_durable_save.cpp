@@ -57,6 +57,34 @@ TEST_CASE("save: a file keeps its permissions") {
   CHECK(mode_of(p) == 0640);
 }
 
+TEST_CASE("save: a file keeps its owner and group") {
+  const fs::path p = fresh("owner") / "s.json";
+  attn::io::write_text_atomically(p.string(), "one");
+  ::chmod(p.c_str(), 0664);
+  // Root (as CI runs) saves a file someone else owns, nobody:nogroup; anyone
+  // else saves one of their own whose group is not their primary one when
+  // they have such a group (chown lets an owner pick among their groups).
+  uid_t uid = ::geteuid();
+  gid_t gid = ::getegid();
+  if (::geteuid() == 0) {
+    uid = 65534;
+    gid = 65534;
+  } else {
+    gid_t groups[64];
+    const int n = ::getgroups(64, groups);
+    for (int i = 0; i < n; ++i)
+      if (groups[i] != gid) gid = groups[i];
+  }
+  REQUIRE(::chown(p.c_str(), uid, gid) == 0);
+  attn::io::write_text_atomically(p.string(), "two");
+  struct stat st {};
+  REQUIRE(::stat(p.c_str(), &st) == 0);
+  CHECK(slurp(p) == "two");
+  CHECK(st.st_uid == uid);
+  CHECK(st.st_gid == gid);
+  CHECK((st.st_mode & 07777) == 0664);
+}
+
 TEST_CASE("save: through a symlink the link stays and its target changes") {
   const fs::path dir = fresh("symlink");
   attn::io::write_text_atomically((dir / "real.json").string(), "old");

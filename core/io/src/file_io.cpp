@@ -6,7 +6,7 @@
 //
 // Writing keeps what the user has: the data is written to a temporary file in
 // the same folder (rename is only atomic within one file system), flushed to
-// disk with fsync, given the old file's permissions, renamed over the target
+// disk with fsync, given the old file's owner, group and permissions, renamed over the target
 // and the folder synced, so a crash leaves either the old file or the new one.
 // A symlink is followed (the link stays a link), and a file with several hard
 // links is rewritten in place (a rename would split the links), after a copy
@@ -67,6 +67,16 @@ std::string make_temp(const fs::path& dir, const std::string& path, Fd* out) {
   return name;
 }
 
+// Gives the temporary the old file's owner and group, so a save by root (or
+// by anyone in the file's group) does not take the file over. Only root may
+// give a file away; anyone else keeps what they can (the group, when they
+// are in it) and the save goes on: refusing it, or rewriting the file in
+// place without the safety of a rename, would lose more than the owner.
+// Returns whether at least the group was kept.
+bool keep_owner(int fd, const struct stat& old) {
+  return ::fchown(fd, old.st_uid, old.st_gid) == 0 || ::fchown(fd, static_cast<uid_t>(-1), old.st_gid) == 0;
+}
+
 }  // namespace
 
 std::string read_text_file(const std::string& path) {
@@ -116,8 +126,10 @@ void write_text_file_atomically(const std::string& path, const std::string& text
     write_all(temp.fd, text, path);
     // mkstemp creates 0600; a new file gets the usual 0644 less the umask,
     // an existing one keeps its own permissions.
+    // Owner first: a chown clears the set-user-ID bit that fchmod then restores.
     mode_t mode = 0;
     if (exists) {
+      keep_owner(temp.fd, old);
       mode = old.st_mode & 07777;
     } else {
       const mode_t mask = ::umask(0);
