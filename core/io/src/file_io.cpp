@@ -60,10 +60,11 @@ void sync_folder(const fs::path& dir) {
 
 // A short unique name in `dir`, created exclusively (mkstemp): short so a
 // 250-character file name still has room, exclusive so two saves never meet.
+// It fails for reasons of the folder, not of the file, so the message says so.
 std::string make_temp(const fs::path& dir, const std::string& path, Fd* out) {
   std::string name = (dir / ".attnviz-XXXXXX").string();
   out->fd = ::mkstemp(name.data());
-  if (out->fd < 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
+  if (out->fd < 0) throw FormatError(folder_refusal(path, dir.string(), errno));
   return name;
 }
 
@@ -78,6 +79,37 @@ bool keep_owner(int fd, const struct stat& old) {
 }
 
 }  // namespace
+
+std::string folder_refusal(const std::string& path, const std::string& dir, int err) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(dir, ec);
+  fs::path shown = (ec ? fs::path(dir) : absolute).lexically_normal();
+  if (shown.has_relative_path() && shown.filename().empty()) shown = shown.parent_path();  // "/a/b/." -> "/a/b"
+  const std::string where = shown.string();
+  std::string why;
+  switch (err) {
+    case EACCES:
+    case EPERM:
+      why = "the folder " + where + " is read-only (permission denied); save it elsewhere";
+      break;
+    case EROFS:
+      why = "the folder " + where + " is on a read-only file system; save it elsewhere";
+      break;
+    case ENOENT:
+      why = "the folder " + where + " does not exist";
+      break;
+    case ENOTDIR:
+      why = where + " is not a folder";
+      break;
+    case ENOSPC:
+    case EDQUOT:
+      why = "the disk holding " + where + " is full (" + os_reason(err) + ")";
+      break;
+    default:
+      why = "cannot create a file in the folder " + where + " (" + os_reason(err) + ")";
+  }
+  return "cannot write " + path + ": " + why;
+}
 
 std::string read_text_file(const std::string& path) {
   struct stat st {};

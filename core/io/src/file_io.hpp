@@ -15,6 +15,12 @@ constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;
 // Throws FormatError("cannot open: <reason>" etc.), without the path prefix.
 std::string read_text_file(const std::string& path);
 
+// The message for a save refused by the folder `dir` that would hold `path`
+// (the temporary file cannot be made there), from the OS error `err`, e.g.
+// "cannot write /a/b/s.json: the folder /a/b is read-only (permission
+// denied); save it elsewhere". The file itself may well be writable.
+std::string folder_refusal(const std::string& path, const std::string& dir, int err);
+
 // Writes to a temporary file in the same directory, then renames it over
 // `path`, so a failed save leaves the previous file intact.
 void write_text_file_atomically(const std::string& path, const std::string& text);
