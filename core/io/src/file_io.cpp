@@ -111,10 +111,10 @@ std::string folder_refusal(const std::string& path, const std::string& dir, int 
   return "cannot write " + path + ": " + why;
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, const FileKind& kind) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw FormatError("cannot open: " + os_reason(errno));
-  if (S_ISDIR(st.st_mode)) throw FormatError("is a directory, not a scenario file");
+  if (S_ISDIR(st.st_mode)) throw FormatError("is a directory, not " + a_file_of(kind));
   if (!S_ISREG(st.st_mode))
     throw FormatError("is not a regular file (a device, pipe or socket); attnviz reads files saved on disk");
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxFileBytes)
@@ -197,7 +197,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
 
 namespace attn::io {
 
-std::string read_text(const std::string& path) { return detail::read_text_file(path); }
+std::string read_text(const std::string& path) { return detail::read_text_file(path, detail::kJsonKind); }
 void write_text_atomically(const std::string& path, const std::string& text) { detail::write_text_file_atomically(path, text); }
 
 }  // namespace attn::io

@@ -6,14 +6,17 @@
 #include <cstdint>
 #include <string>
 
+#include "file_kind.hpp"
+
 namespace attn::io::detail {
 
 // Largest file load_scenario will read; a full-size teaching scenario is a
 // few megabytes, so anything near this is a mistake or an attack.
 constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;
 
-// Throws FormatError("cannot open: <reason>" etc.), without the path prefix.
-std::string read_text_file(const std::string& path);
+// Throws FormatError("cannot open: <reason>" etc.), without the path prefix;
+// `kind` names the file ("is a directory, not a lesson file").
+std::string read_text_file(const std::string& path, const FileKind& kind);
 
 // The message for a save refused by the folder `dir` that would hold `path`
 // (the temporary file cannot be made there), from the OS error `err`, e.g.

@@ -55,7 +55,7 @@ std::string in_path(const std::string& path) {
   return path.empty() ? std::string() : " (in " + path + ")";
 }
 
-std::string message_for(const ParseFailure& f, const std::string& text,
+std::string message_for(const ParseFailure& f, const std::string& text, const FileKind& kind,
                         std::size_t max_depth) {
   using Kind = ParseFailure::Kind;
   switch (f.kind) {
@@ -64,8 +64,9 @@ std::string message_for(const ParseFailure& f, const std::string& text,
       // (e.g. "attnviz.view[0]...") helps, and only its beginning.
       std::string path = f.path.empty() || f.path[0] == '[' ? std::string() : f.path;
       if (path.size() > 40) path = path.substr(0, 40) + "...";
-      return "nesting is deeper than " + std::to_string(max_depth) +
-             " levels of arrays/objects" + in_path(path) + "; a scenario needs at most 5";
+      const std::string needed = kind.nesting_needed == 0 ? std::string()
+                                 : std::string("; a ") + kind.noun + " needs at most " + std::to_string(kind.nesting_needed);
+      return "nesting is deeper than " + std::to_string(max_depth) + " levels of arrays/objects" + in_path(path) + needed;
     }
     case Kind::TooLong:
       return (f.path.empty() ? std::string("a string") : f.path) + ": text of " + std::to_string(f.length) +
@@ -102,32 +103,32 @@ std::string message_for(const ParseFailure& f, const std::string& text,
 namespace {
 
 // Text already checked for blankness and encoding.
-nlohmann::json parse_checked(const std::string& text, std::size_t max_depth) {
+nlohmann::json parse_checked(const std::string& text, const FileKind& kind, std::size_t max_depth) {
   JsonDomBuilder builder(max_depth);
   const bool ok = nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json,
                                             /*strict=*/true, /*ignore_comments=*/false);
-  if (!ok) throw FormatError(message_for(builder.failure(), text, max_depth));
+  if (!ok) throw FormatError(message_for(builder.failure(), text, kind, max_depth));
   return std::move(builder.result());
 }
 
-void check_text(const std::string& text) {
-  if (is_blank(text)) throw FormatError("file is empty; expected a JSON scenario object");
-  check_text_is_utf8(text);
+void check_text(const std::string& text, const FileKind& kind) {
+  if (is_blank(text)) throw FormatError("file is empty; expected " + (*kind.noun ? json_of(kind) + " object" : json_of(kind)));
+  check_text_is_utf8(text, kind);
 }
 
 }  // namespace
 
-nlohmann::json parse_json_text(const std::string& text, std::size_t max_depth) {
-  check_text(text);
+nlohmann::json parse_json_text(const std::string& text, const FileKind& kind, std::size_t max_depth) {
+  check_text(text, kind);
   // Plainly valid text, the common case, through simdjson; the rest (and
   // every error message) through nlohmann.
   if (std::optional<nlohmann::json> doc = fast_parse(text, max_depth)) return std::move(*doc);
-  return parse_checked(text, max_depth);
+  return parse_checked(text, kind, max_depth);
 }
 
-nlohmann::json parse_json_text_with_nlohmann(const std::string& text, std::size_t max_depth) {
-  check_text(text);
-  return parse_checked(text, max_depth);
+nlohmann::json parse_json_text_with_nlohmann(const std::string& text, const FileKind& kind, std::size_t max_depth) {
+  check_text(text, kind);
+  return parse_checked(text, kind, max_depth);
 }
 
 }  // namespace attn::io::detail

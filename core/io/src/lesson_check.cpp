@@ -104,7 +104,7 @@ LessonError::LessonError(std::vector<std::string> list)
     : FormatError(list.empty() ? "" : list.front()), problems(std::move(list)) {}
 
 LessonFile parse_lesson(const std::string& text, const std::string& base_dir, const std::string& id) {
-  const json doc = parse_json_text(text);
+  const json doc = parse_json_text(text, kLessonKind);
   const LessonHeader header = read_lesson_header(doc);
   LessonFile lesson;
   lesson.id = id;
@@ -199,7 +199,7 @@ LessonFile load_lesson(const std::string& path) {
   const std::filesystem::path p(path);
   std::string text;
   try {
-    text = read_text_file(path);
+    text = read_text_file(path, kLessonKind);
   } catch (const FormatError& e) {
     throw FormatError(path + ": " + e.what());
   }

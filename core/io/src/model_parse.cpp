@@ -249,7 +249,7 @@ train::Model read_weights(const json& doc, const train::ModelConfig& c) {
 }  // namespace
 
 ModelFile parse_model(const std::string& text) {
-  const json doc = parse_json_text(text);
+  const json doc = parse_json_text(text, kModelKind);
   if (!doc.is_object()) throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   check_format_header(doc, "attnviz-model", 1, "model");
   only_keys(doc, "", {"format", "version", "title", "description", "task", "model", "training", "weights"});
@@ -266,7 +266,7 @@ ModelFile parse_model(const std::string& text) {
 
 ModelFile load_model(const std::string& path) {
   try {
-    return parse_model(read_text_file(path));
+    return parse_model(read_text_file(path, kModelKind));
   } catch (const FormatError& e) {
     throw FormatError(path + ": " + e.what());
   }

@@ -192,7 +192,7 @@ void warn_unknown_keys(const json& doc, ScenarioFile& f) {
 }  // namespace
 
 ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
-  const json doc = parse_json_text(text);
+  const json doc = parse_json_text(text, kScenarioKind);
   if (!doc.is_object()) {
     throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   }
@@ -213,7 +213,7 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
 
 ScenarioFile load_scenario(const std::string& path, const Limits& limits) {
   try {
-    return parse_scenario(read_text_file(path), limits);
+    return parse_scenario(read_text_file(path, kScenarioKind), limits);
   } catch (const FormatError& e) {
     throw FormatError(path + ": " + e.what());
   }

@@ -64,14 +64,14 @@ std::string hex_byte(unsigned char b) {
 
 }  // namespace
 
-void check_text_is_utf8(const std::string& text) {
+void check_text_is_utf8(const std::string& text, const FileKind& kind) {
   std::size_t i = 0;
   while (i < text.size()) {
     if (text[i] == '\0') {
       const TextPosition p = position_of(text, i);
       throw FormatError("not a text file: NUL byte at byte " + std::to_string(i) +
                         " (line " + std::to_string(p.line) +
-                        "); expected a JSON scenario");
+                        "); expected " + json_of(kind));
     }
     const std::size_t len = utf8_sequence_length(text, i);
     if (len == 0) {
@@ -80,7 +80,7 @@ void check_text_is_utf8(const std::string& text) {
                         hex_byte(static_cast<unsigned char>(text[i])) + " at byte " +
                         std::to_string(i) + " (line " + std::to_string(p.line) +
                         ", column " + std::to_string(p.column) +
-                        "); expected a JSON scenario");
+                        "); expected " + json_of(kind));
     }
     i += len;
   }

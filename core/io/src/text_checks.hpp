@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "file_kind.hpp"
+
 namespace attn::io::detail {
 
 // 1-based line and column of a 0-based byte offset, for messages.
@@ -15,8 +17,9 @@ struct TextPosition {
 };
 TextPosition position_of(const std::string& text, std::size_t byte);
 
-// Throws FormatError when the text holds a NUL byte or is not valid UTF-8.
-void check_text_is_utf8(const std::string& text);
+// Throws FormatError when the text holds a NUL byte or is not valid UTF-8;
+// the message says what `kind` of file was expected.
+void check_text_is_utf8(const std::string& text, const FileKind& kind);
 
 // True when the text is empty or only JSON whitespace.
 bool is_blank(const std::string& text);
