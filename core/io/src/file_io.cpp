@@ -2,7 +2,8 @@
 //
 // Reading refuses anything but a regular file before opening it: /dev/zero
 // would be read until memory runs out and a FIFO with no writer would block
-// forever. Reading stops at the size limit even if the file grows meanwhile.
+// forever. Reading stops at the size limit even if the file grows meanwhile,
+// and at the first bytes that cannot be JSON text.
 //
 // Writing keeps what the user has: the data is written to a temporary file in
 // the same folder (rename is only atomic within one file system), flushed to
@@ -25,6 +26,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
+#include "text_checks.hpp"
 
 namespace attn::io::detail {
 
@@ -125,17 +127,27 @@ std::string read_text_file(const std::string& path, const FileKind& kind) {
   struct stat opened {};
   if (::fstat(f.fd, &opened) != 0 || !S_ISREG(opened.st_mode))
     throw FormatError("is not a regular file (it changed while being opened)");
+  // Every file attnviz reads is JSON text: a file whose first character
+  // cannot begin JSON, or with a NUL byte, is refused as soon as that is
+  // read (a 1000 MB file of NULs at byte 0), not once all of it is in memory.
   std::string text;
-  text.reserve(static_cast<std::size_t>(opened.st_size));
+  bool started = false;  // the first character begins JSON
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(f.fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw FormatError("cannot read: " + os_reason(errno));
     if (n == 0) break;
+    const std::size_t before = text.size();
     text.append(buf, static_cast<std::size_t>(n));
     if (text.size() > kMaxFileBytes) throw FormatError("file is too large (more than 1 GiB)");
+    // The first character first: binary junk is "not UTF-8" at its byte 0
+    // even when a NUL follows a few bytes on.
+    if (!started && (started = check_json_start(text, /*whole=*/false, kind)))
+      text.reserve(static_cast<std::size_t>(opened.st_size));
+    check_no_nul(text, before, kind);
   }
+  if (!started) check_json_start(text, /*whole=*/true, kind);
   return text;
 }
 

@@ -114,6 +114,7 @@ nlohmann::json parse_checked(const std::string& text, const FileKind& kind, std:
 void check_text(const std::string& text, const FileKind& kind) {
   if (is_blank(text)) throw FormatError("file is empty; expected " + (*kind.noun ? json_of(kind) + " object" : json_of(kind)));
   check_text_is_utf8(text, kind);
+  check_json_start(text, /*whole=*/true, kind);  // as when reading a file, so both say the same
 }
 
 }  // namespace
