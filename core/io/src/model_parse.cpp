@@ -155,7 +155,7 @@ void read_training(const json& doc, ModelFile& f) {
   if (t.contains("epsilon")) c.epsilon = read_real(t, "training", "epsilon", 0, 1, false);
   const json& seed = field(t, "training", "seed");
   if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<long long>() >= 0)) {
-    fail("training.seed", "expected a whole number from 0, got " + describe(seed));
+    fail("training.seed", "expected a whole number from 0 to " + std::to_string(UINT64_MAX) + ", got " + describe(seed));
   }
   c.seed = seed.get<std::uint64_t>();
   if (t.contains("held_out")) c.held_out = read_int(t, "training", "held_out", 1, 1 << 20);

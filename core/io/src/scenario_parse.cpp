@@ -70,8 +70,7 @@ std::vector<T> read_per_head(const json& j, const std::string& path, const Limit
                              ReadOne read_one) {
   if (!j.is_array()) fail(path, "expected an array with one object per head, got " + describe(j));
   if (static_cast<long long>(j.size()) > lim.max_heads) {
-    fail(path, std::to_string(j.size()) + " heads exceeds the limit of " +
-                   std::to_string(lim.max_heads));
+    fail(path, "expected 1 to " + std::to_string(lim.max_heads) + " heads, got " + std::to_string(j.size()));
   }
   std::vector<T> out;
   out.reserve(j.size());
