@@ -193,7 +193,7 @@ TEST_CASE("lesson: a first step without a scene, and a scene that overflows") {
 TEST_CASE("lesson: header and structure") {
   json doc = sample();
   doc["format"] = "attnviz-scenario";
-  CHECK(problems_of(doc) == "format: expected \"attnviz-lesson\", got string \"attnviz-scenario\" (this is a scenario; open it as one)");
+  CHECK(problems_of(doc) == "format: expected \"attnviz-lesson\", got string \"attnviz-scenario\" (this is a scenario file, not a lesson)");
   doc = sample();
   doc["version"] = 2;
   CHECK(problems_of(doc) == "version: unsupported version 2 (this build reads version 1)");

@@ -109,7 +109,7 @@ TEST_CASE("lesson train: the task is required and must be one the engine knows")
   doc["steps"][1]["train"].erase("task");
   CHECK(problem_of(doc) == "steps[1].train.task: missing (the task to train on, e.g. \"induction\")");
   const std::string unknown = train_problem("task", "induktion");
-  CHECK(unknown.rfind("steps[1].train.task: unknown name \"induktion\" (expected ", 0) == 0);
+  CHECK(unknown.rfind("steps[1].train.task: unknown task \"induktion\" (expected ", 0) == 0);
   CHECK(unknown.find("previous-token") != std::string::npos);
   doc = train_sample();
   doc["steps"][1]["train"] = json{{"task", "copy"}, {"random_start", true}};

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/matrix_export.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
@@ -32,7 +33,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 int run_export(const ExportOptions& opts) {
   const bool json = ends_with(opts.out, ".json");
   if (!json && !ends_with(opts.out, ".csv") && !ends_with(opts.out, ".npy"))
-    throw CliError("-o: cannot tell the format of \"" + opts.out + "\" (end it in .csv, .npy or .json)");
+    throw CliError("-o: cannot tell the format of " + io::quoted_excerpt(opts.out) + " (end it in .csv, .npy or .json)");
   if (!json && opts.choice.stage.empty()) throw CliError("--stage: which stage to export? (e.g. --stage weights --head 0)");
   refuse_output_over_input("-o", opts.out, {opts.path});
   LoadedScenario loaded = load_and_compute(opts.path);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "field_path.hpp"
 
@@ -18,11 +19,8 @@ std::string describe(const json& v) {
       return "null";
     case json::value_t::boolean:
       return v.get<bool>() ? "true" : "false";
-    case json::value_t::string: {
-      std::string text = v.dump();  // quoted and escaped: stays on one line
-      if (text.size() > 40) text = text.substr(0, 36) + "...\"";
-      return "string " + text;
-    }
+    case json::value_t::string:
+      return "string " + quoted_excerpt(v.get_ref<const std::string&>());
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
     case json::value_t::number_float:
@@ -203,7 +201,7 @@ void only_keys(const json& obj, const std::string& path, std::initializer_list<c
 void throw_bad_choice(const json& j, const std::string& path,
                       const std::vector<std::string>& names) {
   if (j.is_string()) {
-    fail(path, "unknown value " + j.dump() + " (expected " + list_choices(names) + ")");
+    fail(path, "unknown value " + quoted_excerpt(j.get_ref<const std::string&>()) + " (expected " + list_choices(names) + ")");
   }
   fail(path, "expected " + list_choices(names) + ", got " + describe(j));
 }

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <optional>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "json_dom_builder.hpp"
 #include "json_fast_parse.hpp"
@@ -44,6 +45,16 @@ std::string core_of(const std::string& what) {
   }
   p = what.find("] ");
   return p == std::string::npos ? what : what.substr(p + 2);
+}
+
+// "...; last read: '<token>'" quotes all the lexer read of the token, which
+// for a string that never ends is the rest of the file: keep its start.
+std::string short_token(const std::string& core) {
+  const std::string marker = "last read: '";
+  const std::size_t p = core.find(marker);
+  if (p == std::string::npos || core.back() != '\'') return core;
+  const std::size_t start = p + marker.size();
+  return core.substr(0, start) + excerpt(core.substr(start, core.size() - 1 - start)) + "'";
 }
 
 std::string where(const std::string& text, std::size_t byte) {
@@ -95,7 +106,7 @@ std::string message_for(const ParseFailure& f, const std::string& text, const Fi
            "); write a finite number";
   }
   const std::string hint = text[offset] == '\'' ? " (JSON strings use double quotes)" : "";
-  return "invalid JSON at " + where(text, offset) + in_path(f.path) + ": " + core_of(f.detail) + hint;
+  return "invalid JSON at " + where(text, offset) + in_path(f.path) + ": " + short_token(core_of(f.detail)) + hint;
 }
 
 }  // namespace

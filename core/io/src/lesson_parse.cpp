@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "field_path.hpp"
+#include "format_header.hpp"
 #include "json_fields.hpp"
 #include "json_text.hpp"
 
@@ -249,13 +250,7 @@ LessonStep read_step(const json& j, const std::string& path, json* inline_scene)
 LessonHeader read_lesson_header(const json& doc) {
   if (!doc.is_object()) throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   only_keys(doc, "", {"format", "version", "title", "article", "summary", "steps"});
-  if (!doc.contains("format")) fail("format", "missing; expected \"attnviz-lesson\" (is this an attnviz lesson file?)");
-  if (doc["format"] != "attnviz-lesson") {
-    const std::string hint = doc["format"] == "attnviz-scenario" ? " (this is a scenario; open it as one)" : "";
-    fail("format", "expected \"attnviz-lesson\", got " + describe(doc["format"]) + hint);
-  }
-  if (!doc.contains("version")) fail("version", "missing (this build reads version 1)");
-  if (doc["version"] != 1) fail("version", "unsupported version " + doc["version"].dump() + " (this build reads version 1)");
+  check_format_header(doc, "attnviz-lesson", 1, "lesson");
   LessonHeader h;
   for (const char* key : {"title", "article"}) {
     if (!doc.contains(key)) fail(key, "missing");

@@ -8,6 +8,7 @@
 #include "field_path.hpp"
 #include "json_fields.hpp"
 #include "lesson_parts.hpp"
+#include "task_field.hpp"
 
 namespace attn::io::detail {
 
@@ -54,13 +55,7 @@ LessonTrain read_lesson_train(const json& j, const std::string& path) {
                       "learning_rate", "steps"});
   const std::string task_at = path_key(path, "task");
   if (!j.contains("task")) fail(task_at, "missing (the task to train on, e.g. \"induction\")");
-  attn::train::TaskKind kind{};
-  try {
-    kind = attn::train::task_from_name(read_string(j["task"], task_at));
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what(), prefix = "task: ";
-    fail(task_at, what.compare(0, prefix.size(), prefix) == 0 ? what.substr(prefix.size()) : what);
-  }
+  const attn::train::TaskKind kind = read_task_name(j["task"], task_at);
   LessonTrain t{lesson_defaults(kind), 1500};
   attn::train::TrainConfig& c = t.config;
   if (j.contains("symbols"))

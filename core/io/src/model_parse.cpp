@@ -16,6 +16,7 @@
 #include "format_header.hpp"
 #include "json_fields.hpp"
 #include "json_text.hpp"
+#include "task_field.hpp"
 
 namespace attn::io {
 
@@ -86,17 +87,7 @@ train::TaskSpec read_task(const json& doc) {
   const json& t = object_field(doc, "", "task");
   only_keys(t, "task", {"name", "vocab", "length", "random_offset"});
   train::TaskSpec task;
-  const json& name = field(t, "task", "name");
-  if (!name.is_string()) fail("task.name", "expected a task name, got " + describe(name));
-  try {
-    task.kind = train::task_from_name(name.get<std::string>());
-  } catch (const std::invalid_argument&) {
-    std::vector<std::string> names;
-    for (auto kind : {train::TaskKind::Copy, train::TaskKind::Reverse, train::TaskKind::Sort,
-                      train::TaskKind::PreviousToken, train::TaskKind::Induction, train::TaskKind::KeyValue})
-      names.push_back(train::task_name(kind));
-    fail("task.name", "unknown task " + name.dump() + " (expected " + list_choices(names) + ")");
-  }
+  task.kind = read_task_name(field(t, "task", "name"), "task.name");
   task.vocab = read_int(t, "task", "vocab", 1, 1 << 16);
   task.length = read_int(t, "task", "length", 1, 1 << 14);
   if (t.contains("random_offset")) task.random_offset = read_bool(t["random_offset"], "task.random_offset");

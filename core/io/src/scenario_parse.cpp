@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "field_path.hpp"
 #include "file_io.hpp"
@@ -96,7 +97,7 @@ void read_scale(const json& j, Scenario& s) {
       s.scale = ScaleMode::None;
       return;
     }
-    fail("scale", "unknown scale " + j.dump() +
+    fail("scale", "unknown scale " + quoted_excerpt(name) +
                       " (expected \"sqrt_dk\", \"none\" or a positive number)");
   }
   fail("scale", "expected \"sqrt_dk\", \"none\" or a positive number, got " + describe(j));
@@ -117,7 +118,7 @@ void read_mask(const json& j, Scenario& s, const Limits& lim) {
     return;
   }
   const std::string expected = "(expected \"none\", \"causal\" or an n×m array)";
-  if (j.is_string()) fail("mask", "unknown mask kind " + j.dump() + " " + expected);
+  if (j.is_string()) fail("mask", "unknown mask kind " + quoted_excerpt(j.get_ref<const std::string&>()) + " " + expected);
   fail("mask", "expected a mask kind or an n×m array of 0/1, got " + describe(j) + " " + expected);
 }
 
@@ -184,7 +185,7 @@ void warn_unknown_keys(const json& doc, ScenarioFile& f) {
       "softmax_axis"};
   for (const auto& item : doc.items()) {
     const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });
-    if (!ok) f.warnings.push_back("unknown key \"" + item.key() + "\" ignored (misspelt option?)");
+    if (!ok) f.warnings.push_back("unknown key " + quoted_excerpt(item.key()) + " ignored (misspelt option?)");
   }
 }
 
