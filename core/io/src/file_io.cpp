@@ -36,6 +36,13 @@ namespace {
 
 std::string os_reason(int err) { return err != 0 ? std::strerror(err) : "unknown error"; }
 
+// "cannot open: <reason>"; a loop of symlinks is named as one (the system's
+// "Too many levels of symbolic links" hides that the links go round).
+std::string cannot_open(int err) {
+  if (err == ELOOP) return "cannot open: a symlink loop (the links lead back to themselves, " + os_reason(err) + ")";
+  return "cannot open: " + os_reason(err);
+}
+
 // Closes a descriptor on every path out.
 struct Fd {
   int fd = -1;
@@ -113,17 +120,22 @@ std::string folder_refusal(const std::string& path, const std::string& dir, int 
   return "cannot write " + path + ": " + why;
 }
 
-std::string read_text_file(const std::string& path, const FileKind& kind) {
+std::string unreadable_reason(const std::string& path, const FileKind& kind) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw FormatError("cannot open: " + os_reason(errno));
-  if (S_ISDIR(st.st_mode)) throw FormatError("is a directory, not " + a_file_of(kind));
-  if (!S_ISREG(st.st_mode))
-    throw FormatError("is not a regular file (a device, pipe or socket); attnviz reads files saved on disk");
+  if (::stat(path.c_str(), &st) != 0) return cannot_open(errno);
+  if (S_ISDIR(st.st_mode)) return "is a directory, not " + a_file_of(kind);
+  if (!S_ISREG(st.st_mode)) return "is not a regular file (a device, pipe or socket); attnviz reads files saved on disk";
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxFileBytes)
-    throw FormatError("file is too large (" + std::to_string(st.st_size) + " bytes; files are limited to 1 GiB)");
+    return "file is too large (" + std::to_string(st.st_size) + " bytes; files are limited to 1 GiB)";
+  if (::access(path.c_str(), R_OK) != 0) return cannot_open(errno);
+  return "";
+}
+
+std::string read_text_file(const std::string& path, const FileKind& kind) {
+  if (const std::string why = unreadable_reason(path, kind); !why.empty()) throw FormatError(why);
   // Non-blocking, so a file swapped for a FIFO after the check cannot hang us.
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK)};
-  if (f.fd < 0) throw FormatError("cannot open: " + os_reason(errno));
+  if (f.fd < 0) throw FormatError(cannot_open(errno));
   struct stat opened {};
   if (::fstat(f.fd, &opened) != 0 || !S_ISREG(opened.st_mode))
     throw FormatError("is not a regular file (it changed while being opened)");
@@ -210,6 +222,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
 namespace attn::io {
 
 std::string read_text(const std::string& path) { return detail::read_text_file(path, detail::kJsonKind); }
+std::string why_unreadable(const std::string& path) { return detail::unreadable_reason(path, detail::kJsonKind); }
 void write_text_atomically(const std::string& path, const std::string& text) { detail::write_text_file_atomically(path, text); }
 
 }  // namespace attn::io

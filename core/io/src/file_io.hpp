@@ -14,6 +14,11 @@ namespace attn::io::detail {
 // few megabytes, so anything near this is a mistake or an attack.
 constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;
 
+// Why `path` cannot be read as a file of `kind`, without the path prefix
+// ("cannot open: No such file or directory", "is a directory, not a lesson
+// file", "cannot open: a symlink loop ..."), or "" when it can be opened.
+std::string unreadable_reason(const std::string& path, const FileKind& kind);
+
 // Throws FormatError("cannot open: <reason>" etc.), without the path prefix;
 // `kind` names the file ("is a directory, not a lesson file").
 std::string read_text_file(const std::string& path, const FileKind& kind);
