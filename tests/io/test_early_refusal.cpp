@@ -58,6 +58,12 @@ std::pair<std::string, std::optional<long long>> refusal(const fs::path& p, Load
   return {message, *after - *before};
 }
 
+// Sparse files take no disk, but 600 MB of apparent size is not left behind.
+struct Removed {
+  fs::path path;
+  ~Removed() { fs::remove(path); }
+};
+
 void check_read_little(const std::optional<long long>& read) {
   if (!read) {
     MESSAGE("/proc/self/io is not available: how much was read is not checked");
@@ -70,6 +76,7 @@ void check_read_little(const std::optional<long long>& read) {
 
 TEST_CASE("early refusal: a 600 MB file of NUL bytes is refused at byte 0 without being read") {
   const fs::path p = sparse_file("early-nul", "");
+  const Removed cleanup{p};
   const auto [message, read] = refusal(p, [](const std::string& path) { (void)attn::io::load_scenario(path); });
   CHECK(message == p.string() + ": not a text file: NUL byte at byte 0 (line 1); expected a JSON scenario");
   check_read_little(read);
@@ -85,6 +92,7 @@ TEST_CASE("early refusal: a 600 MB file of NUL bytes is refused at byte 0 withou
 TEST_CASE("early refusal: a first character no JSON value starts with is refused at its byte") {
   // After spaces, with NUL bytes far behind it: 'h' decides.
   const fs::path p = sparse_file("early-letter", "  \n hello");
+  const Removed cleanup{p};
   const auto [message, read] = refusal(p, [](const std::string& path) { (void)attn::io::load_scenario(path); });
   CHECK(message == p.string() + ": not JSON: byte 4 (line 2, column 2) is 'h', which no JSON value starts with; "
                                 "expected a JSON scenario");
@@ -93,6 +101,7 @@ TEST_CASE("early refusal: a first character no JSON value starts with is refused
 
 TEST_CASE("early refusal: NUL bytes after a JSON start are refused where they begin, not after the whole file") {
   const fs::path p = sparse_file("early-later-nul", "{\"format\": \"attnviz-scenario\", ");
+  const Removed cleanup{p};
   const auto [message, read] = refusal(p, [](const std::string& path) { (void)attn::io::load_scenario(path); });
   CHECK(message == p.string() + ": not a text file: NUL byte at byte 31 (line 1); expected a JSON scenario");
   check_read_little(read);
