@@ -28,6 +28,14 @@ fs::path fresh_dir(const std::string& name) {
 
 void write_file(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
+// The file's bytes as they are (io::read_text refuses text that cannot be JSON).
+std::string raw_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 Settings unusual() {
   Settings s;
   s.colour.theme = Theme::HighContrast;
@@ -81,7 +89,7 @@ TEST_CASE("settings: a corrupt file is set aside and reset with a notice, never 
     if (*text == '{') CHECK(problem.find("byte") != std::string::npos);  // where it broke
     CHECK(store.take_problem().empty());  // said once
     REQUIRE(fs::exists(dir / "settings.json.corrupt"));
-    CHECK(attn::io::read_text((dir / "settings.json.corrupt").string()) == text);  // kept as it was
+    CHECK(raw_text(dir / "settings.json.corrupt") == text);  // kept as it was
     // A fresh, valid file with the defaults took its place.
     std::vector<std::string> problems;
     CHECK(settings_from_json(nlohmann::json::parse(attn::io::read_text(path.string())), problems) == Settings{});

@@ -12,30 +12,18 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
+#include "temp_files.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh(const std::string& name) {
-  const fs::path dir = fs::path(ATTN_IO_TEST_TMP) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using attn::io::test::file_text;
+using attn::io::test::fresh_dir;
 
 mode_t mode_of(const fs::path& p) {
   struct stat st {};
@@ -46,44 +34,72 @@ mode_t mode_of(const fs::path& p) {
 }  // namespace
 
 TEST_CASE("save: a file keeps its permissions") {
-  const fs::path p = fresh("perm") / "s.json";
+  const fs::path p = fresh_dir("perm") / "s.json";
   attn::io::write_text_atomically(p.string(), "one");
   ::chmod(p.c_str(), 0600);
   attn::io::write_text_atomically(p.string(), "two");
-  CHECK(slurp(p) == "two");
+  CHECK(file_text(p) == "two");
   CHECK(mode_of(p) == 0600);
   ::chmod(p.c_str(), 0640);
   attn::io::write_text_atomically(p.string(), "three");
   CHECK(mode_of(p) == 0640);
 }
 
+TEST_CASE("save: a file keeps its owner and group") {
+  const fs::path p = fresh_dir("owner") / "s.json";
+  attn::io::write_text_atomically(p.string(), "one");
+  ::chmod(p.c_str(), 0664);
+  // Root (as CI runs) saves a file someone else owns, nobody:nogroup; anyone
+  // else saves one of their own whose group is not their primary one when
+  // they have such a group (chown lets an owner pick among their groups).
+  uid_t uid = ::geteuid();
+  gid_t gid = ::getegid();
+  if (::geteuid() == 0) {
+    uid = 65534;
+    gid = 65534;
+  } else {
+    gid_t groups[64];
+    const int n = ::getgroups(64, groups);
+    for (int i = 0; i < n; ++i)
+      if (groups[i] != gid) gid = groups[i];
+  }
+  REQUIRE(::chown(p.c_str(), uid, gid) == 0);
+  attn::io::write_text_atomically(p.string(), "two");
+  struct stat st {};
+  REQUIRE(::stat(p.c_str(), &st) == 0);
+  CHECK(file_text(p) == "two");
+  CHECK(st.st_uid == uid);
+  CHECK(st.st_gid == gid);
+  CHECK((st.st_mode & 07777) == 0664);
+}
+
 TEST_CASE("save: through a symlink the link stays and its target changes") {
-  const fs::path dir = fresh("symlink");
+  const fs::path dir = fresh_dir("symlink");
   attn::io::write_text_atomically((dir / "real.json").string(), "old");
   fs::create_symlink("real.json", dir / "link.json");
   attn::io::write_text_atomically((dir / "link.json").string(), "new");
   CHECK(fs::is_symlink(dir / "link.json"));
-  CHECK(slurp(dir / "real.json") == "new");
+  CHECK(file_text(dir / "real.json") == "new");
 }
 
 TEST_CASE("save: hard links all see the new text") {
-  const fs::path dir = fresh("hardlink");
+  const fs::path dir = fresh_dir("hardlink");
   attn::io::write_text_atomically((dir / "a.json").string(), "old");
   fs::create_hard_link(dir / "a.json", dir / "b.json");
   attn::io::write_text_atomically((dir / "a.json").string(), "new text");
-  CHECK(slurp(dir / "b.json") == "new text");
+  CHECK(file_text(dir / "b.json") == "new text");
   CHECK(fs::hard_link_count(dir / "a.json") == 2);
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 2);  // no temporary left
 }
 
 TEST_CASE("save: a 250-character file name has room (the temporary's name is short)") {
-  const fs::path p = fresh("long") / (std::string(245, 'n') + ".json");
+  const fs::path p = fresh_dir("long") / (std::string(245, 'n') + ".json");
   attn::io::write_text_atomically(p.string(), "fits");
-  CHECK(slurp(p) == "fits");
+  CHECK(file_text(p) == "fits");
 }
 
 TEST_CASE("save: a new file gets the usual permissions, not the temporary's 0600") {
-  const fs::path p = fresh("newmode") / "s.json";
+  const fs::path p = fresh_dir("newmode") / "s.json";
   const mode_t mask = ::umask(022);
   attn::io::write_text_atomically(p.string(), "x");
   ::umask(mask);
@@ -91,7 +107,7 @@ TEST_CASE("save: a new file gets the usual permissions, not the temporary's 0600
 }
 
 TEST_CASE("save: killed in the middle of writing, the old file is whole") {
-  const fs::path dir = fresh("interrupted");
+  const fs::path dir = fresh_dir("interrupted");
   const fs::path p = dir / "s.json";
   attn::io::write_text_atomically(p.string(), "the old file");
   // A child writes a large text and is killed while it writes.
@@ -106,7 +122,7 @@ TEST_CASE("save: killed in the middle of writing, the old file is whole") {
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
-  const std::string now = slurp(p);
+  const std::string now = file_text(p);
   // Either the old text, or (had the child finished) the complete new one.
   CHECK((now == "the old file" || now.size() == (400u << 20)));
   if (WIFSIGNALED(status)) CHECK(now == "the old file");
@@ -121,7 +137,7 @@ TEST_CASE("read: devices and FIFOs are refused at once, never read or waited on"
       CHECK(std::string(e.what()).find("is not a regular file") == 0);
     }
   }
-  const fs::path fifo = fresh("fifo") / "pipe.json";
+  const fs::path fifo = fresh_dir("fifo") / "pipe.json";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // A blocking read would hang here; CTest's timeout would then fail the test.
   CHECK_THROWS_WITH_AS(attn::io::read_text(fifo.string()), doctest::Contains("is not a regular file"), attn::io::FormatError);

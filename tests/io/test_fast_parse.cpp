@@ -65,7 +65,7 @@ std::string differs(const json& a, const json& b, const std::string& at = "$") {
 bool check_text(const std::string& text, const std::string& name) {
   std::optional<json> slow;
   try {
-    slow = attn::io::detail::parse_json_text_with_nlohmann(text);
+    slow = attn::io::detail::parse_json_text_with_nlohmann(text, attn::io::detail::kScenarioKind);
   } catch (const attn::io::FormatError&) {
   }
   const std::optional<json> fast = attn::io::detail::fast_parse(text, attn::io::detail::kMaxJsonDepth);

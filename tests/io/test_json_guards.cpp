@@ -3,9 +3,12 @@
 // readable FormatError and never crash or hang.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "attn/io/scenario_file.hpp"
+#include "attn/io/text_file.hpp"
 #include "scenario_samples.hpp"
 
 using attn::io::test::parse_error_of;
@@ -102,4 +105,21 @@ TEST_CASE("load_scenario prefixes the path, also for missing files") {
   } catch (const attn::io::FormatError& e) {
     CHECK(std::string(e.what()) == missing + ": cannot open: No such file or directory");
   }
+}
+
+TEST_CASE("a symlink loop is named as one, and why_unreadable says what loading would") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(ATTN_IO_TEST_TMP) / "symlink-loop";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink("b.json", dir / "a.json");
+  fs::create_symlink("a.json", dir / "b.json");
+  const std::string loop = (dir / "a.json").string();
+  const std::string named = loop + ": cannot open: a symlink loop";
+  CHECK_THROWS_WITH_AS((void)attn::io::load_scenario(loop), doctest::Contains(named.c_str()), attn::io::FormatError);
+  CHECK(attn::io::why_unreadable(loop).rfind("cannot open: a symlink loop", 0) == 0);
+  CHECK(attn::io::why_unreadable((dir / "missing.json").string()) == "cannot open: No such file or directory");
+  CHECK(attn::io::why_unreadable(dir.string()) == "is a directory, not a JSON file");
+  std::ofstream(dir / "ok.json") << "{}";
+  CHECK(attn::io::why_unreadable((dir / "ok.json").string()).empty());
 }

@@ -124,6 +124,15 @@ TEST_CASE("lesson: a cell out of range, naming the stage's size") {
   CHECK(problems_of(doc) == "steps[0].view.highlight[0].col: 9 is out of range (masked of head 0 has 4 columns)");
 }
 
+TEST_CASE("lesson: an index far out of range is refused naming both ends of the range") {
+  json doc = sample();
+  doc["steps"][0]["question"]["cell"]["row"] = 1000000000;
+  CHECK(problems_of(doc) == "steps[0].question.cell.row: expected a whole number from 0 to 10000000, got 1000000000");
+  doc = sample();
+  doc["steps"][0]["view"]["heads"] = -1;
+  CHECK(problems_of(doc) == "steps[0].view.heads: expected a whole number from 0 to 10000000, got -1");
+}
+
 TEST_CASE("lesson: a head the scene does not have") {
   json doc = sample();
   doc["steps"][1]["question"]["head"] = 3;
@@ -148,7 +157,7 @@ TEST_CASE("lesson: malformed questions") {
   CHECK(problems_of(doc) == "steps[2].question.answer: 2 is out of range (there are 2 choices, counted from 0)");
   doc = sample();
   doc["steps"][2]["question"]["choices"] = json::array({"only one"});
-  CHECK(problems_of(doc) == "steps[2].question.choices: needs two or more answers");
+  CHECK(problems_of(doc) == "steps[2].question.choices: expected 2 to 12 answers, got 1");
   doc = sample();
   doc["steps"][1]["question"].erase("row");
   CHECK(problems_of(doc) == "steps[1].question.answer: \"max\"/\"min\" need the question's \"row\" or \"col\" to say where to look");
@@ -184,7 +193,7 @@ TEST_CASE("lesson: a first step without a scene, and a scene that overflows") {
 TEST_CASE("lesson: header and structure") {
   json doc = sample();
   doc["format"] = "attnviz-scenario";
-  CHECK(problems_of(doc) == "format: expected \"attnviz-lesson\", got string \"attnviz-scenario\" (this is a scenario; open it as one)");
+  CHECK(problems_of(doc) == "format: expected \"attnviz-lesson\", got string \"attnviz-scenario\" (this is a scenario file, not a lesson)");
   doc = sample();
   doc["version"] = 2;
   CHECK(problems_of(doc) == "version: unsupported version 2 (this build reads version 1)");

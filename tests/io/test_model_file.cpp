@@ -135,7 +135,7 @@ TEST_CASE("model file: every malformed file is refused with a message naming the
       {"mlp_weights_without_mlp.json", "weights.layers[0].mlp_in: unknown key"},
       {"ragged_row.json", "weights.unembed[1]: row has 3 numbers, expected 4 like row 0"},
       {"missing_layer.json", "weights.layers: expected 1 layer, got 0"},
-      {"negative_seed.json", "training.seed: expected a whole number from 0, got number -3"},
+      {"negative_seed.json", "training.seed: expected a whole number from 0 to 18446744073709551615, got number -3"},
       {"unknown_positions.json", "model.positions: unknown value \"rotary\" (expected \"learned\" or \"sinusoidal\")"},
   };
   for (const Case& c : cases) {

@@ -49,7 +49,7 @@ TEST_CASE("a row that is not an array, and matrices that are not arrays") {
   CHECK(parse_error_of(doc) == "x: expected an array of rows of numbers, got string \"matrix\"");
   doc = self_attention_sample();
   doc["x"] = json::array();
-  CHECK(parse_error_of(doc) == "x: expected at least one row, got an empty array");
+  CHECK(parse_error_of(doc) == "x: expected 1 to 16384 rows, got an empty array");
 }
 
 TEST_CASE("numbers that overflow a double, and NaN/Infinity tokens") {
@@ -163,14 +163,14 @@ TEST_CASE("absurd sizes are refused before allocating") {
     (void)attn::io::parse_scenario(text, small);
     FAIL("expected a FormatError");
   } catch (const attn::io::FormatError& e) {
-    CHECK(std::string(e.what()) == "x: 3 rows exceeds the limit of 2");
+    CHECK(std::string(e.what()) == "x: expected 1 to 2 rows, got 3");
   }
   small.max_tokens = 3;
   try {
     (void)attn::io::parse_scenario(text, small);
     FAIL("expected a FormatError");
   } catch (const attn::io::FormatError& e) {
-    CHECK(std::string(e.what()) == "x[0]: 4 numbers exceeds the limit of 3");
+    CHECK(std::string(e.what()) == "x[0]: expected 1 to 3 numbers, got 4");
   }
   // Within the per-matrix limits but a trace far too big: validate() says so.
   attn::Limits tiny_trace;

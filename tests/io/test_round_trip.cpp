@@ -11,6 +11,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "scenario_samples.hpp"
+#include "temp_files.hpp"
 
 namespace fs = std::filesystem;
 using attn::io::ScenarioFile;
@@ -19,13 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-// A fresh directory per test case, so CTest can run them in parallel.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(ATTN_IO_TEST_TMP) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using attn::io::test::fresh_dir;
 
 // Every optional feature switched on, with values that do not survive
 // printing with too few digits.

@@ -4,6 +4,7 @@
 // never abort. Before the fix, ImGui 1.86 aborted on the first frame's modal.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -260,5 +261,25 @@ TEST_SUITE("startup") {
     CHECK_MESSAGE(code == 2, out);
     CHECK_MESSAGE(out.find("14 steps") != std::string::npos, out);
     CHECK_MESSAGE(out.find("--step 40") != std::string::npos, out);
+    // A symlink loop, a folder and a missing file named by an option: exit 2,
+    // one line saying which (CLI11 said "File does not exist" for a loop, and
+    // added a second line).
+    const std::string loop = temp_path("loop_a.json");
+    std::filesystem::remove(loop);
+    std::filesystem::remove(temp_path("loop_b.json"));
+    std::filesystem::create_symlink("loop_b.json", loop);
+    std::filesystem::create_symlink("loop_a.json", temp_path("loop_b.json"));
+    const std::pair<std::string, std::string> cases[] = {
+        {"--train-model \"" + loop + "\"", "symlink loop"},
+        {"--compare-with \"" + loop + "\"", "symlink loop"},
+        {"--compare-with \"" + temp_path("") + "\"", "is a directory"},
+        {"--train-model \"" + temp_path("no_such_model.json") + "\"", "No such file or directory"}};
+    for (const auto& [args, reason] : cases) {
+      code = run(attnviz(args + " --screenshot \"" + temp_path("bad.png") + "\""), &out);
+      CHECK_MESSAGE(code == 2, out);
+      CHECK_MESSAGE(out.find(reason) != std::string::npos, out);
+      CHECK_MESSAGE(out.find(args.substr(0, args.find(' '))) != std::string::npos, out);
+      CHECK_MESSAGE(std::count(out.begin(), out.end(), '\n') == 1, out);
+    }
   }
 }

@@ -6,12 +6,14 @@
 #include <string>
 #include <utility>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/matrix_export.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
 #include "cli_error.hpp"
 #include "commands.hpp"
 #include "loaded_scenario.hpp"
+#include "output_guard.hpp"
 #include "stage_choice.hpp"
 #include "trace_stream.hpp"
 
@@ -31,8 +33,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 int run_export(const ExportOptions& opts) {
   const bool json = ends_with(opts.out, ".json");
   if (!json && !ends_with(opts.out, ".csv") && !ends_with(opts.out, ".npy"))
-    throw CliError("-o: cannot tell the format of \"" + opts.out + "\" (end it in .csv, .npy or .json)");
+    throw CliError("-o: cannot tell the format of " + io::quoted_excerpt(opts.out) + " (end it in .csv, .npy or .json)");
   if (!json && opts.choice.stage.empty()) throw CliError("--stage: which stage to export? (e.g. --stage weights --head 0)");
+  refuse_output_over_input("-o", opts.out, {opts.path});
   LoadedScenario loaded = load_and_compute(opts.path);
   try {
     if (json) {

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "attn/io/excerpt.hpp"
 #include "cli_error.hpp"
 
 namespace attn::cli {
@@ -32,7 +33,7 @@ const Stage& resolve_stage(const Trace& trace, const StageChoice& opts) {
     }
   }
   if (!any) {
-    throw CliError("--stage: unknown stage \"" + opts.stage + "\" (valid: " + stage_ids(trace) + ")");
+    throw CliError("--stage: unknown stage " + io::quoted_excerpt(opts.stage) + " (valid: " + stage_ids(trace) + ")");
   }
   const int n_heads = trace.dims.n_heads;
   if (any->head < 0) {

@@ -8,6 +8,7 @@
 
 #include "attn/io/model_file.hpp"
 #include "cli_error.hpp"
+#include "output_guard.hpp"
 #include "train_options.hpp"
 
 namespace attn::cli {
@@ -55,6 +56,7 @@ Scenario layer_on_input(const io::ModelFile& f, const std::vector<int>& tokens, 
 int run_layer_export(const TrainOptions& o) {
   if (!o.task.empty()) throw CliError("--task: not used with --scenario (the model file names its task)");
   if (o.out.empty()) throw CliError("-o: where should the scenario go? (e.g. -o scene.json)");
+  refuse_output_over_input("-o", o.out, {o.model});
   const io::ModelFile f = io::load_model(o.model);
   const int layers = f.model.config.n_layers;
   // Layers count from 1, as the Train view and the lessons name them.

@@ -23,21 +23,18 @@ ProgressStore::ProgressStore(std::string path) : path_(std::move(path)) {
   std::error_code ec;
   if (path_.empty()) return;
   const std::filesystem::file_status status = std::filesystem::status(path_, ec);
-  std::string text;
-  try {
-    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) throw std::runtime_error(ec.message());
-    if (!std::filesystem::exists(status)) return;
-    text = attn::io::read_text(path_);
-  } catch (const std::exception& e) {
+  const bool missing = !ec ? !std::filesystem::exists(status)
+                            : ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+  if (missing) return;
+  if (const std::string why = ec ? ec.message() : attn::io::why_unreadable(path_); !why.empty()) {
     // Not damaged, only unreadable (permissions, a symlink loop): left as it
     // is, and not written over in this run.
     path_.clear();
-    problem_ = "Lesson progress could not be read (" + std::string(e.what()) +
-               "); answers in this run are not kept. The file is left as it is.";
+    problem_ = "Lesson progress could not be read (" + why + "); answers in this run are not kept. The file is left as it is.";
     return;
   }
   try {
-    all_ = attn::io::parse_app_json(text);
+    all_ = attn::io::parse_app_json(attn::io::read_text(path_), "lesson progress");
     if (!all_.is_object()) throw std::runtime_error("not a JSON object");
   } catch (const std::exception& e) {
     all_ = nlohmann::json::object();

@@ -152,16 +152,15 @@ SettingsStore::SettingsStore(std::string path) : path_(std::move(path)) {
     migrated_ = static_cast<bool>(in.eof()) && fs::exists(old, ec);
     return;
   }
-  std::string text;
-  try {
-    text = attn::io::read_text(path_);
-  } catch (const std::exception& e) {
-    unreadable(e.what());
+  // Cannot be opened (permissions, a folder in its place): not damaged. What
+  // read_text refuses once open (NUL bytes, not JSON) is damage.
+  if (const std::string why = attn::io::why_unreadable(path_); !why.empty()) {
+    unreadable(why);
     return;
   }
   try {
     std::vector<std::string> problems;
-    saved_ = settings_from_json(attn::io::parse_app_json(text), problems);
+    saved_ = settings_from_json(attn::io::parse_app_json(attn::io::read_text(path_), "settings"), problems);
     if (!problems.empty()) {
       problem_ = "Some settings in " + path_ + " could not be used and are back to their defaults:";
       for (const std::string& p : problems) problem_ += "\n  " + p;

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "attn/io/text_file.hpp"
 #include "viz/config_files.hpp"
 #include "viz/export_plan.hpp"
 
@@ -34,6 +35,19 @@ std::optional<InspectTarget> parse_inspect(const std::string& text) {
   if (t.stage.empty() || t.row < 0 || t.col < 0) return std::nullopt;
   return t;
 }
+
+namespace {
+
+// A file attnviz can open, else why not, in attnviz's own words: CLI11's
+// ExistingFile said "File does not exist" for a symlink loop.
+const CLI::Validator kReadableFile(
+    [](std::string& path) {
+      const std::string why = attn::io::why_unreadable(path);
+      return why.empty() ? why : path + ": " + why;
+    },
+    "FILE");
+
+}  // namespace
 
 std::string Options::config_dir_or_default() const { return config_dir.empty() ? viz::config_dir() : config_dir; }
 
@@ -69,7 +83,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "With --export of a PNG/GIF/MP4: the picture's size WxH (e.g. 1920x1080), the grids laid out for it "
                  "with no window around them (default: the canvas at --scale)");
   app.add_option("--compare-with", o.compare_with, "Open the compare view: A = FILE, B = the scenario opened (attnviz B.json --compare-with A.json)")
-      ->check(CLI::ExistingFile);
+      ->check(kReadableFile);
   app.add_option("--compare-stage", o.compare_stage, "The stage the compare view shows (default weights)");
   app.add_option("--from", o.from, "With --export of a GIF/MP4: start at this timeline second (default 0, or --stage's start)");
   app.add_option("--to", o.to, "With --export of a GIF/MP4: end at this timeline second (default the end, or --stage's end)");
@@ -112,7 +126,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "Open the Train view on this task: copy, reverse, sort, previous-token, induction or key-value")
       ->check(CLI::IsMember({"copy", "reverse", "sort", "previous-token", "induction", "key-value"}));
   app.add_option("--train-model", o.train_model, "Open this trained-model file (attn train -o) in the Train view")
-      ->check(CLI::ExistingFile);
+      ->check(kReadableFile);
   app.add_option("--train-steps", o.train_steps, "With --train: train this many steps at start, then pause")
       ->check(CLI::Range(1, 100000));
   app.add_option("--train-show", o.train_show, "With --train: show the snapshot at or before this step")
@@ -138,9 +152,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; every bad argument exits 2, as bad input
-    // does everywhere else (CLI11's own codes, such as 105, mean nothing to a script).
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    // does everywhere else (CLI11's own codes, such as 105, mean nothing to a
+    // script), with one line: CLI11's exit() adds "Run with --help...".
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "attnviz: %s (see 'attnviz --help')\n", e.what());
+    return 2;
   }
   if (!size.empty()) {
     o.size_given = true;

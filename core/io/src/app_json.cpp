@@ -2,10 +2,13 @@
 // reader, for the app's own small files.
 #include "attn/io/text_file.hpp"
 
+#include "file_kind.hpp"
 #include "json_text.hpp"
 
 namespace attn::io {
 
-nlohmann::json parse_app_json(const std::string& text) { return detail::parse_json_text(text); }
+nlohmann::json parse_app_json(const std::string& text, const char* kind) {
+  return detail::parse_json_text(text, detail::FileKind{kind});
+}
 
 }  // namespace attn::io

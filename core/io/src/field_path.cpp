@@ -5,6 +5,8 @@
 
 #include <cctype>
 
+#include "attn/io/excerpt.hpp"
+
 namespace attn::io::detail {
 
 namespace {
@@ -21,6 +23,8 @@ bool is_identifier(const std::string& key) {
 }  // namespace
 
 std::string path_key(const std::string& parent, const std::string& key) {
+  // A long key is quoted in part, like any long value in a message.
+  if (key.size() > kExcerptChars && excerpt(key) != key) return parent + "[" + quoted_excerpt(key) + "]";
   if (!is_identifier(key)) {
     std::string quoted = "[\"";
     for (char c : key) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "field_path.hpp"
 
@@ -18,11 +19,8 @@ std::string describe(const json& v) {
       return "null";
     case json::value_t::boolean:
       return v.get<bool>() ? "true" : "false";
-    case json::value_t::string: {
-      std::string text = v.dump();  // quoted and escaped: stays on one line
-      if (text.size() > 40) text = text.substr(0, 36) + "...\"";
-      return "string " + text;
-    }
+    case json::value_t::string:
+      return "string " + quoted_excerpt(v.get_ref<const std::string&>());
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
     case json::value_t::number_float:
@@ -42,11 +40,11 @@ namespace {
   throw FormatError(path + ": " + problem);
 }
 
-void check_count(long long count, long long limit, const std::string& path,
-                 const char* what) {
-  if (count > limit) {
-    fail(path, std::to_string(count) + " " + what + " exceeds the limit of " +
-                   std::to_string(limit));
+// A count from `least` to `limit`, stated with both ends when refused.
+void check_count(long long count, long long least, long long limit, const std::string& path, const char* what) {
+  if (count < least || count > limit) {
+    fail(path, "expected " + std::to_string(least) + " to " + std::to_string(limit) + " " + what + ", got " +
+                   (count == 0 ? std::string("an empty array") : std::to_string(count)));
   }
 }
 
@@ -61,8 +59,7 @@ GridShape check_grid(const json& j, const std::string& path, long long max_rows,
   if (!j.is_array()) {
     fail(path, std::string("expected an array of rows of ") + cells + ", got " + describe(j));
   }
-  if (j.empty()) fail(path, "expected at least one row, got an empty array");
-  check_count(static_cast<long long>(j.size()), max_rows, path, "rows");
+  check_count(static_cast<long long>(j.size()), 1, max_rows, path, "rows");
   GridShape shape;
   shape.rows = static_cast<Eigen::Index>(j.size());
   for (std::size_t r = 0; r < j.size(); ++r) {
@@ -73,8 +70,7 @@ GridShape check_grid(const json& j, const std::string& path, long long max_rows,
                          describe(row));
     }
     if (r == 0) {
-      if (row.empty()) fail(row_path, std::string("row is empty; expected at least one of the ") + cells);
-      check_count(static_cast<long long>(row.size()), max_cols, row_path, cells);
+      check_count(static_cast<long long>(row.size()), 1, max_cols, row_path, cells);
       shape.cols = static_cast<Eigen::Index>(row.size());
     } else if (static_cast<Eigen::Index>(row.size()) != shape.cols) {
       fail(row_path, "row has " + std::to_string(row.size()) + " " + cells + ", expected " +
@@ -138,8 +134,7 @@ BoolMat read_flag_matrix(const json& j, const std::string& path, long long max_r
 
 Vec read_vector(const json& j, const std::string& path, long long max_len) {
   if (!j.is_array()) fail(path, "expected an array of numbers, got " + describe(j));
-  if (j.empty()) fail(path, "expected at least one number, got an empty array");
-  check_count(static_cast<long long>(j.size()), max_len, path, "numbers");
+  check_count(static_cast<long long>(j.size()), 1, max_len, path, "numbers");
   Vec v(static_cast<Eigen::Index>(j.size()));
   for (std::size_t i = 0; i < j.size(); ++i) {
     v(static_cast<Eigen::Index>(i)) = read_number(j[i], path, i);
@@ -149,7 +144,7 @@ Vec read_vector(const json& j, const std::string& path, long long max_len) {
 
 std::vector<bool> read_flags(const json& j, const std::string& path, long long max_len) {
   if (!j.is_array()) fail(path, "expected an array of true/false flags, got " + describe(j));
-  check_count(static_cast<long long>(j.size()), max_len, path, "flags");
+  check_count(static_cast<long long>(j.size()), 0, max_len, path, "flags");
   std::vector<bool> flags;
   flags.reserve(j.size());
   for (std::size_t i = 0; i < j.size(); ++i) flags.push_back(read_flag(j[i], path, i));
@@ -159,7 +154,7 @@ std::vector<bool> read_flags(const json& j, const std::string& path, long long m
 std::vector<std::string> read_labels(const json& j, const std::string& path,
                                      long long max_len) {
   if (!j.is_array()) fail(path, "expected an array of strings, got " + describe(j));
-  check_count(static_cast<long long>(j.size()), max_len, path, "labels");
+  check_count(static_cast<long long>(j.size()), 0, max_len, path, "labels");
   std::vector<std::string> labels;
   labels.reserve(j.size());
   for (std::size_t i = 0; i < j.size(); ++i) {
@@ -206,7 +201,7 @@ void only_keys(const json& obj, const std::string& path, std::initializer_list<c
 void throw_bad_choice(const json& j, const std::string& path,
                       const std::vector<std::string>& names) {
   if (j.is_string()) {
-    fail(path, "unknown value " + j.dump() + " (expected " + list_choices(names) + ")");
+    fail(path, "unknown value " + quoted_excerpt(j.get_ref<const std::string&>()) + " (expected " + list_choices(names) + ")");
   }
   fail(path, "expected " + list_choices(names) + ", got " + describe(j));
 }

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <optional>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "json_dom_builder.hpp"
 #include "json_fast_parse.hpp"
@@ -46,6 +47,16 @@ std::string core_of(const std::string& what) {
   return p == std::string::npos ? what : what.substr(p + 2);
 }
 
+// "...; last read: '<token>'" quotes all the lexer read of the token, which
+// for a string that never ends is the rest of the file: keep its start.
+std::string short_token(const std::string& core) {
+  const std::string marker = "last read: '";
+  const std::size_t p = core.find(marker);
+  if (p == std::string::npos || core.back() != '\'') return core;
+  const std::size_t start = p + marker.size();
+  return core.substr(0, start) + excerpt(core.substr(start, core.size() - 1 - start)) + "'";
+}
+
 std::string where(const std::string& text, std::size_t byte) {
   const TextPosition pos = position_of(text, byte);
   return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
@@ -55,7 +66,7 @@ std::string in_path(const std::string& path) {
   return path.empty() ? std::string() : " (in " + path + ")";
 }
 
-std::string message_for(const ParseFailure& f, const std::string& text,
+std::string message_for(const ParseFailure& f, const std::string& text, const FileKind& kind,
                         std::size_t max_depth) {
   using Kind = ParseFailure::Kind;
   switch (f.kind) {
@@ -64,8 +75,9 @@ std::string message_for(const ParseFailure& f, const std::string& text,
       // (e.g. "attnviz.view[0]...") helps, and only its beginning.
       std::string path = f.path.empty() || f.path[0] == '[' ? std::string() : f.path;
       if (path.size() > 40) path = path.substr(0, 40) + "...";
-      return "nesting is deeper than " + std::to_string(max_depth) +
-             " levels of arrays/objects" + in_path(path) + "; a scenario needs at most 5";
+      const std::string needed = kind.nesting_needed == 0 ? std::string()
+                                 : std::string("; a ") + kind.noun + " needs at most " + std::to_string(kind.nesting_needed);
+      return "nesting is deeper than " + std::to_string(max_depth) + " levels of arrays/objects" + in_path(path) + needed;
     }
     case Kind::TooLong:
       return (f.path.empty() ? std::string("a string") : f.path) + ": text of " + std::to_string(f.length) +
@@ -94,7 +106,7 @@ std::string message_for(const ParseFailure& f, const std::string& text,
            "); write a finite number";
   }
   const std::string hint = text[offset] == '\'' ? " (JSON strings use double quotes)" : "";
-  return "invalid JSON at " + where(text, offset) + in_path(f.path) + ": " + core_of(f.detail) + hint;
+  return "invalid JSON at " + where(text, offset) + in_path(f.path) + ": " + short_token(core_of(f.detail)) + hint;
 }
 
 }  // namespace
@@ -102,32 +114,33 @@ std::string message_for(const ParseFailure& f, const std::string& text,
 namespace {
 
 // Text already checked for blankness and encoding.
-nlohmann::json parse_checked(const std::string& text, std::size_t max_depth) {
+nlohmann::json parse_checked(const std::string& text, const FileKind& kind, std::size_t max_depth) {
   JsonDomBuilder builder(max_depth);
   const bool ok = nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json,
                                             /*strict=*/true, /*ignore_comments=*/false);
-  if (!ok) throw FormatError(message_for(builder.failure(), text, max_depth));
+  if (!ok) throw FormatError(message_for(builder.failure(), text, kind, max_depth));
   return std::move(builder.result());
 }
 
-void check_text(const std::string& text) {
-  if (is_blank(text)) throw FormatError("file is empty; expected a JSON scenario object");
-  check_text_is_utf8(text);
+void check_text(const std::string& text, const FileKind& kind) {
+  if (is_blank(text)) throw FormatError("file is empty; expected " + (*kind.noun ? json_of(kind) + " object" : json_of(kind)));
+  check_text_is_utf8(text, kind);
+  check_json_start(text, /*whole=*/true, kind);  // as when reading a file, so both say the same
 }
 
 }  // namespace
 
-nlohmann::json parse_json_text(const std::string& text, std::size_t max_depth) {
-  check_text(text);
+nlohmann::json parse_json_text(const std::string& text, const FileKind& kind, std::size_t max_depth) {
+  check_text(text, kind);
   // Plainly valid text, the common case, through simdjson; the rest (and
   // every error message) through nlohmann.
   if (std::optional<nlohmann::json> doc = fast_parse(text, max_depth)) return std::move(*doc);
-  return parse_checked(text, max_depth);
+  return parse_checked(text, kind, max_depth);
 }
 
-nlohmann::json parse_json_text_with_nlohmann(const std::string& text, std::size_t max_depth) {
-  check_text(text);
-  return parse_checked(text, max_depth);
+nlohmann::json parse_json_text_with_nlohmann(const std::string& text, const FileKind& kind, std::size_t max_depth) {
+  check_text(text, kind);
+  return parse_checked(text, kind, max_depth);
 }
 
 }  // namespace attn::io::detail

@@ -8,16 +8,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "file_kind.hpp"
+
 namespace attn::io::detail {
 
 // Deepest nesting accepted; scenario files need 5 levels, app data a few more.
 constexpr std::size_t kMaxJsonDepth = 32;
 
-nlohmann::json parse_json_text(const std::string& text,
+// `kind` names the file in messages ("file is empty; expected a JSON lesson object").
+nlohmann::json parse_json_text(const std::string& text, const FileKind& kind,
                                std::size_t max_depth = kMaxJsonDepth);
 
 // The same through nlohmann alone (what parse_json_text does when simdjson
 // declines the text), for the tests that compare the two paths.
-nlohmann::json parse_json_text_with_nlohmann(const std::string& text, std::size_t max_depth = kMaxJsonDepth);
+nlohmann::json parse_json_text_with_nlohmann(const std::string& text, const FileKind& kind,
+                                            std::size_t max_depth = kMaxJsonDepth);
 
 }  // namespace attn::io::detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/lesson_file.hpp"
 #include "field_path.hpp"
 #include "file_io.hpp"
@@ -38,7 +39,7 @@ class StepChecker {
     if (head >= 0 && trace_.find(id, 0))
       problem(field, "no head " + std::to_string(head) + " (this scene has " + std::to_string(trace_.dims.n_heads) + ")");
     else
-      problem(field, "no stage \"" + id + "\" in this scene (its stages: " + stage_list(trace_) + ")");
+      problem(field, "no stage " + quoted_excerpt(id) + " in this scene (its stages: " + stage_list(trace_) + ")");
     return nullptr;
   }
 
@@ -104,7 +105,7 @@ LessonError::LessonError(std::vector<std::string> list)
     : FormatError(list.empty() ? "" : list.front()), problems(std::move(list)) {}
 
 LessonFile parse_lesson(const std::string& text, const std::string& base_dir, const std::string& id) {
-  const json doc = parse_json_text(text);
+  const json doc = parse_json_text(text, kLessonKind);
   const LessonHeader header = read_lesson_header(doc);
   LessonFile lesson;
   lesson.id = id;
@@ -181,7 +182,7 @@ LessonFile parse_lesson(const std::string& text, const std::string& base_dir, co
           const Trace tb = compute_trace(b.scenario);
           if (!trace.find(step.compare->stage, 0) && !trace.find(step.compare->stage, -1) && !tb.find(step.compare->stage, 0) &&
               !tb.find(step.compare->stage, -1))
-            check.problem("compare.stage", "no stage \"" + step.compare->stage + "\" in A or B");
+            check.problem("compare.stage", "no stage " + quoted_excerpt(step.compare->stage) + " in A or B");
         }
       } catch (const FormatError& e) {
         note(e.what());
@@ -199,7 +200,7 @@ LessonFile load_lesson(const std::string& path) {
   const std::filesystem::path p(path);
   std::string text;
   try {
-    text = read_text_file(path);
+    text = read_text_file(path, kLessonKind);
   } catch (const FormatError& e) {
     throw FormatError(path + ": " + e.what());
   }

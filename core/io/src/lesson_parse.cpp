@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "field_path.hpp"
+#include "format_header.hpp"
 #include "json_fields.hpp"
 #include "json_text.hpp"
 
@@ -21,12 +22,13 @@ const json& object_at(const json& j, const std::string& path) {
   return j;
 }
 
-int read_int(const json& j, const std::string& path, int lo) {
+int read_int(const json& j, const std::string& path, int lo, int hi) {
   if (!j.is_number_integer() && !j.is_number_unsigned() &&
       !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
     fail(path, "expected a whole number, got " + describe(j));
   const double v = j.get<double>();
-  if (v < lo || v > 1e7) fail(path, "expected a whole number from " + std::to_string(lo) + ", got " + j.dump());
+  if (v < lo || v > hi)
+    fail(path, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + j.dump());
   return static_cast<int>(v);
 }
 
@@ -43,9 +45,9 @@ CellSpec read_cell(const json& j, const std::string& path, bool stage_required =
   CellSpec c;
   if (j.contains("stage")) c.stage = read_string(j["stage"], path_key(path, "stage"));
   else if (stage_required) fail(path_key(path, "stage"), "missing (a stage id such as \"weights\")");
-  if (j.contains("head")) c.head = read_int(j["head"], path_key(path, "head"), 0);
-  if (j.contains("row")) c.row = read_int(j["row"], path_key(path, "row"), 0);
-  if (j.contains("col")) c.col = read_int(j["col"], path_key(path, "col"), 0);
+  if (j.contains("head")) c.head = read_int(j["head"], path_key(path, "head"), 0, kMaxIndex);
+  if (j.contains("row")) c.row = read_int(j["row"], path_key(path, "row"), 0, kMaxIndex);
+  if (j.contains("col")) c.col = read_int(j["col"], path_key(path, "col"), 0, kMaxIndex);
   return c;
 }
 
@@ -54,11 +56,11 @@ LessonView read_view(const json& j, const std::string& path) {
   only_keys(j, path, {"stage", "head", "heads", "highlight", "time", "play", "granularity", "panels"});
   LessonView v;
   if (j.contains("stage")) v.focus.stage = read_string(j["stage"], path_key(path, "stage"));
-  if (j.contains("head")) v.focus.head = read_int(j["head"], path_key(path, "head"), 0);
+  if (j.contains("head")) v.focus.head = read_int(j["head"], path_key(path, "head"), 0, kMaxIndex);
   if (j.contains("heads")) {
     const json& h = j["heads"];
     if (h.is_string() && h == "all") v.heads = -1;
-    else v.heads = read_int(h, path_key(path, "heads"), 0);
+    else v.heads = read_int(h, path_key(path, "heads"), 0, kMaxIndex);
   }
   if (j.contains("highlight")) {
     const json& list = j["highlight"];
@@ -164,10 +166,12 @@ LessonQuestion read_question(const json& j, const std::string& path) {
     case LessonQuestion::Kind::Choice: {
       only_keys(j, path, {"kind", "prompt", "explain", "hide", "choices", "answer"});
       if (!j.contains("choices")) fail(path_key(path, "choices"), "missing (two or more answers to choose from)");
-      q.choices = read_labels(j["choices"], path_key(path, "choices"), 12);
-      if (q.choices.size() < 2) fail(path_key(path, "choices"), "needs two or more answers");
+      const json& choices = j["choices"];
+      if (choices.is_array() && (choices.size() < 2 || choices.size() > 12))
+        fail(path_key(path, "choices"), "expected 2 to 12 answers, got " + std::to_string(choices.size()));
+      q.choices = read_labels(choices, path_key(path, "choices"), 12);
       if (!j.contains("answer")) fail(path_key(path, "answer"), "missing (the index of the right choice, from 0)");
-      q.answer = read_int(j["answer"], path_key(path, "answer"), 0);
+      q.answer = read_int(j["answer"], path_key(path, "answer"), 0, kMaxIndex);
       if (q.answer >= static_cast<int>(q.choices.size()))
         fail(path_key(path, "answer"), std::to_string(q.answer) + " is out of range (there are " + std::to_string(q.choices.size()) +
                                            " choices, counted from 0)");
@@ -246,13 +250,7 @@ LessonStep read_step(const json& j, const std::string& path, json* inline_scene)
 LessonHeader read_lesson_header(const json& doc) {
   if (!doc.is_object()) throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   only_keys(doc, "", {"format", "version", "title", "article", "summary", "steps"});
-  if (!doc.contains("format")) fail("format", "missing; expected \"attnviz-lesson\" (is this an attnviz lesson file?)");
-  if (doc["format"] != "attnviz-lesson") {
-    const std::string hint = doc["format"] == "attnviz-scenario" ? " (this is a scenario; open it as one)" : "";
-    fail("format", "expected \"attnviz-lesson\", got " + describe(doc["format"]) + hint);
-  }
-  if (!doc.contains("version")) fail("version", "missing (this build reads version 1)");
-  if (doc["version"] != 1) fail("version", "unsupported version " + doc["version"].dump() + " (this build reads version 1)");
+  check_format_header(doc, "attnviz-lesson", 1, "lesson");
   LessonHeader h;
   for (const char* key : {"title", "article"}) {
     if (!doc.contains(key)) fail(key, "missing");

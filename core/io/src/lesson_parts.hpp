@@ -20,7 +20,10 @@ struct LessonHeader {
 // json_fields.hpp); each throws FormatError starting with `path`.
 [[noreturn]] void fail(const std::string& path, const std::string& problem);
 const nlohmann::json& object_at(const nlohmann::json& j, const std::string& path);
-int read_int(const nlohmann::json& j, const std::string& path, int lo);  // a whole number from lo
+// Far past any scene's rows, columns or heads: a row, column or head index
+// is checked against the scene itself once it is computed.
+constexpr int kMaxIndex = 10'000'000;
+int read_int(const nlohmann::json& j, const std::string& path, int lo, int hi);  // a whole number from lo to hi
 double read_number(const nlohmann::json& j, const std::string& path);    // finite
 
 // A step's "train" block: the run's settings (lesson defaults for what it

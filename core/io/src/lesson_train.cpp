@@ -8,6 +8,7 @@
 #include "field_path.hpp"
 #include "json_fields.hpp"
 #include "lesson_parts.hpp"
+#include "task_field.hpp"
 
 namespace attn::io::detail {
 
@@ -54,25 +55,17 @@ LessonTrain read_lesson_train(const json& j, const std::string& path) {
                       "learning_rate", "steps"});
   const std::string task_at = path_key(path, "task");
   if (!j.contains("task")) fail(task_at, "missing (the task to train on, e.g. \"induction\")");
-  attn::train::TaskKind kind{};
-  try {
-    kind = attn::train::task_from_name(read_string(j["task"], task_at));
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what(), prefix = "task: ";
-    fail(task_at, what.compare(0, prefix.size(), prefix) == 0 ? what.substr(prefix.size()) : what);
-  }
+  const attn::train::TaskKind kind = read_task_name(j["task"], task_at);
   LessonTrain t{lesson_defaults(kind), 1500};
   attn::train::TrainConfig& c = t.config;
-  if (j.contains("symbols")) c.task.vocab = read_int(j["symbols"], path_key(path, "symbols"), 2);
-  if (j.contains("length")) c.task.length = read_int(j["length"], path_key(path, "length"), 1);
-  if (j.contains("layers")) {
-    const std::string at = path_key(path, "layers");
-    c.model.n_layers = read_int(j["layers"], at, 0);
-    if (c.model.n_layers != 1 && c.model.n_layers != 2) fail(at, "expected 1 or 2, got " + j["layers"].dump());
-  }
+  if (j.contains("symbols"))
+    c.task.vocab = read_int(j["symbols"], path_key(path, "symbols"), 2, attn::train::kMaxTaskVocab);
+  if (j.contains("length"))
+    c.task.length = read_int(j["length"], path_key(path, "length"), 1, attn::train::kMaxTaskLength);
+  if (j.contains("layers")) c.model.n_layers = read_int(j["layers"], path_key(path, "layers"), 1, 2);
   if (j.contains("heads")) {
     const std::string at = path_key(path, "heads");
-    c.model.n_heads = read_int(j["heads"], at, 1);
+    c.model.n_heads = read_int(j["heads"], at, 1, c.model.d_model);
     if (c.model.d_model % c.model.n_heads != 0 || c.model.n_heads > c.model.d_model)
       fail(at, "expected a number that divides the model width " + std::to_string(c.model.d_model) +
                    " (1, 2, 4, 8, 16, 32 or 64), got " + j["heads"].dump());
@@ -86,7 +79,7 @@ LessonTrain read_lesson_train(const json& j, const std::string& path) {
     if (kind != attn::train::TaskKind::Induction) fail(at, "only the \"induction\" task has a random start");
     c.task.random_offset = j["random_start"].get<bool>();
   }
-  if (j.contains("seed")) c.seed = static_cast<std::uint64_t>(read_int(j["seed"], path_key(path, "seed"), 0));
+  if (j.contains("seed")) c.seed = static_cast<std::uint64_t>(read_int(j["seed"], path_key(path, "seed"), 0, kMaxIndex));
   if (j.contains("learning_rate")) {
     const std::string at = path_key(path, "learning_rate");
     c.learning_rate = read_number(j["learning_rate"], at);
@@ -95,8 +88,7 @@ LessonTrain read_lesson_train(const json& j, const std::string& path) {
   }
   if (j.contains("steps")) {
     const std::string at = path_key(path, "steps");
-    t.steps = read_int(j["steps"], at, 1);
-    if (t.steps > kMaxSteps) fail(at, "expected at most " + std::to_string(kMaxSteps) + " steps, got " + j["steps"].dump());
+    t.steps = read_int(j["steps"], at, 1, kMaxSteps);
   }
   const std::string problem = attn::train::validate_train_config(c);
   if (!problem.empty()) fail_as_lesson_field(path, problem);

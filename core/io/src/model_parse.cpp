@@ -16,6 +16,7 @@
 #include "format_header.hpp"
 #include "json_fields.hpp"
 #include "json_text.hpp"
+#include "task_field.hpp"
 
 namespace attn::io {
 
@@ -86,17 +87,7 @@ train::TaskSpec read_task(const json& doc) {
   const json& t = object_field(doc, "", "task");
   only_keys(t, "task", {"name", "vocab", "length", "random_offset"});
   train::TaskSpec task;
-  const json& name = field(t, "task", "name");
-  if (!name.is_string()) fail("task.name", "expected a task name, got " + describe(name));
-  try {
-    task.kind = train::task_from_name(name.get<std::string>());
-  } catch (const std::invalid_argument&) {
-    std::vector<std::string> names;
-    for (auto kind : {train::TaskKind::Copy, train::TaskKind::Reverse, train::TaskKind::Sort,
-                      train::TaskKind::PreviousToken, train::TaskKind::Induction, train::TaskKind::KeyValue})
-      names.push_back(train::task_name(kind));
-    fail("task.name", "unknown task " + name.dump() + " (expected " + list_choices(names) + ")");
-  }
+  task.kind = read_task_name(field(t, "task", "name"), "task.name");
   task.vocab = read_int(t, "task", "vocab", 1, 1 << 16);
   task.length = read_int(t, "task", "length", 1, 1 << 14);
   if (t.contains("random_offset")) task.random_offset = read_bool(t["random_offset"], "task.random_offset");
@@ -155,7 +146,7 @@ void read_training(const json& doc, ModelFile& f) {
   if (t.contains("epsilon")) c.epsilon = read_real(t, "training", "epsilon", 0, 1, false);
   const json& seed = field(t, "training", "seed");
   if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<long long>() >= 0)) {
-    fail("training.seed", "expected a whole number from 0, got " + describe(seed));
+    fail("training.seed", "expected a whole number from 0 to " + std::to_string(UINT64_MAX) + ", got " + describe(seed));
   }
   c.seed = seed.get<std::uint64_t>();
   if (t.contains("held_out")) c.held_out = read_int(t, "training", "held_out", 1, 1 << 20);
@@ -249,7 +240,7 @@ train::Model read_weights(const json& doc, const train::ModelConfig& c) {
 }  // namespace
 
 ModelFile parse_model(const std::string& text) {
-  const json doc = parse_json_text(text);
+  const json doc = parse_json_text(text, kModelKind);
   if (!doc.is_object()) throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   check_format_header(doc, "attnviz-model", 1, "model");
   only_keys(doc, "", {"format", "version", "title", "description", "task", "model", "training", "weights"});
@@ -266,7 +257,7 @@ ModelFile parse_model(const std::string& text) {
 
 ModelFile load_model(const std::string& path) {
   try {
-    return parse_model(read_text_file(path));
+    return parse_model(read_text_file(path, kModelKind));
   } catch (const FormatError& e) {
     throw FormatError(path + ": " + e.what());
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/lesson_file.hpp"
 #include "field_path.hpp"
 #include "json_fields.hpp"
@@ -32,14 +33,14 @@ std::vector<PathPart> split_path(const std::string& path, const std::string& whe
       const std::string digits = close == std::string::npos ? "" : path.substr(i + 1, close - i - 1);
       if (digits.empty() || digits.size() > 9 ||
           !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
-        fail(where, "\"" + path + "\" is not a field path (expected e.g. \"x[0][1]\" or \"heads[1].w_q\")");
+        fail(where, quoted_excerpt(path) + " is not a field path (expected e.g. \"x[0][1]\" or \"heads[1].w_q\")");
       parts.push_back({"", static_cast<std::size_t>(std::stoul(digits))});
       i = close + 1;
     } else {
       if (path[i] == '.') ++i;
       const std::size_t end = path.find_first_of(".[", i);
       const std::string key = path.substr(i, end == std::string::npos ? std::string::npos : end - i);
-      if (key.empty()) fail(where, "\"" + path + "\" is not a field path (expected e.g. \"x[0][1]\" or \"heads[1].w_q\")");
+      if (key.empty()) fail(where, quoted_excerpt(path) + " is not a field path (expected e.g. \"x[0][1]\" or \"heads[1].w_q\")");
       parts.push_back({key, 0});
       i = end == std::string::npos ? path.size() : end;
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "attn/io/excerpt.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "field_path.hpp"
 #include "file_io.hpp"
@@ -70,8 +71,7 @@ std::vector<T> read_per_head(const json& j, const std::string& path, const Limit
                              ReadOne read_one) {
   if (!j.is_array()) fail(path, "expected an array with one object per head, got " + describe(j));
   if (static_cast<long long>(j.size()) > lim.max_heads) {
-    fail(path, std::to_string(j.size()) + " heads exceeds the limit of " +
-                   std::to_string(lim.max_heads));
+    fail(path, "expected 1 to " + std::to_string(lim.max_heads) + " heads, got " + std::to_string(j.size()));
   }
   std::vector<T> out;
   out.reserve(j.size());
@@ -97,7 +97,7 @@ void read_scale(const json& j, Scenario& s) {
       s.scale = ScaleMode::None;
       return;
     }
-    fail("scale", "unknown scale " + j.dump() +
+    fail("scale", "unknown scale " + quoted_excerpt(name) +
                       " (expected \"sqrt_dk\", \"none\" or a positive number)");
   }
   fail("scale", "expected \"sqrt_dk\", \"none\" or a positive number, got " + describe(j));
@@ -118,7 +118,7 @@ void read_mask(const json& j, Scenario& s, const Limits& lim) {
     return;
   }
   const std::string expected = "(expected \"none\", \"causal\" or an n×m array)";
-  if (j.is_string()) fail("mask", "unknown mask kind " + j.dump() + " " + expected);
+  if (j.is_string()) fail("mask", "unknown mask kind " + quoted_excerpt(j.get_ref<const std::string&>()) + " " + expected);
   fail("mask", "expected a mask kind or an n×m array of 0/1, got " + describe(j) + " " + expected);
 }
 
@@ -185,14 +185,14 @@ void warn_unknown_keys(const json& doc, ScenarioFile& f) {
       "softmax_axis"};
   for (const auto& item : doc.items()) {
     const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });
-    if (!ok) f.warnings.push_back("unknown key \"" + item.key() + "\" ignored (misspelt option?)");
+    if (!ok) f.warnings.push_back("unknown key " + quoted_excerpt(item.key()) + " ignored (misspelt option?)");
   }
 }
 
 }  // namespace
 
 ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
-  const json doc = parse_json_text(text);
+  const json doc = parse_json_text(text, kScenarioKind);
   if (!doc.is_object()) {
     throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   }
@@ -213,7 +213,7 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
 
 ScenarioFile load_scenario(const std::string& path, const Limits& limits) {
   try {
-    return parse_scenario(read_text_file(path), limits);
+    return parse_scenario(read_text_file(path, kScenarioKind), limits);
   } catch (const FormatError& e) {
     throw FormatError(path + ": " + e.what());
   }

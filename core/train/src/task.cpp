@@ -12,8 +12,8 @@
 namespace attn::train {
 namespace {
 
-constexpr int kMaxVocab = 64;
-constexpr int kMaxLength = 64;
+constexpr int kMaxVocab = kMaxTaskVocab;
+constexpr int kMaxLength = kMaxTaskLength;
 // Keeps the held-out generator's stream apart from the training stream's.
 constexpr std::uint64_t kHeldOutSalt = 0x9E3779B97F4A7C15ULL;
 

@@ -10,6 +10,10 @@
 namespace attn::io {
 
 std::string read_text(const std::string& path);
+// Why read_text would refuse `path` before reading it ("cannot open: a
+// symlink loop ...", "is a directory, not a JSON file"), or "" when it is a
+// regular file that can be opened: for checking a file named on a command line.
+std::string why_unreadable(const std::string& path);
 // Writes to a temporary file beside `path`, then renames it over `path`,
 // so a failed write leaves the previous file intact.
 void write_text_atomically(const std::string& path, const std::string& text);
@@ -17,6 +21,7 @@ void write_text_atomically(const std::string& path, const std::string& text);
 // JSON text of one of the app's own files (settings, lesson progress) with
 // the guards and the readable messages of the published formats: a
 // FormatError such as "line 3, column 7: ...", never nlohmann's raw text.
-nlohmann::json parse_app_json(const std::string& text);
+// `kind` names the file in messages ("settings"); "" says JSON.
+nlohmann::json parse_app_json(const std::string& text, const char* kind = "");
 
 }  // namespace attn::io

@@ -51,6 +51,11 @@ std::string token_name(const TaskSpec& task, int token);
 // std::invalid_argument naming the first unknown word.
 std::vector<int> parse_tokens(const TaskSpec& task, const std::string& text);
 
+// The ranges validate_task allows: vocab 2 to kMaxTaskVocab, length 1 to
+// kMaxTaskLength (readers of lesson files state them in their messages).
+constexpr int kMaxTaskVocab = 64;
+constexpr int kMaxTaskLength = 64;
+
 // Checks vocab/length ranges; empty when valid, else one message naming the field.
 std::string validate_task(const TaskSpec& task);
 
