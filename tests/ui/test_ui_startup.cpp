@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "attn/io/scenario_file.hpp"
+#include "attn/io/text_file.hpp"
 #include "ui_support.hpp"
 #include "viz/file_loader.hpp"
 
@@ -240,6 +241,25 @@ TEST_SUITE("startup") {
     CHECK_MESSAGE(ok[1].get<double>() >= 0, ok.dump());
     CHECK_MESSAGE(ok[3].get<double>() <= 768, "OK is below the window: " << ok.dump());
     CHECK_MESSAGE(ok[2].get<double>() <= 1024, ok.dump());
+  }
+
+  TEST_CASE("ui: a headless form never writes over a file it reads (directly or through a link)") {
+    const std::string scene = temp_path("own_input.json"), link = temp_path("own_input_link.png");
+    std::filesystem::copy_file(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", scene,
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::remove(link);
+    std::filesystem::create_symlink(scene, link);
+    const std::string before = attn::io::read_text(scene);
+    for (const std::string& args : {"--export \"" + scene + "\"", "--screenshot \"" + link + "\"",
+                                    "--dump-state \"" + scene + "\" --screenshot \"" + temp_path("own_ok.png") + "\""}) {
+      CAPTURE(args);
+      std::string out;
+      const int code = run(attnviz("\"" + scene + "\" " + args), &out);
+      CHECK_MESSAGE(code == 2, out);
+      CHECK_MESSAGE(out.find("is an input file") != std::string::npos, out);
+      CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+      CHECK(attn::io::read_text(scene) == before);
+    }
   }
 
   TEST_CASE("ui: every headless form exits 2 on bad input, with one message") {

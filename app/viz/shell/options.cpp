@@ -203,6 +203,19 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   if (!probability_map.empty()) o.probability_map = colormap_named(probability_map);
   if (!theme.empty()) o.theme = theme_named(theme);
   if (!contrast.empty()) o.contrast = contrast_named(contrast);
+  // A headless form never writes over a file it reads (`attnviz s.json
+  // --export s.json` replaced the scenario with a picture).
+  const std::pair<const char*, const std::string*> outputs[] = {{"--export", &o.export_path},
+                                                                {"--screenshot", &o.screenshot},
+                                                                {"--dump-state", &o.dump_state},
+                                                                {"--dump-layout", &o.dump_layout}};
+  for (const auto& [option, output] : outputs)
+    for (const std::string* input : {&o.file, &o.lesson, &o.compare_with, &o.train_model})
+      if (!output->empty() && !input->empty() && attn::io::same_file(*output, *input)) {
+        std::fprintf(stderr, "attnviz: %s %s is an input file (%s); nothing was written (choose another output file)\n",
+                     option, output->c_str(), input->c_str());
+        return 2;
+      }
   o.screenshot_first_grids = screenshot_at == "first-grids";
   o.granularity = granularity == "cell" ? Granularity::Cell : granularity == "row" ? Granularity::Row : Granularity::Stage;
   return std::nullopt;

@@ -18,6 +18,12 @@ std::string why_unreadable(const std::string& path);
 // so a failed write leaves the previous file intact.
 void write_text_atomically(const std::string& path, const std::string& text);
 
+// Whether two paths name one file: the same name, or another name for it (a
+// symlink, a hard link). Device and inode decide when `a` exists; a path
+// that does not exist yet is compared by its canonical form. For refusing
+// an output that would overwrite an input.
+bool same_file(const std::string& a, const std::string& b);
+
 // JSON text of one of the app's own files (settings, lesson progress) with
 // the guards and the readable messages of the published formats: a
 // FormatError such as "line 3, column 7: ...", never nlohmann's raw text.
