@@ -100,7 +100,7 @@ TEST_CASE("tasks: induction repeats distinct tokens and scores the second copy")
   // More tokens than symbols would repeat a symbol and make the next token
   // ambiguous: refused with the limit.
   CHECK(validate_task(task_of(TaskKind::Induction, 3, 5)) ==
-        "length: induction needs every symbol of the first half to be different, so at most 3 for vocab 3, got 5");
+        "length: induction needs every symbol of the first half to be different, so 1 to 3 for vocab 3, got 5");
   CHECK_THROWS_AS(draw(task_of(TaskKind::Induction, 3, 5)), std::invalid_argument);
 }
 
@@ -175,4 +175,12 @@ TEST_CASE("tasks: names, rules and token names") {
   CHECK(parse_tokens(copy, "A t27  | Z") == std::vector<int>{0, 27, 30, 25});
   CHECK_THROWS_WITH_AS(parse_tokens(copy, "A t31"), "tokens: unknown token \"t31\" for copy with vocab 30",
                        std::invalid_argument);
+  try {  // a pasted paragraph is not repeated whole
+    parse_tokens(copy, std::string(5000, 'Z'));
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    CHECK(what.size() < 150);
+    CHECK(what.find("(5000 characters)") != std::string::npos);
+  }
 }

@@ -82,7 +82,7 @@ TEST_SUITE("train") {
     const std::string png = temp_path("train_refused.png");
     std::string out;
     CHECK(run(attnviz("--train induction --train-length 20 --train-steps 5 --screenshot " + png), &out) == 2);
-    CHECK_MESSAGE(out.find("induction needs every symbol of the first half to be different, so at most 16 for vocab "
+    CHECK_MESSAGE(out.find("induction needs every symbol of the first half to be different, so 1 to 16 for vocab "
                            "16, got 20") != std::string::npos, out);
     CHECK(std::filesystem::exists(png));
   }

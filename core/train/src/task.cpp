@@ -167,6 +167,19 @@ std::string token_name(const TaskSpec& task, int token) {
   return "t" + std::to_string(token);
 }
 
+namespace {
+
+// A typed word quoted in a message: a pasted paragraph is not repeated whole.
+std::string quoted_word(const std::string& word) {
+  constexpr std::size_t kShown = 40;
+  if (word.size() <= kShown) return "\"" + word + "\"";
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(word[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+  return "\"" + word.substr(0, cut) + "\u2026\" (" + std::to_string(word.size()) + " characters)";
+}
+
+}  // namespace
+
 std::vector<int> parse_tokens(const TaskSpec& task, const std::string& text) {
   std::istringstream in(text);
   std::vector<int> out;
@@ -176,7 +189,7 @@ std::vector<int> parse_tokens(const TaskSpec& task, const std::string& text) {
     for (int t = 0; t < model_vocab(task) && found < 0; ++t)
       if (token_name(task, t) == word) found = t;
     if (found < 0)
-      throw std::invalid_argument("tokens: unknown token \"" + word + "\" for " + task_name(task.kind) +
+      throw std::invalid_argument("tokens: unknown token " + quoted_word(word) + " for " + task_name(task.kind) +
                                   " with vocab " + std::to_string(task.vocab));
     out.push_back(found);
   }
@@ -191,11 +204,11 @@ std::string validate_task(const TaskSpec& task) {
   // A symbol twice in the first half would leave two possible next tokens
   // after it in the second: the rule could not be learned, only guessed.
   if (task.kind == TaskKind::Induction && task.length > task.vocab)
-    return "length: induction needs every symbol of the first half to be different, so at most " +
+    return "length: induction needs every symbol of the first half to be different, so 1 to " +
            std::to_string(task.vocab) + " for vocab " + std::to_string(task.vocab) + ", got " +
            std::to_string(task.length);
   if (task.kind == TaskKind::KeyValue && task.length > task.vocab / 2)
-    return "length: key-value needs distinct keys from the lower half of the vocabulary, so at most " +
+    return "length: key-value needs distinct keys from the lower half of the vocabulary, so 1 to " +
            std::to_string(task.vocab / 2) + " pairs for vocab " + std::to_string(task.vocab) + ", got " +
            std::to_string(task.length);
   return "";
