@@ -79,7 +79,7 @@ void draw_notice_window(ImVec2 pos, ImVec2 size, AppState& s, WidgetProbe* probe
   const ImGuiStyle& style = ImGui::GetStyle();
   const float height = notice_lines_height(s, width - 2 * style.WindowPadding.x);
   if (height <= 0) return;
-  const float window_h = std::min(height + 2 * style.WindowPadding.y, size.y * 0.5f);
+  const float window_h = std::min(height - style.ItemSpacing.y + 2 * style.WindowPadding.y, size.y * 0.5f);
   ImGui::SetNextWindowPos({pos.x + (size.x - width) / 2, pos.y + size.y - window_h - font});
   ImGui::SetNextWindowSize({width, window_h});
   ImGui::Begin("##notices", nullptr,
