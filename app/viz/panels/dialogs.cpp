@@ -12,6 +12,7 @@
 #include "panels/file_browser_view.hpp"
 #include "panels/menu_bar.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/lesson_opening.hpp"
 
 namespace viz {
 namespace {
@@ -85,7 +86,7 @@ void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
   if ((ok && !state.dialog_path.empty()) || cancel) {
     if (ok) files::chosen(state, d, state.dialog_path);
     if (saving) actions::save_as_closed(state, ok && actions::save(state, state.dialog_path));
-    else if (ok && kind == PathKind::OpenLesson) open_lesson_file(state, state.dialog_path);
+    else if (ok && kind == PathKind::OpenLesson) actions::request_lesson(state, state.dialog_path);
     else if (ok) actions::request(state, {PendingAction::Kind::Open, state.dialog_path});
     flag = false;
     end_file_dialog(state);

@@ -28,6 +28,7 @@
 #include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
+#include "viz/lesson_loader.hpp"
 #include "viz/settings_state.hpp"
 #include "viz/slides_plan.hpp"
 #include "viz/step_caption.hpp"
@@ -184,6 +185,9 @@ class App {
   bool train_options_applied_ = false;
   // File > Open of a large scene reads it in the background (app_opening.cpp).
   FileLoader loader_;
+  // A lesson is checked in the background (app_lesson_opening.cpp).
+  LessonLoader lesson_loader_;
+  void update_lesson_opening();
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;
   ChooserTool chooser_tool_ = ChooserTool::None;
