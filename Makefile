@@ -92,6 +92,7 @@ screenshots: build
 bench: build
 	$(BUILD)/bench/core_bench
 	$(BUILD)/bench/train_bench
+	$(BUILD)/bench/lesson_bench
 	bash scripts/bench.sh $(BUILD)
 
 # A .deb for a room of machines (build-package/attnviz_*.deb); `sudo apt install ./build-package/attnviz_*.deb`.

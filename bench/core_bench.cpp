@@ -25,6 +25,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/trace.hpp"
 #include "bench_scenes.hpp"
+#include "peak_memory.hpp"
 #include "python_session.hpp"
 
 namespace {
@@ -55,15 +56,6 @@ Timing time_runs(int repeats, const std::function<void()>& f) {
   std::vector<double> ms;
   time_into(ms, repeats, f);
   return timing_of(std::move(ms));
-}
-
-// Peak resident memory (VmHWM), reset between shapes through clear_refs.
-void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
-double peak_mb() {
-  std::ifstream in("/proc/self/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
-  return 0;
 }
 
 // This machine's double GEMM rate on every core, the ceiling a trace is
@@ -139,9 +131,9 @@ Rounds rounds_for(const bench::Shape& s) {
 // count too) has handed its memory back.
 double trace_peak_mb(const attn::Scenario& sc) {
   malloc_trim(0);
-  reset_peak();
+  bench::reset_peak();
   attn::Trace t = attn::compute_trace(sc);
-  return peak_mb();
+  return bench::peak_mb();
 }
 
 struct Race {

@@ -8,12 +8,12 @@
 
 #include "shell/app.hpp"
 #include "gl/embedded_assets.hpp"
-#include "lessons/lesson_panel.hpp"
 #include "tuned_copy.hpp"
 #include "viz/assets_dir.hpp"
 #include "viz/config_files.hpp"
 #include "viz/compare_actions.hpp"
 #include "viz/lesson_actions.hpp"
+#include "viz/lesson_opening.hpp"
 #include "viz/app_actions.hpp"
 
 int main(int argc, char** argv) {
@@ -52,19 +52,29 @@ int main(int argc, char** argv) {
     }
   }
   if (!state.progress.problem().empty()) viz::actions::notify(state, state.progress.problem());
-  if (!options.lesson.empty() && !start_failed) {
-    viz::open_lesson_file(state, options.lesson);
-    start_failed = !state.lesson;
-    if (state.lesson && options.step > state.lesson->steps()) {
-      std::fprintf(stderr, "attnviz: --step %d: the lesson \"%s\" has %d steps (1 to %d)\n", options.step,
-                   state.lesson->lesson().title.c_str(), state.lesson->steps(), state.lesson->steps());
-      return 2;
+  // A lesson is checked in the background, as File > Open lesson does: the
+  // window appears at once with "Checking lesson… step k of n" and Cancel
+  // (a 500-step lesson on a 1024-token scene kept it away for 20 s). A
+  // picture, the slides dialog and a comparison need the lesson at their
+  // start, so those check it first.
+  const bool lesson_in_background = !options.headless() && options.compare_with.empty() && options.dialog != "slides";
+  if (!options.lesson.empty() && !start_failed && lesson_in_background) {
+    viz::actions::request_lesson(state, options.lesson, options.step);
+  } else if (!options.lesson.empty() && !start_failed) {
+    start_failed = !viz::actions::open_lesson_now(state, options.lesson);
+    if (state.lesson) {
+      const std::string past_end = viz::actions::step_out_of_range(state.lesson->lesson(), options.step);
+      if (!past_end.empty()) {
+        std::fprintf(stderr, "attnviz: %s\n", past_end.c_str());
+        return 2;
+      }
+      if (options.step > 0) viz::actions::lesson_step(state, options.step - 1);
     }
-    if (state.lesson && options.step > 0) viz::actions::lesson_step(state, options.step - 1);
   }
   if (!options.compare_with.empty() && !start_failed) start_failed = !viz::actions::compare_with_file(state, options.compare_with);
   if (!options.compare_stage.empty()) state.compare.stage = options.compare_stage;
-  state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !state.lesson);
+  state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !state.lesson &&
+                                                  state.lesson_opening.request.empty());
   if (start_failed) std::fprintf(stderr, "attnviz: %s\n", viz::actions::one_line(state.message).c_str());
   try {
     viz::App app(options, std::move(state));

@@ -178,6 +178,30 @@ TEST_CASE("train session: a loss that overflows stops the run with a message and
   CHECK(session.snapshots().back().model->embed(0, 0) == model.embed(0, 0));  // the weights before the step
 }
 
+TEST_CASE("train view: numbers of a model that overflows read 'not a number', never nan or inf") {
+  // The loader refuses such a model; a session given one directly is the
+  // second line: every number the view prints must still be a word.
+  viz::TrainSession session;
+  attn::train::Model model = attn::train::Trainer(small_config()).model();
+  model.embed.setConstant(1e308);
+  REQUIRE(session.resume(small_config(), model, 0, 20) == "");
+  const viz::TrainGrids g = viz::train_grids(session, -1, 0);
+  REQUIRE_FALSE(g.heads.empty());
+  std::vector<std::string> shown = {viz::train_status_line(session, -1), viz::best_head_line(g)};
+  for (const attn::train::HeadScore& h : g.heads) shown.push_back(viz::head_score_text(&h));
+  bool any_word = false;
+  for (const std::string& text : shown) {
+    CAPTURE(text);
+    CHECK(text.find("nan") == std::string::npos);
+    CHECK(text.find("inf") == std::string::npos);
+    any_word = any_word || text.find("not a number") != std::string::npos;
+  }
+  CHECK(any_word);
+  CHECK(viz::train_number(std::nan(""), "%.2f") == "not a number");
+  CHECK(viz::train_number(-INFINITY, "%.2f") == "not a number");
+  CHECK(viz::train_number(0.125, "%.2f") == "0.12");
+}
+
 TEST_CASE("train view model: scrubbed back, the status line gives the shown snapshot's step, loss and accuracy") {
   viz::TrainSession session;
   REQUIRE(session.reset(small_config(), 40) == "");

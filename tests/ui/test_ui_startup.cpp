@@ -274,6 +274,14 @@ TEST_SUITE("startup") {
     code = run(attnviz("--train-model \"" + model + "\" --screenshot \"" + temp_path("bad.png") + "\""), &out);
     CHECK_MESSAGE(code == 2, out);
     CHECK_MESSAGE(out.find("model") != std::string::npos, out);
+    // A model whose forward pass overflows: refused on opening, one message
+    // naming the stage and cell (it showed "-nan" under every head).
+    const std::string overflowing = std::string(ATTNVIZ_TEST_DATA_DIR) + "/malformed_models/overflowing_embed.json";
+    code = run(attnviz("--train-model \"" + overflowing + "\" --screenshot \"" + temp_path("bad.png") + "\""), &out);
+    CHECK_MESSAGE(code == 2, out);
+    CHECK_MESSAGE(out.find("the forward pass overflows") != std::string::npos, out);
+    CHECK_MESSAGE(out.find("cell [0][0]") != std::string::npos, out);
+    CHECK_MESSAGE(out.find("nan") == std::string::npos, out);
     // A lesson step past the last one.
     code = run(attnviz("--lesson \"" + std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/01_attention_from_scratch.json\" --step 40 --screenshot \"" +
                        temp_path("bad.png") + "\""),

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "attn/io/model_file.hpp"
+#include "attn/overflow_bound.hpp"
+#include "attn/trace.hpp"
 #include "cli_error.hpp"
 #include "output_guard.hpp"
 #include "train_options.hpp"
@@ -67,6 +69,16 @@ int run_layer_export(const TrainOptions& o) {
   const std::vector<int> tokens = input_tokens(f, o.input);
   io::ScenarioFile scene;
   scene.scenario = layer_on_input(f, tokens, o.layer - 1);
+  // Loading refused weights that overflow on its probe inputs; this input
+  // is checked too, so no scene is written that `attn check` would refuse.
+  if (!proved_finite(scene.scenario)) {
+    try {
+      (void)compute_trace(scene.scenario);
+    } catch (const ComputeError& e) {
+      throw CliError(o.model + ": the forward pass overflows on the input \"" + o.input + "\", layer " +
+                     std::to_string(o.layer) + ": " + e.what());
+    }
+  }
   const std::string task = train::task_name(f.config.task.kind);
   scene.title = task + " model, layer " + std::to_string(o.layer) + ", step " + std::to_string(f.steps);
   scene.description = "Layer " + std::to_string(o.layer) + " of a model trained on the " + task + " task for " +

@@ -97,16 +97,35 @@ std::string train_status_line(const TrainSession& session, int shown) {
   const bool newest = static_cast<size_t>(index) + 1 == session.snapshots().size();
   // The newest snapshot's loss is the session's latest (it may be a step on).
   const double loss = newest && !session.losses().empty() ? session.losses().back() : snap.loss;
-  char loss_text[32] = "not a number";  // an opened model whose numbers overflow
-  if (std::isfinite(loss)) std::snprintf(loss_text, sizeof loss_text, "%.3f", loss);
-  char line[160];
+  const std::string loss_text = train_number(loss, "%.3f");
+  const std::string accuracy = train_number(100 * snap.held_out.accuracy, "%.1f%%");
+  char line[200];
   if (newest)
-    std::snprintf(line, sizeof line, "Step %d%s   loss %s   held-out accuracy %.1f%%", session.steps(),
-                  session.running() ? " (training)" : "", loss_text, 100 * snap.held_out.accuracy);
+    std::snprintf(line, sizeof line, "Step %d%s   loss %s   held-out accuracy %s", session.steps(),
+                  session.running() ? " (training)" : "", loss_text.c_str(), accuracy.c_str());
   else
-    std::snprintf(line, sizeof line, "Step %d shown (newest: %d%s)   loss %s   held-out accuracy %.1f%%", snap.step,
-                  session.steps(), session.running() ? ", training" : "", loss_text, 100 * snap.held_out.accuracy);
+    std::snprintf(line, sizeof line, "Step %d shown (newest: %d%s)   loss %s   held-out accuracy %s", snap.step,
+                  session.steps(), session.running() ? ", training" : "", loss_text.c_str(), accuracy.c_str());
   return line;
+}
+
+std::string train_number(double value, const char* format) {
+  if (!std::isfinite(value)) return "not a number";
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string best_head_line(const TrainGrids& g) {
+  char line[160];
+  std::snprintf(line, sizeof line, "Strongest induction head at step %d: layer %d, head %d (%s of its attention on the target)",
+                g.step, g.best.layer + 1, g.best.head, train_number(100 * g.best.induction, "%.0f%%").c_str());
+  return line;
+}
+
+std::string head_score_text(const attn::train::HeadScore* score) {
+  return "prev " + train_number(score ? score->previous_token : 0, "%.2f") + "  ind " +
+         train_number(score ? score->induction : 0, "%.2f");
 }
 
 }  // namespace viz

@@ -13,6 +13,7 @@
 
 #include "gl/gl.hpp"
 #include "viz/lesson_actions.hpp"
+#include "viz/lesson_opening.hpp"
 #include <imgui.h>
 
 namespace viz {
@@ -71,6 +72,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["save_dialog"] = state.save_dialog;
   j["open_dialog"] = state.open_dialog;
   j["opening"] = state.opening;
+  j["lesson_check"] = actions::lesson_check_text(state);  // "Checking lesson… step k of n" while one is checked
   j["typing"] = state.draft.widget != 0;
   j["restore_offered"] = state.restore_offer.has_value();
   const char* outside[] = {"same", "changed", "gone"};
@@ -134,7 +136,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   std::string key = std::to_string(state.revision) + "/" + std::to_string(state.document) + "/" +
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
-                    std::to_string(state.open_dialog) + state.opening + "/" +
+                    std::to_string(state.open_dialog) + state.opening + "/" + actions::lesson_check_text(state) + "/" +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
                     std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
                     std::to_string(static_cast<int>(state.disk.outside)) + std::to_string(state.disk.answered) +

@@ -14,8 +14,9 @@ namespace viz {
 void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& fonts, const attn::Trace* trace,
                        WidgetProbe* probe);
 
-// Loads and starts a lesson; a lesson with problems lists them in a message.
-void open_lesson_file(AppState& state, const std::string& path);
+// "Checking lesson… step k of n" with Cancel, over the canvas, while a
+// lesson is checked in the background (lesson_opening.hpp).
+void draw_lesson_check(ImVec2 pos, ImVec2 size, AppState& state, WidgetProbe* probe);
 
 // The start page: a window over the canvas, while state.show_start_page.
 void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatalogue& lessons, WidgetProbe* probe);

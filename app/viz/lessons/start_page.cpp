@@ -1,7 +1,6 @@
 // The start page: every lesson with its article and the student's progress,
 // and a way into the free scene. Choosing a lesson loads it afresh (a file
-// edited since start-up is read as it is now).
-#include <exception>
+// edited since start-up is read as it is now), in the background.
 
 #include <imgui.h>
 
@@ -9,6 +8,7 @@
 #include "gl/theme_style.hpp"
 #include "panels/notice_lines.hpp"
 #include "viz/lesson_actions.hpp"
+#include "viz/lesson_opening.hpp"
 
 namespace viz {
 namespace {
@@ -25,18 +25,6 @@ std::string progress_line(const LessonEntry& e, const nlohmann::json& p) {
 }
 
 }  // namespace
-
-void open_lesson_file(AppState& state, const std::string& path) {
-  try {
-    actions::start_lesson(state, attn::io::load_lesson(path));
-  } catch (const attn::io::LessonError& e) {
-    std::string all;
-    for (const std::string& p : e.problems) all += p + "\n";
-    state.message = "This lesson has problems, so it cannot start:\n\n" + all;
-  } catch (const std::exception& e) {
-    state.message = std::string("Could not open the lesson:\n") + e.what();
-  }
-}
 
 void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatalogue& lessons, WidgetProbe* probe) {
   if (!state.show_start_page) return;
@@ -66,7 +54,7 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
     ImGui::PushID(static_cast<int>(i));
     ImGui::Separator();
     ImGui::BeginDisabled(!e.problem.empty());
-    if (ImGui::Button("Start")) open_lesson_file(state, e.path);
+    if (ImGui::Button("Start")) actions::request_lesson(state, e.path);
     probe_item(probe, "start:" + e.id);
     ImGui::EndDisabled();
     ImGui::SameLine();

@@ -15,6 +15,7 @@
 #include "panels/menu_bar.hpp"
 #include "viz/app_actions.hpp"
 #include "viz/disk_actions.hpp"
+#include "viz/lesson_opening.hpp"
 
 namespace viz {
 namespace {
@@ -88,7 +89,7 @@ void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
   if ((ok && !state.dialog_path.empty()) || cancel) {
     if (ok) files::chosen(state, d, state.dialog_path);
     if (saving) actions::save_as_closed(state, ok && actions::save(state, state.dialog_path));
-    else if (ok && kind == PathKind::OpenLesson) open_lesson_file(state, state.dialog_path);
+    else if (ok && kind == PathKind::OpenLesson) actions::request_lesson(state, state.dialog_path);
     else if (ok) actions::request(state, {PendingAction::Kind::Open, state.dialog_path});
     flag = false;
     end_file_dialog(state);

@@ -13,6 +13,7 @@
 #include "viz/app_actions.hpp"
 #include "viz/compare_actions.hpp"
 #include "viz/lesson_actions.hpp"
+#include "viz/lesson_opening.hpp"
 
 namespace viz {
 namespace {
@@ -137,7 +138,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::Separator();
     for (const LessonEntry& e : lessons.lessons) {
       const bool current = state.lesson && state.lesson->lesson().id == e.id;
-      if (ImGui::MenuItem(e.title.c_str(), nullptr, current, e.problem.empty())) open_lesson_file(state, e.path);
+      if (ImGui::MenuItem(e.title.c_str(), nullptr, current, e.problem.empty())) actions::request_lesson(state, e.path);
       if (!e.problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", e.problem.c_str());
     }
     ImGui::Separator();

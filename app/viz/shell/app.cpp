@@ -45,6 +45,7 @@ App::App(const Options& options, AppState initial)
   train_.set_on_progress(&Platform::wake);
   loader_.set_on_ready(&Platform::wake);
   disk_watcher_.set_on_change(&Platform::wake);
+  lesson_loader_.set_on_ready(&Platform::wake);
   // Remembered settings first (before the file given on the command line
   // joins the recent list); this run's command line goes over them.
   if (remembers_ && !options.config_dir_or_default().empty()) {
@@ -218,7 +219,7 @@ App::Pace App::wait_for_next_frame(int settle) {
     platform_.poll();
     return Pace::Polled;
   }
-  if (model_.computing() || train_.running() || loader_.busy() || chooser_.running()) {
+  if (model_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() || chooser_.running()) {
     // A background recompute: redraw its progress a few times a second,
     // leaving the cores to the computation (its result wakes the window).
     platform_.wait(0.1);

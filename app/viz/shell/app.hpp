@@ -29,6 +29,7 @@
 #include "viz/hull_view.hpp"
 #include "viz/layout.hpp"
 #include "viz/lesson_catalogue.hpp"
+#include "viz/lesson_loader.hpp"
 #include "viz/settings_state.hpp"
 #include "viz/slides_plan.hpp"
 #include "viz/step_caption.hpp"
@@ -190,6 +191,9 @@ class App {
   // The open file, watched for changes made outside this window (app_opening.cpp).
   DiskWatcher disk_watcher_;
   void watch_disk();
+  // A lesson is checked in the background (app_lesson_opening.cpp).
+  LessonLoader lesson_loader_;
+  void update_lesson_opening();
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;
   ChooserTool chooser_tool_ = ChooserTool::None;

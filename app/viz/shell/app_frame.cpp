@@ -81,6 +81,7 @@ void App::update_derived(const Panels& p, double dt) {
   // the old trace without marking it stale.
   update_opening();
   watch_disk();
+  update_lesson_opening();
   update_train();
   if (state_.cancel_compute) model_.cancel();
   if (state_.compute_again) model_.compute_again();
@@ -184,6 +185,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   if (state_.train.open || state_.compare.open)
     draw_notice_window(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
+  draw_lesson_check(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, inspected_, state_);
   // Floating windows over the canvas, drawn before any modal (see frame()).

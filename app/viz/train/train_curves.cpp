@@ -46,7 +46,7 @@ float draw_train_curves(const TrainSession& session, const TrainGrids& grids, Tr
   // Loss, log scale between the smallest and largest loss seen.
   double lo = 1e300, hi = 0;
   for (double l : losses) if (std::isfinite(l) && l > 0) lo = std::min(lo, l), hi = std::max(hi, l);
-  for (const TrainSnapshot& s : snaps) if (s.held_out.loss > 0) lo = std::min(lo, s.held_out.loss), hi = std::max(hi, s.held_out.loss);
+  for (const TrainSnapshot& s : snaps) if (std::isfinite(s.held_out.loss) && s.held_out.loss > 0) lo = std::min(lo, s.held_out.loss), hi = std::max(hi, s.held_out.loss);
   if (hi <= 0) lo = 0.01, hi = 10;
   lo = std::max(lo, 1e-4);
   Plot loss{origin, {origin.x + width - label_w, origin.y + plot_h}, first, last, std::log10(lo), std::log10(hi) + 1e-9};

@@ -123,8 +123,7 @@ void status_line(const TrainSession& session, const TrainGrids& g, bool hide_bes
   // The snapshot on screen, not the newest: scrubbed back, the numbers are that step's.
   wrapped_text(train_status_line(session, g.snapshot));
   if (!g.heads.empty() && !hide_best)
-    ImGui::TextWrapped("Strongest induction head at step %d: layer %d, head %d (%.0f%% of its attention on the target)",
-                       g.step, g.best.layer + 1, g.best.head, 100 * g.best.induction);
+    wrapped_text(best_head_line(g));
 }
 
 void history_slider(const TrainSession& session, const TrainGrids& g, TrainUi& ui, WidgetProbe* probe) {
@@ -218,9 +217,9 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
     for (int h = 0; h < heads; ++h) {
       const attn::train::HeadScore* score = nullptr;
       for (const attn::train::HeadScore& s : g.heads) if (s.layer == l && s.head == h) score = &s;
-      char title[48], scores[64];
+      char title[48];
       std::snprintf(title, sizeof title, short_titles ? "L%d H%d" : "Layer %d, head %d", l + 1, h);
-      std::snprintf(scores, sizeof scores, "prev %.2f  ind %.2f", score ? score->previous_token : 0, score ? score->induction : 0);
+      const std::string scores = head_score_text(score);
       const std::string name = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);  // --dump-layout key
       const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
       const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],
@@ -231,15 +230,15 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       const ImVec2 b{origin.x + cell * static_cast<float>(n) + 2, origin.y + line + cell * static_cast<float>(n) + 2};
       if (best) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.step), 0, 0, 3.0f);
       // While a lesson asks which head it is, the scores would give the answer away.
-      if (!hide_answer) ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores);
+      if (!hide_answer) ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores.c_str());
       const bool picked = state.train.picked_head && *state.train.picked_head == std::make_pair(l, h);
       if (picked) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.lesson), 0, 0, 2.0f);
       if (hovered) {
         const int r = hovered->first, c = hovered->second;
         ImGui::BeginTooltip();
-        ImGui::Text("Layer %d, head %d: query %s (position %d) gives key %s (position %d) weight %.3f", l + 1, h,
+        ImGui::Text("Layer %d, head %d: query %s (position %d) gives key %s (position %d) weight %s", l + 1, h,
                     g.tokens[static_cast<size_t>(r)].c_str(), r, g.tokens[static_cast<size_t>(c)].c_str(), c,
-                    c <= r ? g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)](r, c) : 0.0);
+                    train_number(c <= r ? g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)](r, c) : 0.0, "%.3f").c_str());
         ImGui::TextUnformatted(hide_answer    ? "Click to answer with this head."
                                : state.lesson ? "Outside a lesson, a click opens this layer and head in the pipeline view."
                                               : "Click to open this layer and head in the pipeline view.");

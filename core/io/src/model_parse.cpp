@@ -252,6 +252,10 @@ ModelFile parse_model(const std::string& text) {
   const std::string problem = train::validate_train_config(f.config);
   if (!problem.empty()) throw FormatError(problem);
   f.model = read_weights(doc, f.config.model);
+  // Weights that overflow in the forward pass are refused here, once for
+  // every program, as a scenario that overflows is.
+  if (const std::string overflow = train::forward_overflow(f.model, f.config.task); !overflow.empty())
+    throw FormatError("weights: " + overflow);
   return f;
 }
 

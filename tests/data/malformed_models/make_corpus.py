@@ -61,6 +61,14 @@ def main():
     variant("missing_layer.json", lambda d: d["weights"].update(layers=[]))
     variant("negative_seed.json", lambda d: d["training"].update(seed=-3))
     variant("unknown_positions.json", lambda d: d["model"].update(positions="rotary"))
+    # Valid JSON and shapes, but the forward pass overflows: Q = X · W_Q.
+    variant("overflowing_embed.json", lambda d: d["weights"].update(embed=[[1e308] * 4 for _ in range(4)]))
+    # Finite through the attention (W_O = 0 adds nothing to a positive
+    # stream), but the logits overflow: four terms of at least 0.5 · 1e308.
+    def huge_logits(d):
+        d["weights"].update(embed=[[1] * 4 for _ in range(4)], unembed=[[1e308] * 4 for _ in range(4)])
+        d["weights"]["layers"][0].update(w_o=[[0] * 4 for _ in range(4)])
+    variant("overflowing_unembed.json", huge_logits)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,17 @@
 
 namespace viz {
 
+// A lesson being checked in the background (viz::LessonLoader,
+// lesson_opening.hpp): the app starts the check of `request` and clears it;
+// while it runs `path` names the file and steps_done of steps is its
+// progress; cancel asks the app to stop it.
+struct LessonOpening {
+  std::string request, path;
+  int start_step = 0;  // enter this step (from 1) once it starts; 0: where the student left it
+  int steps_done = 0, steps = 0;
+  bool cancel = false;
+};
+
 // One cell of one stage (stage by id and head, so it survives recomputes).
 struct CellRef {
   attn::StageRef stage;
@@ -183,6 +194,7 @@ struct AppState {
   // Lessons. A step's scene becomes the document; its view is applied on
   // entering, and its timing once the step's trace exists.
   std::optional<LessonSession> lesson;
+  LessonOpening lesson_opening;
   ProgressStore progress;
   std::vector<attn::io::CellSpec> highlights;         // cells the step outlines
   std::optional<attn::io::LessonView> view_request;   // timing still to apply

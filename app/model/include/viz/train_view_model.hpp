@@ -24,6 +24,17 @@ struct TrainGrids {
   attn::train::HeadScore best;                       // best_induction_head(heads)
 };
 
+// A number the Train view prints, with `format` (one double conversion), or
+// "not a number" when it is not finite. Opening a model whose forward pass
+// overflows is refused (attn::train::forward_overflow); this is the second
+// line, so no "-nan" or "inf" ever reaches the screen.
+std::string train_number(double value, const char* format);
+// "Strongest induction head at step 40: layer 2, head 1 (85% of its
+// attention on the target)", for the snapshot in `g`.
+std::string best_head_line(const TrainGrids& g);
+// "prev 0.12  ind 0.85" under a head's grid (zeros when it has no score).
+std::string head_score_text(const attn::train::HeadScore* score);
+
 // The snapshot index `shown` stands for (-1: the newest), clamped.
 int shown_snapshot(const TrainSession& session, int shown);
 

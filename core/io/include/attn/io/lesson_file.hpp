@@ -2,10 +2,11 @@
 // an ordered list of steps, each with text, a scene (a scenario file or one
 // written inline, plus edits), the view it sets and at most one question.
 // Loading resolves every step's scene and checks every stage and cell the
-// lesson names against that scene's real trace, so a teacher's typo is
-// reported with its step and field before a student ever sees it.
+// lesson names against the shape of that scene's real trace, so a teacher's
+// typo is reported with its step and field before a student ever sees it.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,7 @@ struct ScenarioEdit {
 
 // A lesson has at most this many steps. Its progress dots become a bar past
 // a few rows, so the panel draws any number; the limit keeps a lesson a
-// lesson (checking one computes every step's scene).
+// lesson (checking one reads every step's scene).
 constexpr std::size_t kMaxLessonSteps = 5000;
 
 struct LessonView {
@@ -106,11 +107,22 @@ struct LessonError : FormatError {
   std::vector<std::string> problems;
 };
 
+// Lets another thread follow a lesson being checked and stop it: `steps` is
+// set once the file is read, `steps_done` counts the steps checked, and
+// setting `cancel` makes the check throw attn::Cancelled before the next step.
+struct LessonProgress {
+  std::atomic<int> steps{0}, steps_done{0};
+  std::atomic<bool> cancel{false};
+};
+
 // Parses, resolves scenes (paths relative to `base_dir`) and edits, and
-// checks every stage and cell against the scenes' traces. Throws
-// LessonError listing every problem, or FormatError for unreadable JSON.
-LessonFile parse_lesson(const std::string& text, const std::string& base_dir, const std::string& id = "lesson");
-LessonFile load_lesson(const std::string& path);
+// checks every stage and cell against the shapes of the scenes' traces (no
+// trace is computed, unless a scene's values come near overflowing; see
+// lesson_check.cpp). Throws LessonError listing every problem, or
+// FormatError for unreadable JSON.
+LessonFile parse_lesson(const std::string& text, const std::string& base_dir, const std::string& id = "lesson",
+                        LessonProgress* progress = nullptr);
+LessonFile load_lesson(const std::string& path, LessonProgress* progress = nullptr);
 
 // Applies edits to a scenario through its file form, so a value means what
 // it would mean in the file. Throws FormatError naming the edit (`where`).

@@ -99,4 +99,11 @@ BatchScore score_batch(const Model& model, const Batch& batch, int threads = 0);
 Scenario layer_scenario(const Model& model, const TaskSpec& task,
                         const std::vector<int>& tokens, int layer);
 
+// "" when the forward pass cannot overflow, else where it does, as a
+// scenario's overflow is named: 'the forward pass overflows on the input
+// "A A A A", layer 1: stage "q" (head 0), cell [0][0]: value overflowed
+// (Q = X · W_Q); ...'. A bound clears ordinary weights at once; only weights
+// near the largest double are run (model_overflow.cpp says on what).
+std::string forward_overflow(const Model& model, const TaskSpec& task);
+
 }  // namespace attn::train
