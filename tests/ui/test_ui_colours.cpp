@@ -156,7 +156,7 @@ TEST_SUITE("colours") {
     RunningApp app("--config-dir \"" + config.string() + "\"", "corrupt_settings");
     const nlohmann::json state = wait_for(app.state, [](const nlohmann::json& j) {
       for (const nlohmann::json& n : j["notices"])
-        if (n.get<std::string>().find("Settings could not be read") != std::string::npos) return true;
+        if (n.get<std::string>().find("are damaged") != std::string::npos) return true;
       return false;
     });
     REQUIRE_MESSAGE(state.is_object(), "no notice about the corrupt settings in " << app.state);
