@@ -195,10 +195,7 @@ TEST_SUITE("train") {
     const auto& g = grids["widgets"]["train_grid_0_0"];
     xdo("mousemove " + std::to_string(static_cast<int>(g[0].get<double>()) + 4) + " " + std::to_string(static_cast<int>(g[1].get<double>()) + 4));
     xdo("click 1");
-    const nlohmann::json asked = settled(app.layout, "discard_discard");
-    REQUIRE(asked.is_object());
-    click_widget(asked, "discard_discard");
-    const nlohmann::json opened = wait_for(app.state, [](const nlohmann::json& j) {
+    const nlohmann::json opened = click_until(app, "discard_discard", [](const nlohmann::json& j) {
       return j["confirm_discard"] == false && j["train"]["open"] == false;
     });
     REQUIRE_MESSAGE(opened.is_object(), "Discard did not open the trained layer");
