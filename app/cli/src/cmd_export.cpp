@@ -1,6 +1,7 @@
 // `attn export FILE --stage ID [--head H] -o OUT.csv|OUT.npy|OUT.json`: one
 // stage as CSV or NumPy .npy, or the whole trace as attnviz-trace JSON; the
 // format follows the extension. Masked logits are -inf in both CSV and .npy.
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -33,7 +34,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 int run_export(const ExportOptions& opts) {
   const bool json = ends_with(opts.out, ".json");
   if (!json && !ends_with(opts.out, ".csv") && !ends_with(opts.out, ".npy"))
-    throw CliError("-o: cannot tell the format of " + io::quoted_excerpt(opts.out) + " (end it in .csv, .npy or .json)");
+    // The file's own name (at most 255 bytes), never cut: its ending is the point.
+    throw CliError("-o: cannot tell the format of \"" + std::filesystem::path(opts.out).filename().string() +
+                   "\" (end it in .csv, .npy or .json)");
   if (!json && opts.choice.stage.empty()) throw CliError("--stage: which stage to export? (e.g. --stage weights --head 0)");
   refuse_output_over_input("-o", opts.out, {opts.path});
   LoadedScenario loaded = load_and_compute(opts.path);
