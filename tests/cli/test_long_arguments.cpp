@@ -32,6 +32,14 @@ TEST_CASE("long arguments: an unknown 60,000-character stage or output name give
   check_one_short_line(run_attn({"explain", kSmallScenario, "--stage", kLong, "--row", "0", "--col", "0"}), "--stage: unknown stage");
   check_one_short_line(run_attn({"export", kSmallScenario, "--stage", "x", "-o", kLong}),
                        "-o: cannot tell the format");
+  // A long name keeps its ending, which is what the message is about; the
+  // folders it is in are left out (a long build path hid ".xlsx" once).
+  const attn::cli::test::RunResult r = run_attn({"export", kSmallScenario, "--stage", "x", "-o", "/" + std::string(300, 'd') + "/" + kLong + ".xlsx"});
+  CAPTURE(r.err.substr(0, 400));
+  CHECK(r.status == 2);
+  CHECK(r.err.size() < 300);
+  CHECK(r.err.find(".xlsx\" (60,005 characters)") != std::string::npos);
+  CHECK(r.err.find("ddd") == std::string::npos);
 }
 
 TEST_CASE("long arguments: a scenario with a 60,000-character mask gives one short line naming the field") {

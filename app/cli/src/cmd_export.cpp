@@ -34,9 +34,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 int run_export(const ExportOptions& opts) {
   const bool json = ends_with(opts.out, ".json");
   if (!json && !ends_with(opts.out, ".csv") && !ends_with(opts.out, ".npy"))
-    // The file's own name (at most 255 bytes), never cut: its ending is the point.
-    throw CliError("-o: cannot tell the format of \"" + std::filesystem::path(opts.out).filename().string() +
-                   "\" (end it in .csv, .npy or .json)");
+    // The file's name, not its folders, and its ending even when long: the ending is the point.
+    throw CliError("-o: cannot tell the format of " + io::quoted_ending(std::filesystem::path(opts.out).filename().string()) +
+                   " (end it in .csv, .npy or .json)");
   if (!json && opts.choice.stage.empty()) throw CliError("--stage: which stage to export? (e.g. --stage weights --head 0)");
   refuse_output_over_input("-o", opts.out, {opts.path});
   LoadedScenario loaded = load_and_compute(opts.path);

@@ -51,6 +51,14 @@ std::string quoted_excerpt(const std::string& text) {
   return q + " (" + with_thousands(n) + " characters)";
 }
 
+std::string quoted_ending(const std::string& text) {
+  const std::size_t n = characters(text);
+  if (n <= kExcerptChars) return quoted(text);
+  std::string q = quoted(text.substr(bytes_of_first(text, n - kExcerptChars)));
+  q.insert(1, "\u2026");  // inside the opening quote
+  return q + " (" + with_thousands(n) + " characters)";
+}
+
 std::string excerpt(const std::string& text) {
   const std::size_t n = characters(text);
   if (n <= kExcerptChars) return text;

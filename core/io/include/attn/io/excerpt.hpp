@@ -16,6 +16,10 @@ constexpr std::size_t kExcerptChars = 40;
 // "xxxxxxxx…" (60,000 characters).
 std::string quoted_excerpt(const std::string& text);
 
+// The same, keeping the last characters: "…xxxx.xlsx" (60,000 characters),
+// for a value whose ending is the point (a file name's extension).
+std::string quoted_ending(const std::string& text);
+
 // `text` as it is when short, else its first kExcerptChars characters and
 // "… (60,000 characters)": for names shown without quotes (field paths).
 std::string excerpt(const std::string& text);
