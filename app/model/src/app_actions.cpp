@@ -343,9 +343,7 @@ void restore_autosave(AppState& s, bool restore) {
 void autosave_outcome(AppState& s, bool ok, const std::string& error) {
   if (ok) {
     if (s.autosave_failing.empty()) return;
-    const std::string said = std::exchange(s.autosave_failing, {});
-    s.notices.erase(std::remove_if(s.notices.begin(), s.notices.end(), [&](const Notice& n) { return n.text == said; }),
-                    s.notices.end());
+    withdraw(s, std::exchange(s.autosave_failing, {}));
     return;
   }
   if (!s.autosave_failing.empty()) return;  // said already; not again every few seconds
@@ -377,9 +375,13 @@ void notify(AppState& s, const std::string& text) {
   if (!known) s.notices.push_back({text, 0});
 }
 
-void notify_edit(AppState& s, const std::string& text) {
+void withdraw(AppState& s, const std::string& text) {
   s.notices.erase(std::remove_if(s.notices.begin(), s.notices.end(), [&](const Notice& n) { return n.text == text; }),
                   s.notices.end());
+}
+
+void notify_edit(AppState& s, const std::string& text) {
+  withdraw(s, text);
   s.notices.push_back({text, s.history.position()});
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "attn/io/machine_limits.hpp"
 #include "viz/app_actions.hpp"
@@ -10,14 +11,19 @@
 
 namespace viz::actions {
 
-void take_snapshot(AppState& s) {
+void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, std::string label_b, bool open) {
   CompareState& c = s.compare;
-  c.a = s.doc.scenario;
+  c.a = std::move(a);
   c.b.reset();
   c.from_lesson = false;
-  c.label_a = "snapshot";
-  c.label_b = "now";
+  c.label_a = std::move(label_a);
+  c.label_b = std::move(label_b);
+  if (open) c.open = true;
   ++c.revision;
+}
+
+void take_snapshot(AppState& s) {
+  compare_with_document(s, s.doc.scenario, "snapshot", "now", false);
   notify(s, "Snapshot taken. Change the scene, then View > Compare with snapshot shows both and their difference.");
 }
 
@@ -54,15 +60,10 @@ bool compare_click_answers(const AppState& s, const attn::Trace& doc) {
 bool compare_with_file(AppState& s, const std::string& path) {
   try {
     const attn::io::ScenarioFile f = attn::io::load_scenario(path, attn::io::machine_limits());
-    CompareState& c = s.compare;
-    c.a = f.scenario;
-    c.b.reset();
-    c.from_lesson = false;
-    c.label_a = f.title.empty() ? std::filesystem::path(path).stem().string() : f.title;
-    c.label_b = s.doc.title.empty() ? (s.path.empty() ? std::string("this scene") : std::filesystem::path(s.path).stem().string())
-                                    : s.doc.title;
-    c.open = true;
-    ++c.revision;
+    compare_with_document(s, f.scenario, f.title.empty() ? std::filesystem::path(path).stem().string() : f.title,
+                          s.doc.title.empty() ? (s.path.empty() ? std::string("this scene") : std::filesystem::path(s.path).stem().string())
+                                              : s.doc.title,
+                          true);
     return true;
   } catch (const std::exception& e) {
     s.message = std::string("--compare-with: ") + e.what();

@@ -7,6 +7,7 @@
 
 #include "attn/io/machine_limits.hpp"
 #include "viz/app_actions.hpp"
+#include "viz/compare_actions.hpp"
 
 namespace viz::actions {
 
@@ -59,14 +60,7 @@ bool reload_from_disk(AppState& s) {
   const std::string name = file_name(s.path);
   for (const std::string& w : read.file.warnings) s.notices.push_back({name + ": " + w, 0, s.document});
   if (had_edits) {
-    CompareState& c = s.compare;
-    c.a = mine;
-    c.b.reset();  // B: the document, now the file's version
-    c.label_a = "your edits";
-    c.label_b = name + " on disk";
-    c.from_lesson = false;
-    c.open = true;
-    ++c.revision;
+    compare_with_document(s, mine, "your edits", name + " on disk", true);  // B: the document, now the file's version
     notify(s, "Reloaded " + name + " from disk. Your edits are A in the compare view; Ctrl+Z puts them back.");
   }
   return true;

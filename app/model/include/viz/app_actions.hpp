@@ -90,6 +90,8 @@ std::string one_line(const std::string& message);
 
 // Adds a line to the status panel's notices (once; dismissed by the user).
 void notify(AppState& s, const std::string& text);
+// Takes a notice back (what it said is no longer so).
+void withdraw(AppState& s, const std::string& text);
 // A notice about the edit just committed: it goes away when that edit is undone.
 void notify_edit(AppState& s, const std::string& text);
 

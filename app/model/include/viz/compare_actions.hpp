@@ -8,6 +8,9 @@
 
 namespace viz::actions {
 
+// A fixed scene as A against the document as B (which later edits change),
+// labelled; `open` also shows the view.
+void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, std::string label_b, bool open);
 // Keeps the open scene as A; B stays the document, so the next edits show
 // against it.
 void take_snapshot(AppState& s);
