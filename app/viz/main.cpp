@@ -9,12 +9,13 @@
 #include "shell/app.hpp"
 #include "gl/embedded_assets.hpp"
 #include "tuned_copy.hpp"
-#include "viz/assets_dir.hpp"
-#include "viz/config_files.hpp"
-#include "viz/compare_actions.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/lesson_opening.hpp"
-#include "viz/app_actions.hpp"
+#include "model_names.hpp"
+#include "model/settings/assets_dir.hpp"
+#include "model/settings/config_files.hpp"
+#include "model/compare/compare_actions.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lesson_opening.hpp"
+#include "model/document/app_actions.hpp"
 
 int main(int argc, char** argv) {
   attn::launch::run_tuned_copy_if_any(argv);  // the package's AVX2 copy, where the CPU has AVX2

@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "scenes.hpp"
-#include "viz/animation.hpp"
+#include "model/animation/animation.hpp"
 
-using namespace viz;
+using namespace model;
 
 namespace {
 int steps_before(const Timeline& tl, int stage) {

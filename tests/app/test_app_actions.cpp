@@ -8,16 +8,16 @@
 #include <fstream>
 
 #include "attn/io/scenario_file.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/scenario_edit.hpp"
-#include "viz/trace_model.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/document/scenario_edit.hpp"
+#include "model/trace/trace_model.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using viz::AppState;
-using viz::PendingAction;
-namespace actions = viz::actions;
+using model::AppState;
+using model::PendingAction;
+namespace actions = model::actions;
 
 std::string read(const std::string& path) {
   std::ifstream in(path);
@@ -49,7 +49,7 @@ void edit_x(AppState& s, double v) {
 
 TEST_CASE("actions: opening a file that overflows replaces the document whole; the model shows no old grids") {
   AppState s = lesson();
-  viz::TraceModel m;
+  model::TraceModel m;
   m.update(s.doc.scenario, s.document, s.revision, {});
   REQUIRE(m.has_trace());
   edit_x(s, 0.25);
@@ -83,7 +83,7 @@ TEST_CASE("actions: a file that cannot be read keeps the document, its edits and
 
 TEST_CASE("actions: an edit of the same document that overflows keeps its last good trace, marked stale") {
   AppState s = lesson();
-  viz::TraceModel m;
+  model::TraceModel m;
   m.update(s.doc.scenario, s.document, s.revision, {});
   edit_x(s, 1e308);
   m.update(s.doc.scenario, s.document, s.revision, {});
@@ -179,14 +179,14 @@ TEST_CASE("actions: a trained layer's head opened over unsaved edits opens on th
 TEST_CASE("actions: shrinking a shape and growing it back restores what was there") {
   AppState s = lesson();
   const attn::Scenario before = s.doc.scenario;
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_n_tokens(x, viz::edit::Sequence::Queries, 2); });
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_n_tokens(x, viz::edit::Sequence::Queries, 4); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_n_tokens(x, model::edit::Sequence::Queries, 2); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_n_tokens(x, model::edit::Sequence::Queries, 4); });
   CHECK(attn::scenario_difference(s.doc.scenario, before) == "");
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_d_k(x, 1); });
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_n_heads(x, 1); });
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_d_model(x, 2); });
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_d_model(x, 4); });
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_d_k(x, 3); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_d_k(x, 1); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_n_heads(x, 1); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_d_model(x, 2); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_d_model(x, 4); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_d_k(x, 3); });
   CHECK(attn::scenario_difference(s.doc.scenario, before) == "");
   CHECK_FALSE(s.dirty());
   // Each reshape is one undo step.
@@ -198,14 +198,14 @@ TEST_CASE("actions: heads removed and added back come back with their weights") 
   s.builtin_text = read(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/four_heads.json");
   actions::open_builtin(s);
   const attn::Scenario before = s.doc.scenario;
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_n_heads(x, 1); });
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_n_heads(x, 4); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_n_heads(x, 1); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_n_heads(x, 4); });
   CHECK(attn::scenario_difference(s.doc.scenario, before) == "");
 }
 
 TEST_CASE("actions: a limit notice goes when its edit is undone, and only then") {
   AppState s = lesson();
-  actions::reshape(s, [](attn::Scenario& x) { viz::edit::set_d_model(x, 512); });
+  actions::reshape(s, [](attn::Scenario& x) { model::edit::set_d_model(x, 512); });
   actions::notify_edit(s, "d_model limited to 512 (asked for 600)");
   actions::notify(s, "file: unknown key \"maks\"");
   edit_x(s, 0.3);  // a later edit keeps it: the limited state is still behind us
@@ -244,7 +244,7 @@ TEST_CASE("actions: every file of the malformed corpus is refused by the app's l
       continue;
     }
     // Parsed, so it fails when computed: the model names the stage, no trace of another document shows.
-    viz::TraceModel m;
+    model::TraceModel m;
     m.update(s.doc.scenario, s.document, s.revision, {});
     CHECK_FALSE(m.error().empty());
     CHECK_FALSE(m.has_trace());
@@ -269,7 +269,7 @@ TEST_CASE("actions: Save on a built-in file asks where instead (the user's folde
   CHECK_FALSE(actions::is_builtin_file(s, s.dialog_path));
   // Save / Discard / Cancel, answered Save, asks where too.
   s.save_dialog = false;
-  actions::request(s, {viz::PendingAction::Kind::Quit, ""});
+  actions::request(s, {model::PendingAction::Kind::Quit, ""});
   REQUIRE(s.confirm_discard);
   actions::answer(s, actions::Answer::Save);
   CHECK(s.save_dialog);

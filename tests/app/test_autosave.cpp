@@ -15,9 +15,9 @@
 #include <thread>
 #include <fstream>
 
-#include "viz/app_actions.hpp"
-#include "viz/autosave.hpp"
-#include "viz/autosave_writer.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/files/autosave.hpp"
+#include "model/files/autosave_writer.hpp"
 
 namespace {
 
@@ -39,26 +39,26 @@ std::string builtin() {
 
 TEST_CASE("autosave: a record round-trips; files of live processes are left alone") {
   const fs::path dir = fresh("orphans");
-  viz::AutosaveRecord r;
+  model::AutosaveRecord r;
   r.label = "built-in lesson";
   r.time = 1700000000;
   r.file = attn::io::parse_scenario(builtin());
   r.file.scenario.x(0, 0) = 3.5;
-  const std::string gone = viz::autosave_file(dir.string(), 999999);
-  viz::write_autosave(gone, r);  // its run holds no lock: gone
-  const std::string mine = viz::autosave_file(dir.string(), static_cast<long>(::getpid()));
-  const viz::AutosaveLock my_lock(mine);  // this run, still going
+  const std::string gone = model::autosave_file(dir.string(), 999999);
+  model::write_autosave(gone, r);  // its run holds no lock: gone
+  const std::string mine = model::autosave_file(dir.string(), static_cast<long>(::getpid()));
+  const model::AutosaveLock my_lock(mine);  // this run, still going
   REQUIRE(my_lock.held());
-  viz::write_autosave(mine, r);
-  const std::vector<std::string> orphans = viz::orphaned_autosaves(dir.string());
+  model::write_autosave(mine, r);
+  const std::vector<std::string> orphans = model::orphaned_autosaves(dir.string());
   REQUIRE(orphans.size() == 1);
   CHECK(orphans[0] == gone);
-  const std::optional<viz::AutosaveRecord> back = viz::read_autosave(orphans[0]);
+  const std::optional<model::AutosaveRecord> back = model::read_autosave(orphans[0]);
   REQUIRE(back);
   CHECK(back->file.scenario.x(0, 0) == 3.5);
   CHECK(back->time == 1700000000);
   std::ofstream(orphans[0]) << "{ truncated";
-  CHECK_FALSE(viz::read_autosave(orphans[0]));
+  CHECK_FALSE(model::read_autosave(orphans[0]));
 }
 
 TEST_CASE("autosave: restoring brings the edit back as unsaved work of its file; discarding deletes it") {
@@ -66,43 +66,43 @@ TEST_CASE("autosave: restoring brings the edit back as unsaved work of its file;
   const std::string scene = (dir / "scene.json").string();
   attn::io::ScenarioFile original = attn::io::parse_scenario(builtin());
   attn::io::save_scenario(scene, original);
-  viz::AutosaveRecord r;
+  model::AutosaveRecord r;
   r.path = scene;
   r.file = original;
   r.file.scenario.x(1, 2) = -7;
-  const std::string file = viz::autosave_file(dir.string(), 999998);
-  viz::write_autosave(file, r);
+  const std::string file = model::autosave_file(dir.string(), 999998);
+  model::write_autosave(file, r);
 
-  viz::AppState s;
+  model::AppState s;
   s.builtin_text = builtin();
-  viz::actions::open_builtin(s);
-  s.restore_offer = viz::read_autosave(file);
+  model::actions::open_builtin(s);
+  s.restore_offer = model::read_autosave(file);
   s.restore_file = file;
-  viz::actions::restore_autosave(s, true);
+  model::actions::restore_autosave(s, true);
   CHECK(s.path == scene);
   CHECK(s.doc.scenario.x(1, 2) == -7);
   CHECK(s.dirty());        // differs from the file on disk
   CHECK(s.history.can_undo());  // undo goes back to the file's values
   CHECK_FALSE(fs::exists(file));
 
-  viz::write_autosave(file, r);
-  s.restore_offer = viz::read_autosave(file);
-  viz::actions::restore_autosave(s, false);
+  model::write_autosave(file, r);
+  s.restore_offer = model::read_autosave(file);
+  model::actions::restore_autosave(s, false);
   CHECK_FALSE(fs::exists(file));
   CHECK_FALSE(s.restore_offer);
 }
 
 TEST_CASE("autosave: a run killed with -9 is found gone at once, even as an unreaped zombie whose PID still answers") {
   const fs::path dir = fresh("zombie");
-  viz::AutosaveRecord r;
+  model::AutosaveRecord r;
   r.label = "built-in lesson";
   r.file = attn::io::parse_scenario(builtin());
   int ready[2];
   REQUIRE(::pipe(ready) == 0);
   // The "crashed run": a child that takes its lock as the app does, says so
   // and waits to be killed (only async-signal-safe calls after fork).
-  const std::string file = viz::autosave_file(dir.string(), 424242);
-  const std::string lock = viz::autosave_lock_file(file);
+  const std::string file = model::autosave_file(dir.string(), 424242);
+  const std::string lock = model::autosave_lock_file(file);
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
   if (child == 0) {
@@ -113,14 +113,14 @@ TEST_CASE("autosave: a run killed with -9 is found gone at once, even as an unre
   }
   char c = 0;
   REQUIRE(::read(ready[0], &c, 1) == 1);
-  viz::write_autosave(file, r);
-  CHECK(viz::orphaned_autosaves(dir.string()).empty());  // alive: its work is its own
+  model::write_autosave(file, r);
+  CHECK(model::orphaned_autosaves(dir.string()).empty());  // alive: its work is its own
   ::kill(child, SIGKILL);
   // Not reaped yet: a zombie, whose PID kill(pid, 0) still finds. The lock
   // went with its open files as it died.
   std::vector<std::string> orphans;
   for (int i = 0; i < 200 && orphans.empty(); ++i) {
-    orphans = viz::orphaned_autosaves(dir.string());
+    orphans = model::orphaned_autosaves(dir.string());
     if (orphans.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   CHECK(::kill(child, 0) == 0);  // the zombie still answers
@@ -129,22 +129,22 @@ TEST_CASE("autosave: a run killed with -9 is found gone at once, even as an unre
   ::waitpid(child, nullptr, 0);
   ::close(ready[0]);
   ::close(ready[1]);
-  viz::remove_autosave(file);
+  model::remove_autosave(file);
   CHECK_FALSE(fs::exists(file));
   CHECK_FALSE(fs::exists(lock));
 }
 
 TEST_CASE("autosave: two runs started with the same PID (reused) never share a copy; a lock alone is tidied away") {
   const fs::path dir = fresh("reused_pid");
-  const std::string first = viz::autosave_file(dir.string(), 777);
+  const std::string first = model::autosave_file(dir.string(), 777);
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  const std::string second = viz::autosave_file(dir.string(), 777);
+  const std::string second = model::autosave_file(dir.string(), 777);
   CHECK(first != second);
-  { viz::AutosaveLock crashed_early(first); }  // a normal end deletes its lock
-  CHECK_FALSE(fs::exists(viz::autosave_lock_file(first)));
-  std::ofstream(viz::autosave_lock_file(second)) << "";  // a run that died before its first copy
-  CHECK(viz::orphaned_autosaves(dir.string()).empty());
-  CHECK_FALSE(fs::exists(viz::autosave_lock_file(second)));
+  { model::AutosaveLock crashed_early(first); }  // a normal end deletes its lock
+  CHECK_FALSE(fs::exists(model::autosave_lock_file(first)));
+  std::ofstream(model::autosave_lock_file(second)) << "";  // a run that died before its first copy
+  CHECK(model::orphaned_autosaves(dir.string()).empty());
+  CHECK_FALSE(fs::exists(model::autosave_lock_file(second)));
 }
 
 TEST_CASE("autosave: a copy that cannot be written is said in the window once, and taken back when one is written") {
@@ -153,20 +153,20 @@ TEST_CASE("autosave: a copy that cannot be written is said in the window once, a
   // every write as a full disk does.
   const fs::path blocked = dir / "config";
   std::ofstream(blocked.string()) << "a file, not a folder";
-  viz::AppState s;
+  model::AppState s;
   s.builtin_text = builtin();
-  viz::actions::open_builtin(s);
-  viz::AutosaveRecord r;
+  model::actions::open_builtin(s);
+  model::AutosaveRecord r;
   r.label = "built-in lesson";
   r.file = s.doc;
   {
-    viz::AutosaveWriter writer(viz::autosave_file(blocked.string(), 1));
+    model::AutosaveWriter writer(model::autosave_file(blocked.string(), 1));
     auto write_once = [&] {
       writer.submit(r);
       writer.wait_idle();
-      const std::optional<viz::AutosaveWriter::Outcome> outcome = writer.take_outcome();
+      const std::optional<model::AutosaveWriter::Outcome> outcome = writer.take_outcome();
       REQUIRE(outcome.has_value());
-      viz::actions::autosave_outcome(s, outcome->ok, outcome->error);
+      model::actions::autosave_outcome(s, outcome->ok, outcome->error);
       return outcome->ok;
     };
     CHECK_FALSE(write_once());

@@ -8,13 +8,13 @@
 #include <random>
 
 #include "scenes.hpp"
-#include "viz/trace_model.hpp"
+#include "model/trace/trace_model.hpp"
 
 using test_scenes::big_scene;
 using test_scenes::differs_from_fresh;
 
 TEST_CASE("background recompute: the newest edit wins and the screen never mixes two states") {
-  viz::TraceModel m(0);  // every scene in the background
+  model::TraceModel m(0);  // every scene in the background
   attn::Scenario s = big_scene();
   std::uint64_t revision = 1;
   m.update(s, 1, revision, {});
@@ -58,14 +58,14 @@ TEST_CASE("background recompute: the newest edit wins and the screen never mixes
 namespace {
 
 // The model shows the whole trace of `s` (revision 1), computed in the background.
-void show_whole(viz::TraceModel& m, const attn::Scenario& s) {
+void show_whole(model::TraceModel& m, const attn::Scenario& s) {
   m.update(s, 1, 1, {});
   m.wait_idle();
   m.update(s, 1, 1, {});
 }
 
 // An edit of X (revision 2) whose background recompute the user stops.
-void stop_an_edit_of_x(viz::TraceModel& m, attn::Scenario& s) {
+void stop_an_edit_of_x(model::TraceModel& m, attn::Scenario& s) {
   s.x(0, 0) = 9;
   m.update(s, 1, 2, {});
   REQUIRE(m.computing());
@@ -77,7 +77,7 @@ void stop_an_edit_of_x(viz::TraceModel& m, attn::Scenario& s) {
 }  // namespace
 
 TEST_CASE("background recompute: cancel keeps the last good trace and says so") {
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   attn::Scenario s = big_scene();
   show_whole(m, s);
   const std::uint64_t generation = m.generation();
@@ -99,7 +99,7 @@ TEST_CASE("background recompute: cancel keeps the last good trace and says so") 
 }
 
 TEST_CASE("background recompute: Compute again after a cancel computes the same revision") {
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   attn::Scenario s = big_scene();
   show_whole(m, s);
   stop_an_edit_of_x(m, s);
@@ -121,7 +121,7 @@ TEST_CASE("background recompute: Compute again after a cancel computes the same 
 }
 
 TEST_CASE("background recompute: an edit that cannot be computed keeps the last good trace") {
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   attn::Scenario s = big_scene();
   show_whole(m, s);
   s.x(0, 0) = 1e308;  // overflows in the projections
@@ -135,7 +135,7 @@ TEST_CASE("background recompute: an edit that cannot be computed keeps the last 
 }
 
 TEST_CASE("background recompute: while the next edit computes, the old edit's error is not shown as if it were its") {
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   attn::Scenario s = big_scene();
   show_whole(m, s);
   const double good = s.x(0, 0);
@@ -157,7 +157,7 @@ TEST_CASE("background recompute: while the next edit computes, the old edit's er
 }
 
 TEST_CASE("background recompute: a new document never shows the old one's trace") {
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   m.update(big_scene(), 1, 1, {});
   m.wait_idle();
   m.update(big_scene(), 1, 1, {});
@@ -173,7 +173,7 @@ TEST_CASE("background recompute: edits installed one after another are each thei
   // Every install after the first copies the next edit into the storage of
   // an older snapshot (TraceModel::snapshot); a shape change must not keep
   // any of the old one.
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   attn::Scenario s = big_scene();
   std::uint64_t revision = 0;
   auto show = [&] {
@@ -202,30 +202,30 @@ TEST_CASE("background recompute: edits installed one after another are each thei
 namespace {
 
 // The texels a window would make itself for this trace, stage and colours.
-std::vector<std::uint16_t> texels_made_here(const viz::TraceModel& m, int stage, const viz::ColourOptions& colour) {
-  const std::vector<viz::ColorScale> scales = viz::color_scales(m.trace(), colour, &m.row_ranges());
-  return viz::lut_texels(m.trace().stages[static_cast<size_t>(stage)], scales[static_cast<size_t>(stage)], 1);
+std::vector<std::uint16_t> texels_made_here(const model::TraceModel& m, int stage, const model::ColourOptions& colour) {
+  const std::vector<model::ColorScale> scales = model::color_scales(m.trace(), colour, &m.row_ranges());
+  return model::lut_texels(m.trace().stages[static_cast<size_t>(stage)], scales[static_cast<size_t>(stage)], 1);
 }
 
 }  // namespace
 
 TEST_CASE("background recompute: the texels of the large grids on screen come made with the trace") {
-  viz::TraceModel m(0);
-  viz::ColourOptions colour;
-  colour.contrast = viz::Contrast::Row;
-  m.set_texel_request(viz::TexelRequest{colour, 1});
+  model::TraceModel m(0);
+  model::ColourOptions colour;
+  colour.contrast = model::Contrast::Row;
+  m.set_texel_request(model::TexelRequest{colour, 1});
   attn::Scenario s = big_scene();  // 96 tokens: the 96×96 grids are drawn from textures
   m.update(s, 1, 1, {});
   m.wait_idle();
   REQUIRE(m.update(s, 1, 1, {}));
-  const viz::PreparedTexels* p = m.prepared_texels();
+  const model::PreparedTexels* p = m.prepared_texels();
   REQUIRE(p != nullptr);
   CHECK(p->colour == colour);
   int made = 0;
   for (size_t i = 0; i < m.trace().stages.size(); ++i) {
     const attn::Stage& st = m.trace().stages[i];
     INFO("stage ", st.id, " head ", st.head);
-    const bool wanted = viz::uses_texture(st.value.rows(), st.value.cols()) && (st.head < 0 || st.head == 1);
+    const bool wanted = model::uses_texture(st.value.rows(), st.value.cols()) && (st.head < 0 || st.head == 1);
     const std::vector<std::uint16_t>* t = p->find(static_cast<int>(i));
     CHECK((t != nullptr) == wanted);
     if (!t) continue;
@@ -243,7 +243,7 @@ TEST_CASE("background recompute: the texels of the large grids on screen come ma
   CHECK(m.prepared_texels() == nullptr);
 
   // A budget of one 96×96 grid: only the first large grid is made ahead.
-  viz::TexelRequest small{colour, 1};
+  model::TexelRequest small{colour, 1};
   small.max_bytes = 96 * 96 * 2;
   m.set_texel_request(small);
   s.x(0, 0) += 1;
@@ -256,20 +256,20 @@ TEST_CASE("background recompute: the texels of the large grids on screen come ma
   CHECK(kept == 1);
 
   // Computed at once (a teaching scene), nothing is made ahead.
-  viz::TraceModel now;
-  now.set_texel_request(viz::TexelRequest{colour, 1});
+  model::TraceModel now;
+  now.set_texel_request(model::TexelRequest{colour, 1});
   REQUIRE(now.update(s, 1, 1, {}));
   CHECK(now.prepared_texels() == nullptr);
 }
 
 TEST_CASE("texels made ahead: a cancelled recompute stops making them") {
-  viz::TraceModel m;
+  model::TraceModel m;
   attn::Scenario s = big_scene();
   REQUIRE(m.update(s, 1, 1, {}));
   std::atomic<bool> cancel{true};
-  CHECK_THROWS_AS(viz::prepare_texels(m.trace(), m.row_ranges(), viz::TexelRequest{}, &cancel), attn::Cancelled);
+  CHECK_THROWS_AS(model::prepare_texels(m.trace(), m.row_ranges(), model::TexelRequest{}, &cancel), attn::Cancelled);
   cancel = false;
-  const viz::PreparedTexels p = viz::prepare_texels(m.trace(), m.row_ranges(), viz::TexelRequest{}, &cancel);
+  const model::PreparedTexels p = model::prepare_texels(m.trace(), m.row_ranges(), model::TexelRequest{}, &cancel);
   CHECK(p.find(m.trace().index_of({"weights", 3})) != nullptr);  // head -1: every head's grids
 }
 
@@ -277,7 +277,7 @@ TEST_CASE("background recompute: an X edit frees the old trace's scores, which s
   // 1024 tokens: each head's scores are 8 MB, the size from which a trace
   // kept on screen during a full recompute drops them (TraceModel).
   const attn::Scenario s = big_scene(1024, 8, 2, 4, 5);
-  viz::TraceModel m(0);
+  model::TraceModel m(0);
   m.update(s, 1, 1, {});
   m.wait_idle();
   m.update(s, 1, 1, {});
@@ -328,7 +328,7 @@ TEST_CASE("background recompute: an X edit frees the old trace's scores, which s
 
 TEST_CASE("background recompute: a stopped edit that made a small scene big keeps room for its line") {
   const attn::Scenario big = big_scene();
-  viz::TraceModel m(viz::estimated_work(big) / 2);  // the small scene at once, the big one in the background
+  model::TraceModel m(model::estimated_work(big) / 2);  // the small scene at once, the big one in the background
   const attn::Scenario small = test_scenes::small_projected();
   m.update(small, 1, 1, {});
   REQUIRE(m.has_trace());

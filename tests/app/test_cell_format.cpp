@@ -11,10 +11,10 @@
 
 #include <doctest/doctest.h>
 
-#include "viz/cell_format.hpp"
+#include "model/layout/cell_format.hpp"
 
-using viz::compact_candidates;
-using viz::compact_number;
+using model::compact_candidates;
+using model::compact_number;
 
 TEST_CASE("cell format: leading zeros dropped, trailing zeros never added") {
   CHECK(compact_number(-0.18, 2) == "-.18");
@@ -65,14 +65,14 @@ TEST_CASE("cell format: candidates go from precise to narrow without repeats") {
 TEST_CASE("cell format: ≈0 only for values that round to 0 beside a typical neighbour") {
   // Median magnitude .25 shows as ".25": its last digit is .01, so |v| < .005 rounds to 0.
   const std::vector<double> weights{0.5, 0.25, 0.2, 1.8e-13, 0, 0};
-  CHECK(viz::near_zero_bound(weights, 2) == doctest::Approx(0.005).epsilon(1e-12));
-  CHECK(viz::near_zero_bound(weights, 3) == doctest::Approx(0.0005).epsilon(1e-12));
+  CHECK(model::near_zero_bound(weights, 2) == doctest::Approx(0.005).epsilon(1e-12));
+  CHECK(model::near_zero_bound(weights, 3) == doctest::Approx(0.0005).epsilon(1e-12));
   // One huge logit does not make the ordinary values "≈0": the median ignores it.
-  CHECK(viz::near_zero_bound({-1e30, 0.5, 0.25, 0.4, 1.8e-13}, 2) == doctest::Approx(0.005).epsilon(1e-12));
+  CHECK(model::near_zero_bound({-1e30, 0.5, 0.25, 0.4, 1.8e-13}, 2) == doctest::Approx(0.005).epsilon(1e-12));
   // A grid of tiny values keeps them: they are its typical values.
-  CHECK(viz::near_zero_bound({1e-13, 2e-13, 3e-13}, 2) == doctest::Approx(1e-14 * 0.5).epsilon(1e-9));
-  CHECK(viz::near_zero_bound({0, 0, -INFINITY, NAN}, 2) == 0);
-  CHECK(viz::near_zero_bound({DBL_TRUE_MIN, DBL_TRUE_MIN}, 2) == 0);  // underflows: nothing is near zero
+  CHECK(model::near_zero_bound({1e-13, 2e-13, 3e-13}, 2) == doctest::Approx(1e-14 * 0.5).epsilon(1e-9));
+  CHECK(model::near_zero_bound({0, 0, -INFINITY, NAN}, 2) == 0);
+  CHECK(model::near_zero_bound({DBL_TRUE_MIN, DBL_TRUE_MIN}, 2) == 0);  // underflows: nothing is near zero
 
   CHECK(compact_candidates(1.8e-13, 2, 0.005) == std::vector<std::string>{"1.8e-13", "2e-13", "≈0"});
   CHECK(compact_candidates(-1.8e-13, 2, 0.005) == std::vector<std::string>{"-1.8e-13", "-2e-13", "≈0"});
@@ -80,8 +80,8 @@ TEST_CASE("cell format: ≈0 only for values that round to 0 beside a typical ne
   CHECK(compact_candidates(0.004, 2, 0.005) == std::vector<std::string>{".004", "≈0"});
   CHECK(compact_candidates(3.0, 2, 50) == std::vector<std::string>{"3"});  // "≈0" is no narrower than "3"
   CHECK(compact_candidates(0.0, 2, 0.005) == std::vector<std::string>{"0"});  // exact zeros stay "0"
-  CHECK(viz::narrowest_candidate(1.8e-13, 0.005) == "≈0");
-  CHECK(viz::narrowest_candidate(1.8e-13) == "2e-13");
+  CHECK(model::narrowest_candidate(1.8e-13, 0.005) == "≈0");
+  CHECK(model::narrowest_candidate(1.8e-13) == "2e-13");
 }
 
 namespace {
@@ -218,7 +218,7 @@ TEST_CASE("cell format: candidates over the double range shrink to a bounded nar
     std::string why;
     if (c.empty()) why = "no candidate";
     else if (c.front() != compact_number(v, 3)) why = "first is not the most precise";
-    else if (c.back() != viz::narrowest_candidate(v, near_zero)) why = "last is not narrowest_candidate";
+    else if (c.back() != model::narrowest_candidate(v, near_zero)) why = "last is not narrowest_candidate";
     else if (code_points(c.back()) > 7) why = "narrowest longer than 7";
     for (size_t i = 1; i < c.size() && why.empty(); ++i)
       if (code_points(c[i]) > code_points(c[i - 1])) why = "wider than the one before";

@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include "colour_vision.hpp"
-#include "viz/colormap.hpp"
-#include "viz/colour_science.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/colour/colour_science.hpp"
 
-using namespace viz;
+using namespace model;
 
 namespace {
 

@@ -11,9 +11,9 @@
 
 #include "attn/attn.hpp"
 #include "scenes.hpp"
-#include "viz/colour_scale.hpp"
+#include "model/colour/colour_scale.hpp"
 
-using namespace viz;
+using namespace model;
 
 namespace {
 
@@ -324,26 +324,26 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   flat.x = attn::Mat::Random(300, 8) * 0.1;  // scores near 0: every row about 1/300
   const attn::Trace t = attn::compute_trace(flat);
   const attn::Stage& w = *t.find("weights", 0);
-  const std::vector<viz::ColorScale> scales = viz::color_scales(t, viz::ColourOptions{});
-  const viz::ColorScale& sc = scales[static_cast<size_t>(t.index_of({"weights", 0}))];
+  const std::vector<model::ColorScale> scales = model::color_scales(t, model::ColourOptions{});
+  const model::ColorScale& sc = scales[static_cast<size_t>(t.index_of({"weights", 0}))];
   CHECK(sc.auto_row);
-  CHECK(sc.contrast == viz::Contrast::Row);
+  CHECK(sc.contrast == model::Contrast::Row);
   REQUIRE(sc.rows.size() == 300);
   // Each row spans its own min..max: row 0's largest weight takes the top colour.
   double peak = 0;
   for (Eigen::Index c = 0; c < w.value.cols(); ++c) peak = std::max(peak, w.value(0, c));
   CHECK(peak < 0.02);
-  CHECK(viz::coordinate(sc, 0, peak) == doctest::Approx(1.0).epsilon(1e-6));
-  CHECK(viz::legend_of(sc).note.find("each row") != std::string::npos);
+  CHECK(model::coordinate(sc, 0, peak) == doctest::Approx(1.0).epsilon(1e-6));
+  CHECK(model::legend_of(sc).note.find("each row") != std::string::npos);
   // A short scene keeps one 0..1 range per grid; so does a chosen contrast.
   const attn::Trace small = attn::compute_trace(test_scenes::small_projected());
-  const std::vector<viz::ColorScale> small_scales = viz::color_scales(small, viz::ColourOptions{});
-  const viz::ColorScale& s4 = small_scales[static_cast<size_t>(small.index_of({"weights", 0}))];
+  const std::vector<model::ColorScale> small_scales = model::color_scales(small, model::ColourOptions{});
+  const model::ColorScale& s4 = small_scales[static_cast<size_t>(small.index_of({"weights", 0}))];
   CHECK_FALSE(s4.auto_row);
   CHECK(s4.range.lo == 0);
   CHECK(s4.range.hi == 1);
-  viz::ColourOptions global;
-  global.contrast = viz::Contrast::Global;
-  const std::vector<viz::ColorScale> global_scales = viz::color_scales(t, global);
+  model::ColourOptions global;
+  global.contrast = model::Contrast::Global;
+  const std::vector<model::ColorScale> global_scales = model::color_scales(t, global);
   CHECK_FALSE(global_scales[static_cast<size_t>(t.index_of({"weights", 0}))].auto_row);
 }

@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "scenes.hpp"
-#include "viz/compare.hpp"
-#include "viz/compare_actions.hpp"
-#include "viz/compare_layout.hpp"
-#include "viz/lesson_actions.hpp"
+#include "model/compare/compare.hpp"
+#include "model/compare/compare_actions.hpp"
+#include "model/compare/compare_layout.hpp"
+#include "model/lessons/lesson_actions.hpp"
 
 TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
   attn::Scenario sa = test_scenes::small_projected(), sb = sa;
@@ -21,7 +21,7 @@ TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
   sb.temperature = 0.5;
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
   for (const char* id : {"weights", "scores", "output"}) {
-    const viz::CompareGrids g = viz::compare_stage(a, b, id, 0);
+    const model::CompareGrids g = model::compare_stage(a, b, id, 0);
     CAPTURE(id);
     REQUIRE(g.problem.empty());
     const attn::Stage* x = a.find(id, 0) ? a.find(id, 0) : a.find(id);
@@ -49,7 +49,7 @@ TEST_CASE("compare: blocked cells have no difference and never NaN; other shapes
   attn::Scenario sa = test_scenes::small_projected(), sb = sa;
   sb.mask = attn::MaskKind::Causal;  // B blocks the upper triangle: -inf masked logits
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
-  const viz::CompareGrids g = viz::compare_stage(a, b, "masked", 0);
+  const model::CompareGrids g = model::compare_stage(a, b, "masked", 0);
   REQUIRE(g.problem.empty());
   CHECK_FALSE(g.diff.hasNaN());
   REQUIRE(g.blocked_b.size() == g.diff.size());
@@ -61,24 +61,24 @@ TEST_CASE("compare: blocked cells have no difference and never NaN; other shapes
   sc.x.conservativeResize(sc.x.rows() + 1, Eigen::NoChange);
   sc.x.row(sc.x.rows() - 1).setConstant(0.3);
   sc.tokens.clear();
-  const viz::CompareGrids h = viz::compare_stage(a, attn::compute_trace(sc), "weights", 0);
+  const model::CompareGrids h = model::compare_stage(a, attn::compute_trace(sc), "weights", 0);
   CHECK(h.diff.size() == 0);
   CHECK(h.problem.find("no difference grid") != std::string::npos);
   CHECK(h.problem.find("×") != std::string::npos);
-  CHECK(viz::compare_stage(a, b, "no_such_stage", 0).problem.find("missing") != std::string::npos);
+  CHECK(model::compare_stage(a, b, "no_such_stage", 0).problem.find("missing") != std::string::npos);
 }
 
 TEST_CASE("compare: a snapshot is A, the edited document is B; a lesson step's compare opens and leaving closes it") {
-  viz::AppState s;
+  model::AppState s;
   s.doc.scenario = test_scenes::small_projected();
-  viz::actions::open_compare(s);
+  model::actions::open_compare(s);
   CHECK_FALSE(s.compare.open);  // nothing to compare yet: a notice says what to do
   CHECK_FALSE(s.notices.empty());
-  viz::actions::take_snapshot(s);
+  model::actions::take_snapshot(s);
   REQUIRE(s.compare.a);
   CHECK_FALSE(s.compare.b);
   s.doc.scenario.x(0, 0) = 42;  // the user's edit
-  viz::actions::open_compare(s);
+  model::actions::open_compare(s);
   CHECK(s.compare.open);
   CHECK(s.compare.a->x(0, 0) != 42);  // A kept the old numbers
 
@@ -88,23 +88,23 @@ TEST_CASE("compare: a snapshot is A, the edited document is B; a lesson step's c
   lc.label_b = "tau = 2";
   lc.stage = "scores";
   const std::uint64_t rev = s.compare.revision;
-  viz::actions::lesson_compare(s, lc);
+  model::actions::lesson_compare(s, lc);
   CHECK(s.compare.open);
   CHECK(s.compare.from_lesson);
   CHECK_FALSE(s.compare.a);  // A is the step's scene (the document)
   CHECK(s.compare.stage == "scores");
   CHECK(s.compare.label_b == "tau = 2");
   CHECK(s.compare.revision > rev);
-  viz::actions::lesson_compare(s, std::nullopt);  // a step without compare
+  model::actions::lesson_compare(s, std::nullopt);  // a step without compare
   CHECK_FALSE(s.compare.open);
   CHECK_FALSE(s.compare.b);
 }
 
 TEST_CASE("compare traces: fixed sides are computed once per revision, errors said") {
-  viz::CompareState c;
+  model::CompareState c;
   c.a = test_scenes::small_projected();
   c.revision = 1;
-  viz::CompareTraces t;
+  model::CompareTraces t;
   t.update(c);
   REQUIRE(t.a());
   CHECK_FALSE(t.b());
@@ -123,10 +123,10 @@ TEST_CASE("compare: a stage a lesson question hides keeps its shape but shows no
   sb.mask = attn::MaskKind::Causal;
   sb.x(1, 0) += 0.7;
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
-  const viz::CompareGrids shown = viz::compare_for_view(a, b, "weights", 0, {"scores"});
+  const model::CompareGrids shown = model::compare_for_view(a, b, "weights", 0, {"scores"});
   CHECK_FALSE(shown.hidden);
   CHECK(shown.max_abs_diff > 0);
-  const viz::CompareGrids g = viz::compare_for_view(a, b, "weights", 0, {"weights", "output"});
+  const model::CompareGrids g = model::compare_for_view(a, b, "weights", 0, {"weights", "output"});
   CHECK(g.hidden);
   REQUIRE(g.problem.empty());
   CHECK(g.a.rows() == shown.a.rows());
@@ -141,50 +141,50 @@ TEST_CASE("compare: a stage a lesson question hides keeps its shape but shows no
 
 TEST_CASE("compare in a lesson: a cell question on the compared stage hides it and is answered by a click on A") {
   const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
-  viz::AppState s;
-  viz::actions::start_lesson(s, attn::io::load_lesson(path));
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::load_lesson(path));
   REQUIRE(s.lesson);
-  viz::actions::lesson_step(s, 1);  // "without the mask, which word will *the* attend to most?"
+  model::actions::lesson_step(s, 1);  // "without the mask, which word will *the* attend to most?"
   REQUIRE(s.compare.open);
   REQUIRE(s.lesson->current().question);
   REQUIRE(s.lesson->current().question->kind == attn::io::LessonQuestion::Kind::Cell);
   const attn::Trace doc = attn::compute_trace(s.doc.scenario);
-  std::vector<std::string> hidden = viz::lesson_hidden_ids(s, doc);
+  std::vector<std::string> hidden = model::lesson_hidden_ids(s, doc);
   CHECK(std::find(hidden.begin(), hidden.end(), s.compare.stage) != hidden.end());
-  CHECK(viz::actions::compare_click_answers(s, doc));
-  viz::actions::choose_compare_head(s, 7, 1);
+  CHECK(model::actions::compare_click_answers(s, doc));
+  model::actions::choose_compare_head(s, 7, 1);
   CHECK(s.compare.head == 0);  // kept within the heads there are
-  viz::actions::choose_compare_stage(s, "scores");
-  CHECK_FALSE(viz::actions::compare_click_answers(s, doc));  // the question is about the weights
-  CHECK_FALSE(viz::compare_for_view(doc, attn::compute_trace(*s.compare.b), "scores", 0, hidden).hidden);
-  viz::actions::choose_compare_stage(s, "weights");
-  viz::actions::give_up_lesson(s);
-  hidden = viz::lesson_hidden_ids(s, doc);
+  model::actions::choose_compare_stage(s, "scores");
+  CHECK_FALSE(model::actions::compare_click_answers(s, doc));  // the question is about the weights
+  CHECK_FALSE(model::compare_for_view(doc, attn::compute_trace(*s.compare.b), "scores", 0, hidden).hidden);
+  model::actions::choose_compare_stage(s, "weights");
+  model::actions::give_up_lesson(s);
+  hidden = model::lesson_hidden_ids(s, doc);
   CHECK(hidden.empty());
-  CHECK_FALSE(viz::actions::compare_click_answers(s, doc));
+  CHECK_FALSE(model::actions::compare_click_answers(s, doc));
 }
 
 TEST_CASE("compare layout: one line when wide, wrapped when that gives bigger cells, never overlapping") {
-  viz::CompareRoom room;
+  model::CompareRoom room;
   room.rows = 4, room.cols = 3, room.grids = 3;
   room.row_label_w = 40, room.title_h = 20, room.col_label_h = 30, room.gap = 26;
   room.width = 1600, room.height = 700;
-  const viz::CompareLayout wide = viz::compare_layout(room);
+  const model::CompareLayout wide = model::compare_layout(room);
   CHECK(wide.per_line == 3);
   room.width = 420, room.height = 560;  // a lesson's canvas at 1024x768
-  const viz::CompareLayout narrow = viz::compare_layout(room);
+  const model::CompareLayout narrow = model::compare_layout(room);
   CHECK(narrow.per_line < 3);
   const double one_line = std::floor((room.width - room.row_label_w - 2 * room.gap) / 9);
   CHECK(narrow.cell > one_line);  // wrapping was worth it
   REQUIRE(narrow.origins.size() == 3);
   for (size_t i = 0; i < 3; ++i) {  // inside the room, and no two grids overlap
-    const viz::Vec2d o = narrow.origins[i];
+    const model::Vec2d o = narrow.origins[i];
     const double w = room.cols * narrow.cell, h = room.title_h + room.rows * narrow.cell + room.col_label_h;
     CAPTURE(i);
     CHECK(o.x + w <= room.width);
     CHECK(o.y + h <= room.height);
     for (size_t j = 0; j < i; ++j) {
-      const viz::Vec2d p = narrow.origins[j];
+      const model::Vec2d p = narrow.origins[j];
       CHECK((o.x >= p.x + w || p.x >= o.x + w || o.y >= p.y + h || p.y >= o.y + h));
     }
   }
@@ -196,7 +196,7 @@ TEST_CASE("compare: a difference within rounding is exactly 0 (lesson 01 step 11
   const attn::io::LessonStep& st = l.steps[10];
   REQUIRE(st.compare.has_value());
   const attn::Trace a = attn::compute_trace(st.scene.scenario), b = attn::compute_trace(st.compare->b);
-  const viz::CompareGrids g = viz::compare_stage(a, b, "output", -1);
+  const model::CompareGrids g = model::compare_stage(a, b, "output", -1);
   REQUIRE(g.problem.empty());
   const attn::Stage* out_a = a.find("output");
   REQUIRE(out_a);

@@ -10,16 +10,16 @@
 #include <thread>
 
 #include "attn/io/scenario_file.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/disk_actions.hpp"
-#include "viz/disk_watcher.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/files/disk_actions.hpp"
+#include "model/files/disk_watcher.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using viz::AppState;
-using viz::DiskChange;
-namespace actions = viz::actions;
+using model::AppState;
+using model::DiskChange;
+namespace actions = model::actions;
 
 std::string read(const std::string& path) {
   std::ifstream in(path);
@@ -127,8 +127,8 @@ TEST_CASE("disk: the same bytes written again (a touch, a copy over it) are no c
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   fs::remove(b.path);
   write(b.path, text);  // new inode and time, same bytes
-  viz::DiskStamp now;
-  CHECK(viz::compare_with_disk(b.s.disk.stamp, b.path, &now) == DiskChange::Same);
+  model::DiskStamp now;
+  CHECK(model::compare_with_disk(b.s.disk.stamp, b.path, &now) == DiskChange::Same);
   CHECK_FALSE(now.same_metadata(b.s.disk.stamp));
   b.s.doc.scenario.x(0, 1) = 2.5;
   actions::changed(b.s);
@@ -141,9 +141,9 @@ TEST_CASE("disk: the same bytes written again (a touch, a copy over it) are no c
   REQUIRE(at != std::string::npos);
   other[at] = '3';
   write(b.path, other);
-  CHECK(viz::compare_with_disk(b.s.disk.stamp, b.path) == DiskChange::Changed);
+  CHECK(model::compare_with_disk(b.s.disk.stamp, b.path) == DiskChange::Changed);
   fs::remove(b.path);
-  CHECK(viz::compare_with_disk(b.s.disk.stamp, b.path) == DiskChange::Gone);
+  CHECK(model::compare_with_disk(b.s.disk.stamp, b.path) == DiskChange::Gone);
 }
 
 TEST_CASE("disk: a file gone from disk is written again by Save, with no question") {
@@ -158,19 +158,19 @@ TEST_CASE("disk: a file gone from disk is written again by Save, with no questio
 
 TEST_CASE("disk: the watcher reports a change made outside once, and the app offers Reload until answered") {
   OpenCopy b("watch");
-  viz::DiskWatcher watcher(10);
+  model::DiskWatcher watcher(10);
   watcher.watch(b.path, b.s.disk.stamp);
   auto wait_report = [&] {
     for (int i = 0; i < 500; ++i) {
       if (auto r = watcher.take()) return r;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    return std::optional<viz::DiskReport>{};
+    return std::optional<model::DiskReport>{};
   };
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(watcher.take().has_value());  // nothing happened: nothing said
   other_window_sets(b.path, 0, 0, 1.5);
-  const std::optional<viz::DiskReport> r = wait_report();
+  const std::optional<model::DiskReport> r = wait_report();
   REQUIRE(r.has_value());
   CHECK(r->change == DiskChange::Changed);
   actions::disk_report(b.s, *r);
@@ -192,7 +192,7 @@ TEST_CASE("disk: the watcher reports a change made outside once, and the app off
     actions::keep_this_version(b.s);
     CHECK(b.s.disk.answered);
     other_window_sets(b.path, 0, 0, 2.5);
-    const std::optional<viz::DiskReport> again = wait_report();
+    const std::optional<model::DiskReport> again = wait_report();
     REQUIRE(again.has_value());
     actions::disk_report(b.s, *again);
     CHECK_FALSE(b.s.disk.answered);
@@ -202,8 +202,8 @@ TEST_CASE("disk: the watcher reports a change made outside once, and the app off
     f.title = b.s.doc.title;
     f.description = b.s.doc.description;
     attn::io::save_scenario(b.path, f);
-    if (viz::compare_with_disk(b.s.disk.stamp, b.path) == DiskChange::Same) {
-      const std::optional<viz::DiskReport> back = wait_report();
+    if (model::compare_with_disk(b.s.disk.stamp, b.path) == DiskChange::Same) {
+      const std::optional<model::DiskReport> back = wait_report();
       REQUIRE(back.has_value());
       actions::disk_report(b.s, *back);
       CHECK(b.s.disk.outside == DiskChange::Same);

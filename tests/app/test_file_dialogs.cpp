@@ -14,14 +14,14 @@
 #include <fstream>
 #include <thread>
 
-#include "viz/desktop_chooser.hpp"
-#include "viz/file_browser.hpp"
-#include "viz/file_dialogs.hpp"
-#include "viz/settings.hpp"
-#include "viz/settings_state.hpp"
+#include "model/files/desktop_chooser.hpp"
+#include "model/files/file_browser.hpp"
+#include "model/files/file_dialogs.hpp"
+#include "model/settings/settings.hpp"
+#include "model/settings/settings_state.hpp"
 
 namespace fs = std::filesystem;
-using namespace viz;
+using namespace model;
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <random>
 
 #include "attn/io/scenario_file.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/file_loader.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/files/file_loader.hpp"
 
 namespace {
 
@@ -42,13 +42,13 @@ std::string builtin() {
 
 TEST_CASE("file loader: reads a file in the background and hands it over once") {
   const std::string path = write_scene("one.json", 12, 5);
-  viz::FileLoader loader;
+  model::FileLoader loader;
   int woken = 0;
   loader.set_on_ready([&] { ++woken; });
   loader.start(path);
   loader.wait_idle();
   CHECK_FALSE(loader.busy());
-  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  std::optional<model::FileLoader::Loaded> done = loader.take();
   REQUIRE(done);
   CHECK(done->path == path);
   REQUIRE(done->file);
@@ -62,11 +62,11 @@ TEST_CASE("file loader: reads a file in the background and hands it over once") 
 TEST_CASE("file loader: a file that cannot be read comes back with load_scenario's message") {
   const std::string path = temp("broken.json");
   std::ofstream(path) << R"({"x": [[1, 2], [3)";
-  viz::FileLoader loader;
+  model::FileLoader loader;
   loader.start(path);
   loader.wait_idle();
   CHECK(loader.has_result());  // read, not yet taken: the benchmark waits for this too
-  const std::optional<viz::FileLoader::Loaded> done = loader.take();
+  const std::optional<model::FileLoader::Loaded> done = loader.take();
   CHECK_FALSE(loader.has_result());
   REQUIRE(done);
   CHECK_FALSE(done->file);
@@ -75,11 +75,11 @@ TEST_CASE("file loader: a file that cannot be read comes back with load_scenario
 
 TEST_CASE("file loader: only the newest request is handed over; a cancelled one never is") {
   const std::string big = write_scene("big.json", 400, 300), small = write_scene("small.json", 3, 2);
-  viz::FileLoader loader;
+  model::FileLoader loader;
   loader.start(big);
   loader.start(small);  // the user picked another file before the first was read
   loader.wait_idle();
-  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  std::optional<model::FileLoader::Loaded> done = loader.take();
   REQUIRE(done);
   CHECK(done->path == small);
   CHECK_FALSE(loader.take());
@@ -98,26 +98,26 @@ TEST_CASE("file loader: only the newest request is handed over; a cancelled one 
 TEST_CASE("file open: large files go to the background reader, small ones open at once") {
   // 700 x 400 numbers: well over kBackgroundOpenBytes as JSON text.
   const std::string big = write_scene("routed_big.json", 700, 400), small = write_scene("routed_small.json", 4, 3);
-  REQUIRE(fs::file_size(big) >= viz::kBackgroundOpenBytes);
-  REQUIRE(fs::file_size(small) < viz::kBackgroundOpenBytes);
-  viz::AppState s;
+  REQUIRE(fs::file_size(big) >= model::kBackgroundOpenBytes);
+  REQUIRE(fs::file_size(small) < model::kBackgroundOpenBytes);
+  model::AppState s;
   s.builtin_text = builtin();
-  viz::actions::open_builtin(s);
+  model::actions::open_builtin(s);
   const std::uint64_t document = s.document;
 
-  viz::actions::request(s, {viz::PendingAction::Kind::Open, big});
+  model::actions::request(s, {model::PendingAction::Kind::Open, big});
   CHECK(s.open_request == big);  // the app starts the read; the document is untouched meanwhile
   CHECK(s.document == document);
   CHECK(s.path.empty());
 
   // What the app does with the result: the same as a direct open.
-  viz::FileLoader loader;
+  model::FileLoader loader;
   loader.start(s.open_request);
   loader.wait_idle();
-  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  std::optional<model::FileLoader::Loaded> done = loader.take();
   REQUIRE(done);
   REQUIRE(done->file);
-  viz::actions::background_read_arrived(s, std::move(*done->file), done->path);
+  model::actions::background_read_arrived(s, std::move(*done->file), done->path);
   CHECK_FALSE(s.confirm_discard);  // nothing changed while it was read: no question
   CHECK(s.path == big);
   CHECK(s.doc.scenario.x.rows() == 700);
@@ -125,12 +125,12 @@ TEST_CASE("file open: large files go to the background reader, small ones open a
   CHECK_FALSE(s.dirty());
 
   s.open_request.clear();
-  viz::actions::request(s, {viz::PendingAction::Kind::Open, small});
+  model::actions::request(s, {model::PendingAction::Kind::Open, small});
   CHECK(s.open_request.empty());
   CHECK(s.path == small);
 
   // A failed background read keeps the document and says why.
-  viz::actions::open_failed(s, "nowhere.json: cannot open the file");
+  model::actions::open_failed(s, "nowhere.json: cannot open the file");
   CHECK(s.path == small);
   CHECK(s.message.find("nowhere.json: cannot open the file") != std::string::npos);
   CHECK(s.message.find("routed_small.json stays open") != std::string::npos);
@@ -140,48 +140,48 @@ namespace {
 
 // The file at `path`, read as the background reader reads it.
 attn::io::ScenarioFile read_in_background(const std::string& path) {
-  viz::FileLoader loader;
+  model::FileLoader loader;
   loader.start(path);
   loader.wait_idle();
-  std::optional<viz::FileLoader::Loaded> done = loader.take();
+  std::optional<model::FileLoader::Loaded> done = loader.take();
   REQUIRE(done);
   REQUIRE(done->file);
   return std::move(*done->file);
 }
 
-void edit_first_value(viz::AppState& s) {
+void edit_first_value(model::AppState& s) {
   s.doc.scenario.x(0, 0) += 1;
-  viz::actions::changed(s, true);
+  model::actions::changed(s, true);
 }
 
 }  // namespace
 
 TEST_CASE("background open: edits made while the file is read are never replaced without asking") {
   const std::string big = write_scene("guarded_big.json", 700, 400);
-  viz::AppState s;
+  model::AppState s;
   s.builtin_text = builtin();
-  viz::actions::open_builtin(s);
+  model::actions::open_builtin(s);
 
   // Asked for with nothing to lose (as on start-up), then the lesson is edited
   // while the file is read: the arriving file waits for the answer.
-  viz::actions::request_background_open(s, big);
+  model::actions::request_background_open(s, big);
   edit_first_value(s);
   REQUIRE(s.dirty());
   const double edited = s.doc.scenario.x(0, 0);
-  viz::actions::background_read_arrived(s, read_in_background(big), big);
+  model::actions::background_read_arrived(s, read_in_background(big), big);
   CHECK(s.confirm_discard);
   CHECK(s.path.empty());
   CHECK(s.doc.scenario.x(0, 0) == edited);  // the edit is still there
-  viz::actions::answer(s, viz::actions::Answer::Cancel);
+  model::actions::answer(s, model::actions::Answer::Cancel);
   CHECK(s.path.empty());
   CHECK(s.doc.scenario.x(0, 0) == edited);
 
   // The same again, answered Discard: the file is shown, without a second read.
-  viz::actions::request_background_open(s, big);
+  model::actions::request_background_open(s, big);
   edit_first_value(s);
-  viz::actions::background_read_arrived(s, read_in_background(big), big);
+  model::actions::background_read_arrived(s, read_in_background(big), big);
   REQUIRE(s.confirm_discard);
-  viz::actions::answer(s, viz::actions::Answer::Discard);
+  model::actions::answer(s, model::actions::Answer::Discard);
   CHECK(s.path == big);
   CHECK(s.doc.scenario.x.rows() == 700);
   CHECK_FALSE(s.dirty());
@@ -190,12 +190,12 @@ TEST_CASE("background open: edits made while the file is read are never replaced
   // follows replaces the document without asking again.
   edit_first_value(s);
   s.open_request.clear();
-  viz::actions::request(s, {viz::PendingAction::Kind::Open, big});
+  model::actions::request(s, {model::PendingAction::Kind::Open, big});
   REQUIRE(s.confirm_discard);
-  viz::actions::answer(s, viz::actions::Answer::Discard);
+  model::actions::answer(s, model::actions::Answer::Discard);
   CHECK(s.open_request == big);
   CHECK(s.dirty());  // still the edited document while the file is read
-  viz::actions::background_read_arrived(s, read_in_background(big), big);
+  model::actions::background_read_arrived(s, read_in_background(big), big);
   CHECK_FALSE(s.confirm_discard);
   CHECK_FALSE(s.dirty());
 }

@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "viz/grid_texels.hpp"
+#include "model/colour/grid_texels.hpp"
 
 namespace {
 
@@ -36,7 +36,7 @@ attn::Scenario texel_scene(int variant) {
 }
 
 // "" when every cell's texel is the per-cell path's; else the first difference.
-std::string differs_from_cells(const attn::Stage& st, const viz::ColorScale& scale, const std::vector<std::uint16_t>& t) {
+std::string differs_from_cells(const attn::Stage& st, const model::ColorScale& scale, const std::vector<std::uint16_t>& t) {
   const int rows = static_cast<int>(st.value.rows()), cols = static_cast<int>(st.value.cols());
   if (t.size() != static_cast<size_t>(rows) * static_cast<size_t>(cols)) return "wrong size";
   int differing = 0;
@@ -44,7 +44,7 @@ std::string differs_from_cells(const attn::Stage& st, const viz::ColorScale& sca
   for (int c = 0; c < cols; ++c)
     for (int r = 0; r < rows; ++r) {
       const double v = st.value(r, c);
-      const std::uint16_t want = viz::masked_look(st, r, c, v) ? 0 : viz::lut_texel(viz::coordinate(scale, r, v));
+      const std::uint16_t want = model::masked_look(st, r, c, v) ? 0 : model::lut_texel(model::coordinate(scale, r, v));
       const std::uint16_t got = t[static_cast<size_t>(c) * rows + r];
       if (got != want && differing++ == 0)
         first << "cell (" << r << ", " << c << ") value " << v << ": texel " << got << ", per-cell path " << want;
@@ -59,26 +59,26 @@ TEST_CASE("grid texels: every cell's texel is the per-cell path's colour, for ev
   int checked = 0, masked = 0;
   for (int variant = 0; variant < 3; ++variant) {
     const attn::Trace trace = attn::compute_trace(texel_scene(variant));
-    const viz::RowRanges ranges = viz::trace_row_ranges(trace);
-    for (viz::Contrast contrast : {viz::Contrast::Global, viz::Contrast::Grid, viz::Contrast::Row})
+    const model::RowRanges ranges = model::trace_row_ranges(trace);
+    for (model::Contrast contrast : {model::Contrast::Global, model::Contrast::Grid, model::Contrast::Row})
       for (bool log : {false, true})
         for (bool shared : {false, true})
-          for (viz::ColormapId map : {viz::ColormapId::SingleHue, viz::ColormapId::RedBlue}) {
-            viz::ColourOptions o;
+          for (model::ColormapId map : {model::ColormapId::SingleHue, model::ColormapId::RedBlue}) {
+            model::ColourOptions o;
             o.contrast = contrast;
             o.log_weights = log;
             o.shared_range = shared;
             o.probability_map = map;  // a diverging map puts probabilities on [0.5, 1]
-            o.signed_map = map == viz::ColormapId::RedBlue ? viz::ColormapId::BlueWhiteOrange : viz::ColormapId::RedBlue;
-            const std::vector<viz::ColorScale> scales = viz::color_scales(trace, o, &ranges);
+            o.signed_map = map == model::ColormapId::RedBlue ? model::ColormapId::BlueWhiteOrange : model::ColormapId::RedBlue;
+            const std::vector<model::ColorScale> scales = model::color_scales(trace, o, &ranges);
             for (size_t i = 0; i < trace.stages.size(); ++i) {
               const attn::Stage& st = trace.stages[i];
-              INFO("scene ", variant, ", stage ", st.id, " head ", st.head, ", contrast ", viz::contrast_name(contrast),
+              INFO("scene ", variant, ", stage ", st.id, " head ", st.head, ", contrast ", model::contrast_name(contrast),
                    log ? ", log" : "", shared ? ", shared" : "", ", map ", static_cast<int>(map));
-              const std::vector<std::uint16_t> one = viz::lut_texels(st, scales[i], 1);
+              const std::vector<std::uint16_t> one = model::lut_texels(st, scales[i], 1);
               CHECK(differs_from_cells(st, scales[i], one) == "");
-              if (viz::uses_texture(st.value.rows(), st.value.cols())) {
-                CHECK(viz::lut_texels(st, scales[i], 2) == one);  // two threads, the same texels
+              if (model::uses_texture(st.value.rows(), st.value.cols())) {
+                CHECK(model::lut_texels(st, scales[i], 2) == one);  // two threads, the same texels
                 for (std::uint16_t t : one) masked += t == 0;
               }
               ++checked;

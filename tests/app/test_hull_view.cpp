@@ -9,7 +9,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "scenes.hpp"
-#include "viz/hull_view.hpp"
+#include "model/explore/hull_view.hpp"
 
 namespace {
 
@@ -21,7 +21,7 @@ attn::Trace load_trace(const std::string& name) {
 
 TEST_CASE("hull view: the d_v = 2 scene gives its values, a polygon and outputs inside it") {
   const attn::Trace t = load_trace("convex_hull_2d");
-  const viz::HullView h = viz::build_hull_view(t, 0);
+  const model::HullView h = model::build_hull_view(t, 0);
   REQUIRE(h.ok);
   const attn::Mat v = t.find("v", 0)->value.dense();
   REQUIRE(h.values.size() == static_cast<size_t>(v.rows()));
@@ -35,12 +35,12 @@ TEST_CASE("hull view: the d_v = 2 scene gives its values, a polygon and outputs 
   REQUIRE(h.outside.size() == h.outputs.size());
   for (double d : h.outside) CHECK(d <= 1e-9);
   CHECK(h.caveat.empty());
-  for (const viz::Vec2d& p : h.values) CHECK(h.bounds.contains(p));
-  for (const viz::Vec2d& p : h.outputs) CHECK(h.bounds.contains(p));
+  for (const model::Vec2d& p : h.values) CHECK(h.bounds.contains(p));
+  for (const model::Vec2d& p : h.outputs) CHECK(h.bounds.contains(p));
 }
 
 TEST_CASE("hull view: d_v other than 2 says why it cannot plot") {
-  const viz::HullView h = viz::build_hull_view(attn::compute_trace(test_scenes::small_projected()), 0);
+  const model::HullView h = model::build_hull_view(attn::compute_trace(test_scenes::small_projected()), 0);
   CHECK_FALSE(h.ok);
   CHECK(h.reason.find("d_v = 3") != std::string::npos);
   CHECK(h.values.empty());
@@ -51,7 +51,7 @@ TEST_CASE("hull view: zeroing after softmax can push outputs out, and the view s
   f.scenario.x.array() += 3;  // move the hull away from the origin, where shrunken outputs go
   f.scenario.mask = attn::MaskKind::Causal;
   f.scenario.mask_mode = attn::MaskMode::AfterSoftmax;
-  const viz::HullView h = viz::build_hull_view(attn::compute_trace(f.scenario), 0);
+  const model::HullView h = model::build_hull_view(attn::compute_trace(f.scenario), 0);
   REQUIRE(h.ok);
   CHECK_FALSE(h.caveat.empty());
   double furthest = 0;
@@ -61,7 +61,7 @@ TEST_CASE("hull view: zeroing after softmax can push outputs out, and the view s
 
 TEST_CASE("hull view: the model rebuilds on a new generation or head only") {
   const attn::Trace t = load_trace("convex_hull_2d");
-  viz::HullModel m;
+  model::HullModel m;
   m.selected = 99;
   m.update(t, 1, -1);
   CHECK(m.builds() == 1);
@@ -75,17 +75,17 @@ TEST_CASE("hull view: the model rebuilds on a new generation or head only") {
 }
 
 TEST_CASE("hull view: the plot keeps equal scales, puts y up and finds the output under the mouse") {
-  const viz::HullView h = viz::build_hull_view(load_trace("convex_hull_2d"), 0);
+  const model::HullView h = model::build_hull_view(load_trace("convex_hull_2d"), 0);
   REQUIRE(h.ok);
-  const viz::Rect screen{100, 50, 700, 350};  // wide: height limits the scale
-  const viz::Vec2d a = viz::hull_to_screen(h, screen, {0, 0}), b = viz::hull_to_screen(h, screen, {1, 1});
+  const model::Rect screen{100, 50, 700, 350};  // wide: height limits the scale
+  const model::Vec2d a = model::hull_to_screen(h, screen, {0, 0}), b = model::hull_to_screen(h, screen, {1, 1});
   CHECK(b.x - a.x == doctest::Approx(a.y - b.y));  // equal scales, y up
   CHECK(b.x > a.x);
-  for (const viz::Vec2d& p : h.values) {
-    const viz::Vec2d s = viz::hull_to_screen(h, screen, p);
+  for (const model::Vec2d& p : h.values) {
+    const model::Vec2d s = model::hull_to_screen(h, screen, p);
     CHECK(screen.contains(s));
   }
-  const viz::Vec2d third = viz::hull_to_screen(h, screen, h.outputs[2]);
-  CHECK(viz::output_at(h, screen, {third.x + 2, third.y - 1}, 6) == 2);
-  CHECK(viz::output_at(h, screen, {screen.x0 + 1, screen.y0 + 1}, 6) == -1);
+  const model::Vec2d third = model::hull_to_screen(h, screen, h.outputs[2]);
+  CHECK(model::output_at(h, screen, {third.x + 2, third.y - 1}, 6) == 2);
+  CHECK(model::output_at(h, screen, {screen.x0 + 1, screen.y0 + 1}, 6) == -1);
 }

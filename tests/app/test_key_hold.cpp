@@ -3,15 +3,15 @@
 // released at once.
 #include <doctest/doctest.h>
 
-#include "viz/key_hold.hpp"
+#include "model/animation/key_hold.hpp"
 
 TEST_CASE("key hold: a tap between two frames shows for one frame, then its release is passed on") {
-  viz::KeyHold hold;
+  model::KeyHold hold;
   CHECK(hold.frame_start().empty());
   CHECK(hold.on_key({90, 1, 2}, true));    // Z down: passed on
   CHECK_FALSE(hold.on_key({90, 1, 2}, false));  // Z up before any frame saw it: held
   CHECK(hold.frame_start().empty());  // this frame sees Z down
-  const std::vector<viz::KeyHold::Event> released = hold.frame_start();  // the next one sees it up
+  const std::vector<model::KeyHold::Event> released = hold.frame_start();  // the next one sees it up
   REQUIRE(released.size() == 1);
   CHECK(released[0].key == 90);
   CHECK(released[0].scancode == 1);
@@ -20,7 +20,7 @@ TEST_CASE("key hold: a tap between two frames shows for one frame, then its rele
 }
 
 TEST_CASE("key hold: a key a frame saw down is released at once, unless a press waits; then every release waits") {
-  viz::KeyHold hold;
+  model::KeyHold hold;
   CHECK(hold.on_key({341, 0, 0}, true));  // Ctrl down
   CHECK(hold.frame_start().empty());       // a frame sees Ctrl down
   CHECK(hold.on_key({341, 0, 0}, false));  // nothing else pressed: Ctrl up at once
@@ -43,7 +43,7 @@ TEST_CASE("key hold: a key a frame saw down is released at once, unless a press 
 }
 
 TEST_CASE("key hold: a key tapped again while its release waits keeps the new tap's modifiers down") {
-  viz::KeyHold hold;
+  model::KeyHold hold;
   // Ctrl+Z tapped, seen by one frame...
   hold.on_key({341, 0, 0}, true);
   hold.on_key({90, 0, 2}, true);
@@ -56,7 +56,7 @@ TEST_CASE("key hold: a key tapped again while its release waits keeps the new ta
   hold.on_key({89, 0, 2}, true);
   CHECK_FALSE(hold.on_key({89, 0, 2}, false));
   CHECK_FALSE(hold.on_key({341, 0, 0}, false));
-  const std::vector<viz::KeyHold::Event> now = hold.frame_start();
+  const std::vector<model::KeyHold::Event> now = hold.frame_start();
   REQUIRE(now.size() == 1);
   CHECK(now[0].key == 90);  // Z's release only; Ctrl stays down for Y's frame
   CHECK(hold.frame_start().size() == 2);  // then Y and Ctrl

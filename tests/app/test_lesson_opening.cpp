@@ -7,19 +7,19 @@
 
 #include <string>
 
-#include "viz/lesson_actions.hpp"
-#include "viz/lesson_loader.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lesson_loader.hpp"
+#include "model/lessons/lesson_opening.hpp"
 
 namespace {
 
 const std::string kLessons = std::string(ATTNVIZ_ASSETS_DIR) + "/../tests/data/lessons/";
 
-viz::LessonLoader::Checked check(const std::string& path) {
-  viz::LessonLoader loader;
+model::LessonLoader::Checked check(const std::string& path) {
+  model::LessonLoader loader;
   loader.start(path);
   loader.wait();
-  std::optional<viz::LessonLoader::Checked> done = loader.take();
+  std::optional<model::LessonLoader::Checked> done = loader.take();
   REQUIRE(done);
   CHECK_FALSE(loader.busy());
   CHECK_FALSE(loader.take());  // once
@@ -29,28 +29,28 @@ viz::LessonLoader::Checked check(const std::string& path) {
 }  // namespace
 
 TEST_CASE("lesson loader: a good lesson arrives whole, a bad one with every problem in the app's words") {
-  const viz::LessonLoader::Checked good = check(kLessons + "test_lesson.json");
+  const model::LessonLoader::Checked good = check(kLessons + "test_lesson.json");
   REQUIRE(good.lesson);
   CHECK(good.lesson->steps.size() == 3);
   CHECK(good.message.empty());
 
-  const viz::LessonLoader::Checked bad = check(kLessons + "bad_stage.json");
+  const model::LessonLoader::Checked bad = check(kLessons + "bad_stage.json");
   CHECK_FALSE(bad.lesson);
   try {
     (void)attn::io::load_lesson(kLessons + "bad_stage.json");
     FAIL("bad_stage.json loaded");
   } catch (const attn::io::LessonError& e) {
-    CHECK(bad.message == viz::actions::lesson_problem_message(e));
+    CHECK(bad.message == model::actions::lesson_problem_message(e));
     CHECK(bad.message.find("This lesson has problems, so it cannot start:\n\n") == 0);
     for (const std::string& p : e.problems) CHECK(bad.message.find(p) != std::string::npos);
   }
-  const viz::LessonLoader::Checked missing = check(kLessons + "no_such_lesson.json");
+  const model::LessonLoader::Checked missing = check(kLessons + "no_such_lesson.json");
   CHECK(missing.message.find("Could not open the lesson:\n") == 0);
   CHECK(missing.message.find("no_such_lesson.json: cannot open") != std::string::npos);
 }
 
 TEST_CASE("lesson loader: a cancelled check hands nothing back, wherever it had got to") {
-  viz::LessonLoader loader;
+  model::LessonLoader loader;
   loader.start(kLessons + "test_lesson.json");
   loader.cancel();
   CHECK_FALSE(loader.busy());
@@ -59,46 +59,46 @@ TEST_CASE("lesson loader: a cancelled check hands nothing back, wherever it had 
   // A new check after it is its own.
   loader.start(kLessons + "test_lesson.json");
   loader.wait();
-  std::optional<viz::LessonLoader::Checked> done = loader.take();
+  std::optional<model::LessonLoader::Checked> done = loader.take();
   REQUIRE(done);
   CHECK(done->lesson);
 }
 
 TEST_CASE("lesson opening: the request, its progress text, and Cancel") {
-  viz::AppState s;
-  CHECK(viz::actions::lesson_check_text(s).empty());
-  viz::actions::request_lesson(s, "/some/where/big.json", 4);
+  model::AppState s;
+  CHECK(model::actions::lesson_check_text(s).empty());
+  model::actions::request_lesson(s, "/some/where/big.json", 4);
   CHECK(s.lesson_opening.request == "/some/where/big.json");
-  CHECK(viz::actions::lesson_check_text(s) == "Checking lesson big.json\xE2\x80\xA6 reading the file");
+  CHECK(model::actions::lesson_check_text(s) == "Checking lesson big.json\xE2\x80\xA6 reading the file");
   s.lesson_opening.request.clear();  // the app started it
   s.lesson_opening.steps = 500;
   s.lesson_opening.steps_done = 2;
-  CHECK(viz::actions::lesson_check_text(s) == "Checking lesson big.json\xE2\x80\xA6 step 3 of 500");
-  viz::actions::cancel_lesson_check(s);
+  CHECK(model::actions::lesson_check_text(s) == "Checking lesson big.json\xE2\x80\xA6 step 3 of 500");
+  model::actions::cancel_lesson_check(s);
   CHECK(s.lesson_opening.cancel);
-  CHECK(viz::actions::lesson_check_text(s).empty());
+  CHECK(model::actions::lesson_check_text(s).empty());
   CHECK_FALSE(s.lesson);
 }
 
 TEST_CASE("lesson opening: a checked lesson starts at the asked step; past its end it says so") {
-  viz::AppState s;
-  viz::actions::request_lesson(s, kLessons + "test_lesson.json", 2);
-  viz::actions::lesson_checked(s, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
+  model::AppState s;
+  model::actions::request_lesson(s, kLessons + "test_lesson.json", 2);
+  model::actions::lesson_checked(s, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
   REQUIRE(s.lesson);
   CHECK(s.lesson->step() == 1);
   CHECK(s.message.empty());
-  CHECK(viz::actions::lesson_check_text(s).empty());
+  CHECK(model::actions::lesson_check_text(s).empty());
 
-  viz::AppState t;
-  viz::actions::request_lesson(t, kLessons + "test_lesson.json", 9);
-  viz::actions::lesson_checked(t, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
+  model::AppState t;
+  model::actions::request_lesson(t, kLessons + "test_lesson.json", 9);
+  model::actions::lesson_checked(t, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
   REQUIRE(t.lesson);
   CHECK(t.message == "--step 9: the lesson \"A test lesson\" has 3 steps (1 to 3)");
 
-  viz::AppState u;
+  model::AppState u;
   const std::uint64_t document = u.document;
-  viz::actions::request_lesson(u, kLessons + "bad_stage.json");
-  viz::actions::lesson_checked(u, std::nullopt, "This lesson has problems, so it cannot start:\n\nx\n");
+  model::actions::request_lesson(u, kLessons + "bad_stage.json");
+  model::actions::lesson_checked(u, std::nullopt, "This lesson has problems, so it cannot start:\n\nx\n");
   CHECK_FALSE(u.lesson);
   CHECK(u.message == "This lesson has problems, so it cannot start:\n\nx\n");
   CHECK(u.document == document);

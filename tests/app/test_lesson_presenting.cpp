@@ -11,10 +11,10 @@
 #include <set>
 
 #include "attn/io/lesson_file.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/navigation_keys.hpp"
-#include "viz/shown_stages.hpp"
-#include "viz/text_fit.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/animation/navigation_keys.hpp"
+#include "model/layout/shown_stages.hpp"
+#include "model/layout/text_fit.hpp"
 
 namespace {
 
@@ -32,21 +32,21 @@ std::vector<std::string> builtin_lessons() {
 // timeline at the step's granularity and heads, its timing applied.
 struct StepOnScreen {
   attn::Trace trace;
-  viz::Timeline tl;
-  viz::Frame frame;
+  model::Timeline tl;
+  model::Frame frame;
 };
 
-StepOnScreen settle(viz::AppState& s) {
+StepOnScreen settle(model::AppState& s) {
   StepOnScreen out{attn::compute_trace(s.doc.scenario), {}, {}};
-  out.tl = viz::build_timeline(out.trace, s.granularity, viz::TimelineFilter{s.view.head});
-  viz::apply_view_request(s, out.trace, out.tl);
-  out.frame = viz::evaluate(out.trace, out.tl, s.clock.t);
+  out.tl = model::build_timeline(out.trace, s.granularity, model::TimelineFilter{s.view.head});
+  model::apply_view_request(s, out.trace, out.tl);
+  out.frame = model::evaluate(out.trace, out.tl, s.clock.t);
   return out;
 }
 
 // The (id, head) pairs of the stages laid out.
-std::set<std::pair<std::string, int>> laid_out(const viz::AppState& s, const StepOnScreen& on) {
-  std::vector<int> only = viz::shown_stages(s, on.trace, on.tl, on.frame);
+std::set<std::pair<std::string, int>> laid_out(const model::AppState& s, const StepOnScreen& on) {
+  std::vector<int> only = model::shown_stages(s, on.trace, on.tl, on.frame);
   std::set<std::pair<std::string, int>> out;
   if (only.empty())  // everything is laid out
     for (size_t i = 0; i < on.trace.stages.size(); ++i) only.push_back(static_cast<int>(i));
@@ -60,7 +60,7 @@ std::set<std::pair<std::string, int>> laid_out(const viz::AppState& s, const Ste
 
 // Whether the stage a spec names is laid out: its own head, or (head -1)
 // every head in view, read straight from the trace.
-void check_named_on_screen(const attn::io::CellSpec& spec, const viz::AppState& s, const StepOnScreen& on,
+void check_named_on_screen(const attn::io::CellSpec& spec, const model::AppState& s, const StepOnScreen& on,
                            const std::set<std::pair<std::string, int>>& shown) {
   int found = 0;
   for (const attn::Stage& st : on.trace.stages) {
@@ -82,12 +82,12 @@ TEST_CASE("presenting a lesson: every step of every built-in lesson lays out the
   int steps_checked = 0;
   for (const std::string& file : lessons) {
     CAPTURE(file);
-    viz::AppState s;
+    model::AppState s;
     s.view.presentation = true;
-    viz::actions::start_lesson(s, attn::io::load_lesson(file));
+    model::actions::start_lesson(s, attn::io::load_lesson(file));
     for (int step = 0; step < s.lesson->steps(); ++step) {
       CAPTURE(step + 1);
-      viz::actions::lesson_step(s, step);
+      model::actions::lesson_step(s, step);
       const attn::io::LessonStep& st = s.lesson->current();
       if (st.train) continue;  // the Train view, not the pipeline
       const StepOnScreen on = settle(s);
@@ -102,10 +102,10 @@ TEST_CASE("presenting a lesson: every step of every built-in lesson lays out the
 }
 
 TEST_CASE("presenting a lesson: the view is the step's, not the animation's, and matches the window's") {
-  viz::AppState s;
+  model::AppState s;
   s.view.presentation = true;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 1);  // "From scores to shares": about the weights, shown at the end
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 1);  // "From scores to shares": about the weights, shown at the end
   const StepOnScreen on = settle(s);
   const auto presented = laid_out(s, on);
   CHECK(presented.count({"weights", 0}) == 1);
@@ -115,9 +115,9 @@ TEST_CASE("presenting a lesson: the view is the step's, not the animation's, and
 }
 
 TEST_CASE("a step about the weights of a scene with no mask shows their scores, not a 'masked' grid that blocks nothing") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 2);  // "Pixels that compare themselves": rgbd_pixels.json, no mask, about the weights
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 2);  // "Pixels that compare themselves": rgbd_pixels.json, no mask, about the weights
   StepOnScreen on = settle(s);
   const attn::Stage* masked = on.trace.find("masked", 0);
   REQUIRE(masked);
@@ -129,8 +129,8 @@ TEST_CASE("a step about the weights of a scene with no mask shows their scores, 
   REQUIRE(masked->inputs.size() == 1);
   CHECK(shown.count({masked->inputs[0].id, 0}) == 1);
   // A scene with a mask keeps its masked grid: lesson 05 step 1, the causal default scene, about the weights.
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[4]));
-  viz::actions::lesson_step(s, 0);
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[4]));
+  model::actions::lesson_step(s, 0);
   on = settle(s);
   REQUIRE(on.trace.find("masked", 0));
   REQUIRE(on.trace.find("masked", 0)->blocked.size() > 0);
@@ -140,10 +140,10 @@ TEST_CASE("a step about the weights of a scene with no mask shows their scores, 
 }
 
 TEST_CASE("presenting a lesson: step 12's every head shows when the step shows every head") {
-  viz::AppState s;
+  model::AppState s;
   s.view.presentation = true;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 11);  // "One word, two meanings": click head 1's weights
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 11);  // "One word, two meanings": click head 1's weights
   const StepOnScreen on = settle(s);
   REQUIRE(on.trace.dims.n_heads == 2);
   const auto shown = laid_out(s, on);
@@ -152,39 +152,39 @@ TEST_CASE("presenting a lesson: step 12's every head shows when the step shows e
 }
 
 TEST_CASE("presenting: with no lesson the layout follows the animation; a zoom wins") {
-  viz::AppState s;
+  model::AppState s;
   s.doc.scenario = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json").scenario;
   s.view.presentation = true;
   StepOnScreen on{attn::compute_trace(s.doc.scenario), {}, {}};
-  on.tl = viz::build_timeline(on.trace, s.granularity);
-  on.frame = viz::evaluate(on.trace, on.tl, on.tl.total);
-  const int last = viz::presented_stage(on.tl, on.frame);
-  CHECK(viz::shown_stages(s, on.trace, on.tl, on.frame) == [&] {
-    std::vector<int> v = viz::stage_with_inputs(on.trace, last);
+  on.tl = model::build_timeline(on.trace, s.granularity);
+  on.frame = model::evaluate(on.trace, on.tl, on.tl.total);
+  const int last = model::presented_stage(on.tl, on.frame);
+  CHECK(model::shown_stages(s, on.trace, on.tl, on.frame) == [&] {
+    std::vector<int> v = model::stage_with_inputs(on.trace, last);
     std::sort(v.begin(), v.end());
     return v;
   }());
   s.view.zoom_stage = attn::StageRef{"scores", 0};
-  const std::vector<int> zoomed = viz::shown_stages(s, on.trace, on.tl, on.frame);
+  const std::vector<int> zoomed = model::shown_stages(s, on.trace, on.tl, on.frame);
   CHECK(std::find(zoomed.begin(), zoomed.end(), on.trace.index_of({"scores", 0})) != zoomed.end());
   s.view.presentation = false;
   s.view.zoom_stage.reset();
-  CHECK(viz::shown_stages(s, on.trace, on.tl, on.frame).empty());  // the whole pipeline
+  CHECK(model::shown_stages(s, on.trace, on.tl, on.frame).empty());  // the whole pipeline
 }
 
 TEST_CASE("clicker: through the step's animation, then its answer, then the next step; back the same way") {
-  viz::AppState s;
+  model::AppState s;
   s.view.presentation = true;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 3);  // "Outputs are weighted averages": plays weights -> head output, row by row
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 3);  // "Outputs are weighted averages": plays weights -> head output, row by row
   StepOnScreen on = settle(s);
-  const viz::StepRange range = viz::step_range(s.lesson->current().view, on.trace, on.tl);
+  const model::StepRange range = model::step_range(s.lesson->current().view, on.trace, on.tl);
   REQUIRE(range.to > range.from);
   CHECK(s.clock.t == doctest::Approx(range.from));
   int presses = 0;
   double before = s.clock.t;
   while (s.clock.t < range.to - 1e-9 && presses < 1000) {
-    viz::press_nav_key(s, viz::NavKey::PageDown, &on.trace, on.tl);
+    model::press_nav_key(s, model::NavKey::PageDown, &on.trace, on.tl);
     CHECK(s.clock.t > before);  // every press moves the animation on
     CHECK(s.clock.t <= range.to + 1e-9);  // and never past the step's stretch
     before = s.clock.t;
@@ -193,61 +193,61 @@ TEST_CASE("clicker: through the step's animation, then its answer, then the next
   CHECK(presses > 1);
   CHECK(s.lesson->step() == 3);
   CHECK_FALSE(s.lesson->revealed());
-  viz::press_nav_key(s, viz::NavKey::Space, &on.trace, on.tl);  // the answer
+  model::press_nav_key(s, model::NavKey::Space, &on.trace, on.tl);  // the answer
   CHECK(s.lesson->step() == 3);
   CHECK(s.lesson->revealed());
-  viz::press_nav_key(s, viz::NavKey::Right, &on.trace, on.tl);  // the next step
+  model::press_nav_key(s, model::NavKey::Right, &on.trace, on.tl);  // the next step
   CHECK(s.lesson->step() == 4);
 
   // Back: to step 4 (index 3) as it ends, then back through its animation.
   on = settle(s);
-  viz::press_nav_key(s, viz::NavKey::PageUp, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::PageUp, &on.trace, on.tl);
   CHECK(s.lesson->step() == 3);
   on = settle(s);
   CHECK(s.clock.t == doctest::Approx(range.to));
   CHECK_FALSE(s.clock.playing);
-  viz::press_nav_key(s, viz::NavKey::Left, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::Left, &on.trace, on.tl);
   CHECK(s.lesson->step() == 3);
   CHECK(s.clock.t < range.to);
   for (int i = 0; i < 1000 && s.lesson->step() == 3; ++i) {
-    viz::press_nav_key(s, viz::NavKey::PageUp, &on.trace, on.tl);
+    model::press_nav_key(s, model::NavKey::PageUp, &on.trace, on.tl);
     if (s.lesson->step() == 3) CHECK(s.clock.t >= range.from - 1e-9);
   }
   CHECK(s.lesson->step() == 2);
 }
 
 TEST_CASE("clicker: not presenting, the arrows and Space keep driving the animation") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 1);
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 1);
   const StepOnScreen on = settle(s);
   s.clock.scrub(on.tl, 0);
-  viz::press_nav_key(s, viz::NavKey::Right, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::Right, &on.trace, on.tl);
   CHECK(s.clock.t > 0);
   CHECK(s.lesson->step() == 1);
-  viz::press_nav_key(s, viz::NavKey::Space, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::Space, &on.trace, on.tl);
   CHECK(s.clock.playing);
-  viz::press_nav_key(s, viz::NavKey::PageDown, &on.trace, on.tl);  // a clicker still teaches
+  model::press_nav_key(s, model::NavKey::PageDown, &on.trace, on.tl);  // a clicker still teaches
   CHECK_FALSE(s.clock.playing);
 }
 
 TEST_CASE("Escape leaves presentation in one press, even with a pinned cell") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 1);  // a number question
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 1);  // a number question
   const StepOnScreen on = settle(s);
   s.answer_text = "0.0661";
-  viz::actions::answer_lesson_number(s, on.trace);
+  model::actions::answer_lesson_number(s, on.trace);
   REQUIRE(s.pinned.has_value());  // the answer pins the inspector (hidden while presenting)
   s.view.presentation = true;
-  viz::press_nav_key(s, viz::NavKey::Escape, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::Escape, &on.trace, on.tl);
   CHECK_FALSE(s.view.presentation);
   // Not presenting, Escape unpins first, then leaves a zoom.
   CHECK(s.pinned.has_value());
-  viz::press_nav_key(s, viz::NavKey::Escape, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::Escape, &on.trace, on.tl);
   CHECK_FALSE(s.pinned.has_value());
   CHECK(s.view.zoom_stage.has_value());
-  viz::press_nav_key(s, viz::NavKey::Escape, &on.trace, on.tl);
+  model::press_nav_key(s, model::NavKey::Escape, &on.trace, on.tl);
   CHECK_FALSE(s.view.zoom_stage.has_value());
 }
 
@@ -255,24 +255,24 @@ TEST_CASE("lesson text fit: shrinks an overflowing panel to fit, grows back, set
   // Height modelled as the s² law with some fixed lines: 1000 px at scale 1.
   auto height = [](float s) { return 100 * s + 900 * s * s; };
   float s = 1;
-  for (int frame = 0; frame < 3; ++frame) s = viz::fit_lesson_text(s, height(s), 700);
+  for (int frame = 0; frame < 3; ++frame) s = model::fit_lesson_text(s, height(s), 700);
   CHECK(height(s) <= 700);
   CHECK(height(s) >= 0.8 * 700);
   const float settled = s;
-  s = viz::fit_lesson_text(s, height(s), 700);
+  s = model::fit_lesson_text(s, height(s), 700);
   CHECK(s == settled);  // no bouncing
-  for (int frame = 0; frame < 3; ++frame) s = viz::fit_lesson_text(s, height(s), 2000);
+  for (int frame = 0; frame < 3; ++frame) s = model::fit_lesson_text(s, height(s), 2000);
   CHECK(s == 1.0f);  // room again: back to full size, never above
-  CHECK(viz::fit_lesson_text(1, 1e6f, 100) == 0.5f);  // never unreadably small
+  CHECK(model::fit_lesson_text(1, 1e6f, 100) == 0.5f);  // never unreadably small
 }
 
 TEST_CASE("a hidden grid's question row: the row the open question asks about, on its own stage and head only") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
-  viz::actions::lesson_step(s, 2);  // "Which pixel will greenish far attend to most?": weights, head 0, row 1
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
+  model::actions::lesson_step(s, 2);  // "Which pixel will greenish far attend to most?": weights, head 0, row 1
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
-  CHECK(viz::question_row(s, *t.find("weights", 0)) == 1);
-  CHECK(viz::question_row(s, *t.find("scores", 0)) == -1);  // another grid
-  viz::actions::give_up_lesson(s);
-  CHECK(viz::question_row(s, *t.find("weights", 0)) == -1);  // answered: nothing hidden
+  CHECK(model::question_row(s, *t.find("weights", 0)) == 1);
+  CHECK(model::question_row(s, *t.find("scores", 0)) == -1);  // another grid
+  model::actions::give_up_lesson(s);
+  CHECK(model::question_row(s, *t.find("weights", 0)) == -1);  // answered: nothing hidden
 }

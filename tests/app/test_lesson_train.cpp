@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "attn/io/lesson_file.hpp"
-#include "viz/lesson_actions.hpp"
+#include "model/lessons/lesson_actions.hpp"
 
 namespace {
 
 using attn::train::HeadScore;
-using Status = viz::StepAnswer::Status;
-using Command = viz::TrainUi::Command;
+using Status = model::StepAnswer::Status;
+using Command = model::TrainUi::Command;
 
 attn::io::LessonFile train_lesson() {
   const std::string text = R"({
@@ -41,20 +41,20 @@ std::vector<HeadScore> untrained_scores() {
 }
 
 // A started lesson on its head question (AppState remembers no progress between tests).
-viz::AppState on_head_question() {
-  viz::AppState s;
-  viz::actions::start_lesson(s, train_lesson());
-  viz::actions::lesson_step(s, 2);
+model::AppState on_head_question() {
+  model::AppState s;
+  model::actions::start_lesson(s, train_lesson());
+  model::actions::lesson_step(s, 2);
   return s;
 }
 
 }  // namespace
 
 TEST_CASE("lesson train steps: the Train view opens with the step's settings and closes after") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, train_lesson());
+  model::AppState s;
+  model::actions::start_lesson(s, train_lesson());
   CHECK_FALSE(s.train.open);
-  viz::actions::lesson_step(s, 1);
+  model::actions::lesson_step(s, 1);
   CHECK(s.train.open);
   CHECK(s.train.max_steps == 600);
   CHECK(s.train.settings.model.n_layers == 2);
@@ -64,95 +64,95 @@ TEST_CASE("lesson train steps: the Train view opens with the step's settings and
   CHECK(s.train.command == Command::None);
 
   s.train.command = Command::None;
-  viz::actions::lesson_step(s, 2);  // same settings: the run goes on
+  model::actions::lesson_step(s, 2);  // same settings: the run goes on
   CHECK(s.train.open);
   CHECK(s.train.command == Command::None);
 
-  viz::actions::lesson_step(s, 3);  // one layer: a different model, so a fresh run
+  model::actions::lesson_step(s, 3);  // one layer: a different model, so a fresh run
   CHECK(s.train.settings.model.n_layers == 1);
   CHECK(s.train.max_steps == 300);
   CHECK(s.train.command == Command::Reset);
 
   s.train.command = Command::None;
-  viz::actions::lesson_step(s, 4);
+  model::actions::lesson_step(s, 4);
   CHECK_FALSE(s.train.open);
   CHECK(s.train.command == Command::None);
 }
 
 TEST_CASE("lesson train steps: settings the student changed are replaced by a fresh run") {
-  viz::AppState s;
+  model::AppState s;
   s.train.settings.model.n_heads = 8;
-  viz::actions::start_lesson(s, train_lesson());
-  viz::actions::lesson_step(s, 1);
+  model::actions::start_lesson(s, train_lesson());
+  model::actions::lesson_step(s, 1);
   CHECK(s.train.settings.model.n_heads == 4);
   CHECK(s.train.command == Command::Reset);
 }
 
 TEST_CASE("lesson head question: the head with the highest induction score is right") {
-  viz::AppState s = on_head_question();
-  CHECK(viz::lesson_head_question_open(s));
-  viz::actions::answer_lesson_head(s, learned_scores(), 1, 1);
+  model::AppState s = on_head_question();
+  CHECK(model::lesson_head_question_open(s));
+  model::actions::answer_lesson_head(s, learned_scores(), 1, 1);
   CHECK(s.lesson->current_answer().status == Status::Right);
   CHECK(s.lesson->current_answer().why.find("82%") != std::string::npos);
   CHECK(s.lesson->current_answer().given == "layer 2, head 1");
   CHECK(s.lesson->can_next());
-  CHECK_FALSE(viz::lesson_head_question_open(s));
+  CHECK_FALSE(model::lesson_head_question_open(s));
   // A head question hides nothing in the pipeline.
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
-  CHECK(viz::hidden_stages(*s.lesson->current().question, t).empty());
+  CHECK(model::hidden_stages(*s.lesson->current().question, t).empty());
 }
 
 TEST_CASE("lesson head question: another head is wrong, and the why compares the two scores") {
-  viz::AppState s = on_head_question();
-  viz::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // the previous-token head
-  const viz::StepAnswer& a = s.lesson->current_answer();
+  model::AppState s = on_head_question();
+  model::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // the previous-token head
+  const model::StepAnswer& a = s.lesson->current_answer();
   CHECK(a.status == Status::Wrong);
   CHECK(a.attempts == 1);
   CHECK(a.why.find("layer 1, head 0") != std::string::npos);
   CHECK(a.why.find("5%") != std::string::npos);   // its induction score
   CHECK(a.why.find("82%") != std::string::npos);  // the best one's
   CHECK_FALSE(s.lesson->can_next());
-  viz::actions::answer_lesson_head(s, learned_scores(), 1, 1);  // a retry can still be right
+  model::actions::answer_lesson_head(s, learned_scores(), 1, 1);  // a retry can still be right
   CHECK(s.lesson->current_answer().status == Status::Right);
   CHECK(s.lesson->current_answer().attempts == 2);
 }
 
 TEST_CASE("lesson head question: before any head learns the pattern, nothing is right or wrong yet") {
-  viz::AppState s = on_head_question();
-  viz::actions::answer_lesson_head(s, untrained_scores(), 0, 1);  // the best head so far, but only 0.20
-  const viz::StepAnswer& a = s.lesson->current_answer();
+  model::AppState s = on_head_question();
+  model::actions::answer_lesson_head(s, untrained_scores(), 0, 1);  // the best head so far, but only 0.20
+  const model::StepAnswer& a = s.lesson->current_answer();
   CHECK(a.status == Status::Open);
   CHECK(a.attempts == 0);
   CHECK(a.why.find("No head has learned the pattern yet") != std::string::npos);
   CHECK(a.why.find("20%") != std::string::npos);
-  CHECK(viz::lesson_head_question_open(s));
+  CHECK(model::lesson_head_question_open(s));
   // Exactly at the threshold counts as learned.
   std::vector<HeadScore> at_threshold = untrained_scores();
   at_threshold[3].induction = 0.5;
-  const viz::Verdict v = viz::check_head(*s.lesson->current().question, at_threshold, 1, 1);
+  const model::Verdict v = model::check_head(*s.lesson->current().question, at_threshold, 1, 1);
   CHECK(v.right);
   CHECK_FALSE(v.not_yet);
   // No snapshot at all: also not yet.
-  CHECK(viz::check_head(*s.lesson->current().question, {}, 0, 0).not_yet);
+  CHECK(model::check_head(*s.lesson->current().question, {}, 0, 0).not_yet);
 }
 
 TEST_CASE("lesson head question: Show me names the head from the shown snapshot's scores") {
-  viz::AppState s = on_head_question();
+  model::AppState s = on_head_question();
   s.train.shown_scores = learned_scores();
-  viz::actions::give_up_lesson(s);
+  model::actions::give_up_lesson(s);
   CHECK(s.lesson->current_answer().status == Status::GaveUp);
   CHECK(s.lesson->current_answer().why.find("layer 2, head 1") != std::string::npos);
   CHECK(s.lesson->can_next());
-  viz::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // settled: later clicks change nothing
+  model::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // settled: later clicks change nothing
   CHECK(s.lesson->current_answer().status == Status::GaveUp);
 }
 
 TEST_CASE("lesson head question: clicks are ignored on steps that do not ask about heads") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, train_lesson());
-  viz::actions::lesson_step(s, 1);
-  CHECK_FALSE(viz::lesson_head_question_open(s));
-  viz::actions::answer_lesson_head(s, learned_scores(), 1, 1);
+  model::AppState s;
+  model::actions::start_lesson(s, train_lesson());
+  model::actions::lesson_step(s, 1);
+  CHECK_FALSE(model::lesson_head_question_open(s));
+  model::actions::answer_lesson_head(s, learned_scores(), 1, 1);
   CHECK(s.lesson->current_answer().status == Status::Open);
   CHECK(s.lesson->current_answer().why.empty());
 }

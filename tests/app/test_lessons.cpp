@@ -9,13 +9,13 @@
 #include <fstream>
 
 #include "attn/io/lesson_file.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/rich_text.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/rich_text.hpp"
 
 namespace {
 
 using attn::io::LessonQuestion;
-using Status = viz::StepAnswer::Status;
+using Status = model::StepAnswer::Status;
 namespace fs = std::filesystem;
 
 const std::string kLesson = std::string(ATTNVIZ_ASSETS_DIR) + "/../tests/data/lessons/test_lesson.json";
@@ -37,13 +37,13 @@ TEST_CASE("lesson answers: a number is right within the tolerance, edges include
   const LessonQuestion& q = *l.steps[0].question;
   const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
   const double truth = softmax_at(*t.find("masked", 0), 2, 1);  // independent of the core's softmax
-  CHECK(viz::expected_number(q, t) == doctest::Approx(truth).epsilon(1e-12));
-  CHECK(viz::check_number(q, t, truth).right);
-  CHECK(viz::check_number(q, t, truth + 0.01).right);   // at the edge
-  CHECK(viz::check_number(q, t, truth - 0.01).right);
-  CHECK_FALSE(viz::check_number(q, t, truth + 0.0101).right);
-  CHECK_FALSE(viz::check_number(q, t, NAN).right);
-  const viz::Verdict low = viz::check_number(q, t, truth - 0.2);
+  CHECK(model::expected_number(q, t) == doctest::Approx(truth).epsilon(1e-12));
+  CHECK(model::check_number(q, t, truth).right);
+  CHECK(model::check_number(q, t, truth + 0.01).right);   // at the edge
+  CHECK(model::check_number(q, t, truth - 0.01).right);
+  CHECK_FALSE(model::check_number(q, t, truth + 0.0101).right);
+  CHECK_FALSE(model::check_number(q, t, NAN).right);
+  const model::Verdict low = model::check_number(q, t, truth - 0.2);
   CHECK(low.why.find("too low") != std::string::npos);
 }
 
@@ -55,18 +55,18 @@ TEST_CASE("lesson answers: click the largest cell of a row, ties all count") {
   int best = 0;
   for (int c = 1; c < 4; ++c)
     if (w.value(3, c) > w.value(3, best)) best = c;
-  CHECK(viz::check_cell(q, t, 3, best).right);
+  CHECK(model::check_cell(q, t, 3, best).right);
   for (int c = 0; c < 4; ++c)
-    if (c != best) CHECK_FALSE(viz::check_cell(q, t, 3, c).right);
-  CHECK_FALSE(viz::check_cell(q, t, 2, best).right);  // another row is not an answer
+    if (c != best) CHECK_FALSE(model::check_cell(q, t, 3, c).right);
+  CHECK_FALSE(model::check_cell(q, t, 2, best).right);  // another row is not an answer
   LessonQuestion tie = q;
   tie.target.row = 0;  // "the" sees only itself under the causal mask: one weight of 1
-  CHECK(viz::right_cells(tie, t) == std::vector<std::pair<int, int>>{{0, 0}});
+  CHECK(model::right_cells(tie, t) == std::vector<std::pair<int, int>>{{0, 0}});
   tie.rule = LessonQuestion::Rule::Min;
   tie.target.row = 1;  // row "cat": the two masked zeros tie for the smallest
-  CHECK(viz::right_cells(tie, t).size() == 2);
+  CHECK(model::right_cells(tie, t).size() == 2);
   // A wrong click names no number while the grid is still hidden.
-  const viz::Verdict wrong = viz::check_cell(q, t, 3, (best + 1) % 4);
+  const model::Verdict wrong = model::check_cell(q, t, 3, (best + 1) % 4);
   CHECK(wrong.why.find('.') != std::string::npos);
   CHECK(wrong.why.find("0.") == std::string::npos);
 }
@@ -74,20 +74,20 @@ TEST_CASE("lesson answers: click the largest cell of a row, ties all count") {
 TEST_CASE("lesson answers: multiple choice") {
   const attn::io::LessonFile l = test_lesson();
   const LessonQuestion& q = *l.steps[2].question;
-  CHECK(viz::check_choice(q, 1).right);
-  CHECK_FALSE(viz::check_choice(q, 0).right);
-  CHECK_FALSE(viz::check_choice(q, 2).right);
+  CHECK(model::check_choice(q, 1).right);
+  CHECK_FALSE(model::check_choice(q, 0).right);
+  CHECK_FALSE(model::check_choice(q, 2).right);
 }
 
 TEST_CASE("lesson session: wrong, retry, right; Next waits for the answer; give up reveals") {
-  viz::LessonSession s(test_lesson());
+  model::LessonSession s(test_lesson());
   const attn::Trace t0 = attn::compute_trace(s.current().scene.scenario);
   CHECK_FALSE(s.revealed());
   CHECK_FALSE(s.can_next());
   CHECK_FALSE(s.answer_number(t0, 0.9, "0.9").right);
   CHECK(s.current_answer().status == Status::Wrong);
   CHECK_FALSE(s.can_next());
-  const double truth = viz::expected_number(*s.current().question, t0);
+  const double truth = model::expected_number(*s.current().question, t0);
   CHECK(s.answer_number(t0, truth, "x").right);
   CHECK(s.current_answer().attempts == 2);
   CHECK(s.can_next());
@@ -101,22 +101,22 @@ TEST_CASE("lesson session: wrong, retry, right; Next waits for the answer; give 
 }
 
 TEST_CASE("lesson session: progress round-trips and never resumes past an open question") {
-  viz::LessonSession a(test_lesson());
+  model::LessonSession a(test_lesson());
   const attn::Trace t0 = attn::compute_trace(a.current().scene.scenario);
-  a.answer_number(t0, viz::expected_number(*a.current().question, t0), "0.338");
+  a.answer_number(t0, model::expected_number(*a.current().question, t0), "0.338");
   a.go_to(1);
   const nlohmann::json saved = a.progress();
-  viz::LessonSession b(test_lesson());
+  model::LessonSession b(test_lesson());
   b.restore(saved);
   CHECK(b.step() == 1);
   CHECK(b.answer(0).status == Status::Right);
   CHECK(b.answer(0).given == "0.338");
   nlohmann::json ahead = saved;
   ahead["step"] = 2;  // step 1's question is still open
-  viz::LessonSession c(test_lesson());
+  model::LessonSession c(test_lesson());
   c.restore(ahead);
   CHECK(c.step() == 1);
-  viz::LessonSession d(test_lesson());
+  model::LessonSession d(test_lesson());
   d.restore(nlohmann::json::parse(R"({"step": "x", "answers": {"zz": 1, "9": {"status": "right"}}})"));
   CHECK(d.step() == 0);
   CHECK(d.answered_right() == 0);
@@ -126,18 +126,18 @@ TEST_CASE("lesson hidden stages: the asked stage and everything computed from it
   const attn::io::LessonFile l = test_lesson();
   const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
   std::vector<std::string> ids;
-  for (int i : viz::hidden_stages(*l.steps[0].question, t)) ids.push_back(t.stages[static_cast<size_t>(i)].id);
+  for (int i : model::hidden_stages(*l.steps[0].question, t)) ids.push_back(t.stages[static_cast<size_t>(i)].id);
   CHECK(ids == std::vector<std::string>{"weights", "head_output", "concat", "output"});
   LessonQuestion listed = *l.steps[2].question;
-  CHECK(viz::hidden_stages(listed, t).empty());  // a choice hides what it lists, nothing else
+  CHECK(model::hidden_stages(listed, t).empty());  // a choice hides what it lists, nothing else
   listed.hide = {"scores"};
   listed.hide_given = true;
-  REQUIRE(viz::hidden_stages(listed, t).size() == 1);
+  REQUIRE(model::hidden_stages(listed, t).size() == 1);
 }
 
 TEST_CASE("lesson actions: entering a step sets the scene, the view and the timing") {
-  viz::AppState s;
-  viz::actions::start_lesson(s, test_lesson());
+  model::AppState s;
+  model::actions::start_lesson(s, test_lesson());
   REQUIRE(s.lesson);
   CHECK(s.doc.title == "Your first attention: four words, one head, causal");
   REQUIRE(s.view.zoom_stage.has_value());
@@ -146,16 +146,16 @@ TEST_CASE("lesson actions: entering a step sets the scene, the view and the timi
   CHECK(s.highlights[0].stage == "masked");
   CHECK(s.view_request.has_value());
   CHECK_FALSE(s.view.show_editor);
-  viz::actions::lesson_step(s, 2);
+  model::actions::lesson_step(s, 2);
   CHECK(s.doc.scenario.scale == attn::ScaleMode::None);  // step three's edit
-  viz::actions::lesson_step(s, 0);
+  model::actions::lesson_step(s, 0);
   CHECK(s.doc.scenario.scale == attn::ScaleMode::SqrtDk);  // and back
   // A settled number question pins its cell: the inspector shows the arithmetic.
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
   s.answer_text = "0.0";
-  viz::actions::answer_lesson_number(s, t);
+  model::actions::answer_lesson_number(s, t);
   CHECK_FALSE(s.pinned.has_value());
-  viz::actions::give_up_lesson(s);
+  model::actions::give_up_lesson(s);
   REQUIRE(s.pinned.has_value());
   CHECK(s.pinned->stage.id == "weights");
   CHECK(s.pinned->row == 2);
@@ -164,19 +164,19 @@ TEST_CASE("lesson actions: entering a step sets the scene, the view and the timi
 TEST_CASE("lesson timing: a stage's end, and a play range on the real timeline") {
   const attn::io::LessonFile l = test_lesson();
   const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
-  const viz::Timeline tl = viz::build_timeline(t, viz::Granularity::Stage);
+  const model::Timeline tl = model::build_timeline(t, model::Granularity::Stage);
   attn::io::LessonView v;
   v.time = attn::io::LessonView::Time::StageEnd;
   v.time_stage = "scores";
-  const double scores_end = viz::step_timing(v, t, tl).t;
+  const double scores_end = model::step_timing(v, t, tl).t;
   v.time_stage = "weights";
-  CHECK(viz::step_timing(v, t, tl).t > scores_end);
+  CHECK(model::step_timing(v, t, tl).t > scores_end);
   v.play_from = "scaled";
   v.play_to = "weights";
-  const viz::StepTiming range = viz::step_timing(v, t, tl);
+  const model::StepTiming range = model::step_timing(v, t, tl);
   CHECK(range.t >= scores_end - 1e-9);
   CHECK(range.play_to > range.t);
-  viz::Clock clock;
+  model::Clock clock;
   clock.play_range(tl, range.t, range.play_to);
   clock.tick(tl, 1e6);
   CHECK(clock.t == doctest::Approx(range.play_to));  // stops at the end of the range
@@ -186,13 +186,13 @@ TEST_CASE("lesson timing: a stage's end, and a play range on the real timeline")
 TEST_CASE("lesson export range: a step's play range, else its focus stage's steps, else everything") {
   const attn::io::LessonFile l = test_lesson();
   const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
-  const viz::Timeline tl = viz::build_timeline(t, viz::Granularity::Stage);
+  const model::Timeline tl = model::build_timeline(t, model::Granularity::Stage);
   attn::io::LessonView v;
-  viz::StepRange r = viz::step_range(v, t, tl);
+  model::StepRange r = model::step_range(v, t, tl);
   CHECK(r.from == 0);
   CHECK(r.to == doctest::Approx(tl.total));
   v.focus.stage = "scores";  // the steps that build the scores, read off the timeline
-  r = viz::step_range(v, t, tl);
+  r = model::step_range(v, t, tl);
   const int scores = t.index_of({"scores", 0});
   bool found = false;
   for (size_t k = 0; k < tl.stage_order.size(); ++k)
@@ -204,8 +204,8 @@ TEST_CASE("lesson export range: a step's play range, else its focus stage's step
   CHECK(found);
   v.play_from = "scaled";
   v.play_to = "weights";
-  const viz::StepTiming play = viz::step_timing(v, t, tl);
-  r = viz::step_range(v, t, tl);
+  const model::StepTiming play = model::step_timing(v, t, tl);
+  r = model::step_range(v, t, tl);
   CHECK(r.from == doctest::Approx(play.t));
   CHECK(r.to == doctest::Approx(play.play_to));
 }
@@ -215,31 +215,31 @@ TEST_CASE("progress store: saved between runs; a corrupt file starts afresh with
   fs::remove_all(dir);
   const std::string path = (dir / "progress.json").string();
   {
-    viz::ProgressStore store(path);
+    model::ProgressStore store(path);
     CHECK(store.problem().empty());
     store.put("lesson_a", {{"step", 3}});
   }
-  CHECK(viz::ProgressStore(path).get("lesson_a")["step"] == 3);
+  CHECK(model::ProgressStore(path).get("lesson_a")["step"] == 3);
   std::ofstream(path) << "{ not json";
-  viz::ProgressStore reset(path);
+  model::ProgressStore reset(path);
   CHECK(reset.problem().find("starts afresh") != std::string::npos);
   CHECK(reset.get("lesson_a").empty());
   CHECK(fs::exists(path + ".corrupt"));
 }
 
 TEST_CASE("rich text: bold, emphasis, math with scripts; unclosed markers stay text") {
-  using S = viz::RichSpan::Style;
-  using X = viz::RichSpan::Script;
-  const std::vector<viz::RichSpan> spans = viz::parse_rich_text("The **softmax** of *sat*: `q·k / √d_k` and `d_{model}^T`.");
-  const std::vector<viz::RichSpan> want = {{"The ", S::Plain, X::Normal},   {"softmax", S::Bold, X::Normal},
+  using S = model::RichSpan::Style;
+  using X = model::RichSpan::Script;
+  const std::vector<model::RichSpan> spans = model::parse_rich_text("The **softmax** of *sat*: `q·k / √d_k` and `d_{model}^T`.");
+  const std::vector<model::RichSpan> want = {{"The ", S::Plain, X::Normal},   {"softmax", S::Bold, X::Normal},
                                            {" of ", S::Plain, X::Normal},   {"sat", S::Emphasis, X::Normal},
                                            {": ", S::Plain, X::Normal},     {"q·k / √d", S::Math, X::Normal},
                                            {"k", S::Math, X::Sub},          {" and ", S::Plain, X::Normal},
                                            {"d", S::Math, X::Normal},       {"model", S::Math, X::Sub},
                                            {"T", S::Math, X::Super},        {".", S::Plain, X::Normal}};
   CHECK(spans == want);
-  const std::vector<viz::RichSpan> loose = viz::parse_rich_text("a * b and `x");
+  const std::vector<model::RichSpan> loose = model::parse_rich_text("a * b and `x");
   REQUIRE(loose.size() == 1);
   CHECK(loose[0].text == "a * b and `x");
-  CHECK(viz::plain_text(viz::parse_rich_text("`√d_k`")) == "√d_k");
+  CHECK(model::plain_text(model::parse_rich_text("`√d_k`")) == "√d_k");
 }

@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "scenes.hpp"
-#include "viz/trace_model.hpp"
+#include "model/trace/trace_model.hpp"
 
 namespace {
 
@@ -22,7 +22,7 @@ using test_scenes::differs_from_fresh;
 // published, stays the newest result until the test lets the worker go on.
 class Gate {
  public:
-  void attach(viz::TraceModel& m) {
+  void attach(model::TraceModel& m) {
     m.set_on_ready([this] {
       std::unique_lock<std::mutex> lock(mutex_);
       ++wakes_;
@@ -51,7 +51,7 @@ class Gate {
 // the model is destroyed (a failed REQUIRE included), so its worker can end.
 struct HeldModel {
   Gate gate;
-  viz::TraceModel m{0};  // every scene in the background
+  model::TraceModel m{0};  // every scene in the background
   HeldModel() { gate.attach(m); }
   ~HeldModel() { gate.release(); }
 };
@@ -74,10 +74,10 @@ std::string preview_differs(const attn::Trace& preview, const attn::Scenario& s,
 
 TEST_CASE("a big document's first trace is drawn progressively: the head on screen, then the whole") {
   HeldModel held;
-  viz::TraceModel& m = held.m;
+  model::TraceModel& m = held.m;
   Gate& gate = held.gate;
   const attn::Scenario s = big_scene();
-  m.set_texel_request(viz::TexelRequest{{}, 2});  // head 2 on screen
+  m.set_texel_request(model::TexelRequest{{}, 2});  // head 2 on screen
   m.update(s, 1, 1, {});
   CHECK_FALSE(m.has_trace());
   gate.wait_for_wakes(1);  // the preview is published; the worker waits
@@ -107,7 +107,7 @@ TEST_CASE("a big document's first trace is drawn progressively: the head on scre
 
 TEST_CASE("an edit while the preview shows is computed whole, never from the preview") {
   HeldModel held;
-  viz::TraceModel& m = held.m;
+  model::TraceModel& m = held.m;
   Gate& gate = held.gate;
   attn::Scenario s = big_scene();
   m.update(s, 1, 1, {});
@@ -131,7 +131,7 @@ TEST_CASE("an edit while the preview shows is computed whole, never from the pre
 
 TEST_CASE("when the rest fails after the preview, the document shows no grids and says why") {
   HeldModel held;
-  viz::TraceModel& m = held.m;
+  model::TraceModel& m = held.m;
   Gate& gate = held.gate;
   attn::Scenario s = big_scene();
   s.heads[3].w_q.setConstant(1e154);  // head 3's scores overflow; head 0 is fine
@@ -151,10 +151,10 @@ TEST_CASE("when the rest fails after the preview, the document shows no grids an
 
 TEST_CASE("cancel while the preview shows keeps it, says only that head was computed, and an edit computes whole") {
   HeldModel held;
-  viz::TraceModel& m = held.m;
+  model::TraceModel& m = held.m;
   Gate& gate = held.gate;
   attn::Scenario s = big_scene();
-  m.set_texel_request(viz::TexelRequest{{}, 1});
+  m.set_texel_request(model::TexelRequest{{}, 1});
   m.update(s, 1, 1, {});
   gate.wait_for_wakes(1);
   m.update(s, 1, 1, {});
@@ -190,7 +190,7 @@ TEST_CASE("cancel while the preview shows keeps it, says only that head was comp
 
 TEST_CASE("a held preview stays on screen with the whole trace finished behind it, until released") {
   HeldModel held;
-  viz::TraceModel& m = held.m;
+  model::TraceModel& m = held.m;
   const attn::Scenario s = big_scene();
   CHECK_FALSE(m.computes_in_background());  // nothing on screen or computing yet
   m.hold_preview(true);

@@ -4,9 +4,9 @@
 #include <doctest/doctest.h>
 
 #include "scenes.hpp"
-#include "viz/scenario_edit.hpp"
+#include "model/document/scenario_edit.hpp"
 
-using viz::edit::Sequence;
+using model::edit::Sequence;
 
 namespace {
 
@@ -17,7 +17,7 @@ void check_valid(const attn::Scenario& s) {
 
 attn::Scenario with_w_o() {
   attn::Scenario s = test_scenes::small_projected();
-  viz::edit::set_d_out(s, 4);
+  model::edit::set_d_out(s, 4);
   return s;
 }
 
@@ -26,11 +26,11 @@ attn::Scenario with_w_o() {
 TEST_CASE("edit: growing and shrinking tokens keeps the existing rows") {
   attn::Scenario s = test_scenes::small_projected();
   const attn::Mat before = s.x;
-  viz::edit::set_n_tokens(s, Sequence::Queries, 5);
+  model::edit::set_n_tokens(s, Sequence::Queries, 5);
   check_valid(s);
   CHECK(s.x.rows() == 5);
   CHECK(s.x.topRows(3) == before);
-  viz::edit::set_n_tokens(s, Sequence::Queries, 2);
+  model::edit::set_n_tokens(s, Sequence::Queries, 2);
   check_valid(s);
   CHECK(s.x == before.topRows(2));
 }
@@ -38,39 +38,39 @@ TEST_CASE("edit: growing and shrinking tokens keeps the existing rows") {
 TEST_CASE("edit: d_model, d_k, d_v, heads and d_out resize every matrix that depends on them") {
   attn::Scenario s = with_w_o();
   const attn::Mat wq = s.heads[0].w_q, wv = s.heads[0].w_v, wo = *s.w_o;
-  viz::edit::set_d_model(s, 6);
+  model::edit::set_d_model(s, 6);
   check_valid(s);
   CHECK(s.heads[0].w_q.topRows(4) == wq);
-  viz::edit::set_d_k(s, 3);
+  model::edit::set_d_k(s, 3);
   check_valid(s);
   CHECK(s.heads[0].w_q.topLeftCorner(4, 2) == wq);
-  viz::edit::set_d_v(s, 2);
+  model::edit::set_d_v(s, 2);
   check_valid(s);
   CHECK(s.heads[0].w_v.topLeftCorner(4, 2) == wv.leftCols(2));
   CHECK(s.w_o->rows() == 2);
   CHECK(s.w_o->topRows(2) == wo.topRows(2));
-  viz::edit::set_n_heads(s, 3);
+  model::edit::set_n_heads(s, 3);
   check_valid(s);
   CHECK(s.heads.size() == 3);
   CHECK(s.w_o->rows() == 6);
   CHECK(s.w_o->topRows(2) == wo.topRows(2));  // head 0's block of W_O is kept
-  viz::edit::set_d_out(s, 5);
+  model::edit::set_d_out(s, 5);
   check_valid(s);
   CHECK(s.w_o->cols() == 5);
-  viz::edit::set_n_heads(s, 1);
+  model::edit::set_n_heads(s, 1);
   check_valid(s);
 }
 
 TEST_CASE("edit: insert, remove and rename tokens keep labels, mask and padding aligned") {
   attn::Scenario s = test_scenes::small_projected();
   s.tokens = {"a", "b", "c"};
-  viz::edit::set_mask_kind(s, attn::MaskKind::Custom);  // starts from the causal mask
+  model::edit::set_mask_kind(s, attn::MaskKind::Custom);  // starts from the causal mask
   CHECK(s.custom_mask(0, 1));
   CHECK_FALSE(s.custom_mask(1, 0));
-  viz::edit::set_key_padding(s, 2, true);
+  model::edit::set_key_padding(s, 2, true);
   const attn::Mat before = s.x;
 
-  viz::edit::insert_token(s, Sequence::Queries, 1, "new");
+  model::edit::insert_token(s, Sequence::Queries, 1, "new");
   check_valid(s);
   CHECK(s.tokens == std::vector<std::string>{"a", "new", "b", "c"});
   CHECK(s.x.row(0) == before.row(0));
@@ -79,27 +79,27 @@ TEST_CASE("edit: insert, remove and rename tokens keep labels, mask and padding 
   CHECK(s.custom_mask(0, 2));        // old (0, 1)
   CHECK_FALSE(s.custom_mask(2, 0));  // old (1, 0)
 
-  viz::edit::remove_token(s, Sequence::Queries, 0);
+  model::edit::remove_token(s, Sequence::Queries, 0);
   check_valid(s);
   CHECK(s.tokens == std::vector<std::string>{"new", "b", "c"});
   CHECK(s.x.row(1) == before.row(1));
   CHECK(s.x.row(2) == before.row(2));
   CHECK(s.key_padding == std::vector<bool>{false, false, true});
 
-  viz::edit::rename_token(s, Sequence::Queries, 2, "sea");
+  model::edit::rename_token(s, Sequence::Queries, 2, "sea");
   CHECK(s.tokens[2] == "sea");
-  viz::edit::remove_token(s, Sequence::Queries, 0);
-  viz::edit::remove_token(s, Sequence::Queries, 0);
-  viz::edit::remove_token(s, Sequence::Queries, 0);  // the last token stays
+  model::edit::remove_token(s, Sequence::Queries, 0);
+  model::edit::remove_token(s, Sequence::Queries, 0);
+  model::edit::remove_token(s, Sequence::Queries, 0);  // the last token stays
   CHECK(s.x.rows() == 1);
   check_valid(s);
 }
 
 TEST_CASE("edit: randomise is deterministic for a seed and differs between seeds") {
   attn::Scenario a = with_w_o(), b = with_w_o(), c = with_w_o();
-  viz::edit::randomise(a, 42);
-  viz::edit::randomise(b, 42);
-  viz::edit::randomise(c, 43);
+  model::edit::randomise(a, 42);
+  model::edit::randomise(b, 42);
+  model::edit::randomise(c, 43);
   CHECK(a.x == b.x);
   CHECK(a.heads[0].w_k == b.heads[0].w_k);
   CHECK(*a.w_o == *b.w_o);
@@ -111,51 +111,51 @@ TEST_CASE("edit: randomise is deterministic for a seed and differs between seeds
     CHECK(a.x(i) <= 1.0);
   }
   check_valid(a);
-  CHECK(viz::edit::seeded_value(1, 2, 3, 4) == viz::edit::seeded_value(1, 2, 3, 4));
+  CHECK(model::edit::seeded_value(1, 2, 3, 4) == model::edit::seeded_value(1, 2, 3, 4));
 }
 
 TEST_CASE("edit: projections, W_O and cross-attention switch on and off validly") {
   attn::Scenario s = test_scenes::small_projected();
-  viz::edit::set_projected(s, false);
+  model::edit::set_projected(s, false);
   check_valid(s);
   CHECK(s.heads.empty());
-  viz::edit::set_projected(s, true);
+  model::edit::set_projected(s, true);
   check_valid(s);
-  viz::edit::set_w_o(s, true);
+  model::edit::set_w_o(s, true);
   check_valid(s);
-  viz::edit::set_cross(s, true, 5);
+  model::edit::set_cross(s, true, 5);
   check_valid(s);
   CHECK(attn::dims_of(s).n_k == 5);
-  viz::edit::set_n_tokens(s, Sequence::Context, 2);
-  viz::edit::set_d_context(s, 3);
+  model::edit::set_n_tokens(s, Sequence::Context, 2);
+  model::edit::set_d_context(s, 3);
   check_valid(s);
-  viz::edit::set_cross(s, false);
+  model::edit::set_cross(s, false);
   check_valid(s);
 }
 
 TEST_CASE("edit: painting a mask cell switches to a custom mask") {
   attn::Scenario s = test_scenes::small_projected();  // causal
-  CHECK(viz::edit::effective_blocked(s, 0, 2));
-  viz::edit::set_blocked(s, 2, 0, true);
+  CHECK(model::edit::effective_blocked(s, 0, 2));
+  model::edit::set_blocked(s, 2, 0, true);
   CHECK(s.mask == attn::MaskKind::Custom);
-  CHECK(viz::edit::effective_blocked(s, 0, 2));  // the causal cells were kept
-  CHECK(viz::edit::effective_blocked(s, 2, 0));
-  viz::edit::set_blocked(s, 0, 2, false);
-  CHECK_FALSE(viz::edit::effective_blocked(s, 0, 2));
+  CHECK(model::edit::effective_blocked(s, 0, 2));  // the causal cells were kept
+  CHECK(model::edit::effective_blocked(s, 2, 0));
+  model::edit::set_blocked(s, 0, 2, false);
+  CHECK_FALSE(model::edit::effective_blocked(s, 0, 2));
   check_valid(s);
 }
 
 TEST_CASE("edit: editable_value points at the scenario entry a stage cell shows") {
   attn::Scenario s = with_w_o();
-  double* x = viz::edit::editable_value(s, {"x", -1}, 1, 2);
+  double* x = model::edit::editable_value(s, {"x", -1}, 1, 2);
   REQUIRE(x != nullptr);
   CHECK(x == &s.x(1, 2));
-  CHECK(viz::edit::editable_value(s, {"w_k", 0}, 3, 1) == &s.heads[0].w_k(3, 1));
-  CHECK(viz::edit::editable_value(s, {"w_o", -1}, 2, 3) == &(*s.w_o)(2, 3));
-  CHECK(viz::edit::editable_value(s, {"scores", 0}, 0, 0) == nullptr);  // computed, not editable
-  CHECK(viz::edit::editable_value(s, {"x", -1}, 3, 0) == nullptr);      // out of range
-  CHECK(viz::edit::editable_value(s, {"w_q", 1}, 0, 0) == nullptr);     // no head 1
+  CHECK(model::edit::editable_value(s, {"w_k", 0}, 3, 1) == &s.heads[0].w_k(3, 1));
+  CHECK(model::edit::editable_value(s, {"w_o", -1}, 2, 3) == &(*s.w_o)(2, 3));
+  CHECK(model::edit::editable_value(s, {"scores", 0}, 0, 0) == nullptr);  // computed, not editable
+  CHECK(model::edit::editable_value(s, {"x", -1}, 3, 0) == nullptr);      // out of range
+  CHECK(model::edit::editable_value(s, {"w_q", 1}, 0, 0) == nullptr);     // no head 1
   s.positional = attn::Positional::Sinusoidal;
-  CHECK(viz::edit::editable_value(s, {"x_raw", -1}, 0, 0) == &s.x(0, 0));
-  CHECK(viz::edit::editable_value(s, {"x", -1}, 0, 0) == nullptr);  // X + PE is computed
+  CHECK(model::edit::editable_value(s, {"x_raw", -1}, 0, 0) == &s.x(0, 0));
+  CHECK(model::edit::editable_value(s, {"x", -1}, 0, 0) == nullptr);  // X + PE is computed
 }

@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "attn/io/text_file.hpp"
-#include "viz/config_files.hpp"
-#include "viz/settings.hpp"
-#include "viz/settings_state.hpp"
+#include "model/settings/config_files.hpp"
+#include "model/settings/settings.hpp"
+#include "model/settings/settings_state.hpp"
 
-using namespace viz;
+using namespace model;
 namespace fs = std::filesystem;
 
 namespace {
@@ -139,14 +139,14 @@ TEST_CASE("progress store: an unreadable file is left in place and said; a damag
   const fs::path dir = fresh_dir("progress");
   const fs::path path = dir / "progress.json";
   fs::create_symlink("progress.json", path);
-  viz::ProgressStore looped(path.string());
+  model::ProgressStore looped(path.string());
   CHECK(looped.problem().find("could not be read") != std::string::npos);
   CHECK(fs::is_symlink(path));
   looped.put("lesson", nlohmann::json::object());  // not written over
   CHECK(fs::is_symlink(path));
   fs::remove(path);
   write_file(path, "{\"lesson\": ");
-  viz::ProgressStore damaged(path.string());
+  model::ProgressStore damaged(path.string());
   CHECK(damaged.problem().find("json.exception") == std::string::npos);
   CHECK(damaged.problem().find("byte") != std::string::npos);
   CHECK(fs::exists(dir / "progress.json.corrupt"));

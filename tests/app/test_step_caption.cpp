@@ -3,48 +3,48 @@
 #include <doctest/doctest.h>
 
 #include "scenes.hpp"
-#include "viz/step_caption.hpp"
+#include "model/animation/step_caption.hpp"
 
 TEST_CASE("subscript digits") {
-  CHECK(viz::subscript(0) == "₀");
-  CHECK(viz::subscript(12) == "₁₂");
+  CHECK(model::subscript(0) == "₀");
+  CHECK(model::subscript(12) == "₁₂");
 }
 
 TEST_CASE("captions: cell steps show the products accumulating, with numbers") {
   const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
-  const viz::Timeline tl = viz::build_timeline(t, viz::Granularity::Cell);
+  const model::Timeline tl = model::build_timeline(t, model::Granularity::Cell);
   // Find the first scores cell step and stand in its middle.
   const int scores = t.index_of({"scores", 0});
-  const viz::Step* step = nullptr;
-  for (const viz::Step& s : tl.steps)
+  const model::Step* step = nullptr;
+  for (const model::Step& s : tl.steps)
     if (s.stage == scores && s.col >= 0) {
       step = &s;
       break;
     }
   REQUIRE(step != nullptr);
-  const viz::Frame f = viz::evaluate(t, tl, step->start + step->duration * 0.5);
+  const model::Frame f = model::evaluate(t, tl, step->start + step->duration * 0.5);
   REQUIRE(f.terms_total > 0);
   const attn::Explanation e = attn::explain(t, test_scenes::small_projected(), {"scores", 0}, f.active_row, f.active_col);
-  const viz::StepCaption c = viz::describe_step(t, tl, f, &e);
+  const model::StepCaption c = model::describe_step(t, tl, f, &e);
   CHECK(c.status.find("step ") == 0);
   CHECK(c.status.find("QKᵀ") != std::string::npos);
-  CHECK(c.detail.find("q" + viz::subscript(f.active_row) + " · k" + viz::subscript(f.active_col)) == 0);
+  CHECK(c.detail.find("q" + model::subscript(f.active_row) + " · k" + model::subscript(f.active_col)) == 0);
   CHECK(c.detail.find("×") != std::string::npos);
 }
 
 TEST_CASE("captions: finished and stage steps") {
   const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
-  const viz::Timeline tl = viz::build_timeline(t, viz::Granularity::Stage);
-  const viz::StepCaption done = viz::describe_step(t, tl, viz::evaluate(t, tl, tl.total), nullptr);
+  const model::Timeline tl = model::build_timeline(t, model::Granularity::Stage);
+  const model::StepCaption done = model::describe_step(t, tl, model::evaluate(t, tl, tl.total), nullptr);
   CHECK(done.status == "all " + std::to_string(tl.steps.size()) + " steps shown");
   attn::Trace preview = t;
   preview.complete = false;  // a big scene's first head, the rest still being computed
-  CHECK(viz::describe_step(preview, tl, viz::evaluate(preview, tl, tl.total), nullptr).status.find("so far") !=
+  CHECK(model::describe_step(preview, tl, model::evaluate(preview, tl, tl.total), nullptr).status.find("so far") !=
         std::string::npos);
-  const viz::StepCaption first = viz::describe_step(t, tl, viz::evaluate(t, tl, 0.01), nullptr);
+  const model::StepCaption first = model::describe_step(t, tl, model::evaluate(t, tl, 0.01), nullptr);
   CHECK(first.status.find("step 1 of") == 0);
   CHECK_FALSE(first.detail.empty());
-  for (const attn::Stage& s : t.stages) CHECK_FALSE(viz::stage_caption(t, s, test_scenes::small_projected()).empty());
+  for (const attn::Stage& s : t.stages) CHECK_FALSE(model::stage_caption(t, s, test_scenes::small_projected()).empty());
 }
 
 namespace {
@@ -52,7 +52,7 @@ std::string caption_of(const attn::Scenario& sc, const std::string& id) {
   const attn::Trace t = attn::compute_trace(sc);
   const attn::Stage* s = t.find(id, 0);
   REQUIRE(s != nullptr);
-  return viz::stage_caption(t, *s, sc);
+  return model::stage_caption(t, *s, sc);
 }
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 }  // namespace

@@ -12,7 +12,7 @@
 
 #include "python_reader.hpp"
 #include "scenes.hpp"
-#include "viz/svg_export.hpp"
+#include "model/export/svg_export.hpp"
 
 namespace {
 
@@ -70,14 +70,14 @@ std::optional<SvgCells> read_back(const std::string& svg, const std::string& nam
 
 TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, masked cells hatched") {
   const attn::Trace trace = attn::compute_trace(test_scenes::small_projected());
-  const viz::PipelineLayout layout = viz::layout_pipeline(trace);
-  viz::ColourOptions colour;
-  colour.signed_map = viz::ColormapId::BlueWhiteOrange;
-  const std::vector<viz::ColorScale> scales = viz::color_scales(trace, colour);
-  const auto got = read_back(viz::pipeline_svg(trace, layout, scales, {}), "pipeline");
+  const model::PipelineLayout layout = model::layout_pipeline(trace);
+  model::ColourOptions colour;
+  colour.signed_map = model::ColormapId::BlueWhiteOrange;
+  const std::vector<model::ColorScale> scales = model::color_scales(trace, colour);
+  const auto got = read_back(model::pipeline_svg(trace, layout, scales, {}), "pipeline");
   if (!got) return;
   int expected_cells = 0, masked = 0;
-  for (const viz::GridBox& g : layout.grids) {
+  for (const model::GridBox& g : layout.grids) {
     const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
     expected_cells += g.rows * g.cols;
     for (int r = 0; r < g.rows; ++r)
@@ -86,7 +86,7 @@ TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, ma
         CAPTURE(key);
         REQUIRE(got->fill.count(key) == 1);
         const std::string want = s.is_blocked(r, c) ? "url(#masked)"
-                                                    : viz::svg_colour(viz::color_of(scales[static_cast<size_t>(g.stage)], r, s.value(r, c)));
+                                                    : model::svg_colour(model::color_of(scales[static_cast<size_t>(g.stage)], r, s.value(r, c)));
         masked += s.is_blocked(r, c);
         CHECK(got->fill.at(key) == want);
         CHECK(got->at.at(key).first == doctest::Approx(g.col_x(c)).epsilon(1e-3));
@@ -101,13 +101,13 @@ TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, ma
 
 TEST_CASE("SVG of one grid holds only that grid's cells and a transparent one has no background") {
   const attn::Trace trace = attn::compute_trace(test_scenes::small_projected());
-  const viz::PipelineLayout layout = viz::layout_pipeline(trace);
-  const std::vector<viz::ColorScale> scales = viz::color_scales(trace, {});
-  viz::SvgOptions o;
+  const model::PipelineLayout layout = model::layout_pipeline(trace);
+  const std::vector<model::ColorScale> scales = model::color_scales(trace, {});
+  model::SvgOptions o;
   o.stage = trace.index_of({"weights", 0});
   o.transparent = true;
   REQUIRE(o.stage >= 0);
-  const auto got = read_back(viz::pipeline_svg(trace, layout, scales, o), "one_grid");
+  const auto got = read_back(model::pipeline_svg(trace, layout, scales, o), "one_grid");
   if (!got) return;
   const attn::Stage& w = trace.stages[static_cast<size_t>(o.stage)];
   CHECK(got->cells == w.value.rows() * w.value.cols());
@@ -121,10 +121,10 @@ TEST_CASE("SVG: token column labels turn upright as on the canvas, and small val
   for (Eigen::Index i = 0; i < sc.x.rows(); ++i) sc.tokens.push_back("token_" + std::to_string(i) + "_long");
   sc.x(0, 0) = 0.004;  // X[0][0]: printed as ".004" on the canvas, blank in the SVG before
   const attn::Trace trace = attn::compute_trace(sc);
-  viz::LayoutOptions lo;
-  lo.cell = viz::auto_cell_size(trace);
-  const viz::PipelineLayout layout = viz::layout_pipeline(trace, lo);
-  const std::string svg = viz::pipeline_svg(trace, layout, viz::color_scales(trace, {}), {});
+  model::LayoutOptions lo;
+  lo.cell = model::auto_cell_size(trace);
+  const model::PipelineLayout layout = model::layout_pipeline(trace, lo);
+  const std::string svg = model::pipeline_svg(trace, layout, model::color_scales(trace, {}), {});
   // Every key label of the scores grid is drawn turned, not side by side.
   const size_t scores = svg.find("data-stage=\"scores\"");
   REQUIRE(scores != std::string::npos);

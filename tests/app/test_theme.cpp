@@ -4,10 +4,10 @@
 // told apart, in every theme. Also the theme and contrast names.
 #include <doctest/doctest.h>
 
-#include "viz/colour_science.hpp"
-#include "viz/theme.hpp"
+#include "model/colour/colour_science.hpp"
+#include "model/settings/theme.hpp"
 
-using namespace viz;
+using namespace model;
 
 namespace {
 

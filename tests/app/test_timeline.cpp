@@ -2,10 +2,10 @@
 #include <doctest/doctest.h>
 
 #include "scenes.hpp"
-#include "viz/clock.hpp"
-#include "viz/timeline.hpp"
+#include "model/animation/clock.hpp"
+#include "model/animation/timeline.hpp"
 
-using namespace viz;
+using namespace model;
 
 TEST_CASE("timeline covers every computed stage in trace order, inputs excluded") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());

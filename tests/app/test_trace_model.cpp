@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "scenes.hpp"
-#include "viz/explain_cache.hpp"
-#include "viz/trace_model.hpp"
+#include "model/explore/explain_cache.hpp"
+#include "model/trace/trace_model.hpp"
 
 TEST_CASE("trace model: recomputes only when the revision changes") {
-  viz::TraceModel m;
+  model::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();
   CHECK(m.update(s, 1, 1, {}));
   CHECK(m.has_trace());
@@ -24,7 +24,7 @@ TEST_CASE("trace model: recomputes only when the revision changes") {
 }
 
 TEST_CASE("trace model: the layout generation moves only when the new trace lays out differently") {
-  viz::TraceModel m;
+  model::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();
   s.tokens = {"the", "cat", "sat"};
   std::uint64_t revision = 0;
@@ -34,7 +34,7 @@ TEST_CASE("trace model: the layout generation moves only when the new trace lays
   s.heads[0].w_q(0, 0) = -2;
   REQUIRE(m.update(s, 1, ++revision, {}));
   CHECK(m.layout_generation() == first);
-  CHECK(viz::same_layout_inputs(m.trace(), attn::compute_trace(s)));
+  CHECK(model::same_layout_inputs(m.trace(), attn::compute_trace(s)));
   s.tokens[0] = "renamed";  // a label: row labels change width
   REQUIRE(m.update(s, 1, ++revision, {}));
   CHECK(m.layout_generation() == first + 1);
@@ -46,13 +46,13 @@ TEST_CASE("trace model: the layout generation moves only when the new trace lays
   fewer.tokens.pop_back();
   REQUIRE(m.update(fewer, 1, ++revision, {}));
   CHECK(m.layout_generation() == first + 3);
-  CHECK_FALSE(viz::same_layout_inputs(m.trace(), attn::compute_trace(s)));
+  CHECK_FALSE(model::same_layout_inputs(m.trace(), attn::compute_trace(s)));
   m.update(s, 2, 1, {});  // another document
   CHECK(m.layout_generation() > first + 3);
 }
 
 TEST_CASE("trace model: an invalid edit keeps the last good trace and says why") {
-  viz::TraceModel m;
+  model::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();
   m.update(s, 1, 1, {});
   const double good = m.trace().find("weights", 0)->value(2, 0);
@@ -75,22 +75,22 @@ TEST_CASE("trace model: an invalid edit keeps the last good trace and says why")
 }
 
 TEST_CASE("trace model: the timeline follows granularity and head without recomputing") {
-  viz::TraceModel m;
+  model::TraceModel m;
   const attn::Scenario s = test_scenes::small_projected();
-  m.update(s, 1, 1, {viz::Granularity::Stage, -1});
+  m.update(s, 1, 1, {model::Granularity::Stage, -1});
   const size_t stage_steps = m.timeline().steps.size();
   const std::uint64_t gen = m.generation();
-  m.update(s, 1, 1, {viz::Granularity::Row, -1});
+  m.update(s, 1, 1, {model::Granularity::Row, -1});
   CHECK(m.generation() == gen);
-  CHECK(m.timeline().granularity == viz::Granularity::Row);
+  CHECK(m.timeline().granularity == model::Granularity::Row);
   CHECK(m.timeline().steps.size() > stage_steps);
 }
 
 TEST_CASE("explain cache: computes once per cell and trace, survives vanished cells") {
-  viz::TraceModel m;
+  model::TraceModel m;
   const attn::Scenario s = test_scenes::small_projected();
   m.update(s, 1, 1, {});
-  viz::ExplainCache cache;
+  model::ExplainCache cache;
   const attn::Explanation* e = cache.get(m.trace(), m.scenario(), m.generation(), {"scores", 0}, 1, 0);
   REQUIRE(e != nullptr);
   CHECK(e->value == doctest::Approx(m.trace().find("scores", 0)->value(1, 0)));

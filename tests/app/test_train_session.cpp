@@ -9,16 +9,16 @@
 #include <cstdio>
 
 #include "attn/trace.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/app_state.hpp"
-#include "viz/train_session.hpp"
-#include "viz/train_ui.hpp"
-#include "viz/train_view_model.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/document/app_state.hpp"
+#include "model/train/train_session.hpp"
+#include "model/train/train_ui.hpp"
+#include "model/train/train_view_model.hpp"
 
 namespace {
 
 attn::train::TrainConfig small_config() {
-  attn::train::TrainConfig c = viz::TrainUi::default_train_settings();
+  attn::train::TrainConfig c = model::TrainUi::default_train_settings();
   c.task.length = 5;
   c.model.d_model = 16;
   c.model.n_heads = 2;
@@ -33,7 +33,7 @@ double max_difference(const attn::Mat& a, const attn::Mat& b) { return (a - b).c
 }  // namespace
 
 TEST_CASE("train session: steps on the worker match a Trainer stepped directly") {
-  viz::TrainSession session;
+  model::TrainSession session;
   REQUIRE(session.reset(small_config(), 25) == "");
   CHECK(session.snapshots().size() == 1);  // step 0: random weights
   CHECK(session.snapshots()[0].step == 0);
@@ -43,7 +43,7 @@ TEST_CASE("train session: steps on the worker match a Trainer stepped directly")
   REQUIRE(session.steps() == 25);
   CHECK(session.losses().size() == 25);
   std::vector<int> steps;
-  for (const viz::TrainSnapshot& s : session.snapshots()) steps.push_back(s.step);
+  for (const model::TrainSnapshot& s : session.snapshots()) steps.push_back(s.step);
   CHECK(steps == std::vector<int>{0, 10, 20, 25});
 
   attn::train::Trainer direct(small_config());
@@ -58,7 +58,7 @@ TEST_CASE("train session: steps on the worker match a Trainer stepped directly")
 }
 
 TEST_CASE("train session: a run that reached its limit continues when the limit grows; reset starts over") {
-  viz::TrainSession session;
+  model::TrainSession session;
   REQUIRE(session.reset(small_config(), 12) == "");
   session.start();
   session.wait_stopped();
@@ -77,7 +77,7 @@ TEST_CASE("train session: a run that reached its limit continues when the limit 
 }
 
 TEST_CASE("train session: bad settings are refused with the reason and change nothing") {
-  viz::TrainSession session;
+  model::TrainSession session;
   REQUIRE(session.reset(small_config(), 10) == "");
   attn::train::TrainConfig bad = small_config();
   bad.model.n_heads = 3;  // does not divide d_model 16
@@ -93,36 +93,36 @@ TEST_CASE("train session: a long run keeps a bounded, evenly thinned history fro
   c.model.n_layers = 1;
   c.batch = 2;
   c.held_out = 4;
-  viz::TrainSession session;
-  const int steps = static_cast<int>(viz::TrainSession::kMaxSnapshots) * viz::TrainSession::kSnapshotEvery * 2 + 7;
+  model::TrainSession session;
+  const int steps = static_cast<int>(model::TrainSession::kMaxSnapshots) * model::TrainSession::kSnapshotEvery * 2 + 7;
   REQUIRE(session.reset(c, steps) == "");
   session.start();
   session.wait_stopped();
-  const std::vector<viz::TrainSnapshot>& s = session.snapshots();
-  CHECK(s.size() <= viz::TrainSession::kMaxSnapshots);
-  CHECK(s.size() >= viz::TrainSession::kMaxSnapshots / 2);
+  const std::vector<model::TrainSnapshot>& s = session.snapshots();
+  CHECK(s.size() <= model::TrainSession::kMaxSnapshots);
+  CHECK(s.size() >= model::TrainSession::kMaxSnapshots / 2);
   CHECK(s.front().step == 0);
   CHECK(s.back().step == steps);
   for (size_t i = 1; i < s.size(); ++i) CHECK(s[i].step > s[i - 1].step);
 }
 
 TEST_CASE("train view model: grids are the snapshot's weights on the example; its layer opens as a scenario") {
-  viz::TrainSession session;
+  model::TrainSession session;
   REQUIRE(session.reset(small_config(), 20) == "");
   session.start();
   session.wait_stopped();
-  const viz::TrainGrids g = viz::train_grids(session, -1, 3);
+  const model::TrainGrids g = model::train_grids(session, -1, 3);
   REQUIRE(g.snapshot == static_cast<int>(session.snapshots().size()) - 1);
   CHECK(g.step == 20);
   REQUIRE(g.weights.size() == 2);
   REQUIRE(g.weights[0].size() == 2);
   CHECK(g.tokens.size() == static_cast<size_t>(session.held_out().tokens.cols()));
-  CHECK(viz::snapshot_at_or_before(session, 15) == 1);  // steps 0, 10, 20
-  CHECK(viz::snapshot_at_or_before(session, 20) == 2);
+  CHECK(model::snapshot_at_or_before(session, 15) == 1);  // steps 0, 10, 20
+  CHECK(model::snapshot_at_or_before(session, 20) == 2);
 
   for (int layer = 0; layer < 2; ++layer) {
     CAPTURE(layer);
-    const attn::io::ScenarioFile file = viz::trained_layer_scene(session, -1, 3, layer);
+    const attn::io::ScenarioFile file = model::trained_layer_scene(session, -1, 3, layer);
     CHECK(file.title.find("layer " + std::to_string(layer + 1)) != std::string::npos);
     CHECK(file.title.find("20 steps") != std::string::npos);
     REQUIRE(attn::validate(file.scenario) == "");
@@ -136,35 +136,35 @@ TEST_CASE("train view model: grids are the snapshot's weights on the example; it
 }
 
 TEST_CASE("train view: opening a trained head asks before replacing unsaved edits, then shows that head") {
-  viz::TrainSession session;
+  model::TrainSession session;
   REQUIRE(session.reset(small_config(), 10) == "");
-  viz::AppState s;
+  model::AppState s;
   s.train.open = true;
-  viz::PendingAction a;
-  a.kind = viz::PendingAction::Kind::ShowScene;
-  a.scene = std::make_shared<const attn::io::ScenarioFile>(viz::trained_layer_scene(session, -1, 0, 1));
+  model::PendingAction a;
+  a.kind = model::PendingAction::Kind::ShowScene;
+  a.scene = std::make_shared<const attn::io::ScenarioFile>(model::trained_layer_scene(session, -1, 0, 1));
   a.label = "trained layer 2, step 0";
   a.head = 1;
-  viz::actions::request(s, a);  // an untouched document: shown at once
+  model::actions::request(s, a);  // an untouched document: shown at once
   CHECK_FALSE(s.train.open);
   CHECK(s.view.head == 1);
   CHECK(s.doc_label == "trained layer 2, step 0");
   CHECK(attn::scenario_difference(s.doc.scenario, a.scene->scenario) == "");
 
   s.doc.scenario.x(0, 0) += 1;  // an unsaved edit
-  viz::actions::changed(s);
+  model::actions::changed(s);
   s.train.open = true;
   a.head = 0;
-  viz::actions::request(s, a);
+  model::actions::request(s, a);
   CHECK(s.confirm_discard);  // asks first
   CHECK(s.train.open);
-  viz::actions::answer(s, viz::actions::Answer::Discard);
+  model::actions::answer(s, model::actions::Answer::Discard);
   CHECK_FALSE(s.train.open);
   CHECK(s.view.head == 0);
 }
 
 TEST_CASE("train session: a loss that overflows stops the run with a message and keeps the last finite weights") {
-  viz::TrainSession session;
+  model::TrainSession session;
   attn::train::Trainer fresh(small_config());
   attn::train::Model model = fresh.model();
   model.embed *= 1e300;  // every score overflows: the first step's loss is not a number
@@ -181,14 +181,14 @@ TEST_CASE("train session: a loss that overflows stops the run with a message and
 TEST_CASE("train view: numbers of a model that overflows read 'not a number', never nan or inf") {
   // The loader refuses such a model; a session given one directly is the
   // second line: every number the view prints must still be a word.
-  viz::TrainSession session;
+  model::TrainSession session;
   attn::train::Model model = attn::train::Trainer(small_config()).model();
   model.embed.setConstant(1e308);
   REQUIRE(session.resume(small_config(), model, 0, 20) == "");
-  const viz::TrainGrids g = viz::train_grids(session, -1, 0);
+  const model::TrainGrids g = model::train_grids(session, -1, 0);
   REQUIRE_FALSE(g.heads.empty());
-  std::vector<std::string> shown = {viz::train_status_line(session, -1), viz::best_head_line(g)};
-  for (const attn::train::HeadScore& h : g.heads) shown.push_back(viz::head_score_text(&h));
+  std::vector<std::string> shown = {model::train_status_line(session, -1), model::best_head_line(g)};
+  for (const attn::train::HeadScore& h : g.heads) shown.push_back(model::head_score_text(&h));
   bool any_word = false;
   for (const std::string& text : shown) {
     CAPTURE(text);
@@ -197,22 +197,22 @@ TEST_CASE("train view: numbers of a model that overflows read 'not a number', ne
     any_word = any_word || text.find("not a number") != std::string::npos;
   }
   CHECK(any_word);
-  CHECK(viz::train_number(std::nan(""), "%.2f") == "not a number");
-  CHECK(viz::train_number(-INFINITY, "%.2f") == "not a number");
-  CHECK(viz::train_number(0.125, "%.2f") == "0.12");
+  CHECK(model::train_number(std::nan(""), "%.2f") == "not a number");
+  CHECK(model::train_number(-INFINITY, "%.2f") == "not a number");
+  CHECK(model::train_number(0.125, "%.2f") == "0.12");
 }
 
 TEST_CASE("train view model: scrubbed back, the status line gives the shown snapshot's step, loss and accuracy") {
-  viz::TrainSession session;
+  model::TrainSession session;
   REQUIRE(session.reset(small_config(), 40) == "");
   session.start();
   session.wait_stopped();
-  const std::vector<viz::TrainSnapshot>& s = session.snapshots();
+  const std::vector<model::TrainSnapshot>& s = session.snapshots();
   REQUIRE(s.size() >= 3);
-  const std::string newest = viz::train_status_line(session, -1);
+  const std::string newest = model::train_status_line(session, -1);
   CHECK(newest.find("Step 40 ") == 0);
-  const viz::TrainSnapshot& early = s[1];
-  const std::string back = viz::train_status_line(session, 1);
+  const model::TrainSnapshot& early = s[1];
+  const std::string back = model::train_status_line(session, 1);
   CAPTURE(back);
   CHECK(back.find("Step " + std::to_string(early.step) + " shown (newest: 40)") == 0);
   char loss[32], accuracy[32];

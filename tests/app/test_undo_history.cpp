@@ -5,8 +5,8 @@
 
 #include "scenes.hpp"
 #include "attn/explain.hpp"
-#include "viz/change_name.hpp"
-#include "viz/undo_history.hpp"
+#include "model/document/change_name.hpp"
+#include "model/document/undo_history.hpp"
 
 namespace {
 
@@ -19,7 +19,7 @@ attn::Scenario with_x00(double v) {
 }  // namespace
 
 TEST_CASE("undo history: undo and redo walk back and forth through commits") {
-  viz::UndoHistory h;
+  model::UndoHistory h;
   h.reset(with_x00(1));
   CHECK_FALSE(h.can_undo());
   CHECK_FALSE(h.can_redo());
@@ -36,7 +36,7 @@ TEST_CASE("undo history: undo and redo walk back and forth through commits") {
 }
 
 TEST_CASE("undo history: a new edit after undo clears the redo list") {
-  viz::UndoHistory h;
+  model::UndoHistory h;
   h.reset(with_x00(1));
   h.commit(with_x00(2));
   h.undo();
@@ -47,7 +47,7 @@ TEST_CASE("undo history: a new edit after undo clears the redo list") {
 }
 
 TEST_CASE("undo history: a drag committed once is one undo step") {
-  viz::UndoHistory h;
+  model::UndoHistory h;
   attn::Scenario live = with_x00(0);
   h.reset(live);
   for (int frame = 1; frame <= 30; ++frame) live.x(0, 0) = frame * 0.1;  // dragging, no commits
@@ -57,7 +57,7 @@ TEST_CASE("undo history: a drag committed once is one undo step") {
 }
 
 TEST_CASE("undo history: bounded by steps and by memory, oldest dropped first") {
-  viz::UndoHistory by_steps(1u << 30, 3);
+  model::UndoHistory by_steps(1u << 30, 3);
   by_steps.reset(with_x00(0));
   for (int i = 1; i <= 10; ++i) by_steps.commit(with_x00(i));
   CHECK(by_steps.undo_size() == 3);
@@ -65,8 +65,8 @@ TEST_CASE("undo history: bounded by steps and by memory, oldest dropped first") 
   CHECK(by_steps.undo().x(0, 0) == 8);
   CHECK(by_steps.undo().x(0, 0) == 7);
 
-  const std::size_t one = viz::scenario_bytes(with_x00(0));
-  viz::UndoHistory by_bytes(one * 4, 1000);
+  const std::size_t one = model::scenario_bytes(with_x00(0));
+  model::UndoHistory by_bytes(one * 4, 1000);
   by_bytes.reset(with_x00(0));
   for (int i = 1; i <= 10; ++i) by_bytes.commit(with_x00(i));
   CHECK(by_bytes.undo_size() <= 4);
@@ -77,7 +77,7 @@ TEST_CASE("undo history: bounded by steps and by memory, oldest dropped first") 
 TEST_CASE("undo history: undoing back to the saved state returns its position") {
   // The app's "(edited)" mark compares positions: saved at 2, edited to 3,
   // undone to 2 is clean again; a new edit from 1 to an equal value is a new state.
-  viz::UndoHistory h;
+  model::UndoHistory h;
   h.reset(with_x00(1));
   const std::uint64_t opened = h.position();
   h.commit(with_x00(2));
@@ -96,7 +96,7 @@ TEST_CASE("undo history: undoing back to the saved state returns its position") 
   CHECK(h.position() != saved);
   CHECK(h.position() != opened);
   // Positions survive the oldest steps being trimmed away.
-  viz::UndoHistory small(256u << 20, 2);
+  model::UndoHistory small(256u << 20, 2);
   small.reset(with_x00(0));
   small.commit(with_x00(1));
   const std::uint64_t kept = small.position();
@@ -113,7 +113,7 @@ TEST_CASE("undo history: every step has a name read off the two states, kept thr
   attn::Scenario a = test_scenes::small_projected();
   a.tokens = {"the", "cat", "sat"};
   a.tokens.resize(static_cast<size_t>(a.x.rows()), "t");
-  viz::UndoHistory h(256u << 20, 3);
+  model::UndoHistory h(256u << 20, 3);
   h.reset(a);
   attn::Scenario b = a;
   b.x(0, 1) = 3;
@@ -140,9 +140,9 @@ TEST_CASE("undo history: every step has a name read off the two states, kept thr
   h.redo();
   CHECK(h.undo_names().back() == "softmax axis");
   CHECK(h.redo_names().size() == 1);
-  CHECK(viz::describe_change(a, b) == "X[the, 1] " + attn::format_number(a.x(0, 1), 4) + " → 3");
+  CHECK(model::describe_change(a, b) == "X[the, 1] " + attn::format_number(a.x(0, 1), 4) + " → 3");
   attn::Scenario f = c;
   f.temperature = 2;
-  CHECK(viz::describe_change(c, f) == "τ 0.5 → 2");
-  CHECK(viz::describe_change(a, a) == "edit");
+  CHECK(model::describe_change(c, f) == "τ 0.5 → 2");
+  CHECK(model::describe_change(a, a) == "edit");
 }

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "viz/why_scale_model.hpp"
+#include "model/explore/why_scale_model.hpp"
 
 TEST_CASE("why scale: recomputes only when an input changes") {
-  viz::WhyScaleModel m;
+  model::WhyScaleModel m;
   CHECK_FALSE(m.ready());
   CHECK(m.update());
   CHECK(m.ready());
@@ -24,26 +24,26 @@ TEST_CASE("why scale: recomputes only when an input changes") {
 }
 
 TEST_CASE("why scale: typed inputs outside the ranges are clamped before sampling") {
-  viz::WhyScaleModel m;
+  model::WhyScaleModel m;
   m.inputs.d_k = 0;
   m.inputs.samples = 5000000;
   m.update();
-  CHECK(m.result().inputs.d_k == viz::WhyScaleInputs::kMinDk);
-  CHECK(m.result().raw.values.size() == static_cast<size_t>(viz::WhyScaleInputs::kMaxSamples));
-  CHECK(m.inputs.d_k == viz::WhyScaleInputs::kMinDk);  // the panel shows what was used
+  CHECK(m.result().inputs.d_k == model::WhyScaleInputs::kMinDk);
+  CHECK(m.result().raw.values.size() == static_cast<size_t>(model::WhyScaleInputs::kMaxSamples));
+  CHECK(m.inputs.d_k == model::WhyScaleInputs::kMinDk);  // the panel shows what was used
 }
 
 TEST_CASE("why scale: both histograms share one axis and count every sample") {
   for (bool fit : {false, true}) {
-    viz::WhyScaleInputs in;
+    model::WhyScaleInputs in;
     in.d_k = 256;
     in.samples = 3000;
     in.fit_axis = fit;
-    const viz::WhyScaleResult r = viz::compute_why_scale(in);
+    const model::WhyScaleResult r = model::compute_why_scale(in);
     INFO("fit_axis " << fit);
     CHECK(r.raw_hist.lo == r.scaled_hist.lo);
     CHECK(r.raw_hist.hi == r.scaled_hist.hi);
-    CHECK(r.raw_hist.counts.size() == static_cast<size_t>(viz::WhyScaleResult::kBins));
+    CHECK(r.raw_hist.counts.size() == static_cast<size_t>(model::WhyScaleResult::kBins));
     CHECK(r.raw_hist.total() == 3000);
     CHECK(r.scaled_hist.total() == 3000);
     // The fixed axis is ±40: at d_k = 256 (spread 16) a few unscaled samples
@@ -60,10 +60,10 @@ TEST_CASE("why scale: both histograms share one axis and count every sample") {
 }
 
 TEST_CASE("why scale: at d_k = 256 the unscaled row of 8 is near one-hot, the scaled row is not") {
-  viz::WhyScaleInputs in;
+  model::WhyScaleInputs in;
   in.d_k = 256;
-  const viz::WhyScaleResult r = viz::compute_why_scale(in);
-  REQUIRE(r.weights_raw.size() == static_cast<size_t>(viz::WhyScaleResult::kRow));
+  const model::WhyScaleResult r = model::compute_why_scale(in);
+  REQUIRE(r.weights_raw.size() == static_cast<size_t>(model::WhyScaleResult::kRow));
   double max_raw = 0, max_scaled = 0, sum = 0;
   for (size_t j = 0; j < r.weights_raw.size(); ++j) {
     max_raw = std::max(max_raw, r.weights_raw[j]);
@@ -82,11 +82,11 @@ TEST_CASE("why scale: at d_k = 256 the unscaled row of 8 is near one-hot, the sc
 }
 
 TEST_CASE("why scale: the model's scaled samples are the core's scaled samples for the same seed") {
-  viz::WhyScaleInputs in;
+  model::WhyScaleInputs in;
   in.d_k = 37;
   in.samples = 500;
   in.seed = 12;
-  const viz::WhyScaleResult r = viz::compute_why_scale(in);
+  const model::WhyScaleResult r = model::compute_why_scale(in);
   const attn::DotProductSamples core = attn::dot_product_samples(37, 500, 12, true);
   REQUIRE(r.scaled.values.size() == core.values.size());
   double worst = 0;

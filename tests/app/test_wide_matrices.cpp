@@ -9,9 +9,9 @@
 #include <string>
 
 #include "attn/io/scenario_file.hpp"
-#include "viz/layout.hpp"
-#include "viz/scenario_edit.hpp"
-#include "viz/view_transform.hpp"
+#include "model/layout/layout.hpp"
+#include "model/document/scenario_edit.hpp"
+#include "model/layout/view_transform.hpp"
 
 namespace {
 
@@ -28,11 +28,11 @@ struct Shown {
 };
 
 Shown shown(const attn::Trace& t, const std::string& id, int head) {
-  viz::LayoutOptions o;
-  o.cell = viz::auto_cell_size(t);
-  const viz::PipelineLayout l = viz::layout_for_view(t, o, kCanvasW, kCanvasH);
-  const viz::ViewTransform v = viz::fit(l.bounds, {0, 0, kCanvasW, kCanvasH}, 12);
-  const viz::GridBox* g = l.find(t.index_of({id, head}));
+  model::LayoutOptions o;
+  o.cell = model::auto_cell_size(t);
+  const model::PipelineLayout l = model::layout_for_view(t, o, kCanvasW, kCanvasH);
+  const model::ViewTransform v = model::fit(l.bounds, {0, 0, kCanvasW, kCanvasH}, 12);
+  const model::GridBox* g = l.find(t.index_of({id, head}));
   REQUIRE_MESSAGE(g != nullptr, "no grid for " << id);
   return {g->cells.width() * v.zoom, g->cells.height() * v.zoom, g->cell_w * v.zoom, g->cell_h * v.zoom};
 }
@@ -42,7 +42,7 @@ Shown shown(const attn::Trace& t, const std::string& id, int head) {
 TEST_CASE("wide matrices: d_k = 64 keeps the default lesson's weights grid about as large as d_k = 3") {
   attn::Scenario s = default_lesson();
   const Shown narrow = shown(attn::compute_trace(s), "weights", 0);
-  viz::edit::set_d_k(s, 64);
+  model::edit::set_d_k(s, 64);
   const Shown wide = shown(attn::compute_trace(s), "weights", 0);
   INFO("weights grid " << narrow.width << " px wide with d_k = 3, " << wide.width << " px with d_k = 64");
   CHECK(wide.width >= 0.7 * narrow.width);
@@ -51,8 +51,8 @@ TEST_CASE("wide matrices: d_k = 64 keeps the default lesson's weights grid about
 
 TEST_CASE("wide matrices: one token with d_k = 256 leaves the scores, weights and Q readable") {
   attn::Scenario s = default_lesson();
-  viz::edit::set_n_tokens(s, viz::edit::Sequence::Queries, 1);
-  viz::edit::set_d_k(s, 256);
+  model::edit::set_n_tokens(s, model::edit::Sequence::Queries, 1);
+  model::edit::set_d_k(s, 256);
   const attn::Trace t = attn::compute_trace(s);
   // 20 px: room for a two-digit number (values are drawn from 16 px cells).
   for (const char* id : {"scores", "weights"}) {
@@ -69,15 +69,15 @@ TEST_CASE("wide matrices: one token with d_k = 256 leaves the scores, weights an
 
 TEST_CASE("wide matrices: only the long axis shortens; token axes and the cell size stay") {
   attn::Scenario s = default_lesson();
-  const double standard = viz::auto_cell_size(attn::compute_trace(s));
-  viz::edit::set_d_k(s, 64);
+  const double standard = model::auto_cell_size(attn::compute_trace(s));
+  model::edit::set_d_k(s, 64);
   const attn::Trace t = attn::compute_trace(s);
-  CHECK(viz::auto_cell_size(t) == doctest::Approx(standard));
-  viz::LayoutOptions o;
+  CHECK(model::auto_cell_size(t) == doctest::Approx(standard));
+  model::LayoutOptions o;
   o.cell = 30;
-  const viz::PipelineLayout l = viz::layout_pipeline(t, o);
-  const viz::GridBox& q = *l.find(t.index_of({"q", 0}));
-  const viz::GridBox& scores = *l.find(t.index_of({"scores", 0}));
+  const model::PipelineLayout l = model::layout_pipeline(t, o);
+  const model::GridBox& q = *l.find(t.index_of({"q", 0}));
+  const model::GridBox& scores = *l.find(t.index_of({"scores", 0}));
   CHECK(q.cols == 64);
   CHECK(q.cells.width() == doctest::Approx(o.long_axis_cells * o.cell));  // 64 columns in the room of 12
   CHECK(q.cell_h == doctest::Approx(o.cell));                              // 4 token rows as before
@@ -87,30 +87,30 @@ TEST_CASE("wide matrices: only the long axis shortens; token axes and the cell s
 
 TEST_CASE("hit testing is exact on non-square cells") {
   attn::Scenario s = default_lesson();
-  viz::edit::set_d_model(s, 40);  // W_Q: 40 rows and 64 columns, both shortened, by different factors
-  viz::edit::set_d_k(s, 64);
+  model::edit::set_d_model(s, 40);  // W_Q: 40 rows and 64 columns, both shortened, by different factors
+  model::edit::set_d_k(s, 64);
   const attn::Trace t = attn::compute_trace(s);
-  viz::LayoutOptions o;
+  model::LayoutOptions o;
   o.cell = 31.7;  // cell sides that are not round numbers in binary
-  const viz::PipelineLayout l = viz::layout_pipeline(t, o);
+  const model::PipelineLayout l = model::layout_pipeline(t, o);
   const int index = t.index_of({"w_q", 0});
-  const viz::GridBox& g = *l.find(index);
+  const model::GridBox& g = *l.find(index);
   REQUIRE(g.rows == 40);
   REQUIRE(g.cols == 64);
   REQUIRE(g.cell_w != doctest::Approx(g.cell_h));
   int wrong = 0;
   for (int r = 0; r < g.rows; ++r)
     for (int c = 0; c < g.cols; ++c) {
-      const viz::Rect cell = g.cell_rect(r, c);
+      const model::Rect cell = g.cell_rect(r, c);
       // Neighbours share their boundary exactly: no gap, no overlap.
       if (c + 1 < g.cols) CHECK(cell.x1 == g.cell_rect(r, c + 1).x0);
       if (r + 1 < g.rows) CHECK(cell.y1 == g.cell_rect(r + 1, c).y0);
       // The top-left corner belongs to the cell, and so does the last point before the far corner.
-      const viz::Vec2d points[] = {{cell.x0, cell.y0},
+      const model::Vec2d points[] = {{cell.x0, cell.y0},
                                    {std::nextafter(cell.x1, -1e300), std::nextafter(cell.y1, -1e300)},
                                    g.cell_center(r, c)};
-      for (const viz::Vec2d& p : points) {
-        const std::optional<viz::CellHit> hit = l.hit(p);
+      for (const model::Vec2d& p : points) {
+        const std::optional<model::CellHit> hit = l.hit(p);
         const bool right = hit && hit->stage == index && hit->row == r && hit->col == c;
         if (!right && wrong++ < 5)
           FAIL_CHECK("point (" << p.x << ", " << p.y << ") of cell (" << r << ", " << c << ") hits "

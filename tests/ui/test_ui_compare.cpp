@@ -12,9 +12,10 @@
 
 #include "attn/io/lesson_file.hpp"
 #include "ui_support.hpp"
-#include "viz/colormap.hpp"
-#include "viz/colour_options.hpp"
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/colour/colour_options.hpp"
+#include "model/settings/theme.hpp"
 
 using namespace ui_test;
 

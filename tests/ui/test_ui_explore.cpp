@@ -8,7 +8,8 @@
 
 #include "explore/plot_style.hpp"
 #include "ui_support.hpp"
-#include "viz/hull_view.hpp"
+#include "model_names.hpp"
+#include "model/explore/hull_view.hpp"
 
 using namespace ui_test;
 

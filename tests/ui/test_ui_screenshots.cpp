@@ -11,8 +11,9 @@
 
 #include "gl/theme_style.hpp"
 #include "ui_support.hpp"
-#include "viz/colour_scale.hpp"
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_scale.hpp"
+#include "model/settings/theme.hpp"
 
 using namespace ui_test;
 

@@ -11,7 +11,8 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
 #include "ui_support.hpp"
-#include "viz/file_loader.hpp"
+#include "model_names.hpp"
+#include "model/files/file_loader.hpp"
 
 using namespace ui_test;
 

@@ -11,10 +11,11 @@
 
 #include "attn/train/trainer.hpp"
 #include "ui_support.hpp"
-#include "viz/colormap.hpp"
-#include "viz/colour_options.hpp"
-#include "viz/train_session.hpp"
-#include "viz/train_ui.hpp"
+#include "model_names.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/colour/colour_options.hpp"
+#include "model/train/train_session.hpp"
+#include "model/train/train_ui.hpp"
 
 using namespace ui_test;
 

@@ -17,9 +17,10 @@
 #include <sys/wait.h>
 
 #include "attn/io/scenario_file.hpp"
-#include "viz/colour_scale.hpp"
-#include "viz/theme.hpp"
-#include "viz/scenario_edit.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_scale.hpp"
+#include "model/settings/theme.hpp"
+#include "model/document/scenario_edit.hpp"
 
 namespace ui_test {
 

@@ -11,8 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/trace.hpp"
-#include "viz/colormap.hpp"
-#include "viz/colour_scale.hpp"
+#include "model_names.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/colour/colour_scale.hpp"
 
 namespace ui_test {
 

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "viz/app_actions.hpp"
-#include "viz/lesson_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/lessons/lesson_actions.hpp"
 #include "canvas/canvas_parts.hpp"
-#include "viz/scenario_edit.hpp"
+#include "model/document/scenario_edit.hpp"
 
 namespace viz {
 namespace {

@@ -10,7 +10,8 @@
 #include "canvas/canvas_parts.hpp"
 #include "panels/notice_lines.hpp"
 #include "panels/transport_bar.hpp"
-#include "viz/stage_roles.hpp"
+#include "model_names.hpp"
+#include "model/layout/stage_roles.hpp"
 
 namespace viz {
 namespace {

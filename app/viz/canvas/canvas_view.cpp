@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "canvas/canvas_parts.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/lesson_answers.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lesson_answers.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "canvas/grid_painter.hpp"
 #include "panels/tiled_window.hpp"

@@ -9,17 +9,18 @@
 
 #include <imgui.h>
 
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 #include "gl/font_set.hpp"
 #include "panels/editor_panel.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "canvas/grid_renderer.hpp"
 #include "canvas/grid_textures.hpp"
-#include "viz/animation.hpp"
-#include "viz/colormap.hpp"
-#include "viz/layout.hpp"
-#include "viz/step_caption.hpp"
-#include "viz/trace_model.hpp"
+#include "model/animation/animation.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/layout/layout.hpp"
+#include "model/animation/step_caption.hpp"
+#include "model/trace/trace_model.hpp"
 
 namespace viz {
 

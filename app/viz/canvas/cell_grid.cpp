@@ -5,7 +5,8 @@
 #include <cmath>
 
 #include "canvas/grid_painter.hpp"
-#include "viz/cell_format.hpp"
+#include "model_names.hpp"
+#include "model/layout/cell_format.hpp"
 
 namespace viz {
 namespace {

@@ -14,7 +14,8 @@
 #include "panels/editor_panel.hpp"  // WidgetProbe
 #include "gl/font_set.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/colour_scale.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_scale.hpp"
 
 namespace viz {
 

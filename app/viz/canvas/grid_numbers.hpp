@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "gl/font_set.hpp"
-#include "viz/animation.hpp"
-#include "viz/cell_text_plan.hpp"
-#include "viz/layout.hpp"
-#include "viz/view_transform.hpp"
+#include "model_names.hpp"
+#include "model/animation/animation.hpp"
+#include "model/layout/cell_text_plan.hpp"
+#include "model/layout/layout.hpp"
+#include "model/layout/view_transform.hpp"
 
 namespace viz {
 

@@ -10,7 +10,8 @@
 
 #include "attn/explain.hpp"
 #include "canvas/grid_numbers.hpp"
-#include "viz/step_caption.hpp"
+#include "model_names.hpp"
+#include "model/animation/step_caption.hpp"
 
 namespace viz {
 namespace {

@@ -9,13 +9,14 @@
 #include "gl/font_set.hpp"
 #include "canvas/grid_renderer.hpp"
 #include "canvas/grid_textures.hpp"
-#include "viz/animation.hpp"
-#include "viz/cell_text_plan.hpp"
+#include "model_names.hpp"
+#include "model/animation/animation.hpp"
+#include "model/layout/cell_text_plan.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/colour_scale.hpp"
-#include "viz/axis_pins.hpp"
-#include "viz/layout.hpp"
-#include "viz/view_transform.hpp"
+#include "model/colour/colour_scale.hpp"
+#include "model/layout/axis_pins.hpp"
+#include "model/layout/layout.hpp"
+#include "model/layout/view_transform.hpp"
 
 namespace viz {
 

@@ -9,7 +9,8 @@
 #include <imgui.h>
 
 #include "gl/gl_objects.hpp"
-#include "viz/layout.hpp"
+#include "model_names.hpp"
+#include "model/layout/layout.hpp"
 
 namespace viz {
 

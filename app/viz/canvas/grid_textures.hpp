@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "gl/gl_objects.hpp"
-#include "viz/animation.hpp"
-#include "viz/colormap.hpp"
-#include "viz/colour_scale.hpp"
-#include "viz/grid_texels.hpp"
-#include "viz/layout.hpp"
+#include "model_names.hpp"
+#include "model/animation/animation.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/colour/colour_scale.hpp"
+#include "model/colour/grid_texels.hpp"
+#include "model/layout/layout.hpp"
 
 namespace viz {
 

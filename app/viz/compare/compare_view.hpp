@@ -8,8 +8,9 @@
 
 #include "panels/editor_panel.hpp"
 #include "gl/font_set.hpp"
-#include "viz/app_state.hpp"
-#include "viz/compare.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/compare/compare.hpp"
 
 namespace viz {
 

@@ -7,7 +7,8 @@
 #include <imgui.h>
 
 #include "panels/editor_panel.hpp"  // WidgetProbe
-#include "viz/hull_view.hpp"
+#include "model_names.hpp"
+#include "model/explore/hull_view.hpp"
 
 namespace viz {
 

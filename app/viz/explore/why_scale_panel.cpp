@@ -11,8 +11,9 @@
 #include "attn/explain.hpp"
 #include "explore/panel_window.hpp"
 #include "explore/plot_style.hpp"
-#include "viz/cell_format.hpp"
-#include "viz/colour_scale.hpp"
+#include "model_names.hpp"
+#include "model/layout/cell_format.hpp"
+#include "model/colour/colour_scale.hpp"
 
 namespace viz {
 namespace {

@@ -6,8 +6,9 @@
 #include <imgui.h>
 
 #include "panels/editor_panel.hpp"  // WidgetProbe
-#include "viz/colormap.hpp"
-#include "viz/why_scale_model.hpp"
+#include "model_names.hpp"
+#include "model/colour/colormap.hpp"
+#include "model/explore/why_scale_model.hpp"
 
 namespace viz {
 

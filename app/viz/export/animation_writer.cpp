@@ -8,7 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "viz/colour_quantizer.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_quantizer.hpp"
 
 namespace viz {
 

@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "export/offscreen_target.hpp"
-#include "viz/colormap.hpp"
+#include "model_names.hpp"
+#include "model/colour/colormap.hpp"
 
 namespace viz {
 

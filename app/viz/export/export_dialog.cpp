@@ -11,7 +11,8 @@
 #include <imgui_stdlib.h>
 
 #include "panels/file_browser_view.hpp"
-#include "viz/export_plan.hpp"
+#include "model_names.hpp"
+#include "model/export/export_plan.hpp"
 
 namespace viz {
 namespace {

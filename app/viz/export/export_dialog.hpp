@@ -6,7 +6,8 @@
 #include "panels/editor_panel.hpp"
 
 #include "attn/trace.hpp"
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 
 namespace viz {
 

@@ -12,8 +12,9 @@
 #include <stb_image_write.h>
 
 #include "gl/gl.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lesson_opening.hpp"
 #include <imgui.h>
 
 namespace viz {

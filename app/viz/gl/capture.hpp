@@ -5,11 +5,12 @@
 
 #include <string>
 
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 #include "panels/editor_panel.hpp"
 #include "canvas/grid_numbers.hpp"
-#include "viz/layout.hpp"
-#include "viz/trace_model.hpp"
+#include "model/layout/layout.hpp"
+#include "model/trace/trace_model.hpp"
 
 namespace viz {
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "viz/key_hold.hpp"
+#include "model_names.hpp"
+#include "model/animation/key_hold.hpp"
 
 struct GLFWwindow;
 

@@ -4,7 +4,8 @@
 
 #include <imgui.h>
 
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/settings/theme.hpp"
 
 namespace viz {
 

@@ -7,7 +7,8 @@
 
 #include "lessons/lesson_panel.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_opening.hpp"
 
 namespace viz {
 

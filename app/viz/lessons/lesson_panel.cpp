@@ -10,8 +10,9 @@
 #include "panels/editor_panel.hpp"
 #include "panels/rich_text_view.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/text_fit.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/layout/text_fit.hpp"
 #include "panels/tiled_window.hpp"
 
 namespace viz {

@@ -6,8 +6,9 @@
 
 #include "panels/editor_panel.hpp"
 #include "gl/font_set.hpp"
-#include "viz/app_state.hpp"
-#include "viz/lesson_catalogue.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/lessons/lesson_catalogue.hpp"
 
 namespace viz {
 

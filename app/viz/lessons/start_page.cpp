@@ -7,8 +7,9 @@
 #include "lessons/lesson_panel.hpp"
 #include "gl/theme_style.hpp"
 #include "panels/notice_lines.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lesson_opening.hpp"
 
 namespace viz {
 namespace {

@@ -5,7 +5,8 @@
 #pragma once
 
 #include "panels/editor_panel.hpp"
-#include "viz/colour_options.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_options.hpp"
 
 namespace viz {
 

@@ -13,9 +13,10 @@
 #include "lessons/lesson_panel.hpp"
 #include "panels/file_browser_view.hpp"
 #include "panels/menu_bar.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/disk_actions.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/files/disk_actions.hpp"
+#include "model/lessons/lesson_opening.hpp"
 
 namespace viz {
 namespace {

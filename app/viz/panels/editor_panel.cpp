@@ -4,11 +4,12 @@
 
 #include <imgui_stdlib.h>
 
-#include "viz/app_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
 #include "gl/theme_style.hpp"
 #include "panels/typed_fields.hpp"
 #include "attn/explain.hpp"
-#include "viz/scenario_edit.hpp"
+#include "model/document/scenario_edit.hpp"
 #include "panels/tiled_window.hpp"
 
 namespace viz {

@@ -10,8 +10,9 @@
 
 #include <imgui.h>
 
-#include "viz/app_state.hpp"
-#include "viz/trace_model.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/trace/trace_model.hpp"
 
 namespace viz {
 

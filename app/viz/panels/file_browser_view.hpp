@@ -6,9 +6,10 @@
 
 #include <string>
 
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 #include "panels/editor_panel.hpp"
-#include "viz/file_dialogs.hpp"
+#include "model/files/file_dialogs.hpp"
 
 namespace viz {
 

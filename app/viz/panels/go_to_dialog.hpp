@@ -6,7 +6,8 @@
 
 #include "attn/trace.hpp"
 #include "panels/editor_panel.hpp"
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 
 namespace viz {
 

@@ -5,7 +5,8 @@
 
 #include <imgui.h>
 
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 #include "attn/explain.hpp"
 
 namespace viz {

@@ -10,7 +10,8 @@
 
 #include "gl/theme_style.hpp"
 #include "panels/typed_fields.hpp"
-#include "viz/app_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
 #include "attn/explain.hpp"
 #include "panels/editor_panel.hpp"
 

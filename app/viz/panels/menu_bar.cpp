@@ -10,10 +10,11 @@
 
 #include "panels/colour_menu.hpp"
 #include "lessons/lesson_panel.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/compare_actions.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/compare/compare_actions.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lesson_opening.hpp"
 
 namespace viz {
 namespace {

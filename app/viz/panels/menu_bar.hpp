@@ -5,8 +5,9 @@
 #include <vector>
 
 #include "panels/editor_panel.hpp"
-#include "viz/app_state.hpp"
-#include "viz/lesson_catalogue.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/lessons/lesson_catalogue.hpp"
 
 namespace viz {
 

@@ -8,9 +8,10 @@
 #include <string>
 
 #include "gl/theme_style.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/disk_actions.hpp"
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/files/disk_actions.hpp"
+#include "model/settings/theme.hpp"
 
 namespace viz {
 namespace {

@@ -8,7 +8,8 @@
 #include <imgui.h>
 
 #include "panels/editor_panel.hpp"
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 
 namespace viz {
 

@@ -6,8 +6,9 @@
 #include <string>
 
 #include "gl/font_set.hpp"
-#include "viz/rich_text.hpp"
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/lessons/rich_text.hpp"
+#include "model/settings/theme.hpp"
 
 namespace viz {
 

@@ -6,7 +6,8 @@
 #include <string>
 
 #include "canvas/grid_painter.hpp"
-#include "viz/colormap.hpp"
+#include "model_names.hpp"
+#include "model/colour/colormap.hpp"
 #include "panels/tiled_window.hpp"
 
 namespace viz {

@@ -17,7 +17,8 @@
 
 #include "attn/explain.hpp"
 #include "panels/editor_panel.hpp"
-#include "viz/app_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
 
 namespace viz {
 namespace {

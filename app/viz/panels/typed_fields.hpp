@@ -9,7 +9,8 @@
 #include <string>
 
 #include "panels/editor_panel.hpp"
-#include "viz/app_state.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
 
 namespace viz {
 

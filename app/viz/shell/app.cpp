@@ -10,12 +10,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "viz/app_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
 #include "gl/capture.hpp"
 #include "panels/menu_bar.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/config_files.hpp"
-#include "viz/settings_state.hpp"
+#include "model/settings/config_files.hpp"
+#include "model/settings/settings_state.hpp"
 
 namespace viz {
 namespace {

@@ -11,12 +11,13 @@
 #include <stb_image_write.h>
 
 #include "shell/app.hpp"
-#include "viz/lesson_actions.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_actions.hpp"
 #include "attn/io/matrix_export.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/svg_export.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/export/svg_export.hpp"
 
 namespace viz {
 

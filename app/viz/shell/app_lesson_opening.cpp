@@ -4,7 +4,8 @@
 // (lessons/lesson_check_window.cpp). It starts when the check has passed;
 // a check that fails says why, as before, and Cancel keeps the document.
 #include "shell/app.hpp"
-#include "viz/lesson_opening.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_opening.hpp"
 
 namespace viz {
 

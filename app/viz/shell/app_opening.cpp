@@ -5,8 +5,9 @@
 // status panel and Cancel. The file becomes the document only when it has
 // been read whole (or its error is shown, the current document kept).
 #include "shell/app.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/disk_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/files/disk_actions.hpp"
 
 namespace viz {
 

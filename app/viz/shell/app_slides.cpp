@@ -13,9 +13,10 @@
 #include "attn/io/text_file.hpp"
 #include "gl/capture.hpp"
 #include "shell/app.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/settings/theme.hpp"
 
 namespace viz {
 

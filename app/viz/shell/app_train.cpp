@@ -7,8 +7,9 @@
 
 #include "shell/app.hpp"
 #include "attn/io/model_file.hpp"
-#include "viz/app_actions.hpp"
-#include "viz/lesson_actions.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/lessons/lesson_actions.hpp"
 
 namespace viz {
 namespace {

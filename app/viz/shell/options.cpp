@@ -9,8 +9,9 @@
 #include <CLI/CLI.hpp>
 
 #include "attn/io/text_file.hpp"
-#include "viz/config_files.hpp"
-#include "viz/export_plan.hpp"
+#include "model_names.hpp"
+#include "model/settings/config_files.hpp"
+#include "model/export/export_plan.hpp"
 
 namespace viz {
 

@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "viz/colour_options.hpp"
-#include "viz/timeline.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_options.hpp"
+#include "model/animation/timeline.hpp"
 
 namespace viz {
 

@@ -6,8 +6,9 @@
 
 #include <GLFW/glfw3.h>
 
-#include "viz/app_actions.hpp"
-#include "viz/navigation_keys.hpp"
+#include "model_names.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/animation/navigation_keys.hpp"
 
 namespace viz {
 namespace {

@@ -4,8 +4,9 @@
 // Ctrl+Z/Y/S/O/Q edit and file actions. Ignored while a text field has the keyboard.
 #pragma once
 
-#include "viz/app_state.hpp"
-#include "viz/timeline.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/animation/timeline.hpp"
 
 namespace viz {
 

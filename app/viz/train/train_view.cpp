@@ -17,8 +17,9 @@
 #include "canvas/cell_grid.hpp"
 #include "panels/long_text.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/lesson_actions.hpp"
-#include "viz/theme.hpp"
+#include "model_names.hpp"
+#include "model/lessons/lesson_actions.hpp"
+#include "model/settings/theme.hpp"
 #include "panels/tiled_window.hpp"
 
 namespace viz {

@@ -9,9 +9,10 @@
 #include "panels/editor_panel.hpp"
 #include "gl/font_set.hpp"
 #include "gl/theme_style.hpp"
-#include "viz/app_state.hpp"
-#include "viz/train_session.hpp"
-#include "viz/train_view_model.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/train/train_session.hpp"
+#include "model/train/train_view_model.hpp"
 
 namespace viz {
 

@@ -1,0 +1,75 @@
+// The compare view's model: two variants of a scene side by side with their
+// difference, for one stage (and head). Either side is a fixed scenario (a
+// snapshot the user took, or a lesson step's variant) or, when absent, the
+// open document, so editing after a snapshot updates "now" live.
+// Pure: traces in, matrices and messages out; the app draws them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/trace.hpp"
+
+namespace model {
+
+struct CompareState {
+  bool open = false;
+  bool from_lesson = false;             // opened by a lesson step: leaving the step closes it
+  std::optional<attn::Scenario> a, b;   // fixed sides; nullopt: the open document
+  std::string label_a = "snapshot", label_b = "now";
+  std::string stage = "weights";
+  int head = 0;
+  std::uint64_t revision = 0;           // bumped when a fixed side changes (its trace is recomputed)
+};
+
+// What the view shows for one stage: A, B and B − A when the shapes agree.
+struct CompareGrids {
+  std::string title;                    // the stage's title, e.g. "softmax weights"
+  attn::ValueKind kind = attn::ValueKind::Signed;
+  attn::Mat a, b, diff;                 // diff empty when it cannot be formed
+  attn::BoolMat blocked_a, blocked_b;   // empty when nothing is blocked
+  std::vector<std::string> rows_a, cols_a, rows_b, cols_b;
+  std::string problem;                  // why there is no difference grid, or "" when there is one
+  double max_abs_diff = 0;              // over cells open on both sides
+  bool hidden = false;                  // a lesson question hides this stage: shapes only, no numbers
+};
+
+// The one place the compare model reads a stage's numbers.
+attn::Mat stage_matrix(const attn::Stage& s);
+
+// Blocked cells (−∞ logits, masked weights) have no difference: diff holds 0
+// there and the view hatches them; a cell blocked on one side only counts as
+// blocked. Never NaN. A difference within rounding (at most kRoundingUlps
+// units in the last place of the grid's largest magnitude, as when the same
+// numbers are added in another order) is exactly 0.
+constexpr double kRoundingUlps = 64;
+CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head);
+
+// What the view may show while a lesson question keeps `hidden_ids` hidden:
+// compare_stage, or, when the stage is one of them, the same shapes with
+// every number, blocked pattern and the largest change wiped (so nothing on
+// screen, in a tooltip or in the header gives the answer away).
+CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+                              const std::vector<std::string>& hidden_ids);
+
+// Stage ids both traces have, in A's pipeline order, for the stage picker.
+std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b);
+
+// The traces of the fixed sides, recomputed only when the state's revision
+// changes. A side that cannot be computed gives an error message instead.
+class CompareTraces {
+ public:
+  void update(const CompareState& state);
+  const attn::Trace* a() const { return a_.get(); }
+  const attn::Trace* b() const { return b_.get(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::shared_ptr<const attn::Trace> a_, b_;
+  std::string error_;
+  std::uint64_t revision_ = ~0ull;
+};
+
+}  // namespace model

@@ -1,0 +1,299 @@
+// AppState: everything the user controls, in one place (the document being
+// edited, playback, view, selection, dialogs). Panels edit it in place; the
+// derived TraceModel is recomputed from it only when `revision` changes.
+// Plain data with no GL or ImGui, so the document actions are unit-tested.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/io/scenario_file.hpp"
+#include "attn/io/lesson_file.hpp"
+#include "model/export/export_plan.hpp"
+#include "model/files/autosave.hpp"
+#include "model/animation/clock.hpp"
+#include "model/colour/colour_options.hpp"
+#include "model/compare/compare.hpp"
+#include "model/settings/config_files.hpp"
+#include "model/lessons/lesson_session.hpp"
+#include "model/document/shape_memory.hpp"
+#include "model/animation/timeline.hpp"
+#include "model/train/train_ui.hpp"
+#include "model/files/desktop_chooser.hpp"
+#include "model/files/disk_stamp.hpp"
+#include "model/document/undo_history.hpp"
+#include "model/layout/view_transform.hpp"
+
+namespace model {
+
+// A lesson being checked in the background (model::LessonLoader,
+// lesson_opening.hpp): the app starts the check of `request` and clears it;
+// while it runs `path` names the file and steps_done of steps is its
+// progress; cancel asks the app to stop it.
+struct LessonOpening {
+  std::string request, path;
+  int start_step = 0;  // enter this step (from 1) once it starts; 0: where the student left it
+  int steps_done = 0, steps = 0;
+  bool cancel = false;
+};
+
+// One cell of one stage (stage by id and head, so it survives recomputes).
+struct CellRef {
+  attn::StageRef stage;
+  int row = 0, col = 0;
+  bool operator==(const CellRef& o) const { return stage == o.stage && row == o.row && col == o.col; }
+};
+
+// A mouse gesture on the canvas that spans frames.
+struct CanvasGesture {
+  enum class Kind { None, EditValue, PaintMask };
+  Kind kind = Kind::None;
+  CellRef cell;              // EditValue: the input cell being dragged
+  double start_value = 0;
+  double per_pixel = 0.01;   // value change per pixel of vertical drag
+  bool paint_blocked = true; // PaintMask: what the stroke writes
+};
+
+// What is being typed into one field. Typed text is applied only when the
+// user presses Enter or leaves the field, so "12" never passes through 1
+// token and 1e308 never through 1e3. At most one field is typed into at a time.
+struct FieldDraft {
+  std::uint32_t widget = 0;    // the field's widget id; 0: nothing typed
+  std::uint64_t document = 0;  // the document it was typed into
+  std::string text;            // the text as typed (shape fields, labels)
+  double value = 0;            // the number as typed (value cells)
+};
+
+struct ViewOptions {
+  int head = -1;               // -1: all heads side by side
+  bool show_values = true;     // print numbers in grids whose cells have room
+  bool presentation = false;   // projector mode: full screen, one stage and its inputs, large text
+  int ui_scale_percent = 100;  // UI text size, 75..250; starts at the monitor's content scale
+  bool spotlight = false;      // dim all but the current cell, its row, column and sources
+  bool laser = false;          // a laser-pointer dot instead of the mouse cursor
+  // A double-clicked grid title: only that stage and its inputs are laid out
+  // (Escape goes back to the whole pipeline).
+  std::optional<attn::StageRef> zoom_stage;
+  bool fit_pending = true;     // fit the canvas on the next frame
+  // The view refits by itself when the layout or the room for it changes
+  // shape, unless the user has panned or zoomed since the last fit.
+  bool user_moved = false;
+  Rect fitted_area, fitted_target;  // screen area and world rectangle of the last fit
+  Rect area;                   // where grids were drawn in the last frame (screen)
+  // Grids whose axis labels the last frame pinned to the view's edges (axis_pins.hpp).
+  struct PinnedAxes {
+    int stage = -1;
+    bool rows = false, cols = false;
+  };
+  std::vector<PinnedAxes> pinned_axes;
+  // View > Go to cell (Ctrl+G) and --go-to: the cell to bring to the middle
+  // of the view, large enough to print its number. The canvas applies it
+  // once the cell's grid is laid out (axis_pins.hpp: centred_on_cell), and
+  // again while the layout or the area still settle (a big scene's layout
+  // changes as its computation ends): done when a frame finds both as it
+  // left them.
+  struct GoTo {
+    CellRef cell;
+    bool applied = false;
+    Rect world, area;  // the cell in world units and the grid area, when applied
+  };
+  std::optional<GoTo> go_to;
+  bool go_to_dialog = false;
+  CellRef go_to_draft;  // the dialog's fields
+  double fit_zoom = 1;         // a fit zooms this much further in (--zoom)
+  // Pixels kept around a fitted picture; an export at S times the pixels
+  // keeps S times as many, so it is an exact enlargement of the window's.
+  double fit_margin = 12;
+  double fit_max_zoom = 2;  // an export at scale S fits up to S times closer, so 4x is 4x
+  std::string focus_stage;     // fit on this stage (and its inputs) instead
+  int focus_head = -1;
+  bool show_editor = true;
+  bool show_inspector = true;
+  // Presenting a lesson, its panel's text scale: fitted each frame so the
+  // step, its question and every choice show without scrolling (text_fit.hpp).
+  float lesson_text_scale = 1;
+  // Drawing a slide (File > Export lesson as slides): the lesson and its
+  // grids with no control on them: no transport bar, buttons or fields.
+  bool slide = false;
+  bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
+  ViewTransform transform;
+  ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
+};
+
+// A line for the status panel that needs no answer. A notice raised by an
+// edit (a value the editor limited) belongs to the state that edit made and
+// goes away when that edit is undone; one about a file (keys it skipped)
+// goes when another document replaces it. Any other (settings that could
+// not be read, a failed autosave) stays until the user dismisses it.
+struct Notice {
+  std::string text;
+  std::uint64_t position = 0;  // UndoHistory position it belongs to; 0: none
+  std::uint64_t document = 0;  // AppState::document it is about; 0: none
+};
+
+// What to do once unsaved edits have been saved or discarded.
+struct PendingAction {
+  enum class Kind { None, Open, OpenBuiltin, Quit, ShowScene, OpenRead };
+  PendingAction() = default;
+  PendingAction(Kind k, std::string file) : kind(k), path(std::move(file)) {}
+  Kind kind = Kind::None;
+  std::string path;  // Open, OpenRead: the file
+  // ShowScene: a scene that is not a file (a trained layer), its label and
+  // the head lane to show (-1: all). OpenRead: the file `path`, already read.
+  std::shared_ptr<const attn::io::ScenarioFile> scene;
+  std::string label;
+  int head = -1;
+  DiskStamp stamp;  // OpenRead: the bytes that were read
+};
+
+struct AppState {
+  // The document.
+  attn::io::ScenarioFile doc;
+  std::string path;              // empty: the built-in lesson
+  // The open file on disk (disk_stamp.hpp): `stamp` is what the document
+  // was read from or last saved as. Someone else may change the file since
+  // (another window, an editor): `outside` says so, and the status panel
+  // offers Reload until the user answers (`answered`); Save then asks
+  // before it writes over their change (`save_conflict`).
+  struct DiskFile {
+    DiskStamp stamp;
+    DiskChange outside = DiskChange::Same;
+    DiskStamp outside_stamp;  // what is on disk now, when outside != Same
+    bool answered = false;
+    bool save_conflict = false;  // Overwrite / Save as / Reload and compare / Cancel
+  } disk;
+  std::string builtin_text;      // the built-in lesson's file text
+  std::string assets_dir;        // the scenes and lessons attnviz ships (model::find_assets_dir)
+  std::uint64_t document = 0;    // bumped whenever another document is opened
+  attn::Scenario original;       // what Reset goes back to
+  attn::Scenario saved;          // the content of the file on disk (edited = differs)
+  std::uint64_t saved_version = 0;  // bumped whenever `saved` changes
+  std::uint64_t revision = 1;    // bumped by every change of doc.scenario
+  UndoHistory history;
+  bool edit_in_progress = false; // a drag is changing values; commit when it ends
+  FieldDraft draft;
+  std::uint64_t revealed_revision = 0;  // the failed revision the editor last opened on
+  edit::ShapeMemory shape_memory;
+
+  // Playback.
+  Clock clock;
+  Granularity granularity = Granularity::Stage;
+
+  // View and selection.
+  ViewOptions view;
+  std::optional<CellRef> hovered;
+  std::optional<CellRef> pinned;
+  bool paint_mask = false;       // left-drag on score/weight grids toggles mask cells
+  CanvasGesture gesture;
+
+  // Lessons. A step's scene becomes the document; its view is applied on
+  // entering, and its timing once the step's trace exists.
+  std::optional<LessonSession> lesson;
+  LessonOpening lesson_opening;
+  ProgressStore progress;
+  std::vector<attn::io::CellSpec> highlights;         // cells the step outlines
+  std::optional<attn::io::LessonView> view_request;   // timing still to apply
+  bool view_request_at_end = false;  // apply it as the step ends (the clicker went back to it)
+  std::string doc_label;         // names a document that is not a file (a lesson step)
+  bool show_start_page = false;
+  // The compare view (a snapshot against now, or a lesson step's two variants).
+  CompareState compare;
+  // The Train view: a tiny model learning a task, its heads shown as it learns.
+  TrainUi train;
+  std::string answer_text;       // the number being typed for a question
+  int answer_choice = -1;        // the choice picked for a question
+
+  // Editing helpers.
+  std::uint64_t seed = 1;
+  std::vector<std::string> recent;
+
+  // Dialogs and messages.
+  std::string message;           // last file error, shown until dismissed
+  // Things the user should notice but that need no answer (typos the file
+  // loader skipped, a value the editor limited): in the status panel until dismissed.
+  std::vector<Notice> notices;
+  bool open_dialog = false, save_dialog = false, open_lesson_dialog = false;
+  std::string dialog_path;       // the path being typed in the open/save dialog
+  // The file dialogs' shared state (one is open at a time): the in-app
+  // browser's listing, the folders remembered (settings), and the desktop's
+  // own chooser, which a dialog asks for and the app runs (desktop_chooser.hpp).
+  struct FileDialogs {
+    FolderListing listing;  // the folder the open dialog shows
+    std::string listing_key;  // what it was listed for (folder, types, hidden files)
+    int filter = 0;         // 0: the dialog's own file types, 1: all files
+    bool show_hidden = false;
+    std::vector<std::string> recent_folders;          // newest first
+    std::map<std::string, std::string> last_folder;  // per purpose: "open", "save", "lesson", "export", "slides"
+    std::string last_export_name;                    // the file name last exported to
+    bool desktop_available = false;                  // the app found zenity or kdialog
+    std::string desktop_tool;                        // its name, for the dialog's words
+    // Ask: the dialog wants the desktop's chooser for `desktop_request`;
+    // the app starts it (Choosing) and puts the outcome in desktop_result.
+    // Browse: this dialog uses the in-app browser.
+    enum class Desktop { Idle, Ask, Choosing, Browse } desktop = Desktop::Idle;
+    ChooserRequest desktop_request;
+    std::optional<ChooserResult> desktop_result;
+    bool desktop_cancel = false;  // the dialog closed or chose its own browser: the app closes the chooser
+    std::string desktop_error;    // the desktop chooser's last failure, said in the in-app dialog
+  } files;
+  bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
+  PendingAction pending;         // runs after the answer (or after Save as)
+  // Work a crashed run left behind, offered back at start (and its file).
+  std::optional<AutosaveRecord> restore_offer;
+  std::string restore_file;
+  // While autosave copies cannot be written (a full disk), the notice that
+  // says so; said once, and taken back when a copy is written again.
+  std::string autosave_failing;
+  bool show_help = false;
+  // File > Export: the dialog's choices, the request the app starts, and
+  // the progress of a running GIF/MP4 export (the app owns the job itself).
+  struct ExportUi {
+    bool dialog = false;
+    ExportRequest draft;
+    bool custom_size = false;  // the dialog shows width and height fields (else the presets)
+    std::optional<ExportRequest> start;
+    bool running = false, cancel = false;
+    double progress = 0;  // 0..1
+    // File > Export lesson as slides: its dialog, and the request the app starts.
+    bool slides_dialog = false;
+    struct SlidesRequest {
+      std::string dir;
+      int width = 1920, height = 1080;
+      bool custom_size = false;
+    };
+    SlidesRequest slides_draft;
+    std::optional<SlidesRequest> start_slides;
+    std::string writing;  // what the running export writes, when not draft.path (the slides' folder)
+  } export_ui;
+  bool quit = false;
+  // A large file to open in the background (model::FileLoader): the app starts
+  // the read and clears this; `opening` names the file while it is read, and
+  // cancel_open asks to stop waiting for it.
+  std::string open_request, opening;
+  bool cancel_open = false;
+  // The document and revision when the read was asked for: if either has
+  // moved by the time the file arrives (an edit, a restored autosave), the
+  // file does not replace the document without asking.
+  std::uint64_t open_requested_document = 0, open_requested_revision = 0;
+  // The user pressed Cancel on a background recompute (the app stops it),
+  // or Compute again after that (the app starts it again).
+  bool cancel_compute = false;
+  bool compute_again = false;
+
+  // True when the document differs from the file on disk (or the built-in
+  // lesson): content is compared, so undoing back, or Reset after Randomise,
+  // is not "edited". Cached per revision: large scenes hold megabytes.
+  bool dirty() const;
+  const std::optional<CellRef>& inspected() const { return pinned ? pinned : hovered; }
+
+ private:
+  mutable std::uint64_t dirty_revision_ = 0, dirty_document_ = 0, dirty_saved_ = 0;
+  mutable bool dirty_ = false;
+};
+
+}  // namespace model

@@ -1,0 +1,35 @@
+// When a scenario cannot be computed because a value overflowed, the core
+// names the stage cell; the student needs the numbers they typed that caused
+// it. This walks back from that cell to the input entries it is computed
+// from and keeps the largest ones, so the editor can open on them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/trace.hpp"
+
+namespace model {
+
+// One entry of an editable input matrix: "x", "context", "w_q", "w_k",
+// "w_v" (with its head) or "w_o".
+struct InputCell {
+  std::string matrix;
+  int head = -1;
+  int row = 0, col = 0;
+  double value = 0;
+  bool operator==(const InputCell& o) const {
+    return matrix == o.matrix && head == o.head && row == o.row && col == o.col;
+  }
+};
+
+// The inputs behind cell (row, col) of `stage` whose magnitude is within
+// three orders of magnitude of the largest of them, largest first, at most
+// `limit`. Empty when the stage is unknown or nothing feeds it.
+std::vector<InputCell> offending_inputs(const attn::Scenario& s, const attn::StageRef& stage, int row, int col,
+                                        size_t limit = 8);
+
+// "X[0,0] (token "the")", "W_Q[2,1] (head 1)": how the editor names an entry.
+std::string input_cell_name(const attn::Scenario& s, const InputCell& cell);
+
+}  // namespace model

@@ -1,0 +1,31 @@
+// Keeps the explanation of one cell (the inspected or the animated one) and
+// recomputes it only when the cell or the trace changes, so hovering costs
+// nothing per frame and draw code never calls the core.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "attn/explain.hpp"
+
+namespace model {
+
+class ExplainCache {
+ public:
+  // The explanation of (stage, row, col) in the trace of `generation`, or
+  // null when there is no such cell (e.g. it vanished after a resize).
+  const attn::Explanation* get(const attn::Trace& trace, const attn::Scenario& scenario, std::uint64_t generation,
+                               const attn::StageRef& stage, int row, int col);
+  void clear() { valid_ = false; }
+  int computations() const { return computations_; }  // for tests
+
+ private:
+  std::optional<attn::Explanation> value_;
+  attn::StageRef stage_;
+  int row_ = -1, col_ = -1;
+  std::uint64_t generation_ = 0;
+  bool valid_ = false;
+  int computations_ = 0;
+};
+
+}  // namespace model

@@ -1,0 +1,24 @@
+// Which stages the canvas lays out. One rule for the window, presentation
+// and exports, so a lesson step looks the same on the teacher's desk and on
+// the projector: a step shows its own stage (every head it asks about), that
+// stage's inputs and every stage the step names (highlights, the question's
+// grid); presenting with no step focus follows the animation; otherwise a
+// double-clicked title zooms, and with none of these every stage shows.
+#pragma once
+
+#include <vector>
+
+#include "model/animation/animation.hpp"
+#include "model/document/app_state.hpp"
+#include "model/animation/timeline.hpp"
+
+namespace model {
+
+// Indices into trace.stages, in trace order without repeats; empty: all.
+std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const Timeline& tl, const Frame& frame);
+
+// The stages a lesson step names: its highlights and its question's grid,
+// on the heads that are shown (indices into trace.stages).
+std::vector<int> stages_named_by_step(const AppState& s, const attn::Trace& trace);
+
+}  // namespace model

@@ -1,0 +1,102 @@
+// Compare view model: the difference of one stage between two traces.
+#include "model/compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace model {
+namespace {
+
+const attn::Stage* find_stage(const attn::Trace& t, const std::string& id, int head) {
+  if (const attn::Stage* s = t.find(id, head)) return s;
+  return t.find(id, -1) ? t.find(id, -1) : t.find(id, 0);  // per-model stages, or head 0 when it has fewer heads
+}
+
+std::string shape(const attn::Mat& m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+
+}  // namespace
+
+attn::Mat stage_matrix(const attn::Stage& s) { return s.value.dense(); }
+
+CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head) {
+  CompareGrids g;
+  const attn::Stage* sa = find_stage(a, stage, head);
+  const attn::Stage* sb = find_stage(b, stage, head);
+  if (!sa || !sb) {
+    g.problem = std::string("stage \"") + stage + "\" is missing from " + (!sa && !sb ? "both sides" : !sa ? "A" : "B");
+    if (sa) g.a = stage_matrix(*sa), g.title = sa->title, g.rows_a = sa->row_labels, g.cols_a = sa->col_labels;
+    if (sb) g.b = stage_matrix(*sb), g.title = sb->title, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
+    return g;
+  }
+  g.title = sa->title;
+  g.kind = sa->kind;
+  g.a = stage_matrix(*sa);
+  g.b = stage_matrix(*sb);
+  g.blocked_a = sa->blocked.mat();
+  g.blocked_b = sb->blocked.mat();
+  g.rows_a = sa->row_labels, g.cols_a = sa->col_labels, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
+  if (g.a.rows() != g.b.rows() || g.a.cols() != g.b.cols()) {
+    g.problem = "A has " + shape(g.a) + " " + sa->title + ", B has " + shape(g.b) + ": no difference grid";
+    return g;
+  }
+  g.diff = attn::Mat::Zero(g.a.rows(), g.a.cols());
+  // The same numbers added in another order (a swap of two tokens) differ
+  // in their last bits: B − A would read -1e-16 where the lesson says zero.
+  // A difference within rounding of the grid's largest value is 0.
+  double largest = 0;
+  for (const attn::Mat* m : {&g.a, &g.b})
+    for (Eigen::Index i = 0; i < m->size(); ++i)
+      if (std::isfinite(m->data()[i])) largest = std::max(largest, std::abs(m->data()[i]));
+  const double rounding = kRoundingUlps * std::numeric_limits<double>::epsilon() * largest;
+  for (Eigen::Index c = 0; c < g.a.cols(); ++c)
+    for (Eigen::Index r = 0; r < g.a.rows(); ++r) {
+      const bool blocked = (g.blocked_a.size() && g.blocked_a(r, c)) || (g.blocked_b.size() && g.blocked_b(r, c));
+      const double x = g.a(r, c), y = g.b(r, c);
+      if (blocked || !std::isfinite(x) || !std::isfinite(y)) continue;  // hatched, never NaN
+      const double d = std::abs(y - x) <= rounding ? 0.0 : y - x;
+      g.diff(r, c) = d;
+      g.max_abs_diff = std::max(g.max_abs_diff, std::abs(d));
+    }
+  return g;
+}
+
+CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+                              const std::vector<std::string>& hidden_ids) {
+  CompareGrids g = compare_stage(a, b, stage, head);
+  if (std::find(hidden_ids.begin(), hidden_ids.end(), stage) == hidden_ids.end()) return g;
+  g.hidden = true;
+  for (attn::Mat* m : {&g.a, &g.b, &g.diff}) m->setZero();
+  g.blocked_a.resize(0, 0);
+  g.blocked_b.resize(0, 0);
+  g.max_abs_diff = 0;
+  return g;
+}
+
+std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b) {
+  std::vector<std::string> out;
+  for (const attn::Stage& s : a.stages) {
+    if (std::find(out.begin(), out.end(), s.id) != out.end()) continue;
+    if (b.find(s.id, s.head) || b.find(s.id, -1) || b.find(s.id, 0)) out.push_back(s.id);
+  }
+  return out;
+}
+
+void CompareTraces::update(const CompareState& state) {
+  if (state.revision == revision_) return;
+  revision_ = state.revision;
+  error_.clear();
+  auto compute = [&](const std::optional<attn::Scenario>& s, const char* side) -> std::shared_ptr<const attn::Trace> {
+    if (!s) return nullptr;
+    try {
+      return std::make_shared<const attn::Trace>(attn::compute_trace(*s));
+    } catch (const std::exception& e) {
+      error_ = std::string(side) + " cannot be computed: " + e.what();
+      return nullptr;
+    }
+  };
+  a_ = compute(state.a, "A");
+  b_ = compute(state.b, "B");
+}
+
+}  // namespace model

@@ -1,0 +1,91 @@
+// Compare view actions: which scenario each side shows, and the labels.
+#include "model/compare/compare_actions.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <utility>
+
+#include "attn/io/machine_limits.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/lessons/lesson_answers.hpp"
+
+namespace model::actions {
+
+void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, std::string label_b, bool open) {
+  CompareState& c = s.compare;
+  c.a = std::move(a);
+  c.b.reset();
+  c.from_lesson = false;
+  c.label_a = std::move(label_a);
+  c.label_b = std::move(label_b);
+  if (open) c.open = true;
+  ++c.revision;
+}
+
+void take_snapshot(AppState& s) {
+  compare_with_document(s, s.doc.scenario, "snapshot", "now", false);
+  notify(s, "Snapshot taken. Change the scene, then View > Compare with snapshot shows both and their difference.");
+}
+
+void open_compare(AppState& s) {
+  if (!s.compare.a && !s.compare.b) {
+    notify(s, "Nothing to compare yet: View > Take snapshot first, then change the scene.");
+    return;
+  }
+  s.compare.open = true;
+}
+
+void close_compare(AppState& s) {
+  s.compare.open = false;
+  if (s.compare.from_lesson) {  // the lesson's variant is not the user's snapshot
+    s.compare = CompareState{false, false, {}, {}, "snapshot", "now", "weights", 0, s.compare.revision + 1};
+  }
+}
+
+void choose_compare_stage(AppState& s, const std::string& stage) {
+  if (!stage.empty()) s.compare.stage = stage;
+}
+
+void choose_compare_head(AppState& s, int head, int heads) { s.compare.head = std::clamp(head, 0, std::max(heads, 1) - 1); }
+
+bool compare_click_answers(const AppState& s, const attn::Trace& doc) {
+  const CompareState& c = s.compare;
+  if (!c.open || c.a || !s.lesson || s.lesson->revealed()) return false;
+  const auto& q = s.lesson->current().question;
+  if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
+  const attn::Stage* asked = lesson_stage(doc, q->target);
+  return asked && asked->id == c.stage && (asked->head < 0 || asked->head == c.head);
+}
+
+bool compare_with_file(AppState& s, const std::string& path) {
+  try {
+    const attn::io::ScenarioFile f = attn::io::load_scenario(path, attn::io::machine_limits());
+    compare_with_document(s, f.scenario, f.title.empty() ? std::filesystem::path(path).stem().string() : f.title,
+                          s.doc.title.empty() ? (s.path.empty() ? std::string("this scene") : std::filesystem::path(s.path).stem().string())
+                                              : s.doc.title,
+                          true);
+    return true;
+  } catch (const std::exception& e) {
+    s.message = std::string("--compare-with: ") + e.what();
+    return false;
+  }
+}
+
+void lesson_compare(AppState& s, const std::optional<attn::io::LessonCompare>& compare) {
+  if (!compare) {
+    if (s.compare.from_lesson) close_compare(s);
+    return;
+  }
+  CompareState& c = s.compare;
+  c.open = true;
+  c.from_lesson = true;
+  c.a.reset();  // the step's scene is the document
+  c.b = compare->b;
+  c.label_a = compare->label_a;
+  c.label_b = compare->label_b;
+  c.stage = compare->stage;
+  c.head = 0;
+  ++c.revision;
+}
+
+}  // namespace model::actions

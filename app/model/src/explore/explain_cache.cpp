@@ -1,0 +1,26 @@
+// Explanation cache: one entry, keyed by trace generation and cell.
+#include "model/explore/explain_cache.hpp"
+
+#include <stdexcept>
+
+namespace model {
+
+const attn::Explanation* ExplainCache::get(const attn::Trace& trace, const attn::Scenario& scenario,
+                                           std::uint64_t generation, const attn::StageRef& stage, int row, int col) {
+  if (!(valid_ && generation == generation_ && stage == stage_ && row == row_ && col == col_)) {
+    valid_ = true;
+    generation_ = generation;
+    stage_ = stage;
+    row_ = row;
+    col_ = col;
+    ++computations_;
+    try {
+      value_ = attn::explain(trace, scenario, stage, row, col);
+    } catch (const std::exception&) {
+      value_.reset();  // the cell does not exist in this trace
+    }
+  }
+  return value_ ? &*value_ : nullptr;
+}
+
+}  // namespace model

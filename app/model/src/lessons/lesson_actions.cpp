@@ -1,0 +1,241 @@
+// Lesson actions. Entering a step always rebuilds its scene from the lesson
+// (the resolved scene carries every edit up to this step), so Back and Next
+// show exactly what the lesson means, whatever the student changed before.
+#include "model/lessons/lesson_actions.hpp"
+
+#include "model/compare/compare_actions.hpp"
+
+#include <cstdlib>
+
+#include "model/document/app_actions.hpp"
+#include "model/lessons/lesson_answers.hpp"
+
+namespace model {
+namespace {
+
+void save_progress(AppState& s) {
+  if (s.lesson) s.progress.put(s.lesson->lesson().id, s.lesson->progress());
+}
+
+Granularity granularity_of(const std::string& name, Granularity otherwise) {
+  if (name == "stage") return Granularity::Stage;
+  if (name == "row") return Granularity::Row;
+  if (name == "cell") return Granularity::Cell;
+  return otherwise;
+}
+
+// A settled number question shows its arithmetic: the inspector pins its cell.
+void pin_answer_cell(AppState& s) {
+  if (!s.lesson || !s.lesson->revealed()) return;
+  const auto& q = s.lesson->current().question;
+  if (!q || q->kind != attn::io::LessonQuestion::Kind::Number || q->target.stage.empty()) return;
+  s.pinned = CellRef{{q->target.stage, q->target.head}, q->target.row, q->target.col};
+}
+
+// Start of the stage's first step and end of its last, in play order.
+bool stage_span(const attn::Trace& trace, const Timeline& tl, const std::string& id, double* start, double* end) {
+  bool found = false;
+  for (size_t k = 0; k < tl.stage_order.size(); ++k) {
+    if (trace.stages[static_cast<size_t>(tl.stage_order[k])].id != id) continue;
+    *start = found ? std::min(*start, tl.spans[k].start) : tl.spans[k].start;
+    *end = found ? std::max(*end, tl.spans[k].end) : tl.spans[k].end;
+    found = true;
+  }
+  return found;
+}
+
+// The Train view follows the step: open with the step's settings, or closed.
+void lesson_train(AppState& s, const attn::io::LessonStep& st) {
+  s.train.open = st.train.has_value();
+  if (!st.train) return;
+  if (!same_run(s.train.settings, *st.train)) s.train.command = TrainUi::Command::Reset;
+  s.train.settings = *st.train;
+  s.train.max_steps = st.train_steps;
+  s.train.picked_head.reset();
+}
+
+}  // namespace
+
+namespace actions {
+
+void start_lesson(AppState& s, attn::io::LessonFile lesson) {
+  const nlohmann::json saved = s.progress.get(lesson.id);
+  s.lesson.emplace(std::move(lesson));
+  s.lesson->restore(saved);
+  s.show_start_page = false;
+  s.view.show_editor = false;  // the lesson takes the left column; a step may show the editor
+  lesson_step(s, s.lesson->step());
+}
+
+void lesson_step(AppState& s, int step) {
+  if (!s.lesson) return;
+  s.lesson->go_to(step);
+  const attn::io::LessonStep& st = s.lesson->current();
+  show_scene(s, st.scene, s.lesson->lesson().title + " · step " + std::to_string(s.lesson->step() + 1));
+  const attn::io::LessonView& v = st.view;
+  s.view.head = v.heads ? *v.heads : -1;
+  // A step about one stage shows that stage and its inputs, large; Escape
+  // (or a double-click on its title) shows the whole pipeline.
+  s.view.focus_stage.clear();
+  if (v.focus.stage.empty()) s.view.zoom_stage.reset();
+  else s.view.zoom_stage = attn::StageRef{v.focus.stage, v.focus.head};
+  s.highlights = v.highlight;
+  s.granularity = granularity_of(v.granularity, s.granularity);
+  for (const auto& [panel, shown] : v.panels) {
+    if (panel == "editor") s.view.show_editor = shown;
+    if (panel == "inspector") s.view.show_inspector = shown;
+    if (panel == "why_scale") s.view.show_why_scale = shown;
+    if (panel == "hull") s.view.show_hull = shown;
+  }
+  s.view_request = v;
+  s.view_request_at_end = false;
+  lesson_compare(s, st.compare);
+  lesson_train(s, st);
+  s.answer_text.clear();
+  s.answer_choice = -1;
+  pin_answer_cell(s);
+  save_progress(s);
+}
+
+void close_lesson(AppState& s) {
+  save_progress(s);
+  s.lesson.reset();
+  lesson_compare(s, std::nullopt);
+  s.highlights.clear();
+  s.view.zoom_stage.reset();
+  s.view.fit_pending = true;
+}
+
+void answer_lesson_cell(AppState& s, const attn::Trace& trace, int row, int col) {
+  if (!s.lesson) return;
+  s.lesson->answer_cell(trace, row, col);
+  save_progress(s);
+}
+
+void answer_lesson_number(AppState& s, const attn::Trace& trace) {
+  if (!s.lesson) return;
+  char* end = nullptr;
+  const double v = std::strtod(s.answer_text.c_str(), &end);
+  if (end == s.answer_text.c_str()) return;  // nothing typed that reads as a number
+  s.lesson->answer_number(trace, v, s.answer_text);
+  pin_answer_cell(s);
+  save_progress(s);
+}
+
+void answer_lesson_choice(AppState& s) {
+  if (!s.lesson || s.answer_choice < 0) return;
+  s.lesson->answer_choice(s.answer_choice);
+  save_progress(s);
+}
+
+void answer_lesson_head(AppState& s, const std::vector<attn::train::HeadScore>& scores, int layer, int head) {
+  if (!s.lesson) return;
+  if (!lesson_head_question_open(s)) return;
+  s.lesson->answer_head(scores, layer, head);
+  save_progress(s);
+}
+
+void give_up_lesson(AppState& s) {
+  if (!s.lesson) return;
+  const auto& q = s.lesson->current().question;
+  if (q && q->kind == attn::io::LessonQuestion::Kind::Head) s.lesson->give_up(reveal_head(*q, s.train.shown_scores));
+  else s.lesson->give_up();
+  pin_answer_cell(s);
+  save_progress(s);
+}
+
+void clicker_next(AppState& s, const attn::Trace* trace, const Timeline& tl) {
+  if (!s.lesson) return;
+  if (trace && !tl.steps.empty() && !s.view_request) {
+    const StepRange r = step_range(s.lesson->current().view, *trace, tl);
+    if (s.clock.t < r.to - 1e-9) {
+      s.clock.step_forward(tl);
+      if (s.clock.t > r.to) s.clock.scrub(tl, r.to);
+      return;
+    }
+  }
+  if (!s.lesson->revealed()) {
+    give_up_lesson(s);
+    return;
+  }
+  if (s.lesson->can_next()) lesson_step(s, s.lesson->step() + 1);
+}
+
+void clicker_back(AppState& s, const attn::Trace* trace, const Timeline& tl) {
+  if (!s.lesson) return;
+  if (trace && !tl.steps.empty() && !s.view_request) {
+    const StepRange r = step_range(s.lesson->current().view, *trace, tl);
+    if (s.clock.t > r.from + 1e-9 && s.clock.t <= r.to + 1e-9 && r.to - r.from < tl.total) {
+      s.clock.step_back(tl);
+      if (s.clock.t < r.from) s.clock.scrub(tl, r.from);
+      return;
+    }
+  }
+  if (!s.lesson->can_back()) return;
+  lesson_step(s, s.lesson->step() - 1);
+  s.view_request_at_end = true;
+}
+
+}  // namespace actions
+
+bool lesson_head_question_open(const AppState& s) {
+  if (!s.lesson || s.lesson->revealed()) return false;
+  const auto& q = s.lesson->current().question;
+  return q && q->kind == attn::io::LessonQuestion::Kind::Head;
+}
+
+int question_row(const AppState& s, const attn::Stage& stage) {
+  if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return -1;
+  const attn::io::CellSpec& t = s.lesson->current().question->target;
+  if (t.stage != stage.id || (t.head >= 0 && stage.head >= 0 && t.head != stage.head)) return -1;
+  return t.row >= 0 && t.row < stage.value.rows() ? t.row : -1;
+}
+
+std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace) {
+  std::vector<std::string> ids;
+  if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return ids;
+  for (int i : hidden_stages(*s.lesson->current().question, trace)) ids.push_back(trace.stages[static_cast<size_t>(i)].id);
+  return ids;
+}
+
+StepTiming step_timing(const attn::io::LessonView& v, const attn::Trace& trace, const Timeline& tl) {
+  StepTiming out{tl.total, -1};
+  double start = 0, end = 0;
+  switch (v.time) {
+    case attn::io::LessonView::Time::End: out.t = tl.total; break;
+    case attn::io::LessonView::Time::Start: out.t = 0; break;
+    case attn::io::LessonView::Time::Seconds: out.t = std::min(v.seconds, tl.total); break;
+    case attn::io::LessonView::Time::StageEnd:
+      if (stage_span(trace, tl, v.time_stage, &start, &end)) out.t = end;
+      break;
+  }
+  double from_start = 0, from_end = 0, to_start = 0, to_end = 0;
+  if (!v.play_from.empty() && stage_span(trace, tl, v.play_from, &from_start, &from_end) &&
+      stage_span(trace, tl, v.play_to, &to_start, &to_end)) {
+    out.t = from_start;
+    out.play_to = std::max(to_end, from_start);
+  }
+  return out;
+}
+
+StepRange step_range(const attn::io::LessonView& v, const attn::Trace& trace, const Timeline& tl) {
+  const StepTiming timing = step_timing(v, trace, tl);
+  if (timing.play_to >= 0) return {timing.t, timing.play_to};
+  double start = 0, end = 0;
+  if (!v.focus.stage.empty() && stage_span(trace, tl, v.focus.stage, &start, &end)) return {start, end};
+  if (v.time == attn::io::LessonView::Time::StageEnd && stage_span(trace, tl, v.time_stage, &start, &end))
+    return {start, end};
+  return {0, tl.total};
+}
+
+void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl) {
+  if (!s.view_request) return;
+  const StepTiming timing = step_timing(*s.view_request, trace, tl);
+  if (timing.play_to >= 0 && s.view_request_at_end) s.clock.scrub(tl, timing.play_to);  // came back to it
+  else if (timing.play_to >= 0) s.clock.play_range(tl, timing.t, timing.play_to);
+  else s.clock.scrub(tl, timing.t);
+  s.view_request.reset();
+  s.view_request_at_end = false;
+}
+
+}  // namespace model
