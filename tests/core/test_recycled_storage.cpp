@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "attn/trace.hpp"
-#include "fresh_matrix.hpp"
-#include "recycled_storage.hpp"
+#include "execution/fresh_matrix.hpp"
+#include "execution/recycled_storage.hpp"
 #include "trace_diff.hpp"
 
 namespace {

@@ -19,8 +19,8 @@
 #include <unistd.h>
 #endif
 
-#include "head_pool.hpp"
-#include "worker_pool.hpp"
+#include "execution/head_pool.hpp"
+#include "execution/worker_pool.hpp"
 
 using attn::detail::WorkerPool;
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
-#include "json_dom_builder.hpp"
-#include "json_fast_parse.hpp"
-#include "json_text.hpp"
+#include "json/json_dom_builder.hpp"
+#include "json/json_fast_parse.hpp"
+#include "json/json_text.hpp"
 
 namespace {
 

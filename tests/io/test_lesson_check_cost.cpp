@@ -12,7 +12,7 @@
 
 #include "attn/io/lesson_file.hpp"
 #include "attn/trace.hpp"
-#include "recycled_storage.hpp"
+#include "execution/recycled_storage.hpp"
 
 using nlohmann::json;
 

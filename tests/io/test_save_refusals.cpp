@@ -17,7 +17,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
-#include "file_io.hpp"
+#include "files/file_io.hpp"
 #include "temp_files.hpp"
 
 namespace {

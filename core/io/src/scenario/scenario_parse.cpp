@@ -1,0 +1,222 @@
+// Reads the published "attnviz-scenario" version 1 format into a Scenario.
+// Each field is checked on its own here (types, rectangular matrices, finite
+// numbers, size limits); shapes that relate fields to each other are left to
+// attn::validate so the app and the CLI share one set of rules.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "attn/io/excerpt.hpp"
+#include "attn/io/scenario_file.hpp"
+#include "json/field_path.hpp"
+#include "files/file_io.hpp"
+#include "files/format_header.hpp"
+#include "json/json_fields.hpp"
+#include "json/json_text.hpp"
+
+namespace attn::io {
+
+using nlohmann::json;
+using namespace detail;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem) {
+  throw FormatError(path + ": " + problem);
+}
+
+const json* member(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+const json& require_member(const json& obj, const std::string& path, const char* key,
+                           const char* what) {
+  const json* v = member(obj, key);
+  if (!v) fail(path_key(path, key), std::string("missing (") + what + ")");
+  return *v;
+}
+
+HeadWeights read_head(const json& j, const std::string& path, const Limits& lim) {
+  if (!j.is_object()) {
+    fail(path, "expected an object with \"w_q\", \"w_k\" and \"w_v\", got " + describe(j));
+  }
+  HeadWeights h;
+  h.w_q = read_matrix(require_member(j, path, "w_q", "d_model×d_k array"), path_key(path, "w_q"),
+                      lim.max_width, lim.max_width);
+  h.w_k = read_matrix(require_member(j, path, "w_k", "d_ctx×d_k array"), path_key(path, "w_k"),
+                      lim.max_width, lim.max_width);
+  h.w_v = read_matrix(require_member(j, path, "w_v", "d_ctx×d_v array"), path_key(path, "w_v"),
+                      lim.max_width, lim.max_width);
+  return h;
+}
+
+AdditiveParams read_additive(const json& j, const std::string& path, const Limits& lim) {
+  if (!j.is_object()) {
+    fail(path, "expected an object with \"w\", \"u\" and \"v\", got " + describe(j));
+  }
+  AdditiveParams a;
+  a.w = read_matrix(require_member(j, path, "w", "d_k×d_att array"), path_key(path, "w"),
+                    lim.max_width, lim.max_width);
+  a.u = read_matrix(require_member(j, path, "u", "d_k×d_att array"), path_key(path, "u"),
+                    lim.max_width, lim.max_width);
+  a.v = read_vector(require_member(j, path, "v", "d_att numbers"), path_key(path, "v"),
+                    lim.max_width);
+  return a;
+}
+
+// An array of per-head objects, refused by count before any is read.
+template <typename T, typename ReadOne>
+std::vector<T> read_per_head(const json& j, const std::string& path, const Limits& lim,
+                             ReadOne read_one) {
+  if (!j.is_array()) fail(path, "expected an array with one object per head, got " + describe(j));
+  if (static_cast<long long>(j.size()) > lim.max_heads) {
+    fail(path, "expected 1 to " + std::to_string(lim.max_heads) + " heads, got " + std::to_string(j.size()));
+  }
+  std::vector<T> out;
+  out.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) out.push_back(read_one(j[i], path_index(path, i), lim));
+  return out;
+}
+
+void read_scale(const json& j, Scenario& s) {
+  if (j.is_number()) {
+    const double t = j.get<double>();
+    if (!(t > 0.0)) fail("scale", "must be positive, got " + j.dump());
+    s.scale = ScaleMode::Temperature;
+    s.temperature = t;
+    return;
+  }
+  if (j.is_string()) {
+    const auto& name = j.get_ref<const std::string&>();
+    if (name == "sqrt_dk") {
+      s.scale = ScaleMode::SqrtDk;
+      return;
+    }
+    if (name == "none") {
+      s.scale = ScaleMode::None;
+      return;
+    }
+    fail("scale", "unknown scale " + quoted_excerpt(name) +
+                      " (expected \"sqrt_dk\", \"none\" or a positive number)");
+  }
+  fail("scale", "expected \"sqrt_dk\", \"none\" or a positive number, got " + describe(j));
+}
+
+void read_mask(const json& j, Scenario& s, const Limits& lim) {
+  if (j.is_array()) {
+    s.mask = MaskKind::Custom;
+    s.custom_mask = read_flag_matrix(j, "mask", lim.max_tokens, lim.max_tokens);
+    return;
+  }
+  if (j.is_string() && j.get_ref<const std::string&>() == "none") {
+    s.mask = MaskKind::None;
+    return;
+  }
+  if (j.is_string() && j.get_ref<const std::string&>() == "causal") {
+    s.mask = MaskKind::Causal;
+    return;
+  }
+  const std::string expected = "(expected \"none\", \"causal\" or an n×m array)";
+  if (j.is_string()) fail("mask", "unknown mask kind " + quoted_excerpt(j.get_ref<const std::string&>()) + " " + expected);
+  fail("mask", "expected a mask kind or an n×m array of 0/1, got " + describe(j) + " " + expected);
+}
+
+void read_options(const json& doc, Scenario& s, const Limits& lim) {
+  if (const json* v = member(doc, "scale")) read_scale(*v, s);
+  if (const json* v = member(doc, "mask")) read_mask(*v, s, lim);
+  if (const json* v = member(doc, "key_padding")) s.key_padding = read_flags(*v, "key_padding", lim.max_tokens);
+  if (const json* v = member(doc, "mask_mode")) {
+    s.mask_mode = read_choice<MaskMode>(
+        *v, "mask_mode",
+        {{"before_softmax", MaskMode::BeforeSoftmax}, {"after_softmax", MaskMode::AfterSoftmax}});
+  }
+  if (const json* v = member(doc, "score")) {
+    s.score = read_choice<ScoreFn>(*v, "score", {{"dot", ScoreFn::Dot}, {"additive", ScoreFn::Additive}});
+  }
+  if (const json* v = member(doc, "additive")) {
+    s.additive = read_per_head<AdditiveParams>(*v, "additive", lim, read_additive);
+  }
+  if (const json* v = member(doc, "positional")) {
+    s.positional = read_choice<Positional>(
+        *v, "positional",
+        {{"none", Positional::None}, {"sinusoidal", Positional::Sinusoidal}, {"alibi", Positional::Alibi}});
+  }
+  if (const json* v = member(doc, "softmax_axis")) {
+    s.softmax_axis = read_choice<SoftmaxAxis>(
+        *v, "softmax_axis", {{"keys", SoftmaxAxis::Keys}, {"queries", SoftmaxAxis::Queries}});
+  }
+}
+
+void read_numbers(const json& doc, Scenario& s, const Limits& lim) {
+  s.x = read_matrix(require_member(doc, "", "x", "required n×d_model array of numbers"), "x",
+                    lim.max_tokens, lim.max_width);
+  if (const json* v = member(doc, "tokens")) s.tokens = read_labels(*v, "tokens", lim.max_tokens);
+  if (const json* v = member(doc, "context")) {
+    s.context = read_matrix(*v, "context", lim.max_tokens, lim.max_width);
+  }
+  if (const json* v = member(doc, "context_tokens")) {
+    s.context_tokens = read_labels(*v, "context_tokens", lim.max_tokens);
+  }
+  if (const json* v = member(doc, "heads")) {
+    // An empty list is not an absent key: say which one was meant.
+    if (v->is_array() && v->empty())
+      fail("heads", "an empty list; give one {\"w_q\", \"w_k\", \"w_v\"} per head, or leave \"heads\" out for attention without projections");
+    s.heads = read_per_head<HeadWeights>(*v, "heads", lim, read_head);
+  }
+  if (const json* v = member(doc, "w_o")) {
+    s.w_o = read_matrix(*v, "w_o", lim.max_heads * lim.max_width, lim.max_width);
+  }
+}
+
+void read_extras(const json& doc, ScenarioFile& f) {
+  if (const json* v = member(doc, "title")) f.title = read_string(*v, "title");
+  if (const json* v = member(doc, "description")) f.description = read_string(*v, "description");
+  if (const json* v = member(doc, "attnviz")) {
+    if (!v->is_object()) fail("attnviz", "expected an object (app data), got " + describe(*v));
+    f.app = *v;
+  }
+}
+
+void warn_unknown_keys(const json& doc, ScenarioFile& f) {
+  static const char* const known[] = {
+      "format", "version", "title", "description", "attnviz", "x", "tokens", "context", "context_tokens",
+      "heads", "w_o", "scale", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
+      "softmax_axis"};
+  for (const auto& item : doc.items()) {
+    const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });
+    if (!ok) f.warnings.push_back("unknown key " + quoted_excerpt(item.key()) + " ignored (misspelt option?)");
+  }
+}
+
+}  // namespace
+
+ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
+  const json doc = parse_json_text(text, kScenarioKind);
+  if (!doc.is_object()) {
+    throw FormatError("expected a JSON object at the top level, got " + describe(doc));
+  }
+  check_format_header(doc, "attnviz-scenario", 1, "scenario");
+  ScenarioFile file;
+  read_numbers(doc, file.scenario, limits);
+  read_options(doc, file.scenario, limits);
+  read_extras(doc, file);
+  // Unknown top-level keys still load (newer files must keep working), but
+  // are reported so a misspelt option does not pass unnoticed.
+  warn_unknown_keys(doc, file);
+  if (member(doc, "additive") && file.scenario.score != ScoreFn::Additive)
+    file.warnings.push_back("\"additive\" parameters are ignored: \"score\" is not \"additive\"");
+  const std::string problem = validate(file.scenario, limits);
+  if (!problem.empty()) throw FormatError(problem);
+  return file;
+}
+
+ScenarioFile load_scenario(const std::string& path, const Limits& limits) {
+  try {
+    return parse_scenario(read_text_file(path, kScenarioKind), limits);
+  } catch (const FormatError& e) {
+    throw FormatError(path + ": " + e.what());
+  }
+}
+
+}  // namespace attn::io

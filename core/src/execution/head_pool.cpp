@@ -1,0 +1,91 @@
+// Head parallelism: threads take heads (or other items, such as row blocks
+// of the output product) from a shared counter, so uneven items balance.
+// Eigen's own kernels stay single-threaded: a head runs its own row blocks
+// on threads only when cores are left over (threads_inside_heads), so two
+// levels of threads never fight for two cores.
+#include "execution/head_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "execution/worker_pool.hpp"
+
+namespace attn::detail {
+
+namespace {
+std::atomic<int> thread_cap{0};  // 0: the machine's cores
+}  // namespace
+
+namespace {
+// Multiply-adds an item needs before threads pay: about 10 µs for the
+// waiting threads of the WorkerPool, about a millisecond for new ones.
+constexpr double kPoolWork = 1e4, kStartWork = 2e6;
+}  // namespace
+
+int thread_count(double work_per_item, int items, int max_threads) {
+  if (work_per_item < kPoolWork || items < 2) return 1;
+  // Asked once: glibc reads a sysfs file each time (microseconds, and a
+  // small trace asks dozens of times).
+  static const unsigned machine_cores = std::max(1u, std::thread::hardware_concurrency());
+  const int cap = thread_cap.load();
+  unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : machine_cores;
+  if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));
+  return static_cast<int>(std::min<unsigned>(cores, static_cast<unsigned>(items)));
+}
+
+void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f) {
+  if (threads > 1 && WorkerPool::shared().try_run(items, threads, f)) return;
+  if (threads <= 1 || work_per_item < kStartWork) {
+    for (int i = 0; i < items; ++i) f(i);
+    return;
+  }
+  std::atomic<int> next{0};
+  auto worker = [&] {
+    for (int i = next++; i < items; i = next++) f(i);
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+namespace {
+double head_work(const Dims& d) {
+  return static_cast<double>(d.n_q) * d.n_k * std::max(d.d_k, d.d_v) +
+         static_cast<double>(d.n_q + d.n_k) * d.d_model * d.d_k;
+}
+}  // namespace
+
+void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
+  for_each_item(d.n_heads, thread_count(head_work(d), d.n_heads, max_threads), head_work(d), f);
+}
+
+int threads_inside_heads(const Dims& d, int count, int max_threads) {
+  const int cores = thread_count(head_work(d), 1 << 20, max_threads);  // the cores work this size may take
+  return std::max(1, cores / thread_count(head_work(d), count, max_threads));
+}
+
+void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f) {
+  Dims list = d;
+  list.n_heads = count;
+  std::atomic<bool> stopped{false};
+  for_each_head(list, [&](int i) {
+    if (progress && progress->cancel.load()) {
+      stopped = true;  // the remaining heads are skipped, not computed
+      return;
+    }
+    f(i);
+    if (progress) ++progress->heads_done;
+  }, progress ? progress->max_threads : 0);
+  if (stopped) throw Cancelled();
+}
+
+}  // namespace attn::detail
+
+namespace attn {
+
+void set_compute_threads(int n) { detail::thread_cap.store(std::max(0, n)); }
+
+}  // namespace attn

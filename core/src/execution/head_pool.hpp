@@ -1,0 +1,80 @@
+// Internal: runs f(h) for every head, on the machine's cores when the heads
+// are big enough to be worth a thread (a 16-token scene is faster on one).
+#pragma once
+
+#include <algorithm>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "attn/trace.hpp"
+#include "execution/fresh_matrix.hpp"
+
+namespace attn::detail {
+
+// Scratch matrices lent to row blocks of the heads (on whichever thread)
+// and given back, so the heads of one trace reuse one buffer per thread
+// instead of faulting in fresh pages for each block. Lives as long as one
+// computation, so nothing is kept afterwards.
+class ScratchPool {
+ public:
+  Mat take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return Mat();
+    Mat m = std::move(free_.back());
+    free_.pop_back();
+    return m;
+  }
+  void give(Mat m) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(m));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Mat> free_;
+};
+
+// Threads worth giving `items` items of `work_per_item` multiply-adds each:
+// at most the cores (or the set_compute_threads cap, or max_threads > 0).
+int thread_count(double work_per_item, int items, int max_threads = 0);
+// f(0) .. f(items - 1), on up to `threads` threads: the waiting threads of
+// the WorkerPool when they are free and at the caller's priority, else
+// threads started for it when each item is worth a thread's start (about a
+// millisecond of work), else the calling thread alone.
+void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f);
+
+// max_threads > 0 caps the threads (below the set_compute_threads cap).
+void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);
+// The threads each of `count` heads may use inside itself once the heads
+// have their own (1 unless there are more cores than heads running: an
+// edit of one head gets every core).
+int threads_inside_heads(const Dims& d, int count, int max_threads = 0);
+
+// Rows per block of the products below: fixed, so results never depend on
+// the number of threads.
+constexpr Eigen::Index kRowBlock = 256;
+
+// a · b in blocks of kRowBlock rows of `a`, on at most `max_threads`
+// threads (0: no cap below set_compute_threads). Eigen's kernels may round
+// differently for a differently shaped product, so the blocks are the same
+// whether threaded or not, and the result is the same bit for bit on any
+// number of threads.
+template <class B>
+Mat row_blocked_product(const Mat& a, const B& b, int max_threads) {
+  const Eigen::Index n = a.rows();
+  const int blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
+  Mat out = fresh_matrix(n, b.cols());
+  const double work = static_cast<double>(kRowBlock) * static_cast<double>(a.cols()) * static_cast<double>(b.cols());
+  for_each_item(blocks, thread_count(work, blocks, max_threads), work, [&](int i) {
+    const Eigen::Index r0 = i * kRowBlock, rows = std::min(kRowBlock, n - r0);
+    out.middleRows(r0, rows).noalias() = a.middleRows(r0, rows) * b;
+  });
+  return out;
+}
+
+// f(0) .. f(count - 1) as for_each_head (threads sized by d), counting each
+// in progress->heads_done; throws Cancelled once progress->cancel is set.
+void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f);
+
+}  // namespace attn::detail

@@ -1,0 +1,354 @@
+// Explains one cell with its real arithmetic: the products and sum behind a
+// score, the division by √d_k or τ, the mask, the softmax's row max / exp /
+// row sum / quotient, and the weight × value terms behind an output.
+#include "attn/explain.hpp"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "compute/positional.hpp"
+
+namespace attn {
+namespace {
+
+std::string symbol(const std::string& id) {
+  static const std::map<std::string, std::string> names = {
+      {"x", "X"}, {"x_raw", "E"}, {"pe", "PE"}, {"context", "C"}, {"context_raw", "E_C"},
+      {"pe_context", "PE_C"}, {"w_q", "W_Q"}, {"w_k", "W_K"}, {"w_v", "W_V"}, {"q", "Q"},
+      {"k", "K"}, {"v", "V"}, {"scores", "S"}, {"scaled", "scaled"}, {"alibi", "bias"},
+      {"biased", "biased"}, {"masked", "masked"}, {"softmax", "softmax"}, {"weights", "A"},
+      {"head_output", "Z"}, {"concat", "concat"}, {"w_o", "W_O"}, {"output", "Y"}};
+  auto it = names.find(id);
+  return it == names.end() ? id : it->second;
+}
+
+std::string cell(const std::string& id, long r, long c) {
+  return symbol(id) + "[" + std::to_string(r) + "," + std::to_string(c) + "]";
+}
+
+std::string sum_equation(const std::vector<Term>& terms, double result) {
+  std::string eq;
+  const size_t shown = std::min<size_t>(terms.size(), 8);
+  for (size_t i = 0; i < shown; ++i) {
+    // "a − b" rather than "a + -b": read aloud the way a teacher writes it.
+    const double v = terms[i].value;
+    if (i == 0) eq += format_number(v);
+    else eq += (v < 0 ? " − " : " + ") + format_number(std::abs(v));
+  }
+  if (terms.size() > shown) eq += " + … (" + std::to_string(terms.size() - shown) + " more)";
+  return eq + " = " + format_number(result);
+}
+
+// Σ_t a(t) × b(t): used for every matrix product (projections, scores,
+// weights · V, concat · W_O).
+void explain_sum_of_products(Explanation& e, int n, const std::function<double(int)>& a,
+                             const std::function<std::string(int)>& a_label,
+                             const std::function<double(int)>& b,
+                             const std::function<std::string(int)>& b_label) {
+  ExplainStep products{"products", {}, "", 0};
+  double sum = 0;
+  for (int t = 0; t < n; ++t) {
+    const double p = a(t) * b(t);
+    products.terms.push_back({a_label(t), a(t), "×", b_label(t), b(t), p});
+    sum += p;
+  }
+  products.result = sum;
+  ExplainStep total{"sum", products.terms, sum_equation(products.terms, sum), sum};
+  products.equation = std::to_string(n) + " products";
+  e.steps.push_back(std::move(products));
+  e.steps.push_back(std::move(total));
+}
+
+struct Context {
+  const Trace& t;
+  const Scenario& s;
+  const Stage& st;
+  int r, c;
+  Explanation& e;
+  const StageValues& in(const std::string& id, int head) const {
+    const Stage* p = t.find(id, head);
+    if (!p) throw std::logic_error("missing input stage " + id);
+    return p->value;
+  }
+  void source(const std::string& id, int head, long r0, long r1, long c0, long c1) const {
+    e.sources.push_back({{id, head}, (int)r0, (int)r1, (int)c0, (int)c1});
+  }
+};
+
+void explain_product(const Context& x, const std::string& a_id, int a_head, const std::string& b_id,
+                     int b_head) {
+  const StageValues& a = x.in(a_id, a_head);
+  const StageValues& b = x.in(b_id, b_head);
+  const int r = x.r, c = x.c;
+  explain_sum_of_products(x.e, (int)a.cols(), [&](int t) { return a(r, t); },
+                          [&](int t) { return cell(a_id, r, t); }, [&](int t) { return b(t, c); },
+                          [&](int t) { return cell(b_id, t, c); });
+  x.source(a_id, a_head, r, r + 1, 0, a.cols());
+  x.source(b_id, b_head, 0, b.rows(), c, c + 1);
+}
+
+void explain_scores(const Context& x) {
+  const int h = x.st.head, i = x.r, j = x.c;
+  const StageValues& q = x.in("q", h);
+  const StageValues& k = x.in("k", h);
+  x.source("q", h, i, i + 1, 0, q.cols());
+  x.source("k", h, j, j + 1, 0, k.cols());
+  if (x.s.score == ScoreFn::Dot) {
+    x.e.formula = "S[i,j] = q_i · k_j = Σ_t Q[i,t] × K[j,t]";
+    explain_sum_of_products(x.e, (int)q.cols(), [&](int t) { return q(i, t); },
+                            [&](int t) { return cell("q", i, t); }, [&](int t) { return k(j, t); },
+                            [&](int t) { return cell("k", j, t); });
+    return;
+  }
+  x.e.formula = "S[i,j] = Σ_a v[a] × tanh((q_i W)[a] + (k_j U)[a])";
+  const int d_k = (int)q.cols();
+  Mat w = Mat::Identity(d_k, d_k), u = Mat::Identity(d_k, d_k);
+  Vec v = Vec::Ones(d_k);
+  if (!x.s.additive.empty()) {
+    const AdditiveParams& p = x.s.additive[(size_t)h];
+    w = p.w, u = p.u, v = p.v;
+  }
+  const Eigen::RowVectorXd qw = q.row(i) * w, ku = k.row(j) * u;
+  ExplainStep pre{"hidden = q_i W + k_j U", {}, "", 0}, act{"tanh", {}, "", 0}, out{"v × tanh", {}, "", 0};
+  double sum = 0;
+  for (Eigen::Index a = 0; a < qw.size(); ++a) {
+    const std::string idx = "[" + std::to_string(a) + "]";
+    const double hsum = qw(a) + ku(a), th = std::tanh(hsum);
+    pre.terms.push_back({"(q W)" + idx, qw(a), "+", "(k U)" + idx, ku(a), hsum});
+    act.terms.push_back({"hidden" + idx, hsum, "tanh", "", 0, th});
+    out.terms.push_back({"v" + idx, v(a), "×", "tanh" + idx, th, v(a) * th});
+    sum += v(a) * th;
+  }
+  out.result = sum;
+  out.equation = sum_equation(out.terms, sum);
+  x.e.steps = {pre, act, out};
+}
+
+// Softmax along the query's row (keys axis) or the key's column (queries axis).
+void explain_softmax(const Context& x, const std::string& logits_id, bool use_mask) {
+  const int h = x.st.head;
+  const bool rows = x.t.softmax_axis == SoftmaxAxis::Keys;
+  const StageValues& logits = x.in(logits_id, h);
+  const SoftmaxStats& st = x.t.softmax.at((size_t)h);
+  const int line = rows ? x.r : x.c, pos = rows ? x.c : x.r;
+  const int n = rows ? (int)logits.cols() : (int)logits.rows();
+  const char* line_name = rows ? "row" : "column";
+  auto at = [&](int k) { return rows ? logits(line, k) : logits(k, line); };
+  auto label = [&](int k) { return rows ? cell(logits_id, line, k) : cell(logits_id, k, line); };
+  auto blocked = [&](int k) { return use_mask && (rows ? x.st.is_blocked(line, k) : x.st.is_blocked(k, line)); };
+  x.e.formula = std::string("A[i,j] = exp(l[i,j] − max) / Σ exp(l − max), over the ") + line_name;
+  if (rows) x.source(logits_id, h, line, line + 1, 0, n);
+  else x.source(logits_id, h, 0, n, line, line + 1);
+
+  bool any = false;
+  for (int k = 0; k < n; ++k) any |= !blocked(k);
+  if (!any) {
+    x.e.note = std::string("every entry of this ") + line_name +
+               " is masked, so there is nothing to attend to: its weights are defined as 0 (not 0/0 = NaN)";
+    x.e.steps.push_back({"fully masked", {}, "weight = 0", 0});
+    return;
+  }
+  const double m = st.max(line), sum = st.sum(line);
+  ExplainStep mx{std::string(line_name) + " max", {}, "", m};
+  for (int k = 0; k < n; ++k)
+    if (!blocked(k)) mx.terms.push_back({label(k), at(k), "", "", 0, at(k)});
+  mx.equation = "max = " + format_number(m) + " (subtracted so exp never overflows)";
+  const double e = rows ? softmax_exp(x.t, h, line, pos) : softmax_exp(x.t, h, pos, line);
+  ExplainStep ex{"exp", {}, "", e};
+  if (blocked(pos)) {
+    ex.equation = "exp(−∞) = 0";
+    x.e.note = "this key is blocked by the mask, so its weight is exactly 0";
+  } else {
+    ex.terms.push_back({label(pos) + " − max", at(pos) - m, "exp", "", 0, e});
+    ex.equation = "exp(" + format_number(at(pos)) + " − " + format_number(m) + ") = " + format_number(e);
+  }
+  ExplainStep sm{std::string(line_name) + " sum", {}, "", sum};
+  for (int k = 0; k < n; ++k) {
+    if (blocked(k)) continue;
+    const double ek = rows ? softmax_exp(x.t, h, line, k) : softmax_exp(x.t, h, k, line);
+    sm.terms.push_back({"exp(" + label(k) + " − max)", ek, "", "", 0, ek});
+  }
+  sm.equation = "Σ = " + sum_equation(sm.terms, sum);
+  ExplainStep q{"quotient", {{"exp", e, "÷", "sum", sum, e / sum}}, format_number(e) + " ÷ " +
+                format_number(sum) + " = " + format_number(e / sum), e / sum};
+  x.e.steps = {mx, ex, sm, q};
+}
+
+void explain_weights_after(const Context& x) {
+  const int h = x.st.head;
+  const double p = x.in("softmax", h)(x.r, x.c);
+  const bool blocked = x.st.is_blocked(x.r, x.c);
+  x.e.formula = "A[i,j] = softmax[i,j] × keep[i,j] (zeroed after softmax, not renormalised)";
+  x.e.steps.push_back({"zero blocked entries",
+                       {{cell("softmax", x.r, x.c), p, "×", "keep", blocked ? 0.0 : 1.0, blocked ? 0.0 : p}},
+                       format_number(p) + " × " + (blocked ? "0" : "1") + " = " + format_number(blocked ? 0 : p),
+                       blocked ? 0 : p});
+  x.source("softmax", h, x.r, x.r + 1, x.c, x.c + 1);
+  x.e.note = "the mistake: zeroing after softmax leaves the remaining weights summing to less than 1; "
+             "blocking with −∞ before softmax renormalises them";
+}
+
+void explain_scaled(const Context& x) {
+  const int h = x.st.head;
+  const double s = x.in("scores", h)(x.r, x.c);
+  const Dims& d = x.t.dims;
+  x.source("scores", h, x.r, x.r + 1, x.c, x.c + 1);
+  switch (x.s.scale) {
+    case ScaleMode::SqrtDk: {
+      const double root = std::sqrt((double)d.d_k);
+      x.e.formula = "scaled[i,j] = S[i,j] / √d_k";
+      x.e.steps.push_back({"divide by √d_k", {{cell("scores", x.r, x.c), s, "÷", "√" + std::to_string(d.d_k), root, s / root}},
+                           format_number(s) + " ÷ " + format_number(root) + " = " + format_number(s / root), s / root});
+      break;
+    }
+    case ScaleMode::Temperature:
+      x.e.formula = "scaled[i,j] = S[i,j] / τ";
+      x.e.steps.push_back({"divide by τ", {{cell("scores", x.r, x.c), s, "÷", "τ", x.s.temperature, s / x.s.temperature}},
+                           format_number(s) + " ÷ " + format_number(x.s.temperature) + " = " +
+                               format_number(s / x.s.temperature), s / x.s.temperature});
+      break;
+    case ScaleMode::None:
+      x.e.formula = "scaled[i,j] = S[i,j] (scaling turned off)";
+      x.e.steps.push_back({"no scaling", {}, format_number(s), s});
+      break;
+  }
+}
+
+void explain_masked(const Context& x) {
+  const std::string pre = x.st.inputs.at(0).id;
+  const double l = x.in(pre, x.st.head)(x.r, x.c);
+  x.source(pre, x.st.head, x.r, x.r + 1, x.c, x.c + 1);
+  const bool blocked = x.st.is_blocked(x.r, x.c);
+  if (x.t.mask_mode == MaskMode::AfterSoftmax) {
+    x.e.formula = "masked[i,j] = logits[i,j] (this scenario applies the mask after softmax)";
+    x.e.steps.push_back({"copy", {}, format_number(l), l});
+    if (blocked) x.e.note = "blocked, but the mask is only applied after softmax";
+    return;
+  }
+  x.e.formula = "masked[i,j] = −∞ if blocked, else logits[i,j]";
+  if (blocked) {
+    x.e.steps.push_back({"blocked", {}, format_number(l) + " → −∞", -std::numeric_limits<double>::infinity()});
+    x.e.note = x.s.mask == MaskKind::Causal && x.c > x.r
+                   ? "blocked: key " + std::to_string(x.c) + " comes after query " + std::to_string(x.r) + " (causal mask)"
+                   : "blocked by the mask: exp(−∞) = 0, so this key gets no weight";
+  } else {
+    x.e.steps.push_back({"not blocked", {}, format_number(l), l});
+  }
+}
+
+void explain_alibi(const Context& x) {
+  const Dims& d = x.t.dims;
+  const double m = detail::alibi_slope(x.st.head, d.n_heads), dist = std::abs(x.r - x.c);
+  x.e.formula = "bias[i,j] = −m × |i − j|, m = 2^(−8(h+1)/heads)";
+  x.e.steps.push_back({"distance penalty", {{"−m", -m, "×", "|i − j|", dist, -m * dist}},
+                       "−" + format_number(m) + " × " + format_number(dist) + " = " + format_number(-m * dist), -m * dist});
+}
+
+void explain_sum_of_two(const Context& x, const std::string& a, const std::string& b, int head) {
+  const double va = x.in(a, head)(x.r, x.c), vb = x.in(b, head)(x.r, x.c);
+  x.e.formula = symbol(x.st.id) + "[i,j] = " + symbol(a) + "[i,j] + " + symbol(b) + "[i,j]";
+  x.e.steps.push_back({"add", {{cell(a, x.r, x.c), va, "+", cell(b, x.r, x.c), vb, va + vb}},
+                       format_number(va) + " + " + format_number(vb) + " = " + format_number(va + vb), va + vb});
+  x.source(a, head, x.r, x.r + 1, x.c, x.c + 1);
+  x.source(b, head, x.r, x.r + 1, x.c, x.c + 1);
+}
+
+void explain_pe(const Context& x) {
+  const int d = (int)x.st.value.cols();
+  const double angle = detail::sinusoidal_angle(x.r, x.c, d);
+  const bool even = x.c % 2 == 0;
+  x.e.formula = even ? "PE(pos, 2i) = sin(pos / 10000^(2i/d))" : "PE(pos, 2i+1) = cos(pos / 10000^(2i/d))";
+  const double v = even ? std::sin(angle) : std::cos(angle);
+  x.e.steps.push_back({"angle", {{"pos", (double)x.r, "÷", "10000^(" + std::to_string(x.c - x.c % 2) + "/" +
+                                  std::to_string(d) + ")", std::pow(10000.0, (double)(x.c - x.c % 2) / d), angle}},
+                       "angle = " + format_number(angle), angle});
+  x.e.steps.push_back({even ? "sin" : "cos", {{"angle", angle, even ? "sin" : "cos", "", 0, v}},
+                       format_number(v), v});
+}
+
+// Stages that pass a matrix through unchanged (no projection, no W_O).
+void explain_copy(const Context& x, const StageRef& from) {
+  x.e.formula = x.st.formula + ": copied unchanged";
+  x.e.steps.push_back({"copy", {{cell(from.id, x.r, x.c), x.e.value, "", "", 0, x.e.value}},
+                       format_number(x.e.value), x.e.value});
+  x.source(from.id, from.head, x.r, x.r + 1, x.c, x.c + 1);
+}
+
+void explain_input(const Context& x) {
+  x.e.formula = symbol(x.st.id) + " is an input: edit it and everything downstream updates";
+  x.e.steps.push_back({"value", {}, format_number(x.e.value), x.e.value});
+}
+
+}  // namespace
+
+Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef& ref, int row, int col) {
+  const Stage* st = trace.find(ref);
+  if (!st) {
+    std::string known;
+    for (const Stage& s : trace.stages)
+      if (known.find(" " + s.id + ",") == std::string::npos && known.rfind(s.id + ",", 0) != 0)
+        known += s.id + ", ";
+    throw std::out_of_range("no stage \"" + ref.id + "\"" +
+                            (ref.head >= 0 ? " for head " + std::to_string(ref.head) : std::string()) +
+                            " (stages: " + known.substr(0, known.size() - 2) + ")");
+  }
+  if (row < 0 || row >= st->value.rows())
+    throw std::out_of_range("row " + std::to_string(row) + " is out of range (stage \"" + ref.id + "\" has " +
+                            std::to_string(st->value.rows()) + " rows)");
+  if (col < 0 || col >= st->value.cols())
+    throw std::out_of_range("col " + std::to_string(col) + " is out of range (stage \"" + ref.id + "\" has " +
+                            std::to_string(st->value.cols()) + " columns)");
+  Explanation e;
+  e.stage = ref;
+  e.row = row, e.col = col;
+  e.value = st->value(row, col);
+  e.formula = st->formula;
+  const Context x{trace, scenario, *st, row, col, e};
+  const std::string& id = st->id;
+  const int h = st->head;
+  if (id == "q" || id == "k" || id == "v") {
+    const std::string w = id == "q" ? "w_q" : id == "k" ? "w_k" : "w_v";
+    if (trace.dims.projected) explain_product(x, st->inputs[0].id, -1, w, h);
+    else explain_copy(x, st->inputs[0]);
+  } else if (id == "scores") {
+    explain_scores(x);
+  } else if (id == "scaled") {
+    explain_scaled(x);
+  } else if (id == "alibi") {
+    explain_alibi(x);
+  } else if (id == "biased") {
+    explain_sum_of_two(x, "scaled", "alibi", h);
+  } else if (id == "masked") {
+    explain_masked(x);
+  } else if (id == "softmax") {
+    explain_softmax(x, "masked", false);
+  } else if (id == "weights") {
+    if (trace.mask_mode == MaskMode::AfterSoftmax) explain_weights_after(x);
+    else explain_softmax(x, "masked", true);
+  } else if (id == "head_output") {
+    e.formula = "Z[i,c] = Σ_j A[i,j] × V[j,c]: the value rows weighted by query i's attention";
+    explain_product(x, "weights", h, "v", h);
+  } else if (id == "concat") {
+    const int d_v = trace.dims.d_v, head = col / d_v, c = col % d_v;
+    const double v = trace.find("head_output", head)->value(row, c);
+    e.formula = "concat[i, h·d_v + c] = Z_h[i, c]";
+    e.steps.push_back({"copy from head " + std::to_string(head), {{cell("head_output", row, c), v, "", "", 0, v}},
+                       format_number(v), v});
+    e.sources.push_back({{"head_output", head}, row, row + 1, c, c + 1});
+  } else if (id == "output") {
+    if (scenario.w_o) explain_product(x, "concat", -1, "w_o", -1);
+    else explain_copy(x, {"concat", -1});
+  } else if ((id == "x" || id == "context") && trace.find(id + "_raw")) {
+    explain_sum_of_two(x, id + "_raw", id == "x" ? "pe" : "pe_context", -1);
+  } else if (id == "pe" || id == "pe_context") {
+    explain_pe(x);
+  } else {
+    explain_input(x);
+  }
+  return e;
+}
+
+}  // namespace attn
