@@ -142,3 +142,22 @@ TEST_CASE("read: devices and FIFOs are refused at once, never read or waited on"
   // A blocking read would hang here; CTest's timeout would then fail the test.
   CHECK_THROWS_WITH_AS(attn::io::read_text(fifo.string()), doctest::Contains("is not a regular file"), attn::io::FormatError);
 }
+
+// The dumps the UI tests read are rewritten every frame: they skip the
+// flushes to disk but are still written whole, over the old one, with no
+// temporary left behind, and a folder that cannot be written is an error.
+TEST_CASE("save: a write that need not survive a power cut is still whole and leaves no temporary") {
+  const fs::path dir = fresh_dir("renamed");
+  const fs::path p = dir / "layout.json";
+  attn::io::write_text_atomically(p.string(), "first", attn::io::Durability::Renamed);
+  attn::io::write_text_atomically(p.string(), "second, longer", attn::io::Durability::Renamed);
+  CHECK(file_text(p) == "second, longer");
+  int entries = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++entries;
+  }
+  CHECK(entries == 1);
+  CHECK_THROWS_AS(attn::io::write_text_atomically((dir / "missing" / "x.json").string(), "x", attn::io::Durability::Renamed),
+                  attn::io::FormatError);
+}

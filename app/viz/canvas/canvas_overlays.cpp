@@ -8,8 +8,8 @@
 #include <string>
 
 #include "canvas/canvas_parts.hpp"
-#include "panels/notice_lines.hpp"
-#include "panels/transport_bar.hpp"
+#include "widgets/notice_lines.hpp"
+#include "canvas/colour_legends.hpp"
 #include "model_names.hpp"
 #include "model/layout/stage_roles.hpp"
 

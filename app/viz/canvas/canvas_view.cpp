@@ -14,7 +14,7 @@
 #include "model/lessons/lesson_answers.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "canvas/grid_painter.hpp"
-#include "panels/tiled_window.hpp"
+#include "widgets/tiled_window.hpp"
 
 namespace viz {
 namespace {

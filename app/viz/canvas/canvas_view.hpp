@@ -12,7 +12,7 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "gl/font_set.hpp"
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "canvas/grid_renderer.hpp"
 #include "canvas/grid_textures.hpp"

@@ -11,7 +11,7 @@
 #include <imgui.h>
 
 #include "attn/matrix.hpp"
-#include "panels/editor_panel.hpp"  // WidgetProbe
+#include "widgets/widget_probe.hpp"
 #include "gl/font_set.hpp"
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"

@@ -22,7 +22,7 @@
 #include "model/compare/compare_layout.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
-#include "panels/tiled_window.hpp"
+#include "widgets/tiled_window.hpp"
 
 namespace viz {
 namespace {

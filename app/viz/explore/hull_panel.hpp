@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "panels/editor_panel.hpp"  // WidgetProbe
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/explore/hull_view.hpp"
 

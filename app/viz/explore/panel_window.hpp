@@ -4,7 +4,7 @@
 
 #include <imgui.h>
 
-#include "panels/editor_panel.hpp"  // WidgetProbe
+#include "widgets/widget_probe.hpp"
 
 namespace viz {
 

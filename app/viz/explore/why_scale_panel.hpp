@@ -5,7 +5,7 @@
 
 #include <imgui.h>
 
-#include "panels/editor_panel.hpp"  // WidgetProbe
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/colour/colormap.hpp"
 #include "model/explore/why_scale_model.hpp"

@@ -10,7 +10,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "panels/file_browser_view.hpp"
+#include "dialogs/file_browser_view.hpp"
 #include "model_names.hpp"
 #include "model/export/export_plan.hpp"
 

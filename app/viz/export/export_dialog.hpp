@@ -3,7 +3,7 @@
 // Only asks; the App runs the export (app_export.cpp).
 #pragma once
 
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 
 #include "attn/trace.hpp"
 #include "model_names.hpp"

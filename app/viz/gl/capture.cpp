@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <stb_image_write.h>
 
+#include "attn/io/text_file.hpp"
 #include "gl/gl.hpp"
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
@@ -20,13 +21,11 @@
 namespace viz {
 
 void write_dump(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) return;
+  try {
+    attn::io::write_text_atomically(path, text, attn::io::Durability::Renamed);
+  } catch (const std::exception&) {
+    // A dump that cannot be written is skipped: the test reading it says so.
   }
-  std::rename(tmp.c_str(), path.c_str());
 }
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "model/layout/layout.hpp"
 #include "model/trace/trace_model.hpp"

@@ -7,13 +7,13 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "panels/editor_panel.hpp"
-#include "panels/rich_text_view.hpp"
+#include "widgets/tooltip.hpp"
+#include "widgets/rich_text_view.hpp"
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/layout/text_fit.hpp"
-#include "panels/tiled_window.hpp"
+#include "widgets/tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -149,7 +149,7 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
     if (a.status == Status::Wrong) ImGui::TextColored(muted, "Try again, or:");
     if (ImGui::SmallButton("Show me")) actions::give_up_lesson(state);
     probe_item(probe, "lesson:show_me");
-    editor_tooltip("Give up and reveal the answer");
+    hover_tooltip("Give up and reveal the answer");
   } else {
     if (q.kind == LessonQuestion::Kind::Choice)
       ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
@@ -212,13 +212,13 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   ImGui::BeginDisabled(!l.can_back());
   if (ImGui::Button("< Back")) actions::lesson_step(state, l.step() - 1);
   ImGui::EndDisabled();
-  editor_tooltip("The lesson's previous step (Page Up)");
+  hover_tooltip("The lesson's previous step (Page Up)");
   ImGui::SameLine();
   ImGui::BeginDisabled(!l.can_next());
   if (ImGui::Button("Next >")) actions::lesson_step(state, l.step() + 1);
   probe_item(probe, "lesson:next");
   ImGui::EndDisabled();
-  editor_tooltip(l.revealed() ? "The lesson's next step (Page Down)" : "Answer the question first (or press Show me)");
+  hover_tooltip(l.revealed() ? "The lesson's next step (Page Down)" : "Answer the question first (or press Show me)");
   ImGui::SameLine();
   ImGui::TextColored(muted, "step %d of %d", l.step() + 1, l.steps());
   if (presenting) {

@@ -4,7 +4,7 @@
 
 #include <imgui.h>
 
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "gl/font_set.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"

@@ -7,10 +7,10 @@
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
 #include "gl/theme_style.hpp"
-#include "panels/typed_fields.hpp"
+#include "widgets/typed_fields.hpp"
 #include "attn/explain.hpp"
 #include "model/document/scenario_edit.hpp"
-#include "panels/tiled_window.hpp"
+#include "widgets/tiled_window.hpp"
 
 namespace viz {
 namespace {
@@ -27,7 +27,7 @@ void draw_shape(AppState& state, WidgetProbe* probe) {
   bool projected = !s.heads.empty();
   if (ImGui::Checkbox("learned projections W_Q, W_K, W_V", &projected))
     actions::reshape(state, [&](attn::Scenario& x) { edit::set_projected(x, projected); });
-  editor_tooltip("Off: Q = K = V = X, the parameter-free attention of the first article");
+  hover_tooltip("Off: Q = K = V = X, the parameter-free attention of the first article");
   if (projected) {
     shape_field(state, probe, "d_k", edit::d_k(s), 1, 256, "Width of queries and keys (columns of W_Q and W_K)",
                 [](attn::Scenario& x, int d) { edit::set_d_k(x, d); });
@@ -41,7 +41,7 @@ void draw_shape(AppState& state, WidgetProbe* probe) {
   }
   bool w_o = s.w_o.has_value();
   if (ImGui::Checkbox("output projection W_O", &w_o)) actions::reshape(state, [&](attn::Scenario& x) { edit::set_w_o(x, w_o); });
-  editor_tooltip("Mixes the concatenated heads: output = concat · W_O");
+  hover_tooltip("Mixes the concatenated heads: output = concat · W_O");
   if (w_o)
     shape_field(state, probe, "d_out", edit::d_out(s), 1, 256, "Output width (columns of W_O)",
                 [](attn::Scenario& x, int d) { edit::set_d_out(x, d); });
@@ -51,7 +51,7 @@ void draw_shape(AppState& state, WidgetProbe* probe) {
       if (cross && x.heads.empty()) edit::set_projected(x, true);
       edit::set_cross(x, cross);
     });
-  editor_tooltip("Queries come from X, keys and values from a separate context sequence C");
+  hover_tooltip("Queries come from X, keys and values from a separate context sequence C");
   if (cross) {
     shape_field(state, probe, "context tokens", edit::n_tokens(s, Sequence::Context), 1, 4096, "Rows of the context C (the keys)",
                 [](attn::Scenario& x, int n) { edit::set_n_tokens(x, Sequence::Context, n); });
@@ -80,14 +80,14 @@ void draw_tokens(AppState& state, Sequence which, WidgetProbe* probe) {
       actions::changed(state);
     }
     probe_item(probe, std::string(which == Sequence::Queries ? "token" : "context_token") + "[" + std::to_string(i) + "]");
-    editor_tooltip("Type a new name and press Enter");
+    hover_tooltip("Type a new name and press Enter");
     ImGui::SameLine();
     if (ImGui::SmallButton("+")) {
       state.shape_memory.forget_token_rows();  // rows after this one move down
       edit::insert_token(s, which, i + 1, "");
       actions::changed(state);
     }
-    editor_tooltip("Insert a token after this one");
+    hover_tooltip("Insert a token after this one");
     ImGui::SameLine();
     if (n > 1 && ImGui::SmallButton("remove")) {
       state.shape_memory.forget_token_rows();
@@ -109,7 +109,7 @@ void draw_options(AppState& state) {
       *value = static_cast<std::remove_pointer_t<decltype(value)>>(v);
       actions::changed(state);
     }
-    editor_tooltip(help);
+    hover_tooltip(help);
   };
   combo("scaling", &s.scale, "÷ √d_k\0none\0÷ temperature τ\0", "What the scores are divided by before softmax");
   if (s.scale == attn::ScaleMode::Temperature) {
@@ -119,7 +119,7 @@ void draw_options(AppState& state) {
     // to type (a slider jumped to wherever it was clicked).
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     value_cell(state, "τ", &s.temperature, 0.01f, "%.3g", 0.05, 20.0);
-    editor_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nDrag, or double-click to type a value (0.05 to 20)");
+    hover_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nDrag, or double-click to type a value (0.05 to 20)");
   }
   combo("score", &s.score, "dot product q·k\0additive v·tanh(qW + kU)\0", "How a query and a key are compared");
   combo("positions", &s.positional, "none\0sinusoidal encoding\0ALiBi bias\0",
@@ -133,9 +133,9 @@ void draw_options(AppState& state) {
     edit::set_mask_kind(s, static_cast<attn::MaskKind>(m));
     actions::changed(state);
   }
-  editor_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token");
+  hover_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token");
   ImGui::Checkbox("paint mask with the mouse", &state.paint_mask);
-  editor_tooltip("Click or drag on a score or weight grid to block/unblock cells (switches the mask to custom). Key: M");
+  hover_tooltip("Click or drag on a score or weight grid to block/unblock cells (switches the mask to custom). Key: M");
   combo("apply mask", &s.mask_mode, "before softmax (−∞)\0after softmax (0)\0",
         "Before softmax (correct): the blocked cells get −∞ and the rest renormalise.\nAfter softmax (a common mistake): blocked weights are zeroed, so rows sum to less than 1");
   const int n_k = static_cast<int>(s.keys_source().rows());
@@ -176,16 +176,6 @@ void draw_error_box(const AppState& state, const TraceModel& model) {
 
 }  // namespace
 
-void probe_item(WidgetProbe* probe, const std::string& name) {
-  if (!probe) return;
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  (*probe)[name] = ImVec4(a.x, a.y, b.x, b.y);
-}
-
-void editor_tooltip(const char* text) {
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text);
-}
-
 void note_drag_edit(AppState& state) {
   if (ImGui::IsItemDeactivatedAfterEdit()) actions::commit(state);
 }
@@ -202,24 +192,24 @@ void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& mod
   ImGui::BeginDisabled(!state.history.can_undo());
   if (ImGui::Button("Undo")) actions::undo(state);
   ImGui::EndDisabled();
-  editor_tooltip("Undo the last edit (Ctrl+Z)");
+  hover_tooltip("Undo the last edit (Ctrl+Z)");
   ImGui::SameLine();
   ImGui::BeginDisabled(!state.history.can_redo());
   if (ImGui::Button("Redo")) actions::redo(state);
   ImGui::EndDisabled();
-  editor_tooltip("Redo (Ctrl+Y or Ctrl+Shift+Z)");
+  hover_tooltip("Redo (Ctrl+Y or Ctrl+Shift+Z)");
   ImGui::SameLine();
   if (ImGui::Button("Reset")) actions::reset(state);
-  editor_tooltip("Go back to the scenario as it was opened (can be undone)");
+  hover_tooltip("Go back to the scenario as it was opened (can be undone)");
   ImGui::SameLine();
   if (ImGui::Button("Randomise")) actions::randomise(state);
   probe_item(probe, "editor_randomise");
-  editor_tooltip("Fill X and all weights with seeded random numbers (same seed, same numbers)");
+  hover_tooltip("Fill X and all weights with seeded random numbers (same seed, same numbers)");
   ImGui::SameLine();
   int seed = static_cast<int>(state.seed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
   if (ImGui::InputInt("seed", &seed, 0)) state.seed = static_cast<std::uint64_t>(std::max(0, seed));
-  editor_tooltip("The seed Randomise uses");
+  hover_tooltip("The seed Randomise uses");
 
   if (ImGui::CollapsingHeader("Shape", ImGuiTreeNodeFlags_DefaultOpen)) draw_shape(state, probe);
   const bool tokens_open = ImGui::CollapsingHeader("Tokens");

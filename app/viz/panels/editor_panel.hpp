@@ -5,7 +5,6 @@
 // the trace is recomputed from it in the same frame.
 #pragma once
 
-#include <map>
 #include <string>
 
 #include <imgui.h>
@@ -13,12 +12,12 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/trace/trace_model.hpp"
+#include "widgets/tooltip.hpp"
+#include "widgets/widget_probe.hpp"
 
 namespace viz {
 
 // Screen rectangles of named widgets ("x[0,1]"), recorded for UI tests.
-using WidgetProbe = std::map<std::string, ImVec4>;
-
 void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& model, WidgetProbe* probe);
 
 // What the value tables need from the frame.
@@ -32,8 +31,6 @@ struct EditorContext {
 void draw_matrix_editors(AppState& state, const EditorContext& ctx);
 
 // Shared helpers for the editor files.
-void probe_item(WidgetProbe* probe, const std::string& name);  // records the last item's rectangle
-void editor_tooltip(const char* text);
 void note_drag_edit(AppState& state);  // after a value widget: live change + undo commit
 
 }  // namespace viz

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "gl/theme_style.hpp"
-#include "panels/long_text.hpp"
-#include "panels/tiled_window.hpp"
+#include "widgets/long_text.hpp"
+#include "widgets/tiled_window.hpp"
 
 namespace viz {
 namespace {

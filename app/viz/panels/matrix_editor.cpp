@@ -9,7 +9,7 @@
 #include <imgui_internal.h>
 
 #include "gl/theme_style.hpp"
-#include "panels/typed_fields.hpp"
+#include "widgets/typed_fields.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
 #include "attn/explain.hpp"

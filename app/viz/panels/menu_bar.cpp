@@ -9,7 +9,6 @@
 #include <imgui.h>
 
 #include "panels/colour_menu.hpp"
-#include "lessons/lesson_panel.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/compare/compare_actions.hpp"

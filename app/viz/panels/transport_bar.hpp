@@ -5,20 +5,16 @@
 
 #include <imgui.h>
 
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/trace/trace_model.hpp"
+#include "canvas/colour_legends.hpp"
 
 namespace viz {
 
 // `probe` (--dump-layout) gets "transport_time", the time field, and
 // "transport_time_text", the width its text needs (in its third number).
 void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state, WidgetProbe* probe);
-
-// The legends of both chosen colormaps and the masked look, on one line,
-// and how wide that line is.
-void colour_legends(const ColourOptions& colour);
-float colour_legends_width();
 
 }  // namespace viz

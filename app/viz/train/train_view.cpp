@@ -15,12 +15,12 @@
 #include <imgui_stdlib.h>
 
 #include "canvas/cell_grid.hpp"
-#include "panels/long_text.hpp"
+#include "widgets/long_text.hpp"
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
-#include "panels/tiled_window.hpp"
+#include "widgets/tiled_window.hpp"
 
 namespace viz {
 namespace {

@@ -51,7 +51,7 @@ struct Fd {
   }
 };
 
-void write_all(int fd, const std::string& text, const std::string& path) {
+void write_all(int fd, const std::string& text, const std::string& path, Durability durability) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -59,7 +59,7 @@ void write_all(int fd, const std::string& text, const std::string& path) {
     if (n <= 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
+  if (durability == Durability::ToDisk && ::fsync(fd) != 0) throw FormatError("cannot write " + path + ": " + os_reason(errno));
 }
 
 void sync_folder(const fs::path& dir) {
@@ -163,7 +163,7 @@ std::string read_text_file(const std::string& path, const FileKind& kind) {
   return text;
 }
 
-void write_text_file_atomically(const std::string& path, const std::string& text) {
+void write_text_file_atomically(const std::string& path, const std::string& text, Durability durability) {
   std::error_code ec;
   // Follow a symlink: the file it points at is what the user means.
   fs::path target = fs::path(path);
@@ -179,7 +179,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
   Fd temp;
   const std::string temp_path = make_temp(dir, path, &temp);
   try {
-    write_all(temp.fd, text, path);
+    write_all(temp.fd, text, path, durability);
     // mkstemp creates 0600; a new file gets the usual 0644 less the umask,
     // an existing one keeps its own permissions.
     // Owner first: a chown clears the set-user-ID bit that fchmod then restores.
@@ -205,7 +205,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
     // new text. The complete copy stays beside it until that has succeeded.
     Fd in_place{::open(target.c_str(), O_WRONLY | O_TRUNC)};
     if (in_place.fd < 0) throw FormatError("cannot write " + path + ": " + os_reason(errno) + " (the new text is in " + temp_path + ")");
-    write_all(in_place.fd, text, path + " (the new text is also in " + temp_path + ")");
+    write_all(in_place.fd, text, path + " (the new text is also in " + temp_path + ")", durability);
     ::unlink(temp_path.c_str());
     return;
   }
@@ -214,7 +214,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
     ::unlink(temp_path.c_str());
     throw FormatError("cannot write " + path + ": " + os_reason(err));
   }
-  sync_folder(dir);
+  if (durability == Durability::ToDisk) sync_folder(dir);
 }
 
 }  // namespace attn::io::detail
@@ -223,6 +223,8 @@ namespace attn::io {
 
 std::string read_text(const std::string& path) { return detail::read_text_file(path, detail::kJsonKind); }
 std::string why_unreadable(const std::string& path) { return detail::unreadable_reason(path, detail::kJsonKind); }
-void write_text_atomically(const std::string& path, const std::string& text) { detail::write_text_file_atomically(path, text); }
+void write_text_atomically(const std::string& path, const std::string& text, Durability durability) {
+  detail::write_text_file_atomically(path, text, durability);
+}
 
 }  // namespace attn::io

@@ -3,6 +3,8 @@
 // on strings alone.
 #pragma once
 
+#include "attn/io/text_file.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -31,6 +33,7 @@ std::string folder_refusal(const std::string& path, const std::string& dir, int 
 
 // Writes to a temporary file in the same directory, then renames it over
 // `path`, so a failed save leaves the previous file intact.
-void write_text_file_atomically(const std::string& path, const std::string& text);
+void write_text_file_atomically(const std::string& path, const std::string& text,
+                                Durability durability = Durability::ToDisk);
 
 }  // namespace attn::io::detail

@@ -14,9 +14,16 @@ std::string read_text(const std::string& path);
 // symlink loop ...", "is a directory, not a JSON file"), or "" when it is a
 // regular file that can be opened: for checking a file named on a command line.
 std::string why_unreadable(const std::string& path);
+// How far a write has gone when it returns. ToDisk: the bytes and the
+// rename are flushed, so a saved file survives a power cut (every file of
+// the user's). Renamed: a reader never sees half a file, and nothing waits
+// for the disk; for files rewritten every frame and read at once (the
+// layout and state dumps the UI tests read).
+enum class Durability { ToDisk, Renamed };
 // Writes to a temporary file beside `path`, then renames it over `path`,
-// so a failed write leaves the previous file intact.
-void write_text_atomically(const std::string& path, const std::string& text);
+// so a failed write leaves the previous file intact. Throws FormatError
+// naming the path and the reason.
+void write_text_atomically(const std::string& path, const std::string& text, Durability durability = Durability::ToDisk);
 
 // Whether two paths name one file: the same name, or another name for it (a
 // symlink, a hard link). Device and inode decide when `a` exists; a path

@@ -2,7 +2,7 @@
 // ImGui's background draw list, which the backend renders before every
 // window, with the window's rectangle as the command's clip rectangle and
 // the colour carried in the callback's data pointer (nothing to keep alive).
-#include "panels/tiled_window.hpp"
+#include "widgets/tiled_window.hpp"
 
 #include <cstdint>
 

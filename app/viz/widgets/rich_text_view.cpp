@@ -3,7 +3,7 @@
 // wider than the width. Words outside the window's view are laid out but
 // not drawn. Drawn through the window's draw list, then a Dummy
 // reserves the height so ImGui lays out what follows.
-#include "panels/rich_text_view.hpp"
+#include "widgets/rich_text_view.hpp"
 
 #include <algorithm>
 #include <vector>

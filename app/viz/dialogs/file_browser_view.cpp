@@ -1,5 +1,5 @@
 // The in-app file browser and the desktop chooser's row (file_browser_view.hpp).
-#include "panels/file_browser_view.hpp"
+#include "dialogs/file_browser_view.hpp"
 
 #include <filesystem>
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <imgui.h>
 
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 

@@ -1,5 +1,5 @@
 // Wrapped text drawn only where it is in view (see long_text.hpp).
-#include "panels/long_text.hpp"
+#include "widgets/long_text.hpp"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // we keep that text in AppState::draft (UI state lives in one place) and
 // apply it only when the field is deactivated: Enter, Tab, a click
 // elsewhere, or Escape (which has already put the original text back).
-#include "panels/typed_fields.hpp"
+#include "widgets/typed_fields.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -16,7 +16,7 @@
 #include <imgui_stdlib.h>
 
 #include "attn/explain.hpp"
-#include "panels/editor_panel.hpp"
+#include "widgets/tooltip.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
 
@@ -67,7 +67,7 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
                                  std::to_string(current));
   }
   probe_item(probe, std::string("shape:") + label);
-  editor_tooltip(help);
+  hover_tooltip(help);
   const float side = ImGui::GetFrameHeight();
   ImGui::PushButtonRepeat(true);
   ImGui::SameLine(0, 3);
@@ -77,7 +77,7 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
   ImGui::PopButtonRepeat();
   ImGui::SameLine();
   ImGui::TextUnformatted(label);
-  editor_tooltip(help);
+  hover_tooltip(help);
   ImGui::PopID();
   if (!asked || *asked == current) return;
 

@@ -8,7 +8,7 @@
 
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "model/files/file_dialogs.hpp"
 
 namespace viz {

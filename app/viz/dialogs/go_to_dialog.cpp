@@ -1,5 +1,5 @@
 // The Go to cell dialog (go_to_dialog.hpp).
-#include "panels/go_to_dialog.hpp"
+#include "dialogs/go_to_dialog.hpp"
 
 #include <algorithm>
 #include <string>

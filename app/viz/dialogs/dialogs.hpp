@@ -8,7 +8,7 @@
 // draws every ordinary window first and draw_modals() last.
 #pragma once
 
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "attn/trace.hpp"
-#include "panels/editor_panel.hpp"
+#include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 

@@ -1,6 +1,6 @@
 // Modal dialogs and the help window. Dialogs only ask; what an answer does
 // (open, save, continue after saving) is in viz::actions, where it is tested.
-#include "panels/dialogs.hpp"
+#include "dialogs/dialogs.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -10,9 +10,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "lessons/lesson_panel.hpp"
-#include "panels/file_browser_view.hpp"
-#include "panels/menu_bar.hpp"
+#include "dialogs/file_browser_view.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/files/disk_actions.hpp"

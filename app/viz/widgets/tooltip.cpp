@@ -1,0 +1,11 @@
+#include "widgets/tooltip.hpp"
+
+#include <imgui.h>
+
+namespace viz {
+
+void hover_tooltip(const char* text) {
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text);
+}
+
+}  // namespace viz
