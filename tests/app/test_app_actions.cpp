@@ -287,3 +287,24 @@ TEST_CASE("actions: Save on a built-in file asks where instead (the user's folde
   CHECK(read(mine) != before);
   CHECK_FALSE(u.dirty());
 }
+
+TEST_CASE("actions: apply_edit edits and marks the change in one call; a live step commits once at the end") {
+  AppState s = lesson();
+  const attn::Scenario before = s.doc.scenario;
+  const std::uint64_t revision = s.revision;
+  actions::apply_edit(s, [](attn::Scenario& sc) { edit::rename_token(sc, edit::Sequence::Queries, 0, "renamed"); });
+  CHECK(s.doc.scenario.tokens[0] == "renamed");
+  CHECK(s.revision == revision + 1);  // the trace is recomputed
+  REQUIRE(s.history.can_undo());      // and it is one undo step
+  actions::undo(s);
+  CHECK(s.doc.scenario.tokens == before.tokens);
+
+  // A drag: every frame is live (recomputed, not yet a step), the end commits.
+  const std::uint64_t drag_start = s.revision;
+  for (double v : {0.25, 0.5, 0.75})
+    actions::apply_edit(s, [&](attn::Scenario& sc) { sc.x(0, 0) = v; }, actions::Step::Live);
+  CHECK(s.revision == drag_start + 3);
+  actions::commit(s);
+  actions::undo(s);
+  CHECK(s.doc.scenario.x(0, 0) == before.x(0, 0));  // the whole drag is one step
+}

@@ -44,14 +44,14 @@ void continue_gesture(AppState& state, const std::optional<CellRef>& under_mouse
     const double drag = -ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 0.0f).y;
     const double next = std::round((g.start_value + drag * g.per_pixel) * 1000) / 1000;
     if (v && *v != next) {
-      *v = next;
-      actions::changed(state, false);
+      actions::apply_edit(state, [&](attn::Scenario&) { *v = next; }, actions::Step::Live);
     }
   } else if (g.kind == CanvasGesture::Kind::PaintMask && under_mouse && under_mouse->stage.head == g.cell.stage.head &&
              under_mouse->stage.id == g.cell.stage.id) {
     if (edit::effective_blocked(state.doc.scenario, under_mouse->row, under_mouse->col) != g.paint_blocked) {
-      edit::set_blocked(state.doc.scenario, under_mouse->row, under_mouse->col, g.paint_blocked);
-      actions::changed(state, false);
+      actions::apply_edit(
+          state, [&](attn::Scenario& sc) { edit::set_blocked(sc, under_mouse->row, under_mouse->col, g.paint_blocked); },
+          actions::Step::Live);
     }
   }
 }

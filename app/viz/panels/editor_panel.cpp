@@ -76,23 +76,20 @@ void draw_tokens(AppState& state, Sequence which, WidgetProbe* probe) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     std::string renamed;
     if (text_field(state, "##name", name, &renamed)) {
-      edit::rename_token(s, which, i, renamed);
-      actions::changed(state);
+      actions::apply_edit(state, [&](attn::Scenario& sc) { edit::rename_token(sc, which, i, renamed); });
     }
     probe_item(probe, std::string(which == Sequence::Queries ? "token" : "context_token") + "[" + std::to_string(i) + "]");
     hover_tooltip("Type a new name and press Enter");
     ImGui::SameLine();
     if (ImGui::SmallButton("+")) {
       state.shape_memory.forget_token_rows();  // rows after this one move down
-      edit::insert_token(s, which, i + 1, "");
-      actions::changed(state);
+      actions::apply_edit(state, [&](attn::Scenario& sc) { edit::insert_token(sc, which, i + 1, ""); });
     }
     hover_tooltip("Insert a token after this one");
     ImGui::SameLine();
     if (n > 1 && ImGui::SmallButton("remove")) {
       state.shape_memory.forget_token_rows();
-      edit::remove_token(s, which, i);
-      actions::changed(state);
+      actions::apply_edit(state, [&](attn::Scenario& sc) { edit::remove_token(sc, which, i); });
     }
     ImGui::PopID();
     if (edit::n_tokens(s, which) != n) break;  // list changed under us
@@ -106,8 +103,7 @@ void draw_options(AppState& state) {
     int v = static_cast<int>(*value);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     if (ImGui::Combo(label, &v, items)) {
-      *value = static_cast<std::remove_pointer_t<decltype(value)>>(v);
-      actions::changed(state);
+      actions::apply_edit(state, [&](attn::Scenario&) { *value = static_cast<std::remove_pointer_t<decltype(value)>>(v); });
     }
     hover_tooltip(help);
   };
@@ -130,8 +126,7 @@ void draw_options(AppState& state) {
   int m = static_cast<int>(mask);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   if (ImGui::Combo("mask", &m, "none\0causal\0custom (painted)\0")) {
-    edit::set_mask_kind(s, static_cast<attn::MaskKind>(m));
-    actions::changed(state);
+    actions::apply_edit(state, [&](attn::Scenario& sc) { edit::set_mask_kind(sc, static_cast<attn::MaskKind>(m)); });
   }
   hover_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token");
   ImGui::Checkbox("paint mask with the mouse", &state.paint_mask);
@@ -144,8 +139,7 @@ void draw_options(AppState& state) {
       bool blocked = j < static_cast<int>(s.key_padding.size()) && s.key_padding[static_cast<size_t>(j)];
       ImGui::PushID(j);
       if (ImGui::Checkbox(("key " + std::to_string(j)).c_str(), &blocked)) {
-        edit::set_key_padding(s, j, blocked);
-        actions::changed(state);
+        actions::apply_edit(state, [&](attn::Scenario& sc) { edit::set_key_padding(sc, j, blocked); });
       }
       ImGui::PopID();
       if (j % 4 != 3 && j + 1 < n_k) ImGui::SameLine();

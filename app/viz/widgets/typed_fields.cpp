@@ -106,8 +106,8 @@ bool value_cell(AppState& state, const char* id, double* value, float drag_speed
   if (changed && typing) {
     state.draft = {widget, state.document, {}, v};
   } else if (changed && std::isfinite(v)) {
-    *value = v;  // dragging: live, committed as one step when the drag ends
-    actions::changed(state, false);
+    // Dragging: live, committed as one step when the drag ends.
+    actions::apply_edit(state, [&](attn::Scenario&) { *value = v; }, actions::Step::Live);
     state.edit_in_progress = true;
     result = true;
   }
@@ -119,8 +119,7 @@ bool value_cell(AppState& state, const char* id, double* value, float drag_speed
       if (!std::isfinite(typed)) {
         actions::notify(state, "That number is too large for double precision; the value stays " + attn::format_number(*value, 6));
       } else if (typed != *value) {
-        *value = typed;
-        actions::changed(state);
+        actions::apply_edit(state, [&](attn::Scenario&) { *value = typed; });
         if (typed != asked)
           actions::notify_edit(state, (ImGui::FindRenderedTextEnd(id) == id ? std::string("The value") : std::string(id, ImGui::FindRenderedTextEnd(id))) + " is from " +
                                           attn::format_number(lo, 6) + " to " + attn::format_number(hi, 6) + ": " +

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "model/document/app_state.hpp"
 
@@ -15,6 +16,19 @@ namespace model::actions {
 // it as one undo step. Drags call changed(false) each frame and commit() once.
 void changed(AppState& s, bool commit = true);
 void commit(AppState& s);
+
+// Whether an edit is one undo step now, or a step of a drag that commits
+// once when it ends (commit()).
+enum class Step { Commit, Live };
+
+// Edits the document's scenario and marks the change in one call, so no
+// edit can forget to make everything downstream recompute:
+//   apply_edit(state, [&](attn::Scenario& sc) { edit::rename_token(sc, which, i, name); });
+template <class Edit>
+void apply_edit(AppState& s, Edit&& edit, Step step = Step::Commit) {
+  std::forward<Edit>(edit)(s.doc.scenario);
+  changed(s, step == Step::Commit);
+}
 
 void undo(AppState& s);
 void redo(AppState& s);
