@@ -10,7 +10,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "tuned_copy.hpp"
 
 namespace {

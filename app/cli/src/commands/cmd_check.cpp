@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "loaded_scenario.hpp"
 #include "summary.hpp"
 

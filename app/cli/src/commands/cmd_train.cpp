@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "cli_error.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "stage_choice.hpp"
-#include "train_options.hpp"
+#include "train/train_options.hpp"
 
 namespace attn::cli {
 

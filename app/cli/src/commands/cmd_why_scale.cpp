@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "attn/explore.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
 
 namespace attn::cli {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "loaded_scenario.hpp"
 
 namespace attn::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "loaded_scenario.hpp"
 #include "trace_stream.hpp"
 

@@ -12,6 +12,8 @@
 #include "model/document/scenario_edit.hpp"
 #include "model/trace/trace_model.hpp"
 
+#include "test_files.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -19,10 +21,7 @@ using model::AppState;
 using model::PendingAction;
 namespace actions = model::actions;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using test_files::read;
 
 AppState lesson() {
   AppState s;
@@ -292,7 +291,7 @@ TEST_CASE("actions: apply_edit edits and marks the change in one call; a live st
   AppState s = lesson();
   const attn::Scenario before = s.doc.scenario;
   const std::uint64_t revision = s.revision;
-  actions::apply_edit(s, [](attn::Scenario& sc) { edit::rename_token(sc, edit::Sequence::Queries, 0, "renamed"); });
+  actions::apply_edit(s, [](attn::Scenario& sc) { model::edit::rename_token(sc, model::edit::Sequence::Queries, 0, "renamed"); });
   CHECK(s.doc.scenario.tokens[0] == "renamed");
   CHECK(s.revision == revision + 1);  // the trace is recomputed
   REQUIRE(s.history.can_undo());      // and it is one undo step

@@ -10,7 +10,7 @@
 
 #include "attn/io/model_file.hpp"
 #include "cli_error.hpp"
-#include "train_options.hpp"
+#include "train/train_options.hpp"
 
 namespace attn::cli {
 

@@ -12,7 +12,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
 #include "cli_error.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "loaded_scenario.hpp"
 #include "output_guard.hpp"
 #include "stage_choice.hpp"

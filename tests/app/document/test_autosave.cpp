@@ -19,26 +19,19 @@
 #include "model/files/autosave.hpp"
 #include "model/files/autosave_writer.hpp"
 
+#include "test_files.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("attnviz_test_autosave_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
-std::string builtin() {
-  std::ifstream in(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using test_files::builtin;
 
 }  // namespace
 
 TEST_CASE("autosave: a record round-trips; files of live processes are left alone") {
-  const fs::path dir = fresh("orphans");
+  const fs::path dir = test_files::fresh_folder("autosave_orphans");
   model::AutosaveRecord r;
   r.label = "built-in lesson";
   r.time = 1700000000;
@@ -62,7 +55,7 @@ TEST_CASE("autosave: a record round-trips; files of live processes are left alon
 }
 
 TEST_CASE("autosave: restoring brings the edit back as unsaved work of its file; discarding deletes it") {
-  const fs::path dir = fresh("restore");
+  const fs::path dir = test_files::fresh_folder("autosave_restore");
   const std::string scene = (dir / "scene.json").string();
   attn::io::ScenarioFile original = attn::io::parse_scenario(builtin());
   attn::io::save_scenario(scene, original);
@@ -93,7 +86,7 @@ TEST_CASE("autosave: restoring brings the edit back as unsaved work of its file;
 }
 
 TEST_CASE("autosave: a run killed with -9 is found gone at once, even as an unreaped zombie whose PID still answers") {
-  const fs::path dir = fresh("zombie");
+  const fs::path dir = test_files::fresh_folder("autosave_zombie");
   model::AutosaveRecord r;
   r.label = "built-in lesson";
   r.file = attn::io::parse_scenario(builtin());
@@ -135,7 +128,7 @@ TEST_CASE("autosave: a run killed with -9 is found gone at once, even as an unre
 }
 
 TEST_CASE("autosave: two runs started with the same PID (reused) never share a copy; a lock alone is tidied away") {
-  const fs::path dir = fresh("reused_pid");
+  const fs::path dir = test_files::fresh_folder("autosave_reused_pid");
   const std::string first = model::autosave_file(dir.string(), 777);
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
   const std::string second = model::autosave_file(dir.string(), 777);
@@ -148,7 +141,7 @@ TEST_CASE("autosave: two runs started with the same PID (reused) never share a c
 }
 
 TEST_CASE("autosave: a copy that cannot be written is said in the window once, and taken back when one is written") {
-  const fs::path dir = fresh("full_disk");
+  const fs::path dir = test_files::fresh_folder("autosave_full_disk");
   // A folder that cannot be made (a file stands where it would be) fails
   // every write as a full disk does.
   const fs::path blocked = dir / "config";

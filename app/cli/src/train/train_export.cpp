@@ -11,7 +11,7 @@
 #include "attn/trace.hpp"
 #include "cli_error.hpp"
 #include "output_guard.hpp"
-#include "train_options.hpp"
+#include "train/train_options.hpp"
 
 namespace attn::cli {
 

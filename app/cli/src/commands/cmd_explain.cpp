@@ -10,7 +10,7 @@
 
 #include "attn/explain.hpp"
 #include "cli_error.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
 #include "loaded_scenario.hpp"
 #include "stage_choice.hpp"
 

@@ -23,15 +23,11 @@
 namespace fs = std::filesystem;
 using namespace model;
 
+#include "test_files.hpp"
+
 namespace {
 
 // A fresh folder under the temp directory, removed first.
-fs::path fresh(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("attnviz_test_files_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
 
 void touch(const fs::path& p) { std::ofstream(p) << "{}"; }
 
@@ -55,7 +51,7 @@ std::optional<ChooserResult> wait_result(DesktopChooser& c) {
 }  // namespace
 
 TEST_CASE("a folder lists its folders first, then the files the filter lets through, each sorted ignoring case") {
-  const fs::path dir = fresh("listing");
+  const fs::path dir = test_files::fresh_folder("files_listing");
   fs::create_directories(dir / "zeta");
   fs::create_directories(dir / "Alpha");
   fs::create_directories(dir / ".hidden_dir");
@@ -76,7 +72,7 @@ TEST_CASE("a folder that cannot be read says so; a huge one lists the first entr
   const FolderListing missing = list_folder("/no/such/folder/attnviz", FileFilter{}, false);
   CHECK(missing.entries.empty());
   CHECK(missing.error.find("cannot read /no/such/folder/attnviz") == 0);
-  const fs::path dir = fresh("huge");
+  const fs::path dir = test_files::fresh_folder("files_huge");
   const size_t n = kMaxListed + 7;
   for (size_t i = 1; i <= n; ++i) std::ofstream(dir / ("f" + std::to_string(i) + ".png"));
   fs::create_directories(dir / "zz_folder");
@@ -89,7 +85,7 @@ TEST_CASE("a folder that cannot be read says so; a huge one lists the first entr
 }
 
 TEST_CASE("the user's Documents and Pictures: XDG user-dirs first, else ~/Documents, else home") {
-  const fs::path home = fresh("home");
+  const fs::path home = test_files::fresh_folder("files_home");
   Env h("HOME", home.string());
   Env c("XDG_CONFIG_HOME", (home / ".config").string());
   CHECK(user_folder(UserFolder::Documents) == home.string());  // neither exists: home
@@ -112,7 +108,7 @@ TEST_CASE("the user's Documents and Pictures: XDG user-dirs first, else ~/Docume
 }
 
 TEST_CASE("a dialog starts in its last folder, else the user's folder; choosing remembers it, also across runs") {
-  const fs::path home = fresh("dialogs");
+  const fs::path home = test_files::fresh_folder("files_dialogs");
   Env h("HOME", home.string());
   Env c("XDG_CONFIG_HOME", (home / ".config").string());
   fs::create_directories(home / "Documents");
@@ -152,7 +148,7 @@ TEST_CASE("a dialog starts in its last folder, else the user's folder; choosing 
 }
 
 TEST_CASE("folder_of, remember_folder and the export filter") {
-  const fs::path dir = fresh("folder_of");
+  const fs::path dir = test_files::fresh_folder("files_folder_of");
   CHECK(folder_of((dir / "new.json").string()) == dir.string());
   CHECK(folder_of(dir.string()) == dir.string());
   CHECK(folder_of(dir.string() + "/") == dir.string());
@@ -190,7 +186,7 @@ TEST_CASE("desktop chooser command lines: zenity and kdialog, open, save and fol
 }
 
 TEST_CASE("a desktop chooser run: chosen, cancelled, failed, closed by cancel(), and the tool looked up on PATH") {
-  const fs::path bin = fresh("bin");
+  const fs::path bin = test_files::fresh_folder("files_bin");
   const fs::path tool = bin / "zenity";
   auto stand_in = [&](const std::string& body) {
     std::ofstream(tool) << "#!/bin/sh\n" << body << "\n";

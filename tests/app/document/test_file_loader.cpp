@@ -14,6 +14,8 @@
 #include "model/document/app_actions.hpp"
 #include "model/files/file_loader.hpp"
 
+#include "test_files.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -33,10 +35,7 @@ std::string write_scene(const std::string& name, int n, int d) {
   return path;
 }
 
-std::string builtin() {
-  std::ifstream in(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json");
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using test_files::builtin;
 
 }  // namespace
 

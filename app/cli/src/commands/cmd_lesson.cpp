@@ -7,7 +7,7 @@
 
 #include "attn/io/lesson_file.hpp"
 #include "cli_error.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
 
 namespace attn::cli {
 

@@ -14,6 +14,8 @@
 #include "model/files/disk_actions.hpp"
 #include "model/files/disk_watcher.hpp"
 
+#include "test_files.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -21,10 +23,7 @@ using model::AppState;
 using model::DiskChange;
 namespace actions = model::actions;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using test_files::read;
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::trunc) << text; }
 
