@@ -144,10 +144,6 @@ void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, c
 
 }  // namespace
 
-// Presenting, a few grids fill the screen, so canvas text (and the largest
-// numbers a cell prints) may grow by half again for the back of the room.
-float text_scale(const ViewOptions& view) { return view.presentation ? 1.5f : 1.0f; }
-
 NumberInputs number_inputs(const attn::Trace& trace, const Frame& frame, const FontSet& fonts, const AppState& state) {
   return {trace,
           frame,

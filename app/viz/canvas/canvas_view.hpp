@@ -52,9 +52,6 @@ struct CanvasData {
 // mouse input to `state`.
 void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& data, GridRenderer& renderer, AppState& state);
 
-// How much larger the canvas text is drawn (presentation mode); the layout
-// scales its text bands by the same factor.
-float text_scale(const ViewOptions& view);
 
 // What decides which grids print their numbers, as the canvas draws them
 // (the layout dump asks with the same inputs).

@@ -35,18 +35,15 @@ PlatformOptions platform_options(const Options& o) {
 
 App::App(const Options& options, AppState initial)
     : options_(options),
-      state_(std::move(initial)),
+      session_(std::move(initial), SessionOptions{!options.headless(), StartView{options.stage, options.time}, &Platform::wake}),
+      state_(session_.state()),
+      model_(session_.trace_model()),
+      train_(session_.train()),
       platform_(platform_options(options)),
       base_style_(ImGui::GetStyle()),
-      remembers_(options.remembers()),
-      lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
+      remembers_(options.remembers()) {
   renderer_ = std::make_unique<GridRenderer>();
   textures_ = std::make_unique<GridTextures>();
-  model_.set_on_ready(&Platform::wake);
-  train_.set_on_progress(&Platform::wake);
-  loader_.set_on_ready(&Platform::wake);
-  disk_watcher_.set_on_change(&Platform::wake);
-  lesson_loader_.set_on_ready(&Platform::wake);
   // Remembered settings first (before the file given on the command line
   // joins the recent list); this run's command line goes over them.
   if (remembers_ && !options.config_dir_or_default().empty()) {
@@ -154,22 +151,6 @@ void App::apply_theme_if_changed() {
 }
 
 // Time options need the timeline, so they apply after the first recompute.
-void App::apply_start_options() {
-  if (start_applied_ || !model_.has_trace() || model_.preview()) return;  // a preview lacks stages they may name
-  start_applied_ = true;
-  const Timeline& tl = model_.timeline();
-  double t = tl.total;
-  if (!options_.stage.empty()) {
-    int index = model_.trace().index_of({options_.stage, state_.view.focus_head});
-    if (index < 0) index = model_.trace().index_of({options_.stage, std::max(state_.view.head, 0)});
-    for (size_t k = 0; k < tl.stage_order.size(); ++k)
-      if (tl.stage_order[k] == index) t = tl.spans[k].end;
-    if (index < 0) std::fprintf(stderr, "attnviz: no stage \"%s\" in this scenario; showing everything\n", options_.stage.c_str());
-  }
-  if (options_.time) t = std::clamp(*options_.time, 0.0, tl.total);
-  state_.clock.scrub(tl, t);
-}
-
 int App::run() {
   if (!options_.export_slides.empty()) return run_slides();
   if (!options_.export_path.empty()) return run_export();
@@ -220,7 +201,7 @@ App::Pace App::wait_for_next_frame(int settle) {
     platform_.poll();
     return Pace::Polled;
   }
-  if (model_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() || chooser_.running()) {
+  if (session_.working() || chooser_.running()) {
     // A background recompute: redraw its progress a few times a second,
     // leaving the cores to the computation (its result wakes the window).
     platform_.wait(0.1);
@@ -270,10 +251,9 @@ void App::autosave() {
 // --compare-with a scene that cannot be computed: the picture says why (as
 // the window would), and the exit code tells a script, like `attn check`.
 bool App::compare_failed() {
-  update_compare();
-  if (!state_.compare.open || compare_error_.empty()) return false;
+  if (!state_.compare.open || session_.compare_error().empty()) return false;
   std::fprintf(stderr, "attnviz: cannot compare%s: %s\n",
-               options_.compare_with.empty() ? "" : (" with " + options_.compare_with).c_str(), compare_error_.c_str());
+               options_.compare_with.empty() ? "" : (" with " + options_.compare_with).c_str(), session_.compare_error().c_str());
   return true;
 }
 

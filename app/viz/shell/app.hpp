@@ -11,8 +11,8 @@
 #include <imgui.h>
 
 #include "model_names.hpp"
-#include "model/compare/compare.hpp"
 #include "model/document/app_state.hpp"
+#include "model/session/session.hpp"
 #include "model/files/autosave_writer.hpp"
 #include "panels/editor_panel.hpp"
 #include "export/animation_writer.hpp"
@@ -22,22 +22,9 @@
 #include "canvas/grid_textures.hpp"
 #include "shell/options.hpp"
 #include "gl/platform.hpp"
-#include "model/animation/animation.hpp"
-#include "model/explore/explain_cache.hpp"
 #include "model/files/desktop_chooser.hpp"
-#include "model/files/disk_watcher.hpp"
-#include "model/files/file_loader.hpp"
-#include "model/explore/hull_view.hpp"
-#include "model/layout/layout.hpp"
-#include "model/lessons/lesson_catalogue.hpp"
-#include "model/lessons/lesson_loader.hpp"
 #include "model/settings/settings_state.hpp"
 #include "model/export/slides_plan.hpp"
-#include "model/animation/step_caption.hpp"
-#include "model/trace/trace_model.hpp"
-#include "model/train/train_session.hpp"
-#include "model/train/train_view_model.hpp"
-#include "model/explore/why_scale_model.hpp"
 
 namespace viz {
 
@@ -50,17 +37,6 @@ class App {
   struct Panels {
     ImVec2 lesson_pos, lesson_size, editor_pos, editor_size, inspector_pos, inspector_size;
     ImVec2 canvas_pos, canvas_size, transport_pos, transport_size;
-  };
-  struct LayoutKey {
-    std::uint64_t generation = 0;  // TraceModel::layout_generation
-    int head = -2;
-    int width = 0, height = 0;
-    bool presentation = false;
-    std::vector<int> only;  // stages shown (presentation, zoom); empty: all
-    bool operator==(const LayoutKey& o) const {
-      return generation == o.generation && head == o.head && width == o.width && height == o.height &&
-             presentation == o.presentation && only == o.only;
-    }
   };
 
   int run_interactive();
@@ -118,7 +94,6 @@ class App {
   void serve_slides_requests();
   RgbaImage render_slide(int width, int height);
   std::string layout_dump_now(int width, int height);
-  void apply_start_options();
 
   void frame(double dt);
   void apply_theme_if_changed();
@@ -135,8 +110,13 @@ class App {
   void draw_views(const Panels& p, WidgetProbe* probe);
 
   Options options_;
-  AppState state_;
-  TraceModel model_;
+  // The model side: the document's state and everything derived from it,
+  // updated once per frame (update_derived). The three references name the
+  // parts the panels read and edit most.
+  Session session_;
+  AppState& state_;
+  TraceModel& model_;
+  TrainSession& train_;
   // GL owners after the platform so they are destroyed while the context lives.
   Platform platform_;
   FontSet fonts_;
@@ -155,55 +135,16 @@ class App {
   bool autosave_written_ = false;
   std::chrono::steady_clock::time_point last_autosave_{};
 
-  // Derived each frame or when inputs change.
-  PipelineLayout layout_;
-  LayoutKey layout_key_;
-  std::vector<ColorScale> scales_;
-  std::uint64_t scales_generation_ = 0, scales_revision_ = 0;
-  ColourOptions scales_colour_;
-  double last_total_ = -1;
-  Frame frame_;
-  ExplainCache inspect_cache_, active_cache_;
-  const attn::Explanation* inspected_ = nullptr;
-  std::vector<int> hidden_;  // stages an open lesson question hides
-  LessonCatalogue lessons_;  // the lessons shipped in assets/lessons
-  const attn::Explanation* active_cell_ = nullptr;
-  StepCaption caption_;
-  // The explore panels' numbers, recomputed only when their inputs change.
-  WhyScaleModel why_scale_;
-  HullModel hull_;
-  // The compare view: its fixed sides' traces and the grids it shows,
-  // recomputed when the state, the stage or the document's trace changes.
-  CompareTraces compare_traces_;
-  std::optional<CompareGrids> compare_grids_;
-  std::string compare_error_;
-  std::string compare_key_;
-  void update_compare();
-  // The Train view (app_train.cpp): carries out TrainUi's requests on the
-  // session, takes the worker's progress and derives the grids shown.
-  TrainSession train_;
-  TrainGridsCache train_grids_;
-  void update_train();
+  // The Train view's start from the command line (app_train.cpp).
   void apply_train_options();  // --train and its companions, once
   nlohmann::json train_dump();  // the Train view in --dump-state
   bool train_options_applied_ = false;
-  // File > Open of a large scene reads it in the background (app_opening.cpp).
-  FileLoader loader_;
-  // The open file, watched for changes made outside this window (app_opening.cpp).
-  DiskWatcher disk_watcher_;
-  void watch_disk();
-  // A lesson is checked in the background (app_lesson_opening.cpp).
-  LessonLoader lesson_loader_;
-  void update_lesson_opening();
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;
   ChooserTool chooser_tool_ = ChooserTool::None;
   bool drop_chooser_result_ = false;  // a chooser closed on the dialog's behalf: its answer is not wanted
   void serve_desktop_chooser();
-  void update_opening();
-  // A file is still on its way to becoming the document (asked for, being
-  // read, or read and not yet taken).
-  bool opening() const { return !state_.open_request.empty() || loader_.busy() || loader_.has_result(); }
+  bool opening() const { return session_.opening(); }
   WidgetProbe probe_;
   // Export state: an offscreen frame is drawn at export_w_ x export_h_ with
   // this scale, background and (when >= 0) only one stage laid out.
@@ -221,7 +162,6 @@ class App {
   std::string last_export_layout_;  // --dump-layout with --export: the exported picture's layout
   std::string last_export_outcome_;  // "", "cancelled" or the error of the last animation
   std::string dumped_key_;  // what the last --dump-state reported
-  bool start_applied_ = false;
 };
 
 }  // namespace viz

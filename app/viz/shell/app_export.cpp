@@ -81,8 +81,8 @@ RgbaImage App::render_export(const ExportRequest& r, std::optional<double> t, in
   const Panels& p = last_panels_;
   Rect area{p.canvas_pos.x, p.canvas_pos.y, p.canvas_pos.x + p.canvas_size.x, p.canvas_pos.y + p.canvas_size.y};
   if (!is_animation(r.format)) {
-    const GridBox* g = r.stage >= 0 ? layout_.find(r.stage) : nullptr;
-    const Rect box = state_.view.transform.to_screen(g ? g->box : layout_.bounds);
+    const GridBox* g = r.stage >= 0 ? session_.layout().find(r.stage) : nullptr;
+    const Rect box = state_.view.transform.to_screen(g ? g->box : session_.layout().bounds);
     const double m = 12 * r.scale;
     area = {std::max(area.x0, box.x0 - m), std::max(area.y0, box.y0 - m), std::min(area.x1, box.x1 + m), std::min(area.y1, box.y1 + m)};
   }

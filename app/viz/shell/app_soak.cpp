@@ -13,7 +13,7 @@
 namespace viz {
 namespace {
 
-double resident_mb() {
+double statm_resident_mb() {
   std::ifstream statm("/proc/self/statm");
   long pages = 0, resident = 0;
   statm >> pages >> resident;
@@ -50,12 +50,12 @@ int App::run_soak() {
     const double ms = std::chrono::duration<double, std::milli>(now - previous).count();
     previous = now;
     const double elapsed = std::chrono::duration<double>(now - start).count();
-    if (frames == 30) rss_start = resident_mb();  // after warm-up (fonts, textures)
+    if (frames == 30) rss_start = statm_resident_mb();  // after warm-up (fonts, textures)
     if (frames > 30 && elapsed < window) first.push_back(ms);
     if (elapsed > total - window) last.push_back(ms);
     if (elapsed >= total) break;
   }
-  rss_end = resident_mb();
+  rss_end = statm_resident_mb();
   std::printf("attnviz soak: %.0f s, %ld frames\n", total, frames);
   std::printf("  %-8s %12s %16s\n", "", "RSS (MB)", "median frame (ms)");
   std::printf("  %-8s %12.1f %16.2f\n", "start", rss_start, median(first));

@@ -125,6 +125,12 @@ struct ViewOptions {
   ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
 };
 
+// How much larger the canvas text is drawn: presenting, a few grids fill the
+// screen, so their text (and the largest numbers a cell prints) may grow by
+// half again for the back of the room. The layout scales its text bands by
+// the same factor.
+inline float text_scale(const ViewOptions& view) { return view.presentation ? 1.5f : 1.0f; }
+
 // A line for the status panel that needs no answer. A notice raised by an
 // edit (a value the editor limited) belongs to the state that edit made and
 // goes away when that edit is undone; one about a file (keys it skipped)

@@ -1,0 +1,163 @@
+// The model side of a running attnviz: the document's state and everything
+// derived from it, brought up to date once per frame by update(). It owns
+// AppState, the trace, the training, the background readers and checkers,
+// and the caches the views read (layout, colour scales, the animation frame,
+// explanations, caption, compare, explore panels, train grids).
+//
+// The window (app/viz's App) keeps only what needs a window: the platform,
+// renderer, textures, fonts, panels and export. Its frame is: panels edit
+// state() -> session.update(dt, canvas) -> textures -> draw what the session
+// holds. Because update() needs no window, its order is tested without one
+// (tests/app/compute/test_session.cpp).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attn/explain.hpp"
+#include "model/animation/animation.hpp"
+#include "model/animation/step_caption.hpp"
+#include "model/colour/colour_scale.hpp"
+#include "model/compare/compare.hpp"
+#include "model/document/app_state.hpp"
+#include "model/explore/explain_cache.hpp"
+#include "model/explore/hull_view.hpp"
+#include "model/explore/why_scale_model.hpp"
+#include "model/files/disk_watcher.hpp"
+#include "model/files/file_loader.hpp"
+#include "model/layout/layout.hpp"
+#include "model/lessons/lesson_catalogue.hpp"
+#include "model/lessons/lesson_loader.hpp"
+#include "model/trace/trace_model.hpp"
+#include "model/train/train_session.hpp"
+#include "model/train/train_view_model.hpp"
+
+namespace model {
+
+// What a frame needs to know of the window to lay out the grids.
+struct CanvasMetrics {
+  double width = 0, height = 0;  // the canvas, in pixels
+  double line_height = 0;        // a line of text with its spacing
+  int only_stage = -1;           // exporting one grid: it alone is laid out, filling the canvas
+  bool picture = false;          // an exported picture: no hint addressed to someone at the window
+};
+
+// Where the animation starts once the first full trace is there (--stage, --time).
+struct StartView {
+  std::string stage;           // the moment this stage is computed; "" for the end
+  std::optional<double> time;  // an exact time, over `stage`
+};
+
+struct SessionOptions {
+  bool watch_disk = true;      // headless runs draw the file as it was read
+  StartView start;
+  std::function<void()> wake;  // called from any thread when background work lands
+};
+
+class Session {
+ public:
+  Session(AppState initial, SessionOptions options);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  AppState& state() { return state_; }
+  const AppState& state() const { return state_; }
+  TraceModel& trace_model() { return trace_; }
+  const TraceModel& trace_model() const { return trace_; }
+  TrainSession& train() { return train_; }
+  const TrainSession& train() const { return train_; }
+
+  // One frame of the model, in the house order: what can replace the
+  // document (a file read, a lesson checked, a trained layer opened) first,
+  // so no frame shows a new view over the old trace; then the trace
+  // (recomputed when the revision moved), compare and explore; then the
+  // clock, the frame at its time, the layout, the explanations and the
+  // caption. Nothing here draws.
+  void update(double dt, const CanvasMetrics& canvas);
+
+  // Derived by update(); the grids ones are valid while the trace model has a trace.
+  const PipelineLayout& layout() const { return layout_; }
+  const std::vector<ColorScale>& scales() const { return scales_; }
+  std::uint64_t scales_revision() const { return scales_revision_; }  // moves when the scales do
+  // Texels a background compute made for the colours on screen, or null.
+  const PreparedTexels* prepared_texels() const;
+  const Frame& frame() const { return frame_; }
+  const std::vector<int>& hidden() const { return hidden_; }  // stages an open lesson question hides
+  const attn::Explanation* inspected() const { return inspected_; }
+  const attn::Explanation* active_cell() const { return active_cell_; }
+  const StepCaption& caption() const { return caption_; }
+  const LessonCatalogue& lessons() const { return lessons_; }
+  WhyScaleModel& why_scale() { return why_scale_; }  // its panel edits the inputs
+  HullModel& hull() { return hull_; }                // its panel edits the choices
+  const CompareTraces& compare_traces() const { return compare_traces_; }
+  const std::optional<CompareGrids>& compare_grids() const { return compare_grids_; }
+  const std::string& compare_error() const { return compare_error_; }
+  // The Train view's grids for the snapshot and example shown.
+  const TrainGrids& train_grids() { return train_grids_.get(train_, state_.train.shown, state_.train.example); }
+  // A file is still on its way to becoming the document (asked for, being
+  // read, or read and not yet taken).
+  bool opening() const { return !state_.open_request.empty() || loader_.busy() || loader_.has_result(); }
+  // Background work is under way (a recompute, training, a file read, a
+  // lesson check): the window redraws its progress a few times a second.
+  bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy(); }
+  // Why the start view could not be honoured ("no stage ..."), once; "" otherwise.
+  std::string take_start_problem() { return std::exchange(start_problem_, std::string()); }
+
+ private:
+  struct LayoutKey {
+    std::uint64_t generation = 0;  // TraceModel::layout_generation
+    int head = -2;
+    int width = 0, height = 0;
+    bool presentation = false;
+    std::vector<int> only;  // stages shown (presentation, zoom); empty: all
+    bool operator==(const LayoutKey& o) const {
+      return generation == o.generation && head == o.head && width == o.width && height == o.height &&
+             presentation == o.presentation && only == o.only;
+    }
+  };
+
+  void update_opening();
+  void watch_disk();
+  void update_lesson_opening();
+  void update_train();
+  void update_compare();
+  void apply_start_view();
+  void derive_view(double dt, const CanvasMetrics& canvas, bool at_end);
+
+  AppState state_;
+  SessionOptions options_;
+  TraceModel trace_;
+  TrainSession train_;
+  TrainGridsCache train_grids_;
+  FileLoader loader_;
+  DiskWatcher disk_watcher_;
+  LessonLoader lesson_loader_;
+  LessonCatalogue lessons_;
+
+  bool start_applied_ = false;
+  std::string start_problem_;
+  double last_total_ = -1;
+  PipelineLayout layout_;
+  LayoutKey layout_key_;
+  std::vector<ColorScale> scales_;
+  std::uint64_t scales_generation_ = 0, scales_revision_ = 0;
+  ColourOptions scales_colour_;
+  Frame frame_;
+  ExplainCache inspect_cache_, active_cache_;
+  const attn::Explanation* inspected_ = nullptr;
+  const attn::Explanation* active_cell_ = nullptr;
+  std::vector<int> hidden_;
+  StepCaption caption_;
+  WhyScaleModel why_scale_;
+  HullModel hull_;
+  CompareTraces compare_traces_;
+  std::optional<CompareGrids> compare_grids_;
+  std::string compare_error_;
+  std::string compare_key_;
+};
+
+}  // namespace model
