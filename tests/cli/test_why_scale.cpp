@@ -56,7 +56,7 @@ TEST_CASE("why-scale: the default table covers d_k = 1..256 and shows the claim"
   CHECK(rows.back().max_raw > rows.back().max_scaled);  // wide unscaled rows are peakier
 }
 
-TEST_CASE("why-scale: --dk prints just that width; bad values exit 2 with one line") {
+TEST_CASE("why-scale: --dk prints just that width, bad values exit 2 with one line") {
   const auto r = run_attn({"why-scale", "--dk", "64", "--samples", "500"});
   REQUIRE(r.status == 0);
   const std::vector<Row> rows = parse_rows(r.out);

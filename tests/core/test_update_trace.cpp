@@ -264,7 +264,7 @@ TEST_CASE("scores on demand: only large dot-product scores, and edits of other h
   CHECK(attn::with_scores_on_demand(attn::compute_trace(additive), 0).find("scores", 0)->value.on_demand() == nullptr);
 }
 
-TEST_CASE("recomputes_everything: X, options and shapes yes; weights, mask cells and names no") {
+TEST_CASE("recomputes_everything: X, options and shapes yes, weights, mask cells and names no") {
   Rng r(14);
   attn::Scenario s;
   s.x = r.mat(5, 4);

@@ -107,7 +107,7 @@ TEST_CASE("early refusal: NUL bytes after a JSON start are refused where they be
   check_read_little(read);
 }
 
-TEST_CASE("early refusal: a byte-order mark and leading spaces still open; binary junk keeps its message") {
+TEST_CASE("early refusal: a byte-order mark and leading spaces still open, binary junk keeps its message") {
   const fs::path dir = attn::io::test::fresh_dir("early-ok");
   const std::string json = attn::io::test::self_attention_sample().dump();
   std::ofstream(dir / "bom.json", std::ios::binary) << "\xEF\xBB\xBF \n" << json;

@@ -80,7 +80,7 @@ TEST_CASE("lesson check: problems still name the stage's real size without a tra
   }
 }
 
-TEST_CASE("lesson check: progress counts the steps; cancel stops before the next step") {
+TEST_CASE("lesson check: progress counts the steps, cancel stops before the next step") {
   const std::string text = lesson_on(big_scene(), 4).dump();
   attn::io::LessonProgress progress;
   (void)attn::io::parse_lesson(text, ".", "big", &progress);

@@ -84,7 +84,7 @@ TEST_CASE("lesson: a scene path that does not exist") {
   CHECK_MESSAGE(p.find("steps[1]") == std::string::npos, p);
 }
 
-TEST_CASE("lesson: each problem at its source; a step's bad question does not hide the next steps' own problems") {
+TEST_CASE("lesson: each problem at its source, a step's bad question does not hide the next steps' own problems") {
   // Before, a negative tolerance in step 2 was reported as "steps[3..5].scene:
   // carried over from the step before, which has a problem", hiding step 5's
   // own error.

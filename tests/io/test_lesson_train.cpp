@@ -67,7 +67,7 @@ TEST_CASE("lesson train: every field of the block reaches the run's settings") {
   CHECK(l.steps[1].scene.scenario.x.rows() == l.steps[0].scene.scenario.x.rows());
 }
 
-TEST_CASE("lesson train: only the task is required; the rest are the documented defaults") {
+TEST_CASE("lesson train: only the task is required, the rest are the documented defaults") {
   const LessonFile l = attn::io::parse_lesson(train_sample().dump(), kScenes);
   REQUIRE(l.steps[2].train);
   const attn::train::TrainConfig& c = *l.steps[2].train;

@@ -168,7 +168,7 @@ TEST_SUITE("colours") {
     CHECK(fresh.value("format", "") == "attnviz-settings");
   }
 
-  TEST_CASE("ui: remembered colours apply at start; View > Colours changes apply at once and are saved") {
+  TEST_CASE("ui: remembered colours apply at start, View > Colours changes apply at once and are saved") {
     const fs::path config = fresh_config("config_menu");
     std::ofstream(config / "settings.json") << R"({"theme": "dark", "colormap_probabilities": "viridis"})";
     // 80 tokens: the weights are drawn through the shader, so a change must re-upload them.

@@ -46,7 +46,7 @@ Dumps run_step(const std::string& args, const std::string& name, int expected_co
 }  // namespace
 
 TEST_SUITE("compare") {
-  TEST_CASE("ui: a lesson's compare step shows A, B and B - A; the next step closes it") {
+  TEST_CASE("ui: a lesson's compare step shows A, B and B - A, the next step closes it") {
     const attn::io::LessonFile lesson = attn::io::load_lesson(kLesson);
     size_t step = 0;
     while (step < lesson.steps.size() && !lesson.steps[step].compare) ++step;

@@ -78,7 +78,7 @@ void save_with_keys() {
 }  // namespace
 
 TEST_SUITE("disk") {
-  TEST_CASE("ui: two windows save one file: the second Save asks; Reload and compare keeps both, Ctrl+Z brings B's back") {
+  TEST_CASE("ui: two windows save one file: the second Save asks, Reload and compare keeps both, Ctrl+Z brings B's back") {
     const std::string path = shared_copy("two_windows");
     const double x01 = x_on_disk(path, 0, 1), x00 = x_on_disk(path, 0, 0);
     RunningApp a("\"" + path + "\"", "disk_a");
@@ -121,7 +121,7 @@ TEST_SUITE("disk") {
     CHECK(x_on_disk(path, 0, 0) == 1.5);  // nothing written by any of it
   }
 
-  TEST_CASE("ui: a file another program rewrites: Reload when clean; with edits, Save asks and Overwrite writes") {
+  TEST_CASE("ui: a file another program rewrites: Reload when clean, with edits, Save asks and Overwrite writes") {
     const std::string path = shared_copy("outside");
     RunningApp app("\"" + path + "\"", "disk_outside");
     REQUIRE(app.first_state().is_object());

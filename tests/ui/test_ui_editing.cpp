@@ -46,7 +46,7 @@ void type_into_x00(const RunningApp& app, const std::string& text) {
 }  // namespace
 
 TEST_SUITE("typing") {
-  TEST_CASE("ui: a typed value applies on Enter as one step, never per keystroke; Ctrl+Z restores it") {
+  TEST_CASE("ui: a typed value applies on Enter as one step, never per keystroke, Ctrl+Z restores it") {
     RunningApp app;
     const nlohmann::json layout = layout_with(app, "x[0,0]");
     REQUIRE_MESSAGE(layout.is_object(), "the app wrote no layout dump with the X editor cells");
@@ -181,7 +181,7 @@ TEST_SUITE("typing") {
     CHECK(undone["notices"].size() == 0);
   }
 
-  TEST_CASE("ui: a token name applies when the field is left; undo never leaves it half-typed") {
+  TEST_CASE("ui: a token name applies when the field is left, undo never leaves it half-typed") {
     RunningApp app;
     nlohmann::json layout = layout_with(app, "header:Tokens");
     REQUIRE(layout.is_object());
@@ -293,7 +293,7 @@ void set_tokens(const RunningApp& app, int n) {
 }  // namespace
 
 TEST_SUITE("typing") {
-  TEST_CASE("ui: the view refits when the layout changes shape, unless the user zoomed; overlays cover no grid") {
+  TEST_CASE("ui: the view refits when the layout changes shape, unless the user zoomed, overlays cover no grid") {
     RunningApp app;
     const nlohmann::json first = wait_for(app.layout, [](const nlohmann::json& j) { return j["frame"] >= 3; });
     REQUIRE(first.is_object());

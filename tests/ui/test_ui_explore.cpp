@@ -97,7 +97,7 @@ TEST_SUITE("explore") {
     CHECK(background < area * 0.8);
   }
 
-  TEST_CASE("ui: without --panel neither explore window is open; with d_v = 3 the hull panel explains") {
+  TEST_CASE("ui: without --panel neither explore window is open, with d_v = 3 the hull panel explains") {
     const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
     const Shot plain = shoot(scene, "no_panels", "");
     CHECK_FALSE(plain.layout["widgets"].contains("panel.why_scale"));

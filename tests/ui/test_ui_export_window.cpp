@@ -21,7 +21,7 @@ bool has_notice(const nlohmann::json& state, const std::string& text) {
 }  // namespace
 
 TEST_SUITE("export_window") {
-  TEST_CASE("ui: File > Export writes a PNG, then a GIF with progress; Cancel stops a long one") {
+  TEST_CASE("ui: File > Export writes a PNG, then a GIF with progress, Cancel stops a long one") {
     namespace fs = std::filesystem;
     for (const char* f : {"uiexport.png", "uiexport.gif", "uicancel.gif"}) fs::remove(f);  // the app writes next to the test
     {

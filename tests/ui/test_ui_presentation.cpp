@@ -209,7 +209,7 @@ TEST_SUITE("presentation") {
 }
 
 TEST_SUITE("typing") {
-  TEST_CASE("ui: a double-click on a grid title zooms to it and its inputs; Escape goes back") {
+  TEST_CASE("ui: a double-click on a grid title zooms to it and its inputs, Escape goes back") {
     RunningApp app;
     const nlohmann::json all = wait_for(app.layout, [](const nlohmann::json& j) { return j["frame"] >= 3; });
     REQUIRE(all.is_object());

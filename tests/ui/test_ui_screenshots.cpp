@@ -128,7 +128,7 @@ TEST_SUITE("screenshots") {
 }
 
 TEST_SUITE("animation") {
-  TEST_CASE("ui: at t = 0 computed grids are empty; at the end they are coloured") {
+  TEST_CASE("ui: at t = 0 computed grids are empty, at the end they are coloured") {
     const std::string scenario = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
     const Shot start = shoot(scenario, "t0", "--time 0");
     const Shot end = shoot(scenario, "tend", "");

@@ -182,7 +182,7 @@ TEST_SUITE("startup") {
     CHECK(app.alive());
   }
 
-  TEST_CASE("ui: a 100,000-character description is refused; 60,000 characters and a 2,000-step lesson draw") {
+  TEST_CASE("ui: a 100,000-character description is refused, 60,000 characters and a 2,000-step lesson draw") {
     // Debian's ImGui indexes a draw list's vertices in 16 bits: 65,536 at
     // most. A 20,000-character description drawn whole, four vertices a
     // glyph, aborted the app; so did a lesson step's 60,000-character text.

@@ -169,7 +169,7 @@ TEST_SUITE("train") {
     CHECK(opened["tokens"].size() == example_tokens);  // the example's tokens label the rows
   }
 
-  TEST_CASE("ui: with unsaved edits, the head clicked opens after Discard; a click behind the question opens nothing") {
+  TEST_CASE("ui: with unsaved edits, the head clicked opens after Discard, a click behind the question opens nothing") {
     // Reported: click "Layer 2, head 1", choose Discard, and the pipeline
     // opened on head 0: the click on Discard also reached the Train-view
     // grid under it. Here the second click lands on layer 1, head 0's grid

@@ -45,7 +45,7 @@ TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
   }
 }
 
-TEST_CASE("compare: blocked cells have no difference and never NaN; other shapes are said in words") {
+TEST_CASE("compare: blocked cells have no difference and never NaN, other shapes are said in words") {
   attn::Scenario sa = test_scenes::small_projected(), sb = sa;
   sb.mask = attn::MaskKind::Causal;  // B blocks the upper triangle: -inf masked logits
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
@@ -68,7 +68,7 @@ TEST_CASE("compare: blocked cells have no difference and never NaN; other shapes
   CHECK(model::compare_stage(a, b, "no_such_stage", 0).problem.find("missing") != std::string::npos);
 }
 
-TEST_CASE("compare: a snapshot is A, the edited document is B; a lesson step's compare opens and leaving closes it") {
+TEST_CASE("compare: a snapshot is A, the edited document is B, a lesson step's compare opens and leaving closes it") {
   model::AppState s;
   s.doc.scenario = test_scenes::small_projected();
   model::actions::open_compare(s);

@@ -68,8 +68,10 @@ TEST_CASE("session: an edit is in the trace and in the inspected cell's explanat
   CHECK(session.inspected()->value == 0.123);  // not last frame's explanation
 }
 
-TEST_CASE("session: a clock at the end stays at the end when the timeline grows; one in the middle stays put") {
-  Session session(default_scene(), quiet());
+TEST_CASE("session: a clock at the end stays at the end when the timeline grows, one in the middle stays put") {
+  AppState state = default_scene();
+  state.granularity = model::Granularity::Row;  // a token more is a row more to compute, a longer timeline
+  Session session(std::move(state), quiet());
   session.update(0, canvas());
   const double total = session.trace_model().timeline().total;
   REQUIRE(total > 0);
@@ -89,7 +91,7 @@ TEST_CASE("session: a clock at the end stays at the end when the timeline grows;
   CHECK(session.state().clock.t == doctest::Approx(grown / 2));
 }
 
-TEST_CASE("session: the start view puts the clock where its stage is computed; a stage that is not there is said once") {
+TEST_CASE("session: the start view puts the clock where its stage is computed, a stage that is not there is said once") {
   Session at_weights(default_scene(), quiet({"weights", std::nullopt}));
   at_weights.update(0, canvas());
   const attn::Trace& trace = at_weights.trace_model().trace();

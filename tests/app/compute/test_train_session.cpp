@@ -57,7 +57,7 @@ TEST_CASE("train session: steps on the worker match a Trainer stepped directly")
   CHECK(session.snapshots().back().held_out.accuracy == direct.evaluate().accuracy);
 }
 
-TEST_CASE("train session: a run that reached its limit continues when the limit grows; reset starts over") {
+TEST_CASE("train session: a run that reached its limit continues when the limit grows, reset starts over") {
   model::TrainSession session;
   REQUIRE(session.reset(small_config(), 12) == "");
   session.start();
@@ -106,7 +106,7 @@ TEST_CASE("train session: a long run keeps a bounded, evenly thinned history fro
   for (size_t i = 1; i < s.size(); ++i) CHECK(s[i].step > s[i - 1].step);
 }
 
-TEST_CASE("train view model: grids are the snapshot's weights on the example; its layer opens as a scenario") {
+TEST_CASE("train view model: grids are the snapshot's weights on the example, its layer opens as a scenario") {
   model::TrainSession session;
   REQUIRE(session.reset(small_config(), 20) == "");
   session.start();

@@ -46,7 +46,7 @@ void edit_x(AppState& s, double v) {
 
 }  // namespace
 
-TEST_CASE("actions: opening a file that overflows replaces the document whole; the model shows no old grids") {
+TEST_CASE("actions: opening a file that overflows replaces the document whole, the model shows no old grids") {
   AppState s = lesson();
   model::TraceModel m;
   m.update(s.doc.scenario, s.document, s.revision, {});
@@ -253,7 +253,7 @@ TEST_CASE("actions: every file of the malformed corpus is refused by the app's l
   CHECK(refused + computed_errors >= 30);
 }
 
-TEST_CASE("actions: Save on a built-in file asks where instead (the user's folder); a user's file saves in place") {
+TEST_CASE("actions: Save on a built-in file asks where instead (the user's folder), a user's file saves in place") {
   AppState s;
   s.assets_dir = ATTNVIZ_ASSETS_DIR;
   const std::string builtin = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
@@ -287,7 +287,7 @@ TEST_CASE("actions: Save on a built-in file asks where instead (the user's folde
   CHECK_FALSE(u.dirty());
 }
 
-TEST_CASE("actions: apply_edit edits and marks the change in one call; a live step commits once at the end") {
+TEST_CASE("actions: apply_edit edits and marks the change in one call, a live step commits once at the end") {
   AppState s = lesson();
   const attn::Scenario before = s.doc.scenario;
   const std::uint64_t revision = s.revision;

@@ -30,7 +30,7 @@ using test_files::builtin;
 
 }  // namespace
 
-TEST_CASE("autosave: a record round-trips; files of live processes are left alone") {
+TEST_CASE("autosave: a record round-trips, files of live processes are left alone") {
   const fs::path dir = test_files::fresh_folder("autosave_orphans");
   model::AutosaveRecord r;
   r.label = "built-in lesson";
@@ -54,7 +54,7 @@ TEST_CASE("autosave: a record round-trips; files of live processes are left alon
   CHECK_FALSE(model::read_autosave(orphans[0]));
 }
 
-TEST_CASE("autosave: restoring brings the edit back as unsaved work of its file; discarding deletes it") {
+TEST_CASE("autosave: restoring brings the edit back as unsaved work of its file, discarding deletes it") {
   const fs::path dir = test_files::fresh_folder("autosave_restore");
   const std::string scene = (dir / "scene.json").string();
   attn::io::ScenarioFile original = attn::io::parse_scenario(builtin());
@@ -127,7 +127,7 @@ TEST_CASE("autosave: a run killed with -9 is found gone at once, even as an unre
   CHECK_FALSE(fs::exists(lock));
 }
 
-TEST_CASE("autosave: two runs started with the same PID (reused) never share a copy; a lock alone is tidied away") {
+TEST_CASE("autosave: two runs started with the same PID (reused) never share a copy, a lock alone is tidied away") {
   const fs::path dir = test_files::fresh_folder("autosave_reused_pid");
   const std::string first = model::autosave_file(dir.string(), 777);
   std::this_thread::sleep_for(std::chrono::milliseconds(1));

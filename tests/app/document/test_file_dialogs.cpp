@@ -68,7 +68,7 @@ TEST_CASE("a folder lists its folders first, then the files the filter lets thro
   CHECK(l.error.empty());
 }
 
-TEST_CASE("a folder that cannot be read says so; a huge one lists the first entries and counts the rest") {
+TEST_CASE("a folder that cannot be read says so, a huge one lists the first entries and counts the rest") {
   const FolderListing missing = list_folder("/no/such/folder/attnviz", FileFilter{}, false);
   CHECK(missing.entries.empty());
   CHECK(missing.error.find("cannot read /no/such/folder/attnviz") == 0);
@@ -107,7 +107,7 @@ TEST_CASE("the user's Documents and Pictures: XDG user-dirs first, else ~/Docume
   for (const Place& place : p) CHECK(place.path != "/gone/away");
 }
 
-TEST_CASE("a dialog starts in its last folder, else the user's folder; choosing remembers it, also across runs") {
+TEST_CASE("a dialog starts in its last folder, else the user's folder, choosing remembers it, also across runs") {
   const fs::path home = test_files::fresh_folder("files_dialogs");
   Env h("HOME", home.string());
   Env c("XDG_CONFIG_HOME", (home / ".config").string());

@@ -72,7 +72,7 @@ TEST_CASE("file loader: a file that cannot be read comes back with load_scenario
   CHECK(done->error.find("broken.json") != std::string::npos);
 }
 
-TEST_CASE("file loader: only the newest request is handed over; a cancelled one never is") {
+TEST_CASE("file loader: only the newest request is handed over, a cancelled one never is") {
   const std::string big = write_scene("big.json", 400, 300), small = write_scene("small.json", 3, 2);
   model::FileLoader loader;
   loader.start(big);

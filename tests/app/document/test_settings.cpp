@@ -135,7 +135,7 @@ TEST_CASE("settings: a file that cannot be read is not damaged: left in place, n
   }
 }
 
-TEST_CASE("progress store: an unreadable file is left in place and said; a damaged one is set aside with a readable reason") {
+TEST_CASE("progress store: an unreadable file is left in place and said, a damaged one is set aside with a readable reason") {
   const fs::path dir = fresh_dir("progress");
   const fs::path path = dir / "progress.json";
   fs::create_symlink("progress.json", path);

@@ -80,7 +80,7 @@ TEST_CASE("lesson opening: the request, its progress text, and Cancel") {
   CHECK_FALSE(s.lesson);
 }
 
-TEST_CASE("lesson opening: a checked lesson starts at the asked step; past its end it says so") {
+TEST_CASE("lesson opening: a checked lesson starts at the asked step, past its end it says so") {
   model::AppState s;
   model::actions::request_lesson(s, kLessons + "test_lesson.json", 2);
   model::actions::lesson_checked(s, attn::io::load_lesson(kLessons + "test_lesson.json"), "");

@@ -151,7 +151,7 @@ TEST_CASE("presenting a lesson: step 12's every head shows when the step shows e
   CHECK(shown.count({"weights", 1}) == 1);
 }
 
-TEST_CASE("presenting: with no lesson the layout follows the animation; a zoom wins") {
+TEST_CASE("presenting: with no lesson the layout follows the animation, a zoom wins") {
   model::AppState s;
   s.doc.scenario = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json").scenario;
   s.view.presentation = true;
@@ -172,7 +172,7 @@ TEST_CASE("presenting: with no lesson the layout follows the animation; a zoom w
   CHECK(model::shown_stages(s, on.trace, on.tl, on.frame).empty());  // the whole pipeline
 }
 
-TEST_CASE("clicker: through the step's animation, then its answer, then the next step; back the same way") {
+TEST_CASE("clicker: through the step's animation, then its answer, then the next step, back the same way") {
   model::AppState s;
   s.view.presentation = true;
   model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));

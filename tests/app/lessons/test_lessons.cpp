@@ -79,7 +79,7 @@ TEST_CASE("lesson answers: multiple choice") {
   CHECK_FALSE(model::check_choice(q, 2).right);
 }
 
-TEST_CASE("lesson session: wrong, retry, right; Next waits for the answer; give up reveals") {
+TEST_CASE("lesson session: wrong, retry, right, Next waits for the answer, give up reveals") {
   model::LessonSession s(test_lesson());
   const attn::Trace t0 = attn::compute_trace(s.current().scene.scenario);
   CHECK_FALSE(s.revealed());
@@ -210,7 +210,7 @@ TEST_CASE("lesson export range: a step's play range, else its focus stage's step
   CHECK(r.to == doctest::Approx(play.play_to));
 }
 
-TEST_CASE("progress store: saved between runs; a corrupt file starts afresh with a notice") {
+TEST_CASE("progress store: saved between runs, a corrupt file starts afresh with a notice") {
   const fs::path dir = fs::temp_directory_path() / "attnviz_test_progress";
   fs::remove_all(dir);
   const std::string path = (dir / "progress.json").string();
@@ -227,7 +227,7 @@ TEST_CASE("progress store: saved between runs; a corrupt file starts afresh with
   CHECK(fs::exists(path + ".corrupt"));
 }
 
-TEST_CASE("rich text: bold, emphasis, math with scripts; unclosed markers stay text") {
+TEST_CASE("rich text: bold, emphasis, math with scripts, unclosed markers stay text") {
   using S = model::RichSpan::Style;
   using X = model::RichSpan::Script;
   const std::vector<model::RichSpan> spans = model::parse_rich_text("The **softmax** of *sat*: `q·k / √d_k` and `d_{model}^T`.");

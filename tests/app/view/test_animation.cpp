@@ -18,7 +18,7 @@ int steps_before(const Timeline& tl, int stage) {
 }
 }  // namespace
 
-TEST_CASE("t = 0 shows inputs only; the end shows every cell") {
+TEST_CASE("t = 0 shows inputs only, the end shows every cell") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
   const Timeline tl = build_timeline(tr, Granularity::Stage);
   const Frame start = evaluate(tr, tl, 0.0);

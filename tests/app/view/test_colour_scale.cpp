@@ -59,7 +59,7 @@ ColourOptions options(Contrast contrast, ColormapId prob_map = ColormapId::Singl
 
 }  // namespace
 
-TEST_CASE("per grid: signed values are symmetric about zero by the grid's largest magnitude; probabilities 0..1") {
+TEST_CASE("per grid: signed values are symmetric about zero by the grid's largest magnitude, probabilities 0..1") {
   attn::Trace t;
   t.stages.push_back(stage("q", 0, attn::ValueKind::Signed, mat(2, 2, {1.0, -3.0, -kInf, 0.5})));
   t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 3, {0.2, 0.3, 0.5})));
@@ -88,7 +88,7 @@ TEST_CASE("global: every signed grid shares one range, across two stages") {
   CHECK(legend_of(global[0]).note == "all grids");
 }
 
-TEST_CASE("shared range: every head's grid of one stage shares it; other stages keep their own") {
+TEST_CASE("shared range: every head's grid of one stage shares it, other stages keep their own") {
   attn::Trace t;
   t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {1.0, -2.0})));
   t.stages.push_back(stage("scores", 1, attn::ValueKind::Signed, mat(1, 2, {8.0, 0.0})));
@@ -104,7 +104,7 @@ TEST_CASE("shared range: every head's grid of one stage shares it; other stages 
   CHECK(legend_of(s[0]).note == "all heads");
 }
 
-TEST_CASE("per row: each row of weights spans the whole map; masked cells are left out") {
+TEST_CASE("per row: each row of weights spans the whole map, masked cells are left out") {
   // A causal 3 x 3 softmax: row 0 has one open cell; rows 1 and 2 tiny, uneven weights.
   attn::Stage w = stage("weights", 0, attn::ValueKind::Probability,
                         mat(3, 3, {1.0, 0.0, 0.0, 0.0008, 0.0012, 0.0, 0.0009, 0.0010, 0.0011}));
@@ -198,7 +198,7 @@ TEST_CASE("legend: min, zero and max of the range in use") {
   CHECK(w.u0 == doctest::Approx(0.0));
 }
 
-TEST_CASE("non-finite values take an end, never NaN; flat and empty grids stay divisible") {
+TEST_CASE("non-finite values take an end, never NaN, flat and empty grids stay divisible") {
   attn::Trace t;
   t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {0.0, 0.0})));
   t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.0, 0.0})));

@@ -19,7 +19,7 @@ TEST_CASE("key hold: a tap between two frames shows for one frame, then its rele
   CHECK(hold.frame_start().empty());
 }
 
-TEST_CASE("key hold: a key a frame saw down is released at once, unless a press waits; then every release waits") {
+TEST_CASE("key hold: a key a frame saw down is released at once, unless a press waits, then every release waits") {
   model::KeyHold hold;
   CHECK(hold.on_key({341, 0, 0}, true));  // Ctrl down
   CHECK(hold.frame_start().empty());       // a frame sees Ctrl down

@@ -227,7 +227,7 @@ TEST_CASE("layout: token names wider than their column get a rotated label band 
   CHECK(model::column_label_band(attn::compute_trace(s), o) <= o.rotated_label_chars * o.char_w + 8);
 }
 
-TEST_CASE("layout: index labels never rotate; token names rotate only when they do not fit") {
+TEST_CASE("layout: index labels never rotate, token names rotate only when they do not fit") {
   CHECK_FALSE(model::rotate_column_labels({"0", "1", "2", "3"}, 100, 10));
   CHECK(model::rotate_column_labels({"the", "because"}, 50, 30));
   CHECK_FALSE(model::rotate_column_labels({"the", "cat"}, 20, 30));

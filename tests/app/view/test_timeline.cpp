@@ -51,7 +51,7 @@ TEST_CASE("step_at: boundaries keep the finished step current, ends clamp") {
   CHECK(step_at(empty, 0.0) == -1);
 }
 
-TEST_CASE("stepping forward is monotone and visits every step end; back reverses it") {
+TEST_CASE("stepping forward is monotone and visits every step end, back reverses it") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
   const Timeline tl = build_timeline(tr, Granularity::Row);
   Clock clock;

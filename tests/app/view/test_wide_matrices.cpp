@@ -67,7 +67,7 @@ TEST_CASE("wide matrices: one token with d_k = 256 leaves the scores, weights an
   CHECK(q.width >= 150);
 }
 
-TEST_CASE("wide matrices: only the long axis shortens; token axes and the cell size stay") {
+TEST_CASE("wide matrices: only the long axis shortens, token axes and the cell size stay") {
   attn::Scenario s = default_lesson();
   const double standard = model::auto_cell_size(attn::compute_trace(s));
   model::edit::set_d_k(s, 64);

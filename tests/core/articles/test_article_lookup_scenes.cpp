@@ -98,7 +98,7 @@ TEST_CASE("scene why_scale: d_k = 64 without scaling is nearly one-hot, with 1/s
   }
 }
 
-TEST_CASE("scene convex_hull_2d: 2-D values spanning a polygon; the origin token averages them") {
+TEST_CASE("scene convex_hull_2d: 2-D values spanning a polygon, the origin token averages them") {
   const Loaded l = load("convex_hull_2d");
   const attn::Mat& v = l.at("v", 0);
   REQUIRE(v.cols() == 2);
