@@ -28,7 +28,7 @@ void draw_go_to_dialog(AppState& state, const attn::Trace* trace, WidgetProbe* p
     ImGui::OpenPopup(id);
     // Start from the cell being explained, else the weights of the head on screen.
     if (const std::optional<CellRef>& cell = state.inspected()) d = *cell;
-    else if (trace && trace->index_of(d.stage) < 0) d = {{"weights", std::max(state.view.head, 0)}, 0, 0};
+    else if (trace && trace->index_of(d.stage) < 0) d = {{attn::StageKind::weights, std::max(state.view.head, 0)}, 0, 0};
   }
   const float font = ImGui::GetFontSize();
   ImGui::SetNextWindowSize({font * 26, 0}, ImGuiCond_Appearing);

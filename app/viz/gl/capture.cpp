@@ -121,9 +121,9 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
     const attn::Trace& t = model.trace();
     j["generation"] = model.generation();
     j["tokens"] = t.stages.front().row_labels;
-    j["weights_row0"] = row_of(t.find("weights", 0), 0);
-    j["weights_row_last"] = row_of(t.find("weights", 0), t.dims.n_q - 1);
-    j["output_row0"] = row_of(t.find("output"), 0);
+    j["weights_row0"] = row_of(t.find(attn::StageKind::weights, 0), 0);
+    j["weights_row_last"] = row_of(t.find(attn::StageKind::weights, 0), t.dims.n_q - 1);
+    j["output_row0"] = row_of(t.find(attn::StageKind::output), 0);
   }
   try {
     write_dump(path, j.dump(2));
