@@ -31,10 +31,10 @@ inline std::string differs_from_fresh(const attn::Trace& t, const attn::Scenario
   if (t.stages.size() != fresh.stages.size()) return "stage count differs";
   for (size_t k = 0; k < t.stages.size(); ++k) {
     const attn::Mat a = t.stages[k].value.dense(), b = fresh.stages[k].value.dense();
-    if (a.rows() != b.rows() || a.cols() != b.cols()) return fresh.stages[k].id + ": shape differs";
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return attn::to_string(fresh.stages[k].id) + ": shape differs";
     const double worst = a.size() ? (a - b).cwiseAbs().maxCoeff() : 0.0;
     if (worst > 1e-12 || a.hasNaN() != b.hasNaN())
-      return fresh.stages[k].id + " head " + std::to_string(fresh.stages[k].head) + " differs by " + std::to_string(worst);
+      return attn::to_string(fresh.stages[k].id) + " head " + std::to_string(fresh.stages[k].head) + " differs by " + std::to_string(worst);
   }
   return "";
 }

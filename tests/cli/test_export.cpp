@@ -104,7 +104,7 @@ TEST_CASE("attn export .npy is read back by NumPy: float64, C order, 64-byte hea
     }
     REQUIRE(py.status == 0);
     REQUIRE(!py.lines.empty());
-    const attn::Stage* s = trace.find(stage, head);
+    const attn::Stage* s = trace.find_named(stage, head);
     REQUIRE(s);
     std::istringstream head_line(py.lines[0]);
     int major = 0, minor = 0, fortran = 1, offset = 0;
@@ -139,7 +139,7 @@ TEST_CASE("attn export .csv is read back by Python's csv module with labels and 
   }
   REQUIRE(py.status == 0);
   REQUIRE(py.lines.size() > 3);
-  const attn::Stage* s = trace.find("masked", 0);
+  const attn::Stage* s = trace.find(attn::StageKind::masked, 0);
   REQUIRE(s);
   CHECK(py.lines[0] == std::to_string(s->value.rows()) + " " + std::to_string(s->value.cols()));
   CHECK(py.lines[1] == joined(s->col_labels));

@@ -6,9 +6,9 @@
 
 namespace inv {
 
-const attn::Stage& stage(const attn::Trace& t, const std::string& id, int head) {
+const attn::Stage& stage(const attn::Trace& t, attn::StageKind id, int head) {
   const attn::Stage* s = t.find(id, head);
-  if (!s) throw std::out_of_range("missing stage " + id + " head " + std::to_string(head));
+  if (!s) throw std::out_of_range("missing stage " + attn::to_string(id) + " head " + std::to_string(head));
   return *s;
 }
 

@@ -14,7 +14,7 @@ namespace inv {
 constexpr double kTol = 1e-12;  // absolute below 1, relative above
 
 // Throws std::out_of_range naming the stage when it is absent.
-const attn::Stage& stage(const attn::Trace& t, const std::string& id, int head = -1);
+const attn::Stage& stage(const attn::Trace& t, attn::StageKind id, int head = -1);
 
 // Two heads with W_O, five tokens, before_softmax, keys axis.
 std::vector<ref::CaseSpec> masked_cases();

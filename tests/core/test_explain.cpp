@@ -78,8 +78,8 @@ void check_scenario(const CaseSpec& c) {
   const bool after = s.mask_mode == attn::MaskMode::AfterSoftmax;
   int checked = 0;
   for (const attn::Stage& st : t.stages) {
-    const bool sum_cell = st.id == "scores" || st.id == "head_output";
-    if (!sum_cell && st.id != "weights") continue;
+    const bool sum_cell = st.id == attn::StageKind::scores || st.id == attn::StageKind::head_output;
+    if (!sum_cell && st.id != attn::StageKind::weights) continue;
     for (int i = 0; i < st.value.rows(); ++i)
       for (int j = 0; j < st.value.cols(); ++j) {
         const Explanation e = attn::explain(t, s, st.ref(), i, j);
@@ -121,7 +121,8 @@ TEST_CASE("explain: out-of-range cells and unknown stages throw") {
   CaseSpec c;
   const attn::Scenario s = ref::make_scenario(c);
   const attn::Trace t = attn::compute_trace(s);
-  CHECK_THROWS_AS(attn::explain(t, s, {"weights", 0}, 99, 0), std::out_of_range);
-  CHECK_THROWS_AS(attn::explain(t, s, {"weights", 0}, 0, -1), std::out_of_range);
-  CHECK_THROWS_AS(attn::explain(t, s, {"no_such_stage", -1}, 0, 0), std::out_of_range);
+  CHECK_THROWS_AS(attn::explain(t, s, {attn::StageKind::weights, 0}, 99, 0), std::out_of_range);
+  CHECK_THROWS_AS(attn::explain(t, s, {attn::StageKind::weights, 0}, 0, -1), std::out_of_range);
+  // A name that is no stage cannot be asked for any more; a stage this scene lacks can.
+  CHECK_THROWS_AS(attn::explain(t, s, {attn::StageKind::alibi, 0}, 0, 0), std::out_of_range);
 }

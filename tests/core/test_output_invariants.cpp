@@ -28,18 +28,18 @@ TEST_CASE("invariant: without a mask, permuting the tokens permutes the outputs"
     attn::Scenario b = a;
     for (int i = 0; i < c.n_q; ++i) b.x.row(i) = a.x.row(perm[i]);
     const attn::Trace ta = attn::compute_trace(a), tb = attn::compute_trace(b);
-    const attn::StageValues& oa = stage(ta, "output").value;
+    const attn::StageValues& oa = stage(ta, attn::StageKind::output).value;
     attn::Mat expected(oa.rows(), oa.cols());
     for (int i = 0; i < c.n_q; ++i) expected.row(i) = oa.row(perm[i]);
-    const ref::Worst w = ref::worst_element(stage(tb, "output").value, ref::from_eigen(expected));
+    const ref::Worst w = ref::worst_element(stage(tb, attn::StageKind::output).value, ref::from_eigen(expected));
     INFO(ref::describe("permuted output", w));
     CHECK(ref::within(w, kTol));
     // Weights move both ways: w_b(i, j) = w_a(perm i, perm j).
-    const attn::StageValues& wa = stage(ta, "weights", 0).value;
+    const attn::StageValues& wa = stage(ta, attn::StageKind::weights, 0).value;
     attn::Mat wexp(wa.rows(), wa.cols());
     for (int i = 0; i < c.n_q; ++i)
       for (int j = 0; j < c.n_q; ++j) wexp(i, j) = wa(perm[i], perm[j]);
-    CHECK(ref::within(ref::worst_element(stage(tb, "weights", 0).value, ref::from_eigen(wexp)), kTol));
+    CHECK(ref::within(ref::worst_element(stage(tb, attn::StageKind::weights, 0).value, ref::from_eigen(wexp)), kTol));
   }
 }
 
@@ -50,8 +50,8 @@ TEST_CASE("invariant: permuting the context leaves cross-attention outputs uncha
   attn::Scenario b = a;
   const std::vector<int> perm = {2, 3, 1, 0};
   for (int j = 0; j < c.n_k; ++j) b.context->row(j) = a.context->row(perm[j]);
-  const ref::Worst w = ref::worst_element(stage(attn::compute_trace(b), "output").value,
-                                          ref::from_eigen(stage(attn::compute_trace(a), "output").value));
+  const ref::Worst w = ref::worst_element(stage(attn::compute_trace(b), attn::StageKind::output).value,
+                                          ref::from_eigen(stage(attn::compute_trace(a), attn::StageKind::output).value));
   INFO(ref::describe("output", w));
   CHECK(ref::within(w, kTol));
 }
@@ -65,12 +65,13 @@ TEST_CASE("invariant: one head with identity projections equals basic attention"
     const attn::Mat eye = attn::Mat::Identity(4, 4);
     one.heads = {{eye, eye, eye}};
     const attn::Trace tb = attn::compute_trace(basic), to = attn::compute_trace(one);
-    for (const char* id : {"q", "k", "v", "scores", "scaled", "masked", "weights", "head_output"}) {
+    using K = attn::StageKind;
+    for (K id : {K::q, K::k, K::v, K::scores, K::scaled, K::masked, K::weights, K::head_output}) {
       const ref::Worst w = ref::worst_element(stage(to, id, 0).value, ref::from_eigen(stage(tb, id, 0).value));
-      INFO(ref::describe(id, w));
+      INFO(ref::describe(attn::to_string(id), w));
       CHECK(ref::within(w, kTol));
     }
-    CHECK(ref::within(ref::worst_element(stage(to, "output").value, ref::from_eigen(stage(tb, "output").value)),
+    CHECK(ref::within(ref::worst_element(stage(to, attn::StageKind::output).value, ref::from_eigen(stage(tb, attn::StageKind::output).value)),
                       kTol));
   }
 }
@@ -80,9 +81,9 @@ TEST_CASE("invariant: each output lies in the convex hull of the values") {
     if (c.padding == ref::PaddingKind::AllKeys || c.full_row) continue;  // no hull for empty rows
     const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
     for (int h = 0; h < c.n_heads; ++h) {
-      const attn::StageValues& w = stage(t, "weights", h).value;
-      const attn::StageValues& v = stage(t, "v", h).value;
-      const attn::StageValues& out = stage(t, "head_output", h).value;
+      const attn::StageValues& w = stage(t, attn::StageKind::weights, h).value;
+      const attn::StageValues& v = stage(t, attn::StageKind::v, h).value;
+      const attn::StageValues& out = stage(t, attn::StageKind::head_output, h).value;
       INFO(c.name << " head " << h);
       CHECK(w.dense().minCoeff() >= 0.0);
       attn::Mat rebuilt = attn::Mat::Zero(out.rows(), out.cols());

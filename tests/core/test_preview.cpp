@@ -34,8 +34,8 @@ void check_preview_is_part_of(const attn::Trace& preview, const attn::Trace& ful
   int full_heads_stages = 0;
   for (const attn::Stage& st : full.stages) full_heads_stages += st.head == head;
   CHECK(heads_stages == full_heads_stages);
-  CHECK(preview.find("output") == nullptr);
-  CHECK(preview.find("concat") == nullptr);
+  CHECK(preview.find(attn::StageKind::output) == nullptr);
+  CHECK(preview.find(attn::StageKind::concat) == nullptr);
   CHECK(preview.softmax[static_cast<size_t>(head)].max == full.softmax[static_cast<size_t>(head)].max);
   CHECK(preview.softmax[static_cast<size_t>(head)].sum == full.softmax[static_cast<size_t>(head)].sum);
 }
@@ -89,7 +89,7 @@ TEST_CASE("a preview of a 600-token scene on threads completes to the single-thr
     CHECK(progress.heads_done == 5);  // the preview's head is not computed again
     check_bit_identical(done, one);
     // The completed trace holds the preview's own matrices, not copies.
-    CHECK(done.find("scores", h)->value.same_source(preview.find("scores", h)->value));
+    CHECK(done.find(attn::StageKind::scores, h)->value.same_source(preview.find(attn::StageKind::scores, h)->value));
   }
 }
 

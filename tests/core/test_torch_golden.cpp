@@ -32,13 +32,13 @@ void check_fixture(const std::string& path) {
   const auto& heads = expected.at("weights");
   REQUIRE(t.dims.n_heads == static_cast<int>(heads.size()));
   for (int h = 0; h < t.dims.n_heads; ++h) {
-    const attn::Stage* w = t.find("weights", h);
+    const attn::Stage* w = t.find(attn::StageKind::weights, h);
     REQUIRE(w != nullptr);
     const ref::Worst worst = ref::worst_element(w->value, matrix_of(heads[static_cast<size_t>(h)]));
     INFO(ref::describe("weights head " + std::to_string(h), worst));
     CHECK(ref::within(worst, kTol));
   }
-  const attn::Stage* out = t.find("output");
+  const attn::Stage* out = t.find(attn::StageKind::output);
   REQUIRE(out != nullptr);
   const ref::Worst worst = ref::worst_element(out->value, matrix_of(expected.at("output")));
   INFO(ref::describe("output", worst));

@@ -110,11 +110,11 @@ TEST_CASE("trace_shape lists a real trace's stages, heads and sizes in order, fo
 
 TEST_CASE("trace_shape finds no stage a trace lacks") {
   const attn::TraceShape shape = attn::trace_shape(ref::make_scenario({}));
-  CHECK(shape.find("weights", 0) != nullptr);
-  CHECK(shape.find("weights", 1) == nullptr);
-  CHECK(shape.find("weights") == nullptr);  // per head: no head -1
-  CHECK(shape.find("w_q", 0) == nullptr);   // no projections
-  CHECK(shape.find("alibi", 0) == nullptr);
+  CHECK(shape.find(attn::StageKind::weights, 0) != nullptr);
+  CHECK(shape.find(attn::StageKind::weights, 1) == nullptr);
+  CHECK(shape.find(attn::StageKind::weights) == nullptr);  // per head: no head -1
+  CHECK(shape.find(attn::StageKind::w_q, 0) == nullptr);   // no projections
+  CHECK(shape.find(attn::StageKind::alibi, 0) == nullptr);
 }
 
 TEST_CASE("proved_finite clears every shipped scene, so a lesson check computes none of them") {

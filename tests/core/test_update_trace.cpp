@@ -131,7 +131,7 @@ TEST_CASE("one head updated on every core equals a single-threaded full recomput
   CHECK(d.exact_worst == 0.0);
   CHECK(d.rounding_worst <= 1e-12);
   CHECK(updated.output_drift > 0);
-  CHECK(one.find("weights", 1)->fully_masked == std::vector<int>{3, 300, 599});
+  CHECK(one.find(attn::StageKind::weights, 1)->fully_masked == std::vector<int>{3, 300, 599});
 }
 
 TEST_CASE("an output updated by one head's change, edit after edit, stays within 1e-12 of a whole product") {
@@ -174,7 +174,7 @@ namespace {
 // Every head's scores are made on demand and none has been made yet.
 bool all_scores_waiting(const attn::Trace& t) {
   for (int h = 0; h < t.dims.n_heads; ++h) {
-    const auto& m = t.find("scores", h)->value.on_demand();
+    const auto& m = t.find(attn::StageKind::scores, h)->value.on_demand();
     if (!m || m->made()) return false;
   }
   return true;
@@ -204,13 +204,13 @@ TEST_CASE("a trace with its scores on demand reads the same as the trace it came
     // stage whole through diff().
     for (int h = 0; h < full.dims.n_heads; ++h)
       for (const char* id : {"scores", "masked", "weights"}) {
-        const attn::StageValues &a = slim.find(id, h)->value, &b = full.find(id, h)->value;
+        const attn::StageValues &a = slim.find_named(id, h)->value, &b = full.find_named(id, h)->value;
         const Eigen::Index last = a.cols() - 1;
         CHECK(a(a.rows() - 1, last) == b(b.rows() - 1, last));
         CHECK(a.col(last) == b.col(last));
         CHECK(a.row(0) == b.row(0));
       }
-    for (int h = 0; h < full.dims.n_heads; ++h) CHECK(slim.find("scores", h)->value.on_demand()->made());
+    for (int h = 0; h < full.dims.n_heads; ++h) CHECK(slim.find(attn::StageKind::scores, h)->value.on_demand()->made());
     check_bit_identical(slim, full);
   }
 }
@@ -221,7 +221,7 @@ TEST_CASE("scores on demand are made once, whichever thread reads first") {
   const attn::Trace full = attn::compute_trace(s);
   const attn::Trace slim = attn::with_scores_on_demand(full, 0);
   REQUIRE(all_scores_waiting(slim));
-  const attn::StageValues& w = slim.find("weights", 1)->value;
+  const attn::StageValues& w = slim.find(attn::StageKind::weights, 1)->value;
   std::vector<const attn::Mat*> seen(4, nullptr);
   std::vector<double> cell(4, 0);
   std::vector<std::thread> readers;
@@ -233,16 +233,16 @@ TEST_CASE("scores on demand are made once, whichever thread reads first") {
   for (std::thread& t : readers) t.join();
   for (size_t i = 0; i < seen.size(); ++i) {
     CHECK(seen[i] == seen[0]);  // one matrix, made once
-    CHECK(cell[i] == full.find("weights", 1)->value(599, static_cast<Eigen::Index>(i)));
+    CHECK(cell[i] == full.find(attn::StageKind::weights, 1)->value(599, static_cast<Eigen::Index>(i)));
   }
-  CHECK_FALSE(slim.find("scores", 0)->value.on_demand()->made());  // head 0 was not read
+  CHECK_FALSE(slim.find(attn::StageKind::scores, 0)->value.on_demand()->made());  // head 0 was not read
 }
 
 TEST_CASE("scores on demand: only large dot-product scores, and edits of other heads leave them unmade") {
   Rng r(13);
   attn::Scenario s = threaded_scene(r, 3, 16);  // 600 × 600 scores: 2.9 MB a head
   const attn::Trace full = attn::compute_trace(s);
-  CHECK(attn::with_scores_on_demand(full, std::size_t{4} << 20).find("scores", 0)->value.on_demand() == nullptr);
+  CHECK(attn::with_scores_on_demand(full, std::size_t{4} << 20).find(attn::StageKind::scores, 0)->value.on_demand() == nullptr);
   const attn::Trace slim = attn::with_scores_on_demand(full, std::size_t{2} << 20);
   REQUIRE(all_scores_waiting(slim));
   // A W_Q edit of head 1 recomputes head 1 and the output; heads 0 and 2
@@ -250,8 +250,8 @@ TEST_CASE("scores on demand: only large dot-product scores, and edits of other h
   attn::Scenario next = s;
   next.heads[1].w_q(2, 3) += 0.5;
   const attn::Trace updated = attn::update_trace(slim, s, next);
-  CHECK_FALSE(updated.find("scores", 0)->value.on_demand()->made());
-  CHECK_FALSE(updated.find("scores", 2)->value.on_demand()->made());
+  CHECK_FALSE(updated.find(attn::StageKind::scores, 0)->value.on_demand()->made());
+  CHECK_FALSE(updated.find(attn::StageKind::scores, 2)->value.on_demand()->made());
   const Diff d = diff(updated, attn::compute_trace(next), {"output"});
   INFO(d.where);
   CHECK(d.structure == "");
@@ -261,7 +261,7 @@ TEST_CASE("scores on demand: only large dot-product scores, and edits of other h
   attn::Scenario additive = s;
   additive.x = attn::Mat(s.x.topRows(20));  // a copy: assigning a block of itself would read freed memory
   additive.score = attn::ScoreFn::Additive;
-  CHECK(attn::with_scores_on_demand(attn::compute_trace(additive), 0).find("scores", 0)->value.on_demand() == nullptr);
+  CHECK(attn::with_scores_on_demand(attn::compute_trace(additive), 0).find(attn::StageKind::scores, 0)->value.on_demand() == nullptr);
 }
 
 TEST_CASE("recomputes_everything: X, options and shapes yes, weights, mask cells and names no") {
@@ -308,7 +308,7 @@ TEST_CASE("a long X projected for Q, K and V in one product: updates and threads
       const attn::HeadWeights& w = s.heads[static_cast<size_t>(h)];
       const Mat& weight = id[0] == 'q' ? w.w_q : id[0] == 'k' ? w.w_k : w.w_v;
       const Mat want = s.x * weight;
-      const Mat got = one.find(id, h)->value.dense();
+      const Mat got = one.find_named(id, h)->value.dense();
       Eigen::Index wr = 0, wc = 0;
       const double worst = ((got - want).array().abs() / want.array().abs().max(1.0)).maxCoeff(&wr, &wc);
       INFO(std::string(id), " head ", h, ": worst (", wr, ", ", wc, "): error ", worst);

@@ -60,7 +60,7 @@ TEST_CASE("invariant: weight rows sum to 1, or are exactly 0 and listed when ful
       c.axis = axis;
       const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
       for (int h = 0; h < c.n_heads; ++h)
-        check_normalised(stage(t, "weights", h), axis,
+        check_normalised(stage(t, attn::StageKind::weights, h), axis,
                          c.name + (axis == SoftmaxAxis::Keys ? " keys" : " queries") + " head " +
                              std::to_string(h));
     }
@@ -75,7 +75,7 @@ TEST_CASE("invariant: blocked weights are exactly 0 in both mask modes") {
       const attn::Trace t = attn::compute_trace(s);
       const ref::RMask blocked = ref::reference_trace(s).blocked;
       for (int h = 0; h < c.n_heads; ++h) {
-        const attn::StageValues& w = stage(t, "weights", h).value;
+        const attn::StageValues& w = stage(t, attn::StageKind::weights, h).value;
         for (int i = 0; i < w.rows(); ++i)
           for (int j = 0; j < w.cols(); ++j)
             if (blocked[i][j]) {
@@ -97,10 +97,10 @@ TEST_CASE("weights are derived from the scores on read: one cell read alone equa
         c.axis = axis, c.mode = mode;
         const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
         for (int h = 0; h < c.n_heads; ++h) {
-          const attn::StageValues& w = stage(t, "weights", h).value;
+          const attn::StageValues& w = stage(t, attn::StageKind::weights, h).value;
           INFO(c.name << (axis == SoftmaxAxis::Keys ? " keys" : " queries") << " head " << h);
           CHECK(w.derived());
-          if (mode == MaskMode::BeforeSoftmax) CHECK(w.shared() == stage(t, "scores", h).value.shared());
+          if (mode == MaskMode::BeforeSoftmax) CHECK(w.shared() == stage(t, attn::StageKind::scores, h).value.shared());
           const attn::Mat whole = w.dense();
           int differ = 0;
           for (int i = 0; i < w.rows(); ++i) {
@@ -110,7 +110,7 @@ TEST_CASE("weights are derived from the scores on read: one cell read alone equa
           for (int j = 0; j < w.cols(); ++j) differ += (w.col(j).array() != whole.col(j).array()).count();
           CHECK(differ == 0);
           // The masked logits, derived the same way: a column read equals the whole.
-          const attn::StageValues& m = stage(t, "masked", h).value;
+          const attn::StageValues& m = stage(t, attn::StageKind::masked, h).value;
           const attn::Mat logits = m.dense();
           int logits_differ = 0;  // −∞ == −∞, so blocked cells compare too
           for (int j = 0; j < m.cols(); ++j) logits_differ += (m.col(j).array() != logits.col(j).array()).count();
@@ -125,7 +125,7 @@ TEST_CASE("invariant: after_softmax rows with a blocked cell sum to less than 1"
   CaseSpec c;
   c.n_q = 4, c.mask = MaskKind::Causal, c.mode = MaskMode::AfterSoftmax, c.seed = 77;
   const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
-  const attn::StageValues& w = stage(t, "weights", 0).value;
+  const attn::StageValues& w = stage(t, attn::StageKind::weights, 0).value;
   CHECK(std::abs(w.row(c.n_q - 1).sum() - 1.0) <= kTol);  // last row sees every key
   for (int i = 0; i + 1 < c.n_q; ++i) CHECK(w.row(i).sum() < 1.0 - 1e-6);
 }
@@ -156,12 +156,12 @@ TEST_CASE("invariant: softmax ignores a constant added to every logit of a line"
     b.heads = {hw};
     REQUIRE(attn::validate(b).empty());
     const attn::Trace ta = attn::compute_trace(a), tb = attn::compute_trace(b);
-    const attn::StageValues& sa = stage(ta, "scores", 0).value;
-    const attn::StageValues& sb = stage(tb, "scores", 0).value;
+    const attn::StageValues& sa = stage(ta, attn::StageKind::scores, 0).value;
+    const attn::StageValues& sb = stage(tb, attn::StageKind::scores, 0).value;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) CHECK(std::abs(sb(i, j) - sa(i, j) - shift(keys ? i : j)) <= 1e-12 * 16);
-    const ref::Worst w = ref::worst_element(stage(tb, "weights", 0).value.dense(),
-                                            ref::from_eigen(stage(ta, "weights", 0).value.dense()));
+    const ref::Worst w = ref::worst_element(stage(tb, attn::StageKind::weights, 0).value.dense(),
+                                            ref::from_eigen(stage(ta, attn::StageKind::weights, 0).value.dense()));
     INFO(ref::describe(keys ? "weights, keys axis" : "weights, queries axis", w));
     CHECK(ref::within(w, kTol));
   }
@@ -179,7 +179,7 @@ TEST_CASE("invariant: no NaN in any stage, fully masked rows and large logits in
           const attn::Trace t = attn::compute_trace(scaled);
           INFO(c.name << " factor " << factor);
           CHECK_FALSE(ref::has_nan(t));
-          for (int h = 0; h < c.n_heads; ++h) CHECK(stage(t, "weights", h).value.allFinite());
+          for (int h = 0; h < c.n_heads; ++h) CHECK(stage(t, attn::StageKind::weights, h).value.allFinite());
         }
       }
 }
@@ -229,7 +229,7 @@ TEST_CASE("logits divided by a power of two: the softmax's column pass equals a 
     t.temperature = sc.temperature;
     if (sc.temperature == 1.0 / 1024) t.x.row(2) /= 1e3;  // keeps the scaled scores finite
     const attn::Trace trace = attn::compute_trace(t);
-    const attn::StageValues& m = stage(trace, "masked", 0).value;
+    const attn::StageValues& m = stage(trace, attn::StageKind::masked, 0).value;
     int differ = 0, subnormal = 0;
     for (int j = 0; j < m.cols(); ++j) {
       const Eigen::VectorXd column = m.col(j);  // the softmax's own pass
@@ -261,7 +261,7 @@ TEST_CASE("weights of a 39-token line: exps sixteen and four at a time and a pad
     s.x *= 4;  // spreads the logits so that some exps are tiny and some are 1
     const attn::Trace t = attn::compute_trace(s);
     for (int h = 0; h < c.n_heads; ++h) {
-      const attn::StageValues& w = stage(t, "weights", h).value;
+      const attn::StageValues& w = stage(t, attn::StageKind::weights, h).value;
       int differ = 0;
       for (int j = 0; j < w.cols(); ++j) {
         const Eigen::VectorXd column = w.col(j);

@@ -45,15 +45,15 @@ Diff diff(const attn::Trace& got, const attn::Trace& want, const std::vector<std
                            a.blocked.mat() == b.blocked.mat();
     if (a.id != b.id || a.head != b.head || a.row_labels != b.row_labels || a.col_labels != b.col_labels ||
         a.fully_masked != b.fully_masked || !same_mask) {
-      d.structure = "stage " + b.id + " head " + std::to_string(b.head) + ": id, labels or mask differ";
+      d.structure = "stage " + attn::to_string(b.id) + " head " + std::to_string(b.head) + ": id, labels or mask differ";
       break;
     }
     const Mat x = a.value.dense(), y = b.value.dense();
     if (x.rows() != y.rows() || x.cols() != y.cols()) {
-      d.structure = "stage " + b.id + ": shape differs";
+      d.structure = "stage " + attn::to_string(b.id) + ": shape differs";
       break;
     }
-    const bool rounding = std::find(may_round.begin(), may_round.end(), b.id) != may_round.end();
+    const bool rounding = std::find(may_round.begin(), may_round.end(), attn::name_of(b.id)) != may_round.end();
     for (Eigen::Index i = 0; i < x.rows(); ++i)
       for (Eigen::Index j = 0; j < x.cols(); ++j) {
         const double e = x(i, j) == y(i, j) ? 0.0 : std::abs(x(i, j) - y(i, j)) / std::max(1.0, std::abs(y(i, j)));
@@ -62,7 +62,7 @@ Diff diff(const attn::Trace& got, const attn::Trace& want, const std::vector<std
           worst = std::isnan(e) ? INFINITY : e;
           std::ostringstream w;
           w.precision(17);
-          w << b.id << " head " << b.head << " (" << i << ", " << j << "): got " << x(i, j) << " want " << y(i, j);
+          w << attn::name_of(b.id) << " head " << b.head << " (" << i << ", " << j << "): got " << x(i, j) << " want " << y(i, j);
           d.where = w.str();
         }
       }

@@ -109,7 +109,7 @@ TEST_CASE("masked logits (-inf) are written as null, weights stay numbers") {
 TEST_CASE("a hand-made trace: -inf, +inf and NaN never reach the JSON as numbers") {
   attn::Trace trace;
   attn::Stage st;
-  st.id = "masked";
+  st.id = attn::StageKind::masked;
   st.head = 0;
   attn::Mat m(2, 3);
   m << 1, -INFINITY, 2, 3, 4, -INFINITY;

@@ -46,12 +46,12 @@ TEST_CASE("layer scenario: the core's trace matches the model's forward pass") {
     CHECK(s.tokens[0] == token_name(task, tokens[0]));
     const attn::Trace trace = attn::compute_trace(s);
     for (int h = 0; h < config.model.n_heads; ++h) {
-      const attn::Stage* weights = trace.find("weights", h);
+      const attn::Stage* weights = trace.find(attn::StageKind::weights, h);
       REQUIRE(weights != nullptr);
       expect_close(weights->value.dense(), f.weights[layer][h],
                    "layer " + std::to_string(layer) + " head " + std::to_string(h) + " weights");
     }
-    const attn::Stage* output = trace.find("output");
+    const attn::Stage* output = trace.find(attn::StageKind::output);
     REQUIRE(output != nullptr);
     expect_close(output->value.dense(), f.residual[layer + 1] - f.residual[layer],
                  "layer " + std::to_string(layer) + " output");

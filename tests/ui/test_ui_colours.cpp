@@ -81,7 +81,7 @@ TEST_SUITE("colours") {
     const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/large_1024x8.json";
     const Shot grid = shoot(scene, "large_grid", "--head 0 --stage weights --time 9999");
     const Shot row = shoot(scene, "large_row", "--head 0 --stage weights --time 9999 --contrast row");
-    const attn::Stage* w = row.trace.find("weights", 0);
+    const attn::Stage* w = row.trace.find(attn::StageKind::weights, 0);
     REQUIRE(w != nullptr);
     const nlohmann::json* g_grid = grid_of(grid.layout, "weights", 0);
     const nlohmann::json* g_row = grid_of(row.layout, "weights", 0);

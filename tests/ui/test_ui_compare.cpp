@@ -74,7 +74,7 @@ TEST_SUITE("compare") {
     // The most-changed cell, computed here from the two scenes, is drawn in
     // the signed map's extreme colour (the difference range is symmetric).
     const attn::Trace a = attn::compute_trace(st.scene.scenario), b = attn::compute_trace(st.compare->b);
-    const attn::Mat wa = a.find(st.compare->stage, 0)->value.dense(), wb = b.find(st.compare->stage, 0)->value.dense();
+    const attn::Mat wa = a.find_named(st.compare->stage, 0)->value.dense(), wb = b.find_named(st.compare->stage, 0)->value.dense();
     Eigen::Index r = 0, col = 0;
     const double worst = (wb - wa).cwiseAbs().maxCoeff(&r, &col);
     REQUIRE(worst > 0);
@@ -116,7 +116,7 @@ TEST_SUITE("compare") {
       REQUIRE(w.contains(id));
       // The middle of the top-left cell (away from the grid's "?") is the hidden colour, not a value's.
       const nlohmann::json& g = w[id];
-      const attn::Mat m = attn::compute_trace(lesson.steps[step].scene.scenario).find(lesson.steps[step].compare->stage, 0)->value.dense();
+      const attn::Mat m = attn::compute_trace(lesson.steps[step].scene.scenario).find_named(lesson.steps[step].compare->stage, 0)->value.dense();
       const double cw = (g[2].get<double>() - g[0].get<double>()) / static_cast<double>(m.cols());
       const double ch = (g[3].get<double>() - g[1].get<double>()) / static_cast<double>(m.rows());
       const viz::Rgba got = d.image.at(static_cast<int>(g[0].get<double>() + cw / 2), static_cast<int>(g[1].get<double>() + ch / 2));

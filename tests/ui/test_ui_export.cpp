@@ -191,7 +191,7 @@ TEST_SUITE("export") {
     REQUIRE(py.status == 0);
     REQUIRE(!py.lines.empty());
     const attn::Trace trace = attn::compute_trace(attn::io::load_scenario(kTwoHeads).scenario);
-    const attn::Stage* s = trace.find("scores", 1);
+    const attn::Stage* s = trace.find(attn::StageKind::scores, 1);
     REQUIRE(s);
     CHECK(std::stoi(py.lines[0]) == s->value.rows() * s->value.cols());
   }
@@ -211,7 +211,7 @@ TEST_SUITE("export") {
     }
     REQUIRE(py.status == 0);
     const attn::Trace trace = attn::compute_trace(attn::io::load_scenario(kTwoHeads).scenario);
-    const attn::Stage* s = trace.find("weights", 1);
+    const attn::Stage* s = trace.find(attn::StageKind::weights, 1);
     REQUIRE(s);
     REQUIRE(py.lines.size() == 1 + static_cast<size_t>(s->value.rows() * s->value.cols()));
     CHECK(py.lines[0] == std::to_string(s->value.rows()) + " " + std::to_string(s->value.cols()));
@@ -241,7 +241,7 @@ TEST_SUITE("export") {
     const size_t header = static_cast<unsigned char>(bytes[8]) | (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
     CHECK(bytes.find("'shape': (1024, 1024)") != std::string::npos);
     const attn::Trace trace = attn::compute_trace(attn::io::load_scenario(big).scenario);
-    const attn::Stage* s = trace.find("weights", 3);
+    const attn::Stage* s = trace.find(attn::StageKind::weights, 3);
     REQUIRE(s);
     const size_t n = static_cast<size_t>(s->value.size());
     REQUIRE(bytes.size() == 10 + header + 8 * n);

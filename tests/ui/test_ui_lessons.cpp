@@ -29,7 +29,7 @@ void click_at(int x, int y) {
 
 // An independent softmax of row r of the masked logits, for the expected answer.
 double weight(const attn::Trace& t, int r, int c) {
-  const attn::Stage& m = *t.find("masked", 0);
+  const attn::Stage& m = *t.find(attn::StageKind::masked, 0);
   double max = -INFINITY, sum = 0;
   for (int j = 0; j < m.value.cols(); ++j) max = std::max(max, m.value(r, j));
   for (int j = 0; j < m.value.cols(); ++j) sum += std::exp(m.value(r, j) - max);

@@ -59,14 +59,14 @@ TEST_SUITE("numbers") {
   TEST_CASE("ui: every cell of grids holding -0.006, -1e30 and 1.8e-13 prints a number") {
     const Shot shot = shoot(kScene, "numbers_fit", "");
     // The scene still holds the values of the issue.
-    const attn::Stage* x = shot.trace.find("x", -1);
+    const attn::Stage* x = shot.trace.find(attn::StageKind::x, -1);
     REQUIRE(x != nullptr);
     CHECK(x->value(0, 1) == -0.006);
     CHECK(x->value(1, 0) == 1.8e-13);
     CHECK(x->value(2, 0) == -1e30);
     CHECK(shot.layout.value("numbers_hidden_hint", true) == false);
     for (const auto& [id, head] : kGrids) {
-      const attn::Stage* stage = shot.trace.find(id, head);
+      const attn::Stage* stage = shot.trace.find_named(id, head);
       const nlohmann::json* grid = grid_of(shot.layout, id, head);
       REQUIRE_MESSAGE((stage && grid), "no grid " << id << " head " << head);
       INFO("grid " << std::string(id) << ", cells " << (*grid)["cell"] << " px");

@@ -132,7 +132,7 @@ TEST_SUITE("animation") {
     const std::string scenario = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json";
     const Shot start = shoot(scenario, "t0", "--time 0");
     const Shot end = shoot(scenario, "tend", "");
-    const attn::Stage* weights = end.trace.find("weights", 0);
+    const attn::Stage* weights = end.trace.find(attn::StageKind::weights, 0);
     const viz::ColorScale scale = scale_of(end.trace, *weights);
     int x = 0, y = 0;
     for (int r = 0; r < 4; ++r) {

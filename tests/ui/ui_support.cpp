@@ -195,7 +195,7 @@ bool masked_look(const attn::Stage& s, int r, int c) {
 }
 
 void check_grid_colours(const Shot& shot, const std::string& id, int head, double fx, double fy, const viz::ColourOptions& colour) {
-  const attn::Stage* stage = shot.trace.find(id, head);
+  const attn::Stage* stage = shot.trace.find_named(id, head);
   REQUIRE_MESSAGE(stage != nullptr, "no stage " << id);
   const nlohmann::json* grid = grid_of(shot.layout, id, head);
   REQUIRE_MESSAGE(grid != nullptr, "stage " << id << " head " << head << " not in the layout dump");

@@ -24,7 +24,7 @@ void check_no_nan(const LoadedScenario& loaded) {
       for (Eigen::Index r = 0; r < st.value.rows(); ++r) {
         const double v = column(r);
         if (std::isnan(v) || (std::isinf(v) && v > 0)) {
-          throw CliError(loaded.path + ": stage \"" + st.id + "\" cell [" + std::to_string(r) +
+          throw CliError(loaded.path + ": stage \"" + to_string(st.id) + "\" cell [" + std::to_string(r) +
                          "][" + std::to_string(c) + "] is not a finite number; refusing to print it");
         }
       }

@@ -10,24 +10,27 @@ namespace attn::cli {
 namespace {
 
 std::string stage_ids(const Trace& trace) {
-  std::vector<std::string> ids;
+  std::vector<StageKind> ids;
   for (const Stage& st : trace.stages) {
     bool seen = false;
-    for (const std::string& id : ids) seen = seen || id == st.id;
+    for (StageKind id : ids) seen = seen || id == st.id;
     if (!seen) ids.push_back(st.id);
   }
   std::string out;
-  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
+  for (StageKind id : ids) out += (out.empty() ? "" : ", ") + to_string(id);
   return out;
 }
 
 }  // namespace
 
 // Picks the stage named by --stage/--head, or explains which ones exist.
+// The name is read through the stage table; a name that is no stage at all
+// gets the same message as one this scene lacks.
 const Stage& resolve_stage(const Trace& trace, const StageChoice& opts) {
+  const std::optional<StageKind> kind = stage_kind_named(opts.stage);
   const Stage* any = nullptr;
   for (const Stage& st : trace.stages) {
-    if (st.id == opts.stage) {
+    if (kind && st.id == *kind) {
       any = &st;
       break;
     }
@@ -47,7 +50,7 @@ const Stage& resolve_stage(const Trace& trace, const StageChoice& opts) {
                    std::to_string(n_heads - 1));
   }
   const int head = opts.head_given ? opts.head : 0;
-  const Stage* st = trace.find(opts.stage, head);
+  const Stage* st = trace.find(*kind, head);
   if (!st) {
     throw CliError("--head: " + std::to_string(head) + " is out of range (the scenario has " +
                    std::to_string(n_heads) + (n_heads == 1 ? " head" : " heads") + ", 0 to " +

@@ -103,8 +103,8 @@ bool answers_question(const CanvasData& d, const AppState& state, const CellRef&
 }  // namespace
 
 bool maskable(const attn::Stage& s) {
-  return s.id == "scores" || s.id == "scaled" || s.id == "biased" || s.id == "masked" || s.id == "softmax" ||
-         s.id == "weights";
+  return s.id == attn::StageKind::scores || s.id == attn::StageKind::scaled || s.id == attn::StageKind::biased || s.id == attn::StageKind::masked || s.id == attn::StageKind::softmax ||
+         s.id == attn::StageKind::weights;
 }
 
 void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const CanvasData& d, AppState& state) {

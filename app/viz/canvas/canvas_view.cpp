@@ -168,8 +168,8 @@ bool changed_shape(const Rect& a, const Rect& b) {
 
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
   if (view.focus_stage.empty()) return layout.bounds;
-  int index = trace.index_of({view.focus_stage, view.focus_head});
-  if (index < 0) index = trace.index_of({view.focus_stage, std::max(view.head, 0)});  // per-head stage, no head given
+  int index = trace.index_of_named(view.focus_stage, view.focus_head);
+  if (index < 0) index = trace.index_of_named(view.focus_stage, std::max(view.head, 0));  // per-head stage, no head given
   const GridBox* g = layout.find(index);
   if (!g) return layout.bounds;
   Rect r = g->box;

@@ -288,9 +288,9 @@ ImU32 cell_fill(const ColorScale& scale, int row, double value, bool blocked, fl
 }
 
 ImU32 stage_accent(const attn::Stage& s, const ThemePalette& palette) {
-  if (s.id == "q" || s.id == "w_q") return to_imgui(palette.accent_q);
-  if (s.id == "k" || s.id == "w_k") return to_imgui(palette.accent_k);
-  if (s.id == "v" || s.id == "w_v") return to_imgui(palette.accent_v);
+  if (s.id == attn::StageKind::q || s.id == attn::StageKind::w_q) return to_imgui(palette.accent_q);
+  if (s.id == attn::StageKind::k || s.id == attn::StageKind::w_k) return to_imgui(palette.accent_k);
+  if (s.id == attn::StageKind::v || s.id == attn::StageKind::w_v) return to_imgui(palette.accent_v);
   return 0;
 }
 

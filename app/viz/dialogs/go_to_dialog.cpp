@@ -23,16 +23,19 @@ std::string axis_label(const std::vector<std::string>& labels, int i) {
 
 void draw_go_to_dialog(AppState& state, const attn::Trace* trace, WidgetProbe* probe) {
   const char* id = "Go to cell";
-  CellRef& d = state.view.go_to_draft;
+  std::optional<CellRef>& draft = state.view.go_to_draft;
   if (state.view.go_to_dialog && !ImGui::IsPopupOpen(id)) {
     ImGui::OpenPopup(id);
-    // Start from the cell being explained, else the weights of the head on screen.
-    if (const std::optional<CellRef>& cell = state.inspected()) d = *cell;
-    else if (trace && trace->index_of(d.stage) < 0) d = {{"weights", std::max(state.view.head, 0)}, 0, 0};
+    // Start from the cell being explained, else the last cell asked for
+    // while the trace has it, else the weights of the head on screen.
+    if (const std::optional<CellRef>& cell = state.inspected()) draft = *cell;
+    else if (!draft || (trace && trace->index_of(draft->stage) < 0))
+      draft = CellRef{{attn::StageKind::weights, std::max(state.view.head, 0)}, 0, 0};
   }
   const float font = ImGui::GetFontSize();
   ImGui::SetNextWindowSize({font * 26, 0}, ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
+  CellRef& d = *draft;  // set above when the popup opened
   const int index = trace ? trace->index_of(d.stage) : -1;
   const attn::Stage* s = index >= 0 ? &trace->stages[static_cast<size_t>(index)] : nullptr;
   ImGui::SetNextItemWidth(-1);

@@ -18,7 +18,7 @@ namespace viz {
 namespace {
 
 std::string stage_name(const attn::Stage& s) {
-  return s.title + " (" + s.id + (s.head >= 0 ? ", head " + std::to_string(s.head) : "") + ")";
+  return s.title + " (" + attn::to_string(s.id) + (s.head >= 0 ? ", head " + std::to_string(s.head) : "") + ")";
 }
 
 // The picture's size: the window's canvas (when `window` is offered: width

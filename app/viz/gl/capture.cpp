@@ -91,7 +91,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   nlohmann::json offending = nlohmann::json::array();
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
-  if (state.pinned) j["pinned"] = {{"stage", state.pinned->stage.id}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
+  if (state.pinned) j["pinned"] = {{"stage", name_of(state.pinned->stage.id)}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
   j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},
                  {"progress", state.export_ui.progress}};
   const std::vector<std::string> hidden = model.has_trace() ? lesson_hidden_ids(state, model.trace()) : std::vector<std::string>{};
@@ -121,9 +121,9 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
     const attn::Trace& t = model.trace();
     j["generation"] = model.generation();
     j["tokens"] = t.stages.front().row_labels;
-    j["weights_row0"] = row_of(t.find("weights", 0), 0);
-    j["weights_row_last"] = row_of(t.find("weights", 0), t.dims.n_q - 1);
-    j["output_row0"] = row_of(t.find("output"), 0);
+    j["weights_row0"] = row_of(t.find(attn::StageKind::weights, 0), 0);
+    j["weights_row_last"] = row_of(t.find(attn::StageKind::weights, 0), t.dims.n_q - 1);
+    j["output_row0"] = row_of(t.find(attn::StageKind::output), 0);
   }
   try {
     write_dump(path, j.dump(2));
@@ -181,7 +181,7 @@ std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& n
     const Rect cells = view.to_screen(g.cells);
     const Rect box = view.to_screen(g.box);
     plans.push_back(grid_number_plan(numbers, g, canvas));
-    grids.push_back({{"id", s.id}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
+    grids.push_back({{"id", name_of(s.id)}, {"head", s.head}, {"rows", g.rows}, {"cols", g.cols}, {"column", g.column},
                      {"band", g.band}, {"x0", cells.x0}, {"y0", cells.y0}, {"x1", cells.x1}, {"y1", cells.y1},
                      {"box", {box.x0, box.y0, box.x1, box.y1}}, {"title", {view.to_screen(g.header).x0, view.to_screen(g.header).y0, view.to_screen(g.header).x1, view.to_screen(g.header).y1}}, {"cell", g.min_cell() * view.zoom}, {"cell_w", g.cell_w * view.zoom}, {"cell_h", g.cell_h * view.zoom},
                      {"numbers", plans.back().numbers}, {"value_px", plans.back().px}});
@@ -197,7 +197,7 @@ std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& n
   nlohmann::json arrows = nlohmann::json::array();
   auto name = [&](int grid) {
     const attn::Stage& s = numbers.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(grid)].stage)];
-    return nlohmann::json{{"id", s.id}, {"head", s.head}};
+    return nlohmann::json{{"id", name_of(s.id)}, {"head", s.head}};
   };
   for (const ArrowRoute& a : layout.arrows) {
     nlohmann::json points = nlohmann::json::array();

@@ -30,7 +30,7 @@ TermText term_text(const attn::Term& t) {
 
 std::string region_text(const attn::Trace& trace, const attn::SourceRegion& r) {
   const attn::Stage* s = trace.find(r.stage);
-  const std::string name = s ? s->title : r.stage.id;
+  const std::string name = s ? s->title : attn::to_string(r.stage.id);
   const int rows = s ? static_cast<int>(s->value.rows()) : 0, cols = s ? static_cast<int>(s->value.cols()) : 0;
   std::string what;
   if (r.row1 - r.row0 == 1 && r.col1 - r.col0 == 1) what = "cell [" + std::to_string(r.row0) + "," + std::to_string(r.col0) + "]";
@@ -145,7 +145,7 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     return;
   }
   const attn::Stage* s = trace->find(e->stage);
-  const std::string title = (s ? s->title : e->stage.id) + " [" + std::to_string(e->row) + ", " + std::to_string(e->col) + "]";
+  const std::string title = (s ? s->title : attn::to_string(e->stage.id)) + " [" + std::to_string(e->row) + ", " + std::to_string(e->col) + "]";
   ImGui::Text("%s", title.c_str());
   if (e->stage.head >= 0) {
     ImGui::SameLine();

@@ -77,9 +77,12 @@ App::App(const Options& options, AppState initial)
   }
   if (!state_.path.empty()) actions::remember_recent(state_, state_.path);
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
-  if (options.inspect) state_.pinned = CellRef{{options.inspect->stage, options.inspect->head}, options.inspect->row, options.inspect->col};
-  if (options.go_to) {
-    const CellRef cell{{options.go_to->stage, options.go_to->head}, options.go_to->row, options.go_to->col};
+  // --inspect and --go-to name their stage; a name that is no stage pins nothing.
+  const std::optional<attn::StageKind> inspected = options.inspect ? attn::stage_kind_named(options.inspect->stage) : std::nullopt;
+  if (inspected) state_.pinned = CellRef{{*inspected, options.inspect->head}, options.inspect->row, options.inspect->col};
+  const std::optional<attn::StageKind> gone_to = options.go_to ? attn::stage_kind_named(options.go_to->stage) : std::nullopt;
+  if (gone_to) {
+    const CellRef cell{{*gone_to, options.go_to->head}, options.go_to->row, options.go_to->col};
     state_.view.go_to.emplace();
     state_.view.go_to->cell = cell;
     state_.pinned = cell;

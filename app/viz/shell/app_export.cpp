@@ -274,8 +274,8 @@ int App::run_export() {
     return 2;
   }
   if (!options_.stage.empty()) {
-    r.stage = trace.index_of({options_.stage, options_.head ? *options_.head : -1});
-    if (r.stage < 0) r.stage = trace.index_of({options_.stage, std::max(options_.head.value_or(0), 0)});
+    r.stage = trace.index_of_named(options_.stage, options_.head ? *options_.head : -1);
+    if (r.stage < 0) r.stage = trace.index_of_named(options_.stage, std::max(options_.head.value_or(0), 0));
     if (r.stage < 0) {
       std::fprintf(stderr, "attnviz: --stage: no stage \"%s\" in this scenario (see `attn stages FILE`)\n", options_.stage.c_str());
       return 2;

@@ -6,11 +6,13 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attn/labels.hpp"
 #include "attn/matrix.hpp"
 #include "attn/scenario.hpp"
+#include "attn/stage_kind.hpp"
 #include "attn/stage_values.hpp"
 
 namespace attn {
@@ -24,15 +26,15 @@ enum class ValueKind {
 
 const char* to_string(ValueKind k);
 
-// Identifies a stage: its id plus a head index (-1 when not per head).
+// Identifies a stage: its kind plus a head index (-1 when not per head).
 struct StageRef {
-  std::string id;
+  StageKind id = StageKind::x;
   int head = -1;
   bool operator==(const StageRef& o) const { return id == o.id && head == o.head; }
 };
 
 struct Stage {
-  std::string id;       // stable identifier: "x", "q", "scores", "weights", ...
+  StageKind id = StageKind::x;  // what it is; name_of(id) is its name in files: "scores"
   int head = -1;        // head index for per-head stages, -1 otherwise
   std::string title;    // short human name, e.g. "Q" or "softmax weights"
   std::string formula;  // e.g. "Q = X · W_Q"
@@ -69,8 +71,12 @@ struct Trace {
   // the other heads, concat, W_O and the output.
   bool complete = true;
 
-  const Stage* find(const std::string& id, int head = -1) const;
+  const Stage* find(StageKind id, int head = -1) const;
   const Stage* find(const StageRef& ref) const { return find(ref.id, ref.head); }
+  // As find, for a stage a file or the command line names ("weights"):
+  // nullptr when the name is no stage, or this trace has none of that name.
+  const Stage* find_named(std::string_view name, int head = -1) const;
+  int index_of_named(std::string_view name, int head) const;  // -1 when absent, as index_of
   int index_of(const StageRef& ref) const;  // -1 when absent
 };
 

@@ -6,14 +6,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attn/scenario.hpp"
+#include "attn/stage_kind.hpp"
 
 namespace attn {
 
 struct StageShape {
-  std::string id;
+  StageKind id = StageKind::x;
   int head = -1;  // -1 when not per head, as in Stage
   int rows = 0, cols = 0;
 };
@@ -23,7 +25,9 @@ struct TraceShape {
   std::vector<StageShape> stages;  // in computation order, as Trace::stages
 
   // As Trace::find: the stage `id` of head `head` (-1: not per head).
-  const StageShape* find(const std::string& id, int head = -1) const;
+  const StageShape* find(StageKind id, int head = -1) const;
+  // As Trace::find_named: a stage a lesson file names ("weights").
+  const StageShape* find_named(std::string_view name, int head = -1) const;
 };
 
 // The shape of compute_trace(s) for a scenario validate() accepts.

@@ -27,29 +27,39 @@ namespace attn {
 namespace {
 
 using detail::index_labels;
+using detail::plain_formula;
+using detail::plain_title;
 using detail::push_stage;
 using detail::StageSpec;
 
+// The three stages of one sequence: its raw embeddings, their positional
+// encoding and the sum the heads read (X, or the context).
+struct SequenceKinds {
+  StageKind raw, pe, sum;
+};
+constexpr SequenceKinds kQueriesSequence{StageKind::x_raw, StageKind::pe, StageKind::x};
+constexpr SequenceKinds kContextSequence{StageKind::context_raw, StageKind::pe_context, StageKind::context};
+
 // Adds the input stages for one sequence and returns the (possibly
 // position-encoded) sequence the heads read.
-std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, const std::string& id, const std::string& title,
-                                         const Labels& rows, bool sinusoidal) {
+std::shared_ptr<const Mat> push_sequence(Trace& t, const Mat& raw, SequenceKinds kinds, const Labels& rows,
+                                         bool sinusoidal) {
   const int n = (int)raw.rows(), d = (int)raw.cols();
   if (!sinusoidal) {
     // validate() has proved the inputs finite: no second pass over them.
-    push_stage(t, {id, -1, title, title + " (input)", {}, ValueKind::Signed, rows, index_labels(d)}, detail::copy_of(raw), {},
-               false, true);
+    push_stage(t, {kinds.sum, -1, plain_title(kinds.sum), plain_formula(kinds.sum), {}, ValueKind::Signed, rows,
+                   index_labels(d)}, detail::copy_of(raw), {}, false, true);
     return t.stages.back().value.shared();
   }
-  const std::string raw_id = id + "_raw", pe_id = id == "x" ? "pe" : "pe_" + id;
-  push_stage(t, {raw_id, -1, title + " (embeddings)", title + " (input)", {}, ValueKind::Signed, rows,
+  push_stage(t, {kinds.raw, -1, plain_title(kinds.raw), plain_formula(kinds.raw), {}, ValueKind::Signed, rows,
                  index_labels(d)}, detail::copy_of(raw), {}, false, true);
   Mat pe = detail::sinusoidal_encoding(n, d);
   Mat sum = detail::fresh_matrix(n, d);
   sum = raw + pe;
-  push_stage(t, {pe_id, -1, "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)",
-                 {}, ValueKind::Signed, rows, index_labels(d)}, std::move(pe));
-  push_stage(t, {id, -1, title + " + PE", title + " = embeddings + PE", {{raw_id, -1}, {pe_id, -1}},
+  push_stage(t, {kinds.pe, -1, plain_title(kinds.pe), plain_formula(kinds.pe), {}, ValueKind::Signed, rows,
+                 index_labels(d)}, std::move(pe));
+  const std::string symbol(info_of(kinds.sum).symbol);
+  push_stage(t, {kinds.sum, -1, symbol + " + PE", symbol + " = embeddings + PE", {{kinds.raw, -1}, {kinds.pe, -1}},
                  ValueKind::Signed, rows, index_labels(d)}, std::move(sum));
   return t.stages.back().value.shared();
 }
@@ -90,12 +100,12 @@ HeadInputs push_inputs(Trace& t, const Scenario& s) {
   in.queries = detail::token_labels(s.tokens, d.n_q, "t");
   in.keys = s.context ? Labels(detail::token_labels(s.context_tokens, d.n_k, "c")) : in.queries;
   const bool sin = s.positional == Positional::Sinusoidal;
-  in.x = push_sequence(t, s.x, "x", "X", in.queries, sin);
+  in.x = push_sequence(t, s.x, kQueriesSequence, in.queries, sin);
   in.x_id = t.stages.back().id;
   in.kv = in.x;
   in.kv_id = in.x_id;
   if (s.context) {
-    in.kv = push_sequence(t, *s.context, "context", "C", in.keys, sin);
+    in.kv = push_sequence(t, *s.context, kContextSequence, in.keys, sin);
     in.kv_id = t.stages.back().id;
   }
   in.blocked = build_blocked(s, d);
@@ -105,8 +115,8 @@ HeadInputs push_inputs(Trace& t, const Scenario& s) {
 
 HeadInputs inputs_of(const Trace& t) {
   HeadInputs in;
-  const Stage* x = t.find("x");
-  const Stage* kv = t.find("context") ? t.find("context") : x;
+  const Stage* x = t.find(StageKind::x);
+  const Stage* kv = t.find(StageKind::context) ? t.find(StageKind::context) : x;
   in.x = x->value.shared();
   in.kv = kv->value.shared();
   in.x_id = x->id;
@@ -115,7 +125,7 @@ HeadInputs inputs_of(const Trace& t) {
   in.keys = kv->row_labels;
   // Every head's masked logits show the same mask.
   for (const Stage& s : t.stages)
-    if (s.id == "masked") {
+    if (s.id == StageKind::masked) {
       in.blocked = s.blocked;
       break;
     }
@@ -161,15 +171,16 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
   Mat concat = fresh_matrix(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v), every column set below
   std::vector<StageRef> heads_in;
   for (int h = 0; h < d.n_heads; ++h) {
-    concat.middleCols((Eigen::Index)h * d.d_v, d.d_v) = t.find("head_output", h)->value.stored();
-    heads_in.push_back({"head_output", h});
+    concat.middleCols((Eigen::Index)h * d.d_v, d.d_v) = t.find(StageKind::head_output, h)->value.stored();
+    heads_in.push_back({StageKind::head_output, h});
   }
-  push_stage(t, {"concat", -1, "concat", "concat = [head_0 | head_1 | …]", heads_in, ValueKind::Signed,
+  push_stage(t, {StageKind::concat, -1, plain_title(StageKind::concat),
+                 plain_formula(StageKind::concat), heads_in, ValueKind::Signed,
                  queries, index_labels((int)concat.cols())}, std::move(concat));
   const std::shared_ptr<const Mat> concat_values = t.stages.back().value.shared();
   t.output_drift = 0;
   if (s.w_o) {
-    push_stage(t, {"w_o", -1, "W_O", "W_O (learned)", {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
+    push_stage(t, {StageKind::w_o, -1, plain_title(StageKind::w_o), plain_formula(StageKind::w_o), {}, ValueKind::Signed, index_labels((int)s.w_o->rows()),
                    index_labels(d.d_out)}, copy_of(*s.w_o), {}, false, true);  // finite: validated
     Mat out;  // (n_q, d_out)
     if (before) {
@@ -191,10 +202,12 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
       out = output_product(*concat_values, *s.w_o, max_threads);
       t.output_drift = 0;
     }
-    push_stage(t, {"output", -1, "output", "output = concat · W_O", {{"concat", -1}, {"w_o", -1}},
+    push_stage(t, {StageKind::output, -1, plain_title(StageKind::output),
+                   plain_formula(StageKind::output), {{StageKind::concat, -1}, {StageKind::w_o, -1}},
                    ValueKind::Signed, queries, index_labels(d.d_out)}, std::move(out));
   } else {
-    push_stage(t, {"output", -1, "output", "output = concat (no W_O)", {{"concat", -1}}, ValueKind::Signed,
+    push_stage(t, {StageKind::output, -1, plain_title(StageKind::output), "output = concat (no W_O)",
+                   {{StageKind::concat, -1}}, ValueKind::Signed,
                    queries, index_labels(d.d_out)}, StageValues(concat_values, Derivation{}));
   }
 }
@@ -211,7 +224,7 @@ Trace compute_trace(const Scenario& s, const Limits& limits, Progress* progress)
 }
 
 double softmax_exp(const Trace& trace, int head, int i, int j) {
-  const Stage* masked = trace.find("masked", head);
+  const Stage* masked = trace.find(StageKind::masked, head);
   const SoftmaxStats& st = trace.softmax[static_cast<size_t>(head)];
   const double mx = trace.softmax_axis == SoftmaxAxis::Keys ? st.max(i) : st.max(j);
   return detail::exp_like_softmax((*masked).value(i, j) - mx);

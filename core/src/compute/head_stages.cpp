@@ -41,7 +41,7 @@ Mat additive_scores(const Mat& q, const Mat& k, const Scenario& s, int head) {
       if (!inside.allFinite())
         throw ComputeError("stage \"scores\" (head " + std::to_string(head) + "), cell [" + std::to_string(i) + "][" +
                                std::to_string(j) + "]: q·W + k·U overflowed inside tanh; the inputs are too large for double precision",
-                           {"scores", head}, static_cast<int>(i), static_cast<int>(j));
+                           {StageKind::scores, head}, static_cast<int>(i), static_cast<int>(j));
       scores(i, j) = (v.array() * inside.array().tanh()).sum();
     }
   return scores;
@@ -54,7 +54,8 @@ struct ScaleInfo {
 
 ScaleInfo scale_info(const Scenario& s, int d_k) {
   switch (s.scale) {
-    case ScaleMode::SqrtDk: return {std::sqrt((double)d_k), "scaled = scores / √d_k (√" + std::to_string(d_k) + ")"};
+    case ScaleMode::SqrtDk:
+      return {std::sqrt((double)d_k), plain_formula(StageKind::scaled) + " (√" + std::to_string(d_k) + ")"};
     case ScaleMode::None: return {1.0, "scaled = scores (no scaling)"};
     case ScaleMode::Temperature: return {s.temperature, "scaled = scores / τ"};
   }
@@ -102,36 +103,37 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   t.stages.reserve(kMostStagesPerHead);  // no regrowth: moving a stage moves its strings and lists
   const Labels& dims_q = in.d_k_dims;
   const Labels& dims_v = in.d_v_dims;
-  const std::string c = in.kv_id == "x" ? "X" : "C";
+  using K = StageKind;
+  const std::string c(info_of(in.kv_id).symbol);  // K and V read X, or the context C
   std::shared_ptr<const Mat> q, k, v;  // (n_q, d_k), (n_k, d_k), (n_k, d_v)
   if (d.projected) {
     const HeadWeights& w = s.heads[(size_t)h];
     // validate() has proved the weights finite: no second pass over them.
-    push_stage(t, {"w_q", h, "W_Q", "W_Q (learned)", {}, ValueKind::Signed, in.d_model_dims, dims_q}, copy_of(w.w_q), {}, false,
+    push_stage(t, {K::w_q, h, plain_title(K::w_q), plain_formula(K::w_q), {}, ValueKind::Signed, in.d_model_dims, dims_q}, copy_of(w.w_q), {}, false,
                true);
-    push_stage(t, {"w_k", h, "W_K", "W_K (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, copy_of(w.w_k), {}, false,
+    push_stage(t, {K::w_k, h, plain_title(K::w_k), plain_formula(K::w_k), {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, copy_of(w.w_k), {}, false,
                true);
-    push_stage(t, {"w_v", h, "W_V", "W_V (learned)", {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
+    push_stage(t, {K::w_v, h, plain_title(K::w_v), plain_formula(K::w_v), {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
                true);
     Mat pq, pk, pv;
     projections(*in.x, *in.kv, w, threads, pq, pk, pv);
-    push_stage(t, {"q", h, "Q", "Q = X · W_Q", {{in.x_id, -1}, {"w_q", h}}, ValueKind::Signed, in.queries, dims_q},
+    push_stage(t, {K::q, h, plain_title(K::q), plain_formula(K::q), {{in.x_id, -1}, {K::w_q, h}}, ValueKind::Signed, in.queries, dims_q},
                std::move(pq));
     q = t.stages.back().value.shared();
-    push_stage(t, {"k", h, "K", "K = " + c + " · W_K", {{in.kv_id, -1}, {"w_k", h}}, ValueKind::Signed, in.keys, dims_q},
+    push_stage(t, {K::k, h, plain_title(K::k), "K = " + c + " · W_K", {{in.kv_id, -1}, {K::w_k, h}}, ValueKind::Signed, in.keys, dims_q},
                std::move(pk));
     k = t.stages.back().value.shared();
-    push_stage(t, {"v", h, "V", "V = " + c + " · W_V", {{in.kv_id, -1}, {"w_v", h}}, ValueKind::Signed, in.keys, dims_v},
+    push_stage(t, {K::v, h, plain_title(K::v), "V = " + c + " · W_V", {{in.kv_id, -1}, {K::w_v, h}}, ValueKind::Signed, in.keys, dims_v},
                std::move(pv));
     v = t.stages.back().value.shared();
   } else {
     // Q = K = V = the input: the same matrix, shared, not copied.
     q = in.x, k = in.kv, v = in.kv;
-    push_stage(t, {"q", h, "Q", "Q = X (no projection)", {{in.x_id, -1}}, ValueKind::Signed, in.queries, dims_q},
+    push_stage(t, {K::q, h, plain_title(K::q), "Q = X (no projection)", {{in.x_id, -1}}, ValueKind::Signed, in.queries, dims_q},
                StageValues(q, Derivation{}), {}, false, true);
-    push_stage(t, {"k", h, "K", "K = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_q},
+    push_stage(t, {K::k, h, plain_title(K::k), "K = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_q},
                StageValues(k, Derivation{}), {}, false, true);
-    push_stage(t, {"v", h, "V", "V = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_v},
+    push_stage(t, {K::v, h, plain_title(K::v), "V = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_v},
                StageValues(v, Derivation{}), {}, false, true);
   }
 
@@ -171,25 +173,25 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     scores_m = additive ? additive_scores(*q, *k, s, h) : row_blocked_product(*q, k->transpose(), threads);
     largest = max_abs(scores_m);
   }
-  push_stage(t, {"scores", h, additive ? "additive scores" : "QKᵀ",
-                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : "scores = Q · Kᵀ",
-                 {{"q", h}, {"k", h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
+  push_stage(t, {K::scores, h, additive ? "additive scores" : plain_title(K::scores),
+                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : plain_formula(K::scores),
+                 {{K::q, h}, {K::k, h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
              std::isfinite(largest));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
   double bound = largest / sc.divisor;
-  push_stage(t, {"scaled", h, "scaled", sc.formula, {{"scores", h}}, ValueKind::Signed, in.queries, in.keys},
+  push_stage(t, {K::scaled, h, plain_title(K::scaled), sc.formula, {{K::scores, h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, scaled), {}, false, std::isfinite(bound));
-  std::string pre_mask = "scaled";
+  K pre_mask = K::scaled;
   if (logits.bias) {
-    push_stage(t, {"alibi", h, "ALiBi bias", "bias[i,j] = -m·|i - j|, m = 2^(-8(h+1)/heads)", {}, ValueKind::Signed,
+    push_stage(t, {K::alibi, h, plain_title(K::alibi), plain_formula(K::alibi), {}, ValueKind::Signed,
                    in.queries, in.keys}, StageValues(logits.bias, Derivation{}), {}, false, true);
     bound += max_abs(*logits.bias);
-    push_stage(t, {"biased", h, "scaled + bias", "biased = scaled + ALiBi bias", {{"scaled", h}, {"alibi", h}},
+    push_stage(t, {K::biased, h, plain_title(K::biased), plain_formula(K::biased), {{K::scaled, h}, {K::alibi, h}},
                    ValueKind::Signed, in.queries, in.keys}, StageValues(scores, logits), {}, false, std::isfinite(bound));
-    pre_mask = "biased";
+    pre_mask = K::biased;
   }
-  push_stage(t, {"masked", h, "masked",
-                 before ? "masked = blocked ? −∞ : logits" : "masked = logits (mask applied after softmax)",
+  push_stage(t, {K::masked, h, plain_title(K::masked),
+                 before ? plain_formula(K::masked) : "masked = logits (mask applied after softmax)",
                  {{pre_mask, h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, masked), in.blocked, true, std::isfinite(bound));
 
@@ -204,10 +206,10 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     Derivation weights = masked;
     weights.softmax = std::make_shared<const SoftmaxStats>(sm.stats);
     weights.softmax_over_rows = over_rows;
-    push_stage(t, {"weights", h, "softmax weights", "weights = softmax(masked) " + axis, {{"masked", h}},
+    push_stage(t, {K::weights, h, plain_title(K::weights), plain_formula(K::weights) + " " + axis, {{K::masked, h}},
                    ValueKind::Probability, in.queries, in.keys}, StageValues(scores, weights), in.blocked, false, true);
   } else {
-    push_stage(t, {"softmax", h, "softmax (unmasked)", "softmax(logits) " + axis, {{"masked", h}},
+    push_stage(t, {K::softmax, h, plain_title(K::softmax), plain_formula(K::softmax) + " " + axis, {{K::masked, h}},
                    ValueKind::Probability, in.queries, in.keys}, std::move(sm.weights), in.blocked, false, true);
     Derivation zeroed;  // blocked weights become 0, the rest are kept as they are
     if (in.blocked.size()) {
@@ -220,8 +222,8 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
       for (Eigen::Index l = 0; l < lines; ++l)
         if (rows ? b.row(l).all() : b.col(l).all()) empty.push_back(static_cast<int>(l));
     }
-    push_stage(t, {"weights", h, "weights (zeroed after softmax)",
-                   "weights = softmax · keep — not renormalised, so rows no longer sum to 1", {{"softmax", h}},
+    push_stage(t, {K::weights, h, "weights (zeroed after softmax)",
+                   "weights = softmax · keep — not renormalised, so rows no longer sum to 1", {{K::softmax, h}},
                    ValueKind::Probability, in.queries, in.keys},
                StageValues(t.stages.back().value.shared(), zeroed), in.blocked, false, true);
   }
@@ -237,7 +239,8 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     head_output = fresh_matrix(weights.value.rows(), v->cols());
     head_output.noalias() = weights.value.dense() * *v;
   }
-  push_stage(t, {"head_output", h, "weights · V", "head_output = weights · V", {{"weights", h}, {"v", h}},
+  push_stage(t, {K::head_output, h, plain_title(K::head_output), plain_formula(K::head_output),
+                 {{K::weights, h}, {K::v, h}},
                  ValueKind::Signed, in.queries, dims_v}, std::move(head_output));
   out.stages = std::move(t.stages);
 }

@@ -15,7 +15,7 @@ namespace attn::detail {
 // ids and labels, and the mask.
 struct HeadInputs {
   std::shared_ptr<const Mat> x, kv;  // queries' sequence; keys' and values' sequence
-  std::string x_id, kv_id;
+  StageKind x_id = StageKind::x, kv_id = StageKind::x;  // x, or the context for K and V
   Labels queries, keys;  // token labels, shared by every stage that shows them
   // Index labels of the feature axes, made once for every head.
   Labels d_model_dims, d_ctx_dims, d_k_dims, d_v_dims;

@@ -68,7 +68,7 @@ Trace complete_trace(const Trace& preview, const Scenario& s, const Limits& limi
     t.softmax[static_cast<size_t>(h)] = std::move(fresh.softmax);
     for (std::string& note : fresh.notes) t.notes.push_back(std::move(note));
   }
-  detail::push_output(t, s, t.find("x")->row_labels, progress ? progress->max_threads : 0);
+  detail::push_output(t, s, t.find(StageKind::x)->row_labels, progress ? progress->max_threads : 0);
   return t;
 }
 

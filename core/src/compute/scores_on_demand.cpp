@@ -15,9 +15,9 @@ Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes) {
   Trace t = trace;  // stages share their matrices: copying is cheap
   if (t.score != ScoreFn::Dot) return t;  // additive scores: small scenes only
   for (int h = 0; h < t.dims.n_heads; ++h) {
-    const int at = t.index_of({"scores", h});
-    const Stage* q = t.find("q", h);
-    const Stage* k = t.find("k", h);
+    const int at = t.index_of({StageKind::scores, h});
+    const Stage* q = t.find(StageKind::q, h);
+    const Stage* k = t.find(StageKind::k, h);
     if (at < 0 || !q || !k) continue;
     StageValues& scores = t.stages[static_cast<size_t>(at)].value;
     const std::size_t bytes = static_cast<std::size_t>(scores.size()) * sizeof(double);

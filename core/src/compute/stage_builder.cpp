@@ -42,11 +42,14 @@ Labels index_labels(int n) {
   return labels;
 }
 
+std::string plain_title(StageKind kind) { return std::string(info_of(kind).title); }
+std::string plain_formula(StageKind kind) { return std::string(info_of(kind).formula); }
+
 namespace {
 
 [[noreturn]] void overflow(const StageSpec& spec, Eigen::Index r, Eigen::Index c, double v) {
   std::ostringstream os;
-  os << "stage \"" << spec.id << "\"";
+  os << "stage \"" << name_of(spec.id) << "\"";
   if (spec.head >= 0) os << " (head " << spec.head << ")";
   os << ", cell [" << r << "][" << c << "]: value " << (std::isnan(v) ? "is not a number" : "overflowed")
      << " (" << spec.formula << "); the inputs are too large for double precision";
@@ -69,7 +72,7 @@ Stage& push_stage(Trace& trace, StageSpec spec, StageValues value, SharedMask bl
         if (!ok) overflow(spec, r, c, v);
       }
   Stage s;
-  s.id = std::move(spec.id);
+  s.id = spec.id;
   s.head = spec.head;
   s.title = std::move(spec.title);
   s.formula = std::move(spec.formula);

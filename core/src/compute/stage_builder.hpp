@@ -16,8 +16,15 @@ namespace attn::detail {
 std::vector<std::string> token_labels(const std::vector<std::string>& given, int n, const char* prefix);
 Labels index_labels(int n);
 
+// A stage's title and formula in the plain case, from the stage table
+// (attn/stage_kind.hpp); the variants an option makes (no projection,
+// additive scores, a mask after the softmax) are written beside the code
+// that makes them.
+std::string plain_title(StageKind kind);
+std::string plain_formula(StageKind kind);
+
 struct StageSpec {
-  std::string id;
+  StageKind id = StageKind::x;
   int head = -1;
   std::string title;
   std::string formula;

@@ -18,9 +18,19 @@ int Trace::index_of(const StageRef& ref) const {
   return -1;
 }
 
-const Stage* Trace::find(const std::string& id, int head) const {
+const Stage* Trace::find(StageKind id, int head) const {
   const int i = index_of({id, head});
   return i < 0 ? nullptr : &stages[static_cast<size_t>(i)];
+}
+
+const Stage* Trace::find_named(std::string_view name, int head) const {
+  const int i = index_of_named(name, head);
+  return i < 0 ? nullptr : &stages[static_cast<size_t>(i)];
+}
+
+int Trace::index_of_named(std::string_view name, int head) const {
+  const std::optional<StageKind> kind = stage_kind_named(name);
+  return kind ? index_of({*kind, head}) : -1;
 }
 
 }  // namespace attn

@@ -1,5 +1,6 @@
 // The stages compute_trace makes (compute.cpp, head_stages.cpp), listed
-// from the dimensions: the same ids, heads and shapes in the same order.
+// from the dimensions: the same kinds, heads and order. Which stages a scene
+// has is decided here; each one's shape is its rule in the stage table.
 // tests/core/test_trace_shape.cpp holds the two to each other over every
 // option, so a stage added to the pipeline and not here fails there.
 #include "attn/trace_shape.hpp"
@@ -7,55 +8,60 @@
 namespace attn {
 namespace {
 
+void add(TraceShape& t, StageKind kind, int head) {
+  const ShapeRule shape = shape_of(kind, t.dims);
+  t.stages.push_back({kind, head, shape.rows, shape.cols});
+}
+
 // X, or the context: raw + positional encoding when sinusoidal.
-void add_sequence(TraceShape& t, const std::string& id, int rows, int cols, bool sinusoidal) {
+void add_sequence(TraceShape& t, StageKind raw, StageKind pe, StageKind sum, bool sinusoidal) {
   if (sinusoidal) {
-    t.stages.push_back({id + "_raw", -1, rows, cols});
-    t.stages.push_back({id == "x" ? "pe" : "pe_" + id, -1, rows, cols});
+    add(t, raw, -1);
+    add(t, pe, -1);
   }
-  t.stages.push_back({id, -1, rows, cols});
+  add(t, sum, -1);
 }
 
 void add_head(TraceShape& t, const Scenario& s, int h) {
-  const Dims& d = t.dims;
-  if (d.projected) {
-    t.stages.push_back({"w_q", h, d.d_model, d.d_k});
-    t.stages.push_back({"w_k", h, d.d_ctx, d.d_k});
-    t.stages.push_back({"w_v", h, d.d_ctx, d.d_v});
+  using K = StageKind;
+  if (t.dims.projected)
+    for (K w : {K::w_q, K::w_k, K::w_v}) add(t, w, h);
+  for (K p : {K::q, K::k, K::v}) add(t, p, h);
+  add(t, K::scores, h);
+  add(t, K::scaled, h);
+  if (s.positional == Positional::Alibi) {
+    add(t, K::alibi, h);
+    add(t, K::biased, h);
   }
-  t.stages.push_back({"q", h, d.n_q, d.d_k});
-  t.stages.push_back({"k", h, d.n_k, d.d_k});
-  t.stages.push_back({"v", h, d.n_k, d.d_v});
-  // Every logit and weight stage is queries × keys.
-  std::vector<const char*> square = {"scores", "scaled"};
-  if (s.positional == Positional::Alibi) square.insert(square.end(), {"alibi", "biased"});
-  square.push_back("masked");
-  if (s.mask_mode == MaskMode::AfterSoftmax) square.push_back("softmax");
-  square.push_back("weights");
-  for (const char* id : square) t.stages.push_back({id, h, d.n_q, d.n_k});
-  t.stages.push_back({"head_output", h, d.n_q, d.d_v});
+  add(t, K::masked, h);
+  if (s.mask_mode == MaskMode::AfterSoftmax) add(t, K::softmax, h);
+  add(t, K::weights, h);
+  add(t, K::head_output, h);
 }
 
 }  // namespace
 
-const StageShape* TraceShape::find(const std::string& id, int head) const {
+const StageShape* TraceShape::find(StageKind id, int head) const {
   for (const StageShape& s : stages)
     if (s.id == id && s.head == head) return &s;
   return nullptr;
 }
 
+const StageShape* TraceShape::find_named(std::string_view name, int head) const {
+  const std::optional<StageKind> kind = stage_kind_named(name);
+  return kind ? find(*kind, head) : nullptr;
+}
+
 TraceShape trace_shape(const Scenario& s) {
   TraceShape t;
   t.dims = dims_of(s);
-  const Dims& d = t.dims;
   const bool sinusoidal = s.positional == Positional::Sinusoidal;
-  add_sequence(t, "x", d.n_q, d.d_model, sinusoidal);
-  if (s.context) add_sequence(t, "context", d.n_k, d.d_ctx, sinusoidal);
-  for (int h = 0; h < d.n_heads; ++h) add_head(t, s, h);
-  const int concat = d.n_heads * d.d_v;
-  t.stages.push_back({"concat", -1, d.n_q, concat});
-  if (s.w_o) t.stages.push_back({"w_o", -1, concat, d.d_out});
-  t.stages.push_back({"output", -1, d.n_q, d.d_out});
+  add_sequence(t, StageKind::x_raw, StageKind::pe, StageKind::x, sinusoidal);
+  if (s.context) add_sequence(t, StageKind::context_raw, StageKind::pe_context, StageKind::context, sinusoidal);
+  for (int h = 0; h < t.dims.n_heads; ++h) add_head(t, s, h);
+  add(t, StageKind::concat, -1);
+  if (s.w_o) add(t, StageKind::w_o, -1);
+  add(t, StageKind::output, -1);
   return t;
 }
 

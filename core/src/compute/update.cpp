@@ -62,9 +62,9 @@ std::optional<Change> classify(const Scenario& a, const Scenario& b) {
   return c;
 }
 
-Stage& stage(Trace& t, const std::string& id, int head) {
+Stage& stage(Trace& t, StageKind id, int head) {
   const int i = t.index_of({id, head});
-  if (i < 0) throw std::logic_error("update_trace: the trace has no stage " + id);
+  if (i < 0) throw std::logic_error("update_trace: the trace has no stage " + std::string(name_of(id)));
   return t.stages[static_cast<size_t>(i)];
 }
 
@@ -106,15 +106,15 @@ void replace_heads(Trace& t, const Scenario& now, const std::vector<int>& heads,
 // product, so push_output computes it whole once their drift grows.
 void replace_output(Trace& t, const Scenario& now, Progress* progress, const Change& c) {
   detail::OutputBefore before;
-  const Stage* concat = t.find("concat");
-  const Stage* output = t.find("output");
+  const Stage* concat = t.find(StageKind::concat);
+  const Stage* output = t.find(StageKind::output);
   const bool update = now.w_o && !c.w_o && concat && output && !output->value.derived() &&
                       2 * c.heads.size() <= static_cast<size_t>(t.dims.n_heads);
   if (update) before = {concat->value.shared(), output->value.shared(), c.heads, t.output_drift};
   while (!t.stages.empty() && t.stages.back().head == -1 &&
-         (t.stages.back().id == "output" || t.stages.back().id == "w_o" || t.stages.back().id == "concat"))
+         (t.stages.back().id == StageKind::output || t.stages.back().id == StageKind::w_o || t.stages.back().id == StageKind::concat))
     t.stages.pop_back();
-  detail::push_output(t, now, t.find("x")->row_labels, progress ? progress->max_threads : 0, update ? &before : nullptr);
+  detail::push_output(t, now, t.find(StageKind::x)->row_labels, progress ? progress->max_threads : 0, update ? &before : nullptr);
 }
 
 // The rows whose mask changed, in every head: weights, head outputs, concat
@@ -123,20 +123,20 @@ void replace_output(Trace& t, const Scenario& now, Progress* progress, const Cha
 bool update_mask_rows(Trace& t, const Scenario& now, const std::vector<int>& rows) {
   const Dims& d = t.dims;
   const BoolMat nb = detail::build_blocked(now, d);
-  const BoolMat& ob = t.find("masked", 0)->blocked.mat();
+  const BoolMat& ob = t.find(StageKind::masked, 0)->blocked.mat();
   for (int r : rows)
     if (ob.row(r).all() || nb.row(r).all()) return false;
   const SharedMask blocked(nb);
   const bool before = now.mask_mode == MaskMode::BeforeSoftmax;
   std::vector<Mat> outputs;
   for (int h = 0; h < d.n_heads; ++h) {
-    const std::shared_ptr<const Mat> scores = stage(t, "scores", h).value.shared();
-    Stage& masked = stage(t, "masked", h);
+    const std::shared_ptr<const Mat> scores = stage(t, StageKind::scores, h).value.shared();
+    Stage& masked = stage(t, StageKind::masked, h);
     Derivation md = masked.value.derivation();
     if (before) md.mask = blocked;
     masked.value = StageValues(scores, md);
     masked.blocked = blocked;
-    Stage& w = stage(t, "weights", h);
+    Stage& w = stage(t, StageKind::weights, h);
     if (before) {
       SoftmaxStats& st = t.softmax[static_cast<size_t>(h)];
       for (int r : rows) detail::softmax_row_stats(*scores, md, r, st.max(r), st.sum(r));
@@ -145,26 +145,26 @@ bool update_mask_rows(Trace& t, const Scenario& now, const std::vector<int>& row
       wd.softmax_over_rows = true;
       w.value = StageValues(scores, wd);
     } else {
-      Stage& sm = stage(t, "softmax", h);
+      Stage& sm = stage(t, StageKind::softmax, h);
       sm.blocked = blocked;
       Derivation zeroed = w.value.derivation();
       zeroed.mask = blocked;
       w.value = StageValues(sm.value.shared(), zeroed);
     }
     w.blocked = blocked;
-    const Mat& v = *stage(t, "v", h).value.shared();
-    Stage& ho = stage(t, "head_output", h);
+    const Mat& v = *stage(t, StageKind::v, h).value.shared();
+    Stage& ho = stage(t, StageKind::head_output, h);
     Mat out = ho.value.stored();
     for (int r : rows) out.row(r) = w.value.row(r) * v;
     ho.value = std::move(out);
     if (!ho.value.allFinite()) return false;
   }
-  Stage& concat = stage(t, "concat", -1);
+  Stage& concat = stage(t, StageKind::concat, -1);
   Mat c = concat.value.stored();
   for (int h = 0; h < d.n_heads; ++h)
-    for (int r : rows) c.block(r, (Eigen::Index)h * d.d_v, 1, d.d_v) = stage(t, "head_output", h).value.stored().row(r);
+    for (int r : rows) c.block(r, (Eigen::Index)h * d.d_v, 1, d.d_v) = stage(t, StageKind::head_output, h).value.stored().row(r);
   concat.value = std::move(c);
-  Stage& output = stage(t, "output", -1);
+  Stage& output = stage(t, StageKind::output, -1);
   if (now.w_o) {
     Mat o = output.value.stored();
     for (int r : rows) o.row(r) = concat.value.stored().row(r) * *now.w_o;

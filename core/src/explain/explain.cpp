@@ -14,18 +14,10 @@
 namespace attn {
 namespace {
 
-std::string symbol(const std::string& id) {
-  static const std::map<std::string, std::string> names = {
-      {"x", "X"}, {"x_raw", "E"}, {"pe", "PE"}, {"context", "C"}, {"context_raw", "E_C"},
-      {"pe_context", "PE_C"}, {"w_q", "W_Q"}, {"w_k", "W_K"}, {"w_v", "W_V"}, {"q", "Q"},
-      {"k", "K"}, {"v", "V"}, {"scores", "S"}, {"scaled", "scaled"}, {"alibi", "bias"},
-      {"biased", "biased"}, {"masked", "masked"}, {"softmax", "softmax"}, {"weights", "A"},
-      {"head_output", "Z"}, {"concat", "concat"}, {"w_o", "W_O"}, {"output", "Y"}};
-  auto it = names.find(id);
-  return it == names.end() ? id : it->second;
-}
+// The letter the articles write a stage with (S, A, Z...), from the stage table.
+std::string symbol(StageKind id) { return std::string(info_of(id).symbol); }
 
-std::string cell(const std::string& id, long r, long c) {
+std::string cell(StageKind id, long r, long c) {
   return symbol(id) + "[" + std::to_string(r) + "," + std::to_string(c) + "]";
 }
 
@@ -68,17 +60,17 @@ struct Context {
   const Stage& st;
   int r, c;
   Explanation& e;
-  const StageValues& in(const std::string& id, int head) const {
+  const StageValues& in(StageKind id, int head) const {
     const Stage* p = t.find(id, head);
-    if (!p) throw std::logic_error("missing input stage " + id);
+    if (!p) throw std::logic_error("missing input stage " + std::string(name_of(id)));
     return p->value;
   }
-  void source(const std::string& id, int head, long r0, long r1, long c0, long c1) const {
+  void source(StageKind id, int head, long r0, long r1, long c0, long c1) const {
     e.sources.push_back({{id, head}, (int)r0, (int)r1, (int)c0, (int)c1});
   }
 };
 
-void explain_product(const Context& x, const std::string& a_id, int a_head, const std::string& b_id,
+void explain_product(const Context& x, StageKind a_id, int a_head, StageKind b_id,
                      int b_head) {
   const StageValues& a = x.in(a_id, a_head);
   const StageValues& b = x.in(b_id, b_head);
@@ -92,15 +84,15 @@ void explain_product(const Context& x, const std::string& a_id, int a_head, cons
 
 void explain_scores(const Context& x) {
   const int h = x.st.head, i = x.r, j = x.c;
-  const StageValues& q = x.in("q", h);
-  const StageValues& k = x.in("k", h);
-  x.source("q", h, i, i + 1, 0, q.cols());
-  x.source("k", h, j, j + 1, 0, k.cols());
+  const StageValues& q = x.in(StageKind::q, h);
+  const StageValues& k = x.in(StageKind::k, h);
+  x.source(StageKind::q, h, i, i + 1, 0, q.cols());
+  x.source(StageKind::k, h, j, j + 1, 0, k.cols());
   if (x.s.score == ScoreFn::Dot) {
     x.e.formula = "S[i,j] = q_i · k_j = Σ_t Q[i,t] × K[j,t]";
     explain_sum_of_products(x.e, (int)q.cols(), [&](int t) { return q(i, t); },
-                            [&](int t) { return cell("q", i, t); }, [&](int t) { return k(j, t); },
-                            [&](int t) { return cell("k", j, t); });
+                            [&](int t) { return cell(StageKind::q, i, t); }, [&](int t) { return k(j, t); },
+                            [&](int t) { return cell(StageKind::k, j, t); });
     return;
   }
   x.e.formula = "S[i,j] = Σ_a v[a] × tanh((q_i W)[a] + (k_j U)[a])";
@@ -128,7 +120,7 @@ void explain_scores(const Context& x) {
 }
 
 // Softmax along the query's row (keys axis) or the key's column (queries axis).
-void explain_softmax(const Context& x, const std::string& logits_id, bool use_mask) {
+void explain_softmax(const Context& x, StageKind logits_id, bool use_mask) {
   const int h = x.st.head;
   const bool rows = x.t.softmax_axis == SoftmaxAxis::Keys;
   const StageValues& logits = x.in(logits_id, h);
@@ -179,34 +171,34 @@ void explain_softmax(const Context& x, const std::string& logits_id, bool use_ma
 
 void explain_weights_after(const Context& x) {
   const int h = x.st.head;
-  const double p = x.in("softmax", h)(x.r, x.c);
+  const double p = x.in(StageKind::softmax, h)(x.r, x.c);
   const bool blocked = x.st.is_blocked(x.r, x.c);
   x.e.formula = "A[i,j] = softmax[i,j] × keep[i,j] (zeroed after softmax, not renormalised)";
   x.e.steps.push_back({"zero blocked entries",
-                       {{cell("softmax", x.r, x.c), p, "×", "keep", blocked ? 0.0 : 1.0, blocked ? 0.0 : p}},
+                       {{cell(StageKind::softmax, x.r, x.c), p, "×", "keep", blocked ? 0.0 : 1.0, blocked ? 0.0 : p}},
                        format_number(p) + " × " + (blocked ? "0" : "1") + " = " + format_number(blocked ? 0 : p),
                        blocked ? 0 : p});
-  x.source("softmax", h, x.r, x.r + 1, x.c, x.c + 1);
+  x.source(StageKind::softmax, h, x.r, x.r + 1, x.c, x.c + 1);
   x.e.note = "the mistake: zeroing after softmax leaves the remaining weights summing to less than 1; "
              "blocking with −∞ before softmax renormalises them";
 }
 
 void explain_scaled(const Context& x) {
   const int h = x.st.head;
-  const double s = x.in("scores", h)(x.r, x.c);
+  const double s = x.in(StageKind::scores, h)(x.r, x.c);
   const Dims& d = x.t.dims;
-  x.source("scores", h, x.r, x.r + 1, x.c, x.c + 1);
+  x.source(StageKind::scores, h, x.r, x.r + 1, x.c, x.c + 1);
   switch (x.s.scale) {
     case ScaleMode::SqrtDk: {
       const double root = std::sqrt((double)d.d_k);
       x.e.formula = "scaled[i,j] = S[i,j] / √d_k";
-      x.e.steps.push_back({"divide by √d_k", {{cell("scores", x.r, x.c), s, "÷", "√" + std::to_string(d.d_k), root, s / root}},
+      x.e.steps.push_back({"divide by √d_k", {{cell(StageKind::scores, x.r, x.c), s, "÷", "√" + std::to_string(d.d_k), root, s / root}},
                            format_number(s) + " ÷ " + format_number(root) + " = " + format_number(s / root), s / root});
       break;
     }
     case ScaleMode::Temperature:
       x.e.formula = "scaled[i,j] = S[i,j] / τ";
-      x.e.steps.push_back({"divide by τ", {{cell("scores", x.r, x.c), s, "÷", "τ", x.s.temperature, s / x.s.temperature}},
+      x.e.steps.push_back({"divide by τ", {{cell(StageKind::scores, x.r, x.c), s, "÷", "τ", x.s.temperature, s / x.s.temperature}},
                            format_number(s) + " ÷ " + format_number(x.s.temperature) + " = " +
                                format_number(s / x.s.temperature), s / x.s.temperature});
       break;
@@ -218,7 +210,7 @@ void explain_scaled(const Context& x) {
 }
 
 void explain_masked(const Context& x) {
-  const std::string pre = x.st.inputs.at(0).id;
+  const StageKind pre = x.st.inputs.at(0).id;
   const double l = x.in(pre, x.st.head)(x.r, x.c);
   x.source(pre, x.st.head, x.r, x.r + 1, x.c, x.c + 1);
   const bool blocked = x.st.is_blocked(x.r, x.c);
@@ -247,7 +239,7 @@ void explain_alibi(const Context& x) {
                        "−" + format_number(m) + " × " + format_number(dist) + " = " + format_number(-m * dist), -m * dist});
 }
 
-void explain_sum_of_two(const Context& x, const std::string& a, const std::string& b, int head) {
+void explain_sum_of_two(const Context& x, StageKind a, StageKind b, int head) {
   const double va = x.in(a, head)(x.r, x.c), vb = x.in(b, head)(x.r, x.c);
   x.e.formula = symbol(x.st.id) + "[i,j] = " + symbol(a) + "[i,j] + " + symbol(b) + "[i,j]";
   x.e.steps.push_back({"add", {{cell(a, x.r, x.c), va, "+", cell(b, x.r, x.c), vb, va + vb}},
@@ -288,18 +280,19 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
   const Stage* st = trace.find(ref);
   if (!st) {
     std::string known;
-    for (const Stage& s : trace.stages)
-      if (known.find(" " + s.id + ",") == std::string::npos && known.rfind(s.id + ",", 0) != 0)
-        known += s.id + ", ";
-    throw std::out_of_range("no stage \"" + ref.id + "\"" +
+    for (const Stage& s : trace.stages) {
+      const std::string name(name_of(s.id));
+      if (known.find(" " + name + ",") == std::string::npos && known.rfind(name + ",", 0) != 0) known += name + ", ";
+    }
+    throw std::out_of_range("no stage \"" + std::string(name_of(ref.id)) + "\"" +
                             (ref.head >= 0 ? " for head " + std::to_string(ref.head) : std::string()) +
                             " (stages: " + known.substr(0, known.size() - 2) + ")");
   }
   if (row < 0 || row >= st->value.rows())
-    throw std::out_of_range("row " + std::to_string(row) + " is out of range (stage \"" + ref.id + "\" has " +
+    throw std::out_of_range("row " + std::to_string(row) + " is out of range (stage \"" + std::string(name_of(ref.id)) + "\" has " +
                             std::to_string(st->value.rows()) + " rows)");
   if (col < 0 || col >= st->value.cols())
-    throw std::out_of_range("col " + std::to_string(col) + " is out of range (stage \"" + ref.id + "\" has " +
+    throw std::out_of_range("col " + std::to_string(col) + " is out of range (stage \"" + std::string(name_of(ref.id)) + "\" has " +
                             std::to_string(st->value.cols()) + " columns)");
   Explanation e;
   e.stage = ref;
@@ -307,46 +300,62 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
   e.value = st->value(row, col);
   e.formula = st->formula;
   const Context x{trace, scenario, *st, row, col, e};
-  const std::string& id = st->id;
   const int h = st->head;
-  if (id == "q" || id == "k" || id == "v") {
-    const std::string w = id == "q" ? "w_q" : id == "k" ? "w_k" : "w_v";
-    if (trace.dims.projected) explain_product(x, st->inputs[0].id, -1, w, h);
-    else explain_copy(x, st->inputs[0]);
-  } else if (id == "scores") {
-    explain_scores(x);
-  } else if (id == "scaled") {
-    explain_scaled(x);
-  } else if (id == "alibi") {
-    explain_alibi(x);
-  } else if (id == "biased") {
-    explain_sum_of_two(x, "scaled", "alibi", h);
-  } else if (id == "masked") {
-    explain_masked(x);
-  } else if (id == "softmax") {
-    explain_softmax(x, "masked", false);
-  } else if (id == "weights") {
-    if (trace.mask_mode == MaskMode::AfterSoftmax) explain_weights_after(x);
-    else explain_softmax(x, "masked", true);
-  } else if (id == "head_output") {
-    e.formula = "Z[i,c] = Σ_j A[i,j] × V[j,c]: the value rows weighted by query i's attention";
-    explain_product(x, "weights", h, "v", h);
-  } else if (id == "concat") {
-    const int d_v = trace.dims.d_v, head = col / d_v, c = col % d_v;
-    const double v = trace.find("head_output", head)->value(row, c);
-    e.formula = "concat[i, h·d_v + c] = Z_h[i, c]";
-    e.steps.push_back({"copy from head " + std::to_string(head), {{cell("head_output", row, c), v, "", "", 0, v}},
-                       format_number(v), v});
-    e.sources.push_back({{"head_output", head}, row, row + 1, c, c + 1});
-  } else if (id == "output") {
-    if (scenario.w_o) explain_product(x, "concat", -1, "w_o", -1);
-    else explain_copy(x, {"concat", -1});
-  } else if ((id == "x" || id == "context") && trace.find(id + "_raw")) {
-    explain_sum_of_two(x, id + "_raw", id == "x" ? "pe" : "pe_context", -1);
-  } else if (id == "pe" || id == "pe_context") {
-    explain_pe(x);
-  } else {
-    explain_input(x);
+  using K = StageKind;
+  // A switch with no default: a stage added to the table and not explained
+  // here is a compiler warning (an error under -Werror).
+  switch (st->id) {
+    case K::q:
+    case K::k:
+    case K::v: {
+      const K w = st->id == K::q ? K::w_q : st->id == K::k ? K::w_k : K::w_v;
+      if (trace.dims.projected) explain_product(x, st->inputs[0].id, -1, w, h);
+      else explain_copy(x, st->inputs[0]);
+      break;
+    }
+    case K::scores: explain_scores(x); break;
+    case K::scaled: explain_scaled(x); break;
+    case K::alibi: explain_alibi(x); break;
+    case K::biased: explain_sum_of_two(x, K::scaled, K::alibi, h); break;
+    case K::masked: explain_masked(x); break;
+    case K::softmax: explain_softmax(x, K::masked, false); break;
+    case K::weights:
+      if (trace.mask_mode == MaskMode::AfterSoftmax) explain_weights_after(x);
+      else explain_softmax(x, K::masked, true);
+      break;
+    case K::head_output:
+      e.formula = "Z[i,c] = Σ_j A[i,j] × V[j,c]: the value rows weighted by query i's attention";
+      explain_product(x, K::weights, h, K::v, h);
+      break;
+    case K::concat: {
+      const int d_v = trace.dims.d_v, head = col / d_v, c = col % d_v;
+      const double v = trace.find(K::head_output, head)->value(row, c);
+      e.formula = "concat[i, h·d_v + c] = Z_h[i, c]";
+      e.steps.push_back({"copy from head " + std::to_string(head), {{cell(K::head_output, row, c), v, "", "", 0, v}},
+                         format_number(v), v});
+      e.sources.push_back({{K::head_output, head}, row, row + 1, c, c + 1});
+      break;
+    }
+    case K::output:
+      if (scenario.w_o) explain_product(x, K::concat, -1, K::w_o, -1);
+      else explain_copy(x, {K::concat, -1});
+      break;
+    case K::x:
+      if (trace.find(K::x_raw)) explain_sum_of_two(x, K::x_raw, K::pe, -1);
+      else explain_input(x);
+      break;
+    case K::context:
+      if (trace.find(K::context_raw)) explain_sum_of_two(x, K::context_raw, K::pe_context, -1);
+      else explain_input(x);
+      break;
+    case K::pe:
+    case K::pe_context: explain_pe(x); break;
+    case K::x_raw:
+    case K::context_raw:
+    case K::w_q:
+    case K::w_k:
+    case K::w_v:
+    case K::w_o: explain_input(x); break;
   }
   return e;
 }

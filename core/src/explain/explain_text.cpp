@@ -19,7 +19,7 @@ std::string format_number(double v, int precision) {
 
 std::string Explanation::to_text() const {
   std::ostringstream os;
-  os << stage.id;
+  os << name_of(stage.id);
   if (stage.head >= 0) os << " (head " << stage.head << ")";
   os << " [" << row << "," << col << "] = " << format_number(value, 6) << "\n";
   os << "  " << formula << "\n";

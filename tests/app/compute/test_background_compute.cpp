@@ -84,7 +84,7 @@ TEST_CASE("background recompute: cancel keeps the last good trace and says so") 
   stop_an_edit_of_x(m, s);
   CHECK_FALSE(m.update(s, 1, 2, {}));  // a result that finished anyway is not installed
   CHECK(m.generation() == generation);
-  CHECK(m.trace().find("x")->value(0, 0) != 9);
+  CHECK(m.trace().find(attn::StageKind::x)->value(0, 0) != 9);
   CHECK(m.error().empty());  // a stop the user asked for is not an error
   CHECK(m.cancelled().find("Stopped") != std::string::npos);
   CHECK(m.stale());
@@ -93,7 +93,7 @@ TEST_CASE("background recompute: cancel keeps the last good trace and says so") 
   m.update(s, 1, 3, {});
   m.wait_idle();
   CHECK(m.update(s, 1, 3, {}));
-  CHECK(m.trace().find("x")->value(0, 0) == 9);
+  CHECK(m.trace().find(attn::StageKind::x)->value(0, 0) == 9);
   CHECK(m.error().empty());
   CHECK(m.cancelled().empty());
 }
@@ -113,7 +113,7 @@ TEST_CASE("background recompute: Compute again after a cancel computes the same 
   m.wait_idle();
   CHECK(m.update(s, 1, 2, {}));
   CHECK_FALSE(m.stale());
-  CHECK(m.trace().find("x")->value(0, 0) == 9);
+  CHECK(m.trace().find(attn::StageKind::x)->value(0, 0) == 9);
   CHECK(differs_from_fresh(m.trace(), s) == "");
   m.compute_again();  // nothing was cancelled: nothing to do
   CHECK_FALSE(m.update(s, 1, 2, {}));
@@ -131,7 +131,7 @@ TEST_CASE("background recompute: an edit that cannot be computed keeps the last 
   CHECK(m.has_trace());
   CHECK_FALSE(m.error().empty());
   CHECK(m.stale());
-  CHECK_FALSE(m.trace().find("weights", 0)->value.dense().hasNaN());
+  CHECK_FALSE(m.trace().find(attn::StageKind::weights, 0)->value.dense().hasNaN());
 }
 
 TEST_CASE("background recompute: while the next edit computes, the old edit's error is not shown as if it were its") {
@@ -270,7 +270,7 @@ TEST_CASE("texels made ahead: a cancelled recompute stops making them") {
   CHECK_THROWS_AS(model::prepare_texels(m.trace(), m.row_ranges(), model::TexelRequest{}, &cancel), attn::Cancelled);
   cancel = false;
   const model::PreparedTexels p = model::prepare_texels(m.trace(), m.row_ranges(), model::TexelRequest{}, &cancel);
-  CHECK(p.find(m.trace().index_of({"weights", 3})) != nullptr);  // head -1: every head's grids
+  CHECK(p.find(m.trace().index_of({attn::StageKind::weights, 3})) != nullptr);  // head -1: every head's grids
 }
 
 TEST_CASE("background recompute: an X edit frees the old trace's scores, which still read the same until replaced") {
@@ -283,9 +283,9 @@ TEST_CASE("background recompute: an X edit frees the old trace's scores, which s
   m.update(s, 1, 1, {});
   REQUIRE(m.has_trace());
   const std::uint64_t shown = m.generation();
-  const double weight = m.trace().find("weights", 1)->value(1000, 3);
-  const std::weak_ptr<const attn::Mat> old_scores = m.trace().find("scores", 1)->value.shared();
-  CHECK(m.trace().find("scores", 1)->value.on_demand() == nullptr);
+  const double weight = m.trace().find(attn::StageKind::weights, 1)->value(1000, 3);
+  const std::weak_ptr<const attn::Mat> old_scores = m.trace().find(attn::StageKind::scores, 1)->value.shared();
+  CHECK(m.trace().find(attn::StageKind::scores, 1)->value.on_demand() == nullptr);
 
   // An X edit: the trace on screen is the same one (same generation, stale)
   // with its scores made on demand; the full one goes to the worker to free.
@@ -295,24 +295,24 @@ TEST_CASE("background recompute: an X edit frees the old trace's scores, which s
   CHECK(m.generation() == shown);
   CHECK(m.stale());
   for (int h = 0; h < 2; ++h) {
-    const auto& on_demand = m.trace().find("scores", h)->value.on_demand();
+    const auto& on_demand = m.trace().find(attn::StageKind::scores, h)->value.on_demand();
     REQUIRE(on_demand != nullptr);
     CHECK_FALSE(on_demand->made());
   }
   m.wait_idle();
   CHECK(old_scores.expired());  // freed while the new trace was computed
-  CHECK(m.trace().find("weights", 1)->value(1000, 3) == weight);  // made again: the same bits
-  CHECK(m.trace().find("scores", 1)->value.on_demand()->made());
-  CHECK_FALSE(m.trace().find("scores", 0)->value.on_demand()->made());  // head 0 was not read
+  CHECK(m.trace().find(attn::StageKind::weights, 1)->value(1000, 3) == weight);  // made again: the same bits
+  CHECK(m.trace().find(attn::StageKind::scores, 1)->value.on_demand()->made());
+  CHECK_FALSE(m.trace().find(attn::StageKind::scores, 0)->value.on_demand()->made());  // head 0 was not read
   CHECK(m.update(next, 1, 2, {}));
   CHECK(differs_from_fresh(m.trace(), next) == "");
-  CHECK(m.trace().find("scores", 0)->value.on_demand() == nullptr);  // a fresh trace keeps its scores
+  CHECK(m.trace().find(attn::StageKind::scores, 0)->value.on_demand() == nullptr);  // a fresh trace keeps its scores
 
   // A W_Q edit reuses the other head's matrices: nothing is dropped.
   attn::Scenario wq = next;
   wq.heads[0].w_q(1, 1) += 1;
   m.update(wq, 1, 3, {});
-  CHECK(m.trace().find("scores", 1)->value.on_demand() == nullptr);
+  CHECK(m.trace().find(attn::StageKind::scores, 1)->value.on_demand() == nullptr);
   m.wait_idle();
   m.update(wq, 1, 3, {});
 
@@ -322,7 +322,7 @@ TEST_CASE("background recompute: an X edit frees the old trace's scores, which s
   m.update(again, 1, 4, {});
   m.cancel();
   m.wait_idle();
-  CHECK(m.trace().find("scores", 0)->value.on_demand() != nullptr);
+  CHECK(m.trace().find(attn::StageKind::scores, 0)->value.on_demand() != nullptr);
   CHECK(differs_from_fresh(m.trace(), wq) == "");
 }
 

@@ -24,8 +24,8 @@ TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
     const model::CompareGrids g = model::compare_stage(a, b, id, 0);
     CAPTURE(id);
     REQUIRE(g.problem.empty());
-    const attn::Stage* x = a.find(id, 0) ? a.find(id, 0) : a.find(id);
-    const attn::Stage* y = b.find(id, 0) ? b.find(id, 0) : b.find(id);
+    const attn::Stage* x = a.find_named(id, 0) ? a.find_named(id, 0) : a.find_named(id);
+    const attn::Stage* y = b.find_named(id, 0) ? b.find_named(id, 0) : b.find_named(id);
     double worst = 0, max_abs = 0;
     std::ostringstream where;
     for (Eigen::Index r = 0; r < g.diff.rows(); ++r)
@@ -198,13 +198,13 @@ TEST_CASE("compare: a difference within rounding is exactly 0 (lesson 01 step 11
   const attn::Trace a = attn::compute_trace(st.scene.scenario), b = attn::compute_trace(st.compare->b);
   const model::CompareGrids g = model::compare_stage(a, b, "output", -1);
   REQUIRE(g.problem.empty());
-  const attn::Stage* out_a = a.find("output");
+  const attn::Stage* out_a = a.find(attn::StageKind::output);
   REQUIRE(out_a);
   REQUIRE(out_a->row_labels[1] == "gave");
   for (Eigen::Index c = 0; c < g.diff.cols(); ++c) {
     CAPTURE(c);
     // The two traces' own numbers differ by rounding at most...
-    CHECK(std::abs(b.find("output")->value(1, c) - out_a->value(1, c)) < 1e-14);
+    CHECK(std::abs(b.find(attn::StageKind::output)->value(1, c) - out_a->value(1, c)) < 1e-14);
     CHECK(g.diff(1, c) == 0.0);  // ...and the difference grid says zero, as the lesson does
     CHECK(std::abs(g.diff(0, c)) > 1e-6);  // the swapped names' rows do change
   }

@@ -61,12 +61,12 @@ struct HeldModel {
 std::string preview_differs(const attn::Trace& preview, const attn::Scenario& s, int head) {
   const attn::Trace fresh = attn::compute_trace(s);
   for (const attn::Stage& st : preview.stages) {
-    if (st.head != -1 && st.head != head) return st.id + " of head " + std::to_string(st.head) + " in a preview of head " + std::to_string(head);
+    if (st.head != -1 && st.head != head) return attn::to_string(st.id) + " of head " + std::to_string(st.head) + " in a preview of head " + std::to_string(head);
     const attn::Stage* want = fresh.find(st.id, st.head);
-    if (!want) return st.id + " is not in the full trace";
-    if (st.value.dense() != want->value.dense()) return st.id + " head " + std::to_string(st.head) + " differs";
+    if (!want) return attn::to_string(st.id) + " is not in the full trace";
+    if (st.value.dense() != want->value.dense()) return attn::to_string(st.id) + " head " + std::to_string(st.head) + " differs";
   }
-  if (!preview.find("head_output", head)) return "no head output";
+  if (!preview.find(attn::StageKind::head_output, head)) return "no head output";
   return "";
 }
 

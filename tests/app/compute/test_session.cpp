@@ -95,8 +95,8 @@ TEST_CASE("session: the start view puts the clock where its stage is computed, a
   Session at_weights(default_scene(), quiet({"weights", std::nullopt}));
   at_weights.update(0, canvas());
   const attn::Trace& trace = at_weights.trace_model().trace();
-  int index = trace.index_of({"weights", -1});
-  if (index < 0) index = trace.index_of({"weights", 0});
+  int index = trace.index_of({attn::StageKind::weights, -1});
+  if (index < 0) index = trace.index_of({attn::StageKind::weights, 0});
   REQUIRE(index >= 0);
   const double expected = end_of_stage(at_weights.trace_model().timeline(), index);
   REQUIRE(expected > 0);

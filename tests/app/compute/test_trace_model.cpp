@@ -17,10 +17,10 @@ TEST_CASE("trace model: recomputes only when the revision changes") {
   CHECK(m.generation() == 1);
   s.x(0, 0) = 5;  // changed, but same revision: not recomputed
   CHECK_FALSE(m.update(s, 1, 1, {}));
-  CHECK(m.trace().find("x")->value(0, 0) == doctest::Approx(0.1));
+  CHECK(m.trace().find(attn::StageKind::x)->value(0, 0) == doctest::Approx(0.1));
   CHECK(m.update(s, 1, 2, {}));
   CHECK(m.generation() == 2);
-  CHECK(m.trace().find("x")->value(0, 0) == 5);
+  CHECK(m.trace().find(attn::StageKind::x)->value(0, 0) == 5);
 }
 
 TEST_CASE("trace model: the layout generation moves only when the new trace lays out differently") {
@@ -55,20 +55,20 @@ TEST_CASE("trace model: an invalid edit keeps the last good trace and says why")
   model::TraceModel m;
   attn::Scenario s = test_scenes::small_projected();
   m.update(s, 1, 1, {});
-  const double good = m.trace().find("weights", 0)->value(2, 0);
+  const double good = m.trace().find(attn::StageKind::weights, 0)->value(2, 0);
   s.heads[0].w_k.resize(2, 2);  // wrong shape
   CHECK_FALSE(m.update(s, 1, 2, {}));
   CHECK(m.has_trace());
   CHECK_FALSE(m.error().empty());
   CHECK(m.error().find("w_k") != std::string::npos);
-  CHECK(m.trace().find("weights", 0)->value(2, 0) == good);
+  CHECK(m.trace().find(attn::StageKind::weights, 0)->value(2, 0) == good);
 
   attn::Scenario huge = test_scenes::small_projected();
   huge.x(0, 0) = 1e308;  // overflows during the computation
   m.update(huge, 1, 3, {});
   CHECK_FALSE(m.error().empty());
-  CHECK(m.trace().find("weights", 0)->value(2, 0) == good);
-  CHECK_FALSE(m.trace().find("weights", 0)->value.dense().hasNaN());
+  CHECK(m.trace().find(attn::StageKind::weights, 0)->value(2, 0) == good);
+  CHECK_FALSE(m.trace().find(attn::StageKind::weights, 0)->value.dense().hasNaN());
 
   CHECK(m.update(test_scenes::small_projected(), 1, 4, {}));  // fixed: error clears
   CHECK(m.error().empty());
@@ -91,13 +91,13 @@ TEST_CASE("explain cache: computes once per cell and trace, survives vanished ce
   const attn::Scenario s = test_scenes::small_projected();
   m.update(s, 1, 1, {});
   model::ExplainCache cache;
-  const attn::Explanation* e = cache.get(m.trace(), m.scenario(), m.generation(), {"scores", 0}, 1, 0);
+  const attn::Explanation* e = cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::scores, 0}, 1, 0);
   REQUIRE(e != nullptr);
-  CHECK(e->value == doctest::Approx(m.trace().find("scores", 0)->value(1, 0)));
-  cache.get(m.trace(), m.scenario(), m.generation(), {"scores", 0}, 1, 0);
+  CHECK(e->value == doctest::Approx(m.trace().find(attn::StageKind::scores, 0)->value(1, 0)));
+  cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::scores, 0}, 1, 0);
   CHECK(cache.computations() == 1);
-  cache.get(m.trace(), m.scenario(), m.generation() + 1, {"scores", 0}, 1, 0);
+  cache.get(m.trace(), m.scenario(), m.generation() + 1, {attn::StageKind::scores, 0}, 1, 0);
   CHECK(cache.computations() == 2);
-  CHECK(cache.get(m.trace(), m.scenario(), m.generation(), {"scores", 0}, 9, 0) == nullptr);
-  CHECK(cache.get(m.trace(), m.scenario(), m.generation(), {"nope", 0}, 0, 0) == nullptr);
+  CHECK(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::scores, 0}, 9, 0) == nullptr);
+  CHECK(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::alibi, 0}, 0, 0) == nullptr);
 }

@@ -128,7 +128,7 @@ TEST_CASE("train view model: grids are the snapshot's weights on the example, it
     REQUIRE(attn::validate(file.scenario) == "");
     const attn::Trace t = attn::compute_trace(file.scenario);
     for (int h = 0; h < 2; ++h) {
-      const attn::Mat w = t.find("weights", h)->value.dense();
+      const attn::Mat w = t.find(attn::StageKind::weights, h)->value.dense();
       const double d = max_difference(w, g.weights[static_cast<size_t>(layer)][static_cast<size_t>(h)]);
       CHECK_MESSAGE(d <= 1e-12, "head " << h << " differs by " << d);
     }

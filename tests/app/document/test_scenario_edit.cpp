@@ -147,15 +147,15 @@ TEST_CASE("edit: painting a mask cell switches to a custom mask") {
 
 TEST_CASE("edit: editable_value points at the scenario entry a stage cell shows") {
   attn::Scenario s = with_w_o();
-  double* x = model::edit::editable_value(s, {"x", -1}, 1, 2);
+  double* x = model::edit::editable_value(s, {attn::StageKind::x, -1}, 1, 2);
   REQUIRE(x != nullptr);
   CHECK(x == &s.x(1, 2));
-  CHECK(model::edit::editable_value(s, {"w_k", 0}, 3, 1) == &s.heads[0].w_k(3, 1));
-  CHECK(model::edit::editable_value(s, {"w_o", -1}, 2, 3) == &(*s.w_o)(2, 3));
-  CHECK(model::edit::editable_value(s, {"scores", 0}, 0, 0) == nullptr);  // computed, not editable
-  CHECK(model::edit::editable_value(s, {"x", -1}, 3, 0) == nullptr);      // out of range
-  CHECK(model::edit::editable_value(s, {"w_q", 1}, 0, 0) == nullptr);     // no head 1
+  CHECK(model::edit::editable_value(s, {attn::StageKind::w_k, 0}, 3, 1) == &s.heads[0].w_k(3, 1));
+  CHECK(model::edit::editable_value(s, {attn::StageKind::w_o, -1}, 2, 3) == &(*s.w_o)(2, 3));
+  CHECK(model::edit::editable_value(s, {attn::StageKind::scores, 0}, 0, 0) == nullptr);  // computed, not editable
+  CHECK(model::edit::editable_value(s, {attn::StageKind::x, -1}, 3, 0) == nullptr);      // out of range
+  CHECK(model::edit::editable_value(s, {attn::StageKind::w_q, 1}, 0, 0) == nullptr);     // no head 1
   s.positional = attn::Positional::Sinusoidal;
-  CHECK(model::edit::editable_value(s, {"x_raw", -1}, 0, 0) == &s.x(0, 0));
-  CHECK(model::edit::editable_value(s, {"x", -1}, 0, 0) == nullptr);  // X + PE is computed
+  CHECK(model::edit::editable_value(s, {attn::StageKind::x_raw, -1}, 0, 0) == &s.x(0, 0));
+  CHECK(model::edit::editable_value(s, {attn::StageKind::x, -1}, 0, 0) == nullptr);  // X + PE is computed
 }

@@ -53,7 +53,7 @@ std::set<std::pair<std::string, int>> laid_out(const model::AppState& s, const S
   for (int i : only) {
     const attn::Stage& st = on.trace.stages[static_cast<size_t>(i)];
     if (s.view.head >= 0 && st.head >= 0 && st.head != s.view.head) continue;
-    out.insert({st.id, st.head});
+    out.insert({attn::to_string(st.id), st.head});
   }
   return out;
 }
@@ -64,12 +64,12 @@ void check_named_on_screen(const attn::io::CellSpec& spec, const model::AppState
                            const std::set<std::pair<std::string, int>>& shown) {
   int found = 0;
   for (const attn::Stage& st : on.trace.stages) {
-    if (st.id != spec.stage) continue;
+    if (name_of(st.id) != spec.stage) continue;
     if (spec.head >= 0 && st.head >= 0 && st.head != spec.head) continue;
     if (s.view.head >= 0 && st.head >= 0 && st.head != s.view.head) continue;
     ++found;
     CAPTURE(st.head);
-    CHECK_MESSAGE(shown.count({st.id, st.head}) == 1, "stage " << st.id << " of head " << st.head << " is not laid out");
+    CHECK_MESSAGE(shown.count({attn::to_string(st.id), st.head}) == 1, "stage " << name_of(st.id) << " of head " << st.head << " is not laid out");
   }
   CHECK_MESSAGE(found > 0, "the step names " << spec.stage << ", which its trace does not have on the heads in view");
 }
@@ -119,7 +119,7 @@ TEST_CASE("a step about the weights of a scene with no mask shows their scores, 
   model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
   model::actions::lesson_step(s, 2);  // "Pixels that compare themselves": rgbd_pixels.json, no mask, about the weights
   StepOnScreen on = settle(s);
-  const attn::Stage* masked = on.trace.find("masked", 0);
+  const attn::Stage* masked = on.trace.find(attn::StageKind::masked, 0);
   REQUIRE(masked);
   REQUIRE(masked->blocked.size() == 0);  // the scene really has no mask
   auto shown = laid_out(s, on);
@@ -127,13 +127,13 @@ TEST_CASE("a step about the weights of a scene with no mask shows their scores, 
   CHECK(shown.count({"masked", 0}) == 0);
   // Its input instead: what "masked" was computed from.
   REQUIRE(masked->inputs.size() == 1);
-  CHECK(shown.count({masked->inputs[0].id, 0}) == 1);
+  CHECK(shown.count({attn::to_string(masked->inputs[0].id), 0}) == 1);
   // A scene with a mask keeps its masked grid: lesson 05 step 1, the causal default scene, about the weights.
   model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[4]));
   model::actions::lesson_step(s, 0);
   on = settle(s);
-  REQUIRE(on.trace.find("masked", 0));
-  REQUIRE(on.trace.find("masked", 0)->blocked.size() > 0);
+  REQUIRE(on.trace.find(attn::StageKind::masked, 0));
+  REQUIRE(on.trace.find(attn::StageKind::masked, 0)->blocked.size() > 0);
   shown = laid_out(s, on);
   CHECK(shown.count({"weights", 0}) == 1);
   CHECK(shown.count({"masked", 0}) == 1);
@@ -164,9 +164,9 @@ TEST_CASE("presenting: with no lesson the layout follows the animation, a zoom w
     std::sort(v.begin(), v.end());
     return v;
   }());
-  s.view.zoom_stage = attn::StageRef{"scores", 0};
+  s.view.zoom_stage = attn::StageRef{attn::StageKind::scores, 0};
   const std::vector<int> zoomed = model::shown_stages(s, on.trace, on.tl, on.frame);
-  CHECK(std::find(zoomed.begin(), zoomed.end(), on.trace.index_of({"scores", 0})) != zoomed.end());
+  CHECK(std::find(zoomed.begin(), zoomed.end(), on.trace.index_of({attn::StageKind::scores, 0})) != zoomed.end());
   s.view.presentation = false;
   s.view.zoom_stage.reset();
   CHECK(model::shown_stages(s, on.trace, on.tl, on.frame).empty());  // the whole pipeline
@@ -271,8 +271,8 @@ TEST_CASE("a hidden grid's question row: the row the open question asks about, o
   model::actions::start_lesson(s, attn::io::load_lesson(builtin_lessons()[0]));
   model::actions::lesson_step(s, 2);  // "Which pixel will greenish far attend to most?": weights, head 0, row 1
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
-  CHECK(model::question_row(s, *t.find("weights", 0)) == 1);
-  CHECK(model::question_row(s, *t.find("scores", 0)) == -1);  // another grid
+  CHECK(model::question_row(s, *t.find(attn::StageKind::weights, 0)) == 1);
+  CHECK(model::question_row(s, *t.find(attn::StageKind::scores, 0)) == -1);  // another grid
   model::actions::give_up_lesson(s);
-  CHECK(model::question_row(s, *t.find("weights", 0)) == -1);  // answered: nothing hidden
+  CHECK(model::question_row(s, *t.find(attn::StageKind::weights, 0)) == -1);  // answered: nothing hidden
 }

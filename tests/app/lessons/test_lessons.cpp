@@ -36,7 +36,7 @@ TEST_CASE("lesson answers: a number is right within the tolerance, edges include
   const attn::io::LessonFile l = test_lesson();
   const LessonQuestion& q = *l.steps[0].question;
   const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
-  const double truth = softmax_at(*t.find("masked", 0), 2, 1);  // independent of the core's softmax
+  const double truth = softmax_at(*t.find(attn::StageKind::masked, 0), 2, 1);  // independent of the core's softmax
   CHECK(model::expected_number(q, t) == doctest::Approx(truth).epsilon(1e-12));
   CHECK(model::check_number(q, t, truth).right);
   CHECK(model::check_number(q, t, truth + 0.01).right);   // at the edge
@@ -51,7 +51,7 @@ TEST_CASE("lesson answers: click the largest cell of a row, ties all count") {
   const attn::io::LessonFile l = test_lesson();
   const LessonQuestion& q = *l.steps[1].question;  // the key "down" attends to most
   const attn::Trace t = attn::compute_trace(l.steps[1].scene.scenario);
-  const attn::Stage& w = *t.find("weights", 0);
+  const attn::Stage& w = *t.find(attn::StageKind::weights, 0);
   int best = 0;
   for (int c = 1; c < 4; ++c)
     if (w.value(3, c) > w.value(3, best)) best = c;
@@ -126,7 +126,7 @@ TEST_CASE("lesson hidden stages: the asked stage and everything computed from it
   const attn::io::LessonFile l = test_lesson();
   const attn::Trace t = attn::compute_trace(l.steps[0].scene.scenario);
   std::vector<std::string> ids;
-  for (int i : model::hidden_stages(*l.steps[0].question, t)) ids.push_back(t.stages[static_cast<size_t>(i)].id);
+  for (int i : model::hidden_stages(*l.steps[0].question, t)) ids.push_back(attn::to_string(t.stages[static_cast<size_t>(i)].id));
   CHECK(ids == std::vector<std::string>{"weights", "head_output", "concat", "output"});
   LessonQuestion listed = *l.steps[2].question;
   CHECK(model::hidden_stages(listed, t).empty());  // a choice hides what it lists, nothing else
@@ -141,7 +141,7 @@ TEST_CASE("lesson actions: entering a step sets the scene, the view and the timi
   REQUIRE(s.lesson);
   CHECK(s.doc.title == "Your first attention: four words, one head, causal");
   REQUIRE(s.view.zoom_stage.has_value());
-  CHECK(s.view.zoom_stage->id == "weights");
+  CHECK(s.view.zoom_stage->id == attn::StageKind::weights);
   REQUIRE(s.highlights.size() == 1);
   CHECK(s.highlights[0].stage == "masked");
   CHECK(s.view_request.has_value());
@@ -157,7 +157,7 @@ TEST_CASE("lesson actions: entering a step sets the scene, the view and the timi
   CHECK_FALSE(s.pinned.has_value());
   model::actions::give_up_lesson(s);
   REQUIRE(s.pinned.has_value());
-  CHECK(s.pinned->stage.id == "weights");
+  CHECK(s.pinned->stage.id == attn::StageKind::weights);
   CHECK(s.pinned->row == 2);
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("lesson export range: a step's play range, else its focus stage's step
   CHECK(r.to == doctest::Approx(tl.total));
   v.focus.stage = "scores";  // the steps that build the scores, read off the timeline
   r = model::step_range(v, t, tl);
-  const int scores = t.index_of({"scores", 0});
+  const int scores = t.index_of({attn::StageKind::scores, 0});
   bool found = false;
   for (size_t k = 0; k < tl.stage_order.size(); ++k)
     if (tl.stage_order[k] == scores) {

@@ -55,13 +55,13 @@ TEST_CASE("evaluate is deterministic and stage progress is monotone in t") {
 TEST_CASE("cell granularity: a score cell accumulates its products") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
   const Timeline tl = build_timeline(tr, Granularity::Cell);
-  const int scores = tr.index_of({"scores", 0});
+  const int scores = tr.index_of({attn::StageKind::scores, 0});
   const int k = steps_before(tl, scores) + 4;  // cell (1, 1)
   const Step& st = tl.steps[static_cast<size_t>(k)];
   REQUIRE(st.row == 1);
   REQUIRE(st.col == 1);
-  const attn::Mat q = tr.find("q", 0)->value.dense();
-  const attn::Mat kk = tr.find("k", 0)->value.dense();
+  const attn::Mat q = tr.find(attn::StageKind::q, 0)->value.dense();
+  const attn::Mat kk = tr.find(attn::StageKind::k, 0)->value.dense();
   // Halfway through the accumulation: one of the two products is in.
   const Frame mid = evaluate(tr, tl, st.start + st.duration * 0.5);
   CHECK(mid.active_stage == scores);
@@ -72,8 +72,8 @@ TEST_CASE("cell granularity: a score cell accumulates its products") {
   // The query row and key row light up.
   bool q_row = false, k_row = false;
   for (const attn::SourceRegion& r : mid.highlights) {
-    if (r.stage.id == "q" && r.row0 == 1 && r.row1 == 2 && r.col0 == 0 && r.col1 == 2) q_row = true;
-    if (r.stage.id == "k" && r.row0 == 1 && r.row1 == 2) k_row = true;
+    if (r.stage.id == attn::StageKind::q && r.row0 == 1 && r.row1 == 2 && r.col0 == 0 && r.col1 == 2) q_row = true;
+    if (r.stage.id == attn::StageKind::k && r.row0 == 1 && r.row1 == 2) k_row = true;
   }
   CHECK(q_row);
   CHECK(k_row);
@@ -81,13 +81,13 @@ TEST_CASE("cell granularity: a score cell accumulates its products") {
   CHECK(cell_visibility(tr, tl, mid, scores, 2, 0) == 0.0f);
   CHECK(cell_visibility(tr, tl, mid, scores, 0, 2) == 1.0f);
   const Frame done = evaluate(tr, tl, st.start + st.duration);
-  CHECK(displayed_value(tr, done, scores, 1, 1) == doctest::Approx(tr.find("scores", 0)->value(1, 1)));
+  CHECK(displayed_value(tr, done, scores, 1, 1) == doctest::Approx(tr.find(attn::StageKind::scores, 0)->value(1, 1)));
 }
 
 TEST_CASE("softmax step exponentiates, then normalises") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
   const Timeline tl = build_timeline(tr, Granularity::Row);
-  const int w = tr.index_of({"weights", 0});
+  const int w = tr.index_of({attn::StageKind::weights, 0});
   const int k = steps_before(tl, w) + 2;  // row 2: nothing masked
   const Step& st = tl.steps[static_cast<size_t>(k)];
   const Frame first = evaluate(tr, tl, st.start + st.duration * 0.3);
@@ -103,11 +103,11 @@ TEST_CASE("softmax step exponentiates, then normalises") {
 TEST_CASE("scaling shows the raw score, then the scaled value, never a blend") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
   const Timeline tl = build_timeline(tr, Granularity::Row);
-  const int sc = tr.index_of({"scaled", 0});
+  const int sc = tr.index_of({attn::StageKind::scaled, 0});
   const Step& st = tl.steps[static_cast<size_t>(steps_before(tl, sc) + 1)];  // row 1
   for (double f = 0.05; f < 1.0; f += 0.1) {
     const double v = displayed_value(tr, evaluate(tr, tl, st.start + st.duration * f), sc, 1, 0);
-    const bool real = v == tr.find("scores", 0)->value(1, 0) || v == tr.find("scaled", 0)->value(1, 0);
+    const bool real = v == tr.find(attn::StageKind::scores, 0)->value(1, 0) || v == tr.find(attn::StageKind::scaled, 0)->value(1, 0);
     CHECK_MESSAGE(real, "phase " << f << " shows " << v);
   }
 }
@@ -115,7 +115,7 @@ TEST_CASE("scaling shows the raw score, then the scaled value, never a blend") {
 TEST_CASE("masked cells blank at half-time of their step") {
   const attn::Trace tr = attn::compute_trace(test_scenes::small_projected());
   const Timeline tl = build_timeline(tr, Granularity::Stage);
-  const int m = tr.index_of({"masked", 0});
+  const int m = tr.index_of({attn::StageKind::masked, 0});
   const Step& st = tl.steps[static_cast<size_t>(steps_before(tl, m))];
   // Row 0 of a stage-level wave runs over the first half of the step.
   const Frame early = evaluate(tr, tl, st.start + st.duration * 0.1);

@@ -21,7 +21,8 @@ namespace {
 
 std::string name_of(const attn::Trace& t, const model::GridBox& g) {
   const attn::Stage& s = t.stages[static_cast<size_t>(g.stage)];
-  return s.head >= 0 ? s.id + "[head " + std::to_string(s.head) + "]" : s.id;
+  const std::string id = attn::to_string(s.id);
+  return s.head >= 0 ? id + "[head " + std::to_string(s.head) + "]" : id;
 }
 
 std::string describe(const attn::Trace& t, const model::PipelineLayout& l, const model::ArrowRoute& a) {
@@ -125,8 +126,8 @@ TEST_CASE("arrows: every data-flow edge has an arrow, and no arrow crosses a gri
         where << file.filename().string() << " in a " << w << "x" << h << " view, head " << head;
         check_arrows(t, l, where.str());
         wrapped += l.bands > 1;
-        const model::GridBox* wq = l.find(t.index_of({"w_q", 0})), *q = l.find(t.index_of({"q", 0}));
-        side_by_side += wq && q && wq->box.y0 == q->box.y0 && l.find(t.index_of({"w_k", 0}))->box.y0 == q->box.y0;
+        const model::GridBox* wq = l.find(t.index_of({attn::StageKind::w_q, 0})), *q = l.find(t.index_of({attn::StageKind::q, 0}));
+        side_by_side += wq && q && wq->box.y0 == q->box.y0 && l.find(t.index_of({attn::StageKind::w_k, 0}))->box.y0 == q->box.y0;
       }
   }
   // The sweep must cover the hard cases, or it proves little.
@@ -140,13 +141,13 @@ TEST_CASE("arrows: a wrapped layout links the head outputs to concat across the 
   model::LayoutOptions o;
   o.cell = model::auto_cell_size(t);
   // Break the line right after the head outputs, as a narrow window does.
-  o.wrap_width = model::place_grids(t, o).find(t.index_of({"head_output", 0}))->box.x1 + 1;
+  o.wrap_width = model::place_grids(t, o).find(t.index_of({attn::StageKind::head_output, 0}))->box.x1 + 1;
   const model::PipelineLayout l = model::layout_pipeline(t, o);
-  const model::GridBox* concat = l.find(t.index_of({"concat", -1}));
+  const model::GridBox* concat = l.find(t.index_of({attn::StageKind::concat, -1}));
   REQUIRE(concat != nullptr);
   int across = 0;
   for (int head = 0; head < 4; ++head) {
-    const model::GridBox* out = l.find(t.index_of({"head_output", head}));
+    const model::GridBox* out = l.find(t.index_of({attn::StageKind::head_output, head}));
     REQUIRE(out != nullptr);
     if (out->band == concat->band) continue;
     ++across;

@@ -19,7 +19,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-attn::Stage stage(const std::string& id, int head, attn::ValueKind kind, const attn::Mat& value) {
+attn::Stage stage(attn::StageKind id, int head, attn::ValueKind kind, const attn::Mat& value) {
   attn::Stage s;
   s.id = id;
   s.head = head;
@@ -61,8 +61,8 @@ ColourOptions options(Contrast contrast, ColormapId prob_map = ColormapId::Singl
 
 TEST_CASE("per grid: signed values are symmetric about zero by the grid's largest magnitude, probabilities 0..1") {
   attn::Trace t;
-  t.stages.push_back(stage("q", 0, attn::ValueKind::Signed, mat(2, 2, {1.0, -3.0, -kInf, 0.5})));
-  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 3, {0.2, 0.3, 0.5})));
+  t.stages.push_back(stage(attn::StageKind::q, 0, attn::ValueKind::Signed, mat(2, 2, {1.0, -3.0, -kInf, 0.5})));
+  t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 3, {0.2, 0.3, 0.5})));
   const std::vector<ColorScale> s = color_scales(t, options(Contrast::Grid));
   REQUIRE(s.size() == 2);
   CHECK(s[0].range.hi == doctest::Approx(3.0));  // −∞ (a masked logit) does not count
@@ -76,8 +76,8 @@ TEST_CASE("per grid: signed values are symmetric about zero by the grid's larges
 
 TEST_CASE("global: every signed grid shares one range, across two stages") {
   attn::Trace t;
-  t.stages.push_back(stage("x", -1, attn::ValueKind::Signed, mat(1, 2, {2.0, -1.0})));
-  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {-5.0, 4.0})));
+  t.stages.push_back(stage(attn::StageKind::x, -1, attn::ValueKind::Signed, mat(1, 2, {2.0, -1.0})));
+  t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {-5.0, 4.0})));
   const std::vector<ColorScale> grid = color_scales(t, options(Contrast::Grid));
   CHECK(grid[0].range.hi == doctest::Approx(2.0));
   CHECK(grid[1].range.hi == doctest::Approx(5.0));
@@ -90,9 +90,9 @@ TEST_CASE("global: every signed grid shares one range, across two stages") {
 
 TEST_CASE("shared range: every head's grid of one stage shares it, other stages keep their own") {
   attn::Trace t;
-  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {1.0, -2.0})));
-  t.stages.push_back(stage("scores", 1, attn::ValueKind::Signed, mat(1, 2, {8.0, 0.0})));
-  t.stages.push_back(stage("x", -1, attn::ValueKind::Signed, mat(1, 2, {0.5, 0.25})));
+  t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {1.0, -2.0})));
+  t.stages.push_back(stage(attn::StageKind::scores, 1, attn::ValueKind::Signed, mat(1, 2, {8.0, 0.0})));
+  t.stages.push_back(stage(attn::StageKind::x, -1, attn::ValueKind::Signed, mat(1, 2, {0.5, 0.25})));
   ColourOptions o = options(Contrast::Grid);
   o.shared_range = true;
   const std::vector<ColorScale> s = color_scales(t, o);
@@ -106,7 +106,7 @@ TEST_CASE("shared range: every head's grid of one stage shares it, other stages 
 
 TEST_CASE("per row: each row of weights spans the whole map, masked cells are left out") {
   // A causal 3 x 3 softmax: row 0 has one open cell; rows 1 and 2 tiny, uneven weights.
-  attn::Stage w = stage("weights", 0, attn::ValueKind::Probability,
+  attn::Stage w = stage(attn::StageKind::weights, 0, attn::ValueKind::Probability,
                         mat(3, 3, {1.0, 0.0, 0.0, 0.0008, 0.0012, 0.0, 0.0009, 0.0010, 0.0011}));
   attn::BoolMat blocked(3, 3);
   blocked << false, true, true, false, false, true, false, false, false;
@@ -135,7 +135,7 @@ TEST_CASE("per row: each row of weights spans the whole map, masked cells are le
 
 TEST_CASE("per row, signed: each row by its own largest magnitude, zero still in the middle") {
   attn::Trace t;
-  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(2, 3, {1.0, -2.0, 0.5, 40.0, 10.0, -20.0})));
+  t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(2, 3, {1.0, -2.0, 0.5, 40.0, 10.0, -20.0})));
   const std::vector<ColorScale> s = color_scales(t, options(Contrast::Row));
   const double m[2] = {2.0, 40.0};
   check_all(s[0], t.stages[0], [&](int r, double v) { return 0.5 + 0.5 * v / m[r]; });
@@ -145,8 +145,8 @@ TEST_CASE("per row, signed: each row by its own largest magnitude, zero still in
 
 TEST_CASE("per row and shared: row r of every head's weights pools into one range") {
   attn::Trace t;
-  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.4, 0.6})));
-  t.stages.push_back(stage("weights", 1, attn::ValueKind::Probability, mat(1, 2, {0.1, 0.9})));
+  t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 2, {0.4, 0.6})));
+  t.stages.push_back(stage(attn::StageKind::weights, 1, attn::ValueKind::Probability, mat(1, 2, {0.1, 0.9})));
   ColourOptions o = options(Contrast::Row);
   o.shared_range = true;
   const std::vector<ColorScale> s = color_scales(t, o);
@@ -159,7 +159,7 @@ TEST_CASE("per row and shared: row r of every head's weights pools into one rang
 
 TEST_CASE("log scale: log10 from the floor 1e-6 to the top of the range") {
   attn::Trace t;
-  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 4, {1e-9, 1e-6, 1e-3, 1.0})));
+  t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 4, {1e-9, 1e-6, 1e-3, 1.0})));
   ColourOptions o = options(Contrast::Grid);
   o.log_weights = true;
   const ColorScale s = color_scales(t, o)[0];
@@ -176,15 +176,15 @@ TEST_CASE("log scale: log10 from the floor 1e-6 to the top of the range") {
   CHECK(coordinate(r, 0, 1e-6) == doctest::Approx(0.0));  // the row minimum (1e-9) is below the floor
   CHECK(coordinate(r, 0, 1e-3) == doctest::Approx(0.5));
   // Signed stages never take the log scale.
-  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {-1.0, 1.0})));
+  t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {-1.0, 1.0})));
   o.contrast = Contrast::Grid;
   CHECK_FALSE(color_scales(t, o)[1].log);
 }
 
 TEST_CASE("legend: min, zero and max of the range in use") {
   attn::Trace t;
-  t.stages.push_back(stage("q", 0, attn::ValueKind::Signed, mat(1, 2, {2.5, -1.0})));
-  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.25, 0.75})));
+  t.stages.push_back(stage(attn::StageKind::q, 0, attn::ValueKind::Signed, mat(1, 2, {2.5, -1.0})));
+  t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 2, {0.25, 0.75})));
   const std::vector<ColorScale> s = color_scales(t, options(Contrast::Grid));
   const Legend q = legend_of(s[0]);
   CHECK(q.lo == "-2.5");
@@ -200,8 +200,8 @@ TEST_CASE("legend: min, zero and max of the range in use") {
 
 TEST_CASE("non-finite values take an end, never NaN, flat and empty grids stay divisible") {
   attn::Trace t;
-  t.stages.push_back(stage("scores", 0, attn::ValueKind::Signed, mat(1, 2, {0.0, 0.0})));
-  t.stages.push_back(stage("weights", 0, attn::ValueKind::Probability, mat(1, 2, {0.0, 0.0})));
+  t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {0.0, 0.0})));
+  t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 2, {0.0, 0.0})));
   for (Contrast c : {Contrast::Global, Contrast::Grid, Contrast::Row}) {
     const std::vector<ColorScale> s = color_scales(t, options(c));
     CHECK(s[0].range.hi == doctest::Approx(1.0));
@@ -283,9 +283,9 @@ TEST_CASE("derived ranges (scaled, masked, weights) equal a scan of every cell: 
         std::vector<ValueRange> fast;
         // ALiBi's bias grid is an identity derivation of the bias matrix; a
         // logit with the bias added ("biased", then "masked") is scanned.
-        const bool expected = st.id == "weights" || st.id == "alibi" ||
-                              ((st.id == "scaled" || st.id == "masked") && !st.value.derivation().bias);
-        const std::string what = std::string(c.name) + ": " + st.id;
+        const bool expected = st.id == attn::StageKind::weights || st.id == attn::StageKind::alibi ||
+                              ((st.id == attn::StageKind::scaled || st.id == attn::StageKind::masked) && !st.value.derivation().bias);
+        const std::string what = std::string(c.name) + ": " + attn::to_string(st.id);
         CHECK_MESSAGE(derived_row_ranges(st, fast) == expected, what);
         if (fast.empty()) continue;
         ++shortcuts;
@@ -311,11 +311,11 @@ TEST_CASE("derived ranges: stages the shortcuts do not cover are left to the sca
   s.mask_mode = attn::MaskMode::AfterSoftmax;  // weights = softmax zeroed where blocked: no softmax derivation
   const attn::Trace t = attn::compute_trace(s);
   std::vector<ValueRange> out;
-  CHECK_FALSE(derived_row_ranges(*t.find("weights", 0), out));
-  CHECK_FALSE(derived_row_ranges(*t.find("scores", 0), out));  // stored
+  CHECK_FALSE(derived_row_ranges(*t.find(attn::StageKind::weights, 0), out));
+  CHECK_FALSE(derived_row_ranges(*t.find(attn::StageKind::scores, 0), out));  // stored
   s.mask_mode = attn::MaskMode::BeforeSoftmax;
   s.softmax_axis = attn::SoftmaxAxis::Queries;
-  CHECK_FALSE(derived_row_ranges(*attn::compute_trace(s).find("weights", 0), out));
+  CHECK_FALSE(derived_row_ranges(*attn::compute_trace(s).find(attn::StageKind::weights, 0), out));
   CHECK(out.empty());
 }
 
@@ -323,9 +323,9 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   attn::Scenario flat;
   flat.x = attn::Mat::Random(300, 8) * 0.1;  // scores near 0: every row about 1/300
   const attn::Trace t = attn::compute_trace(flat);
-  const attn::Stage& w = *t.find("weights", 0);
+  const attn::Stage& w = *t.find(attn::StageKind::weights, 0);
   const std::vector<model::ColorScale> scales = model::color_scales(t, model::ColourOptions{});
-  const model::ColorScale& sc = scales[static_cast<size_t>(t.index_of({"weights", 0}))];
+  const model::ColorScale& sc = scales[static_cast<size_t>(t.index_of({attn::StageKind::weights, 0}))];
   CHECK(sc.auto_row);
   CHECK(sc.contrast == model::Contrast::Row);
   REQUIRE(sc.rows.size() == 300);
@@ -338,12 +338,12 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   // A short scene keeps one 0..1 range per grid; so does a chosen contrast.
   const attn::Trace small = attn::compute_trace(test_scenes::small_projected());
   const std::vector<model::ColorScale> small_scales = model::color_scales(small, model::ColourOptions{});
-  const model::ColorScale& s4 = small_scales[static_cast<size_t>(small.index_of({"weights", 0}))];
+  const model::ColorScale& s4 = small_scales[static_cast<size_t>(small.index_of({attn::StageKind::weights, 0}))];
   CHECK_FALSE(s4.auto_row);
   CHECK(s4.range.lo == 0);
   CHECK(s4.range.hi == 1);
   model::ColourOptions global;
   global.contrast = model::Contrast::Global;
   const std::vector<model::ColorScale> global_scales = model::color_scales(t, global);
-  CHECK_FALSE(global_scales[static_cast<size_t>(t.index_of({"weights", 0}))].auto_row);
+  CHECK_FALSE(global_scales[static_cast<size_t>(t.index_of({attn::StageKind::weights, 0}))].auto_row);
 }

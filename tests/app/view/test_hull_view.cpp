@@ -23,7 +23,7 @@ TEST_CASE("hull view: the d_v = 2 scene gives its values, a polygon and outputs 
   const attn::Trace t = load_trace("convex_hull_2d");
   const model::HullView h = model::build_hull_view(t, 0);
   REQUIRE(h.ok);
-  const attn::Mat v = t.find("v", 0)->value.dense();
+  const attn::Mat v = t.find(attn::StageKind::v, 0)->value.dense();
   REQUIRE(h.values.size() == static_cast<size_t>(v.rows()));
   for (size_t j = 0; j < h.values.size(); ++j) {
     CHECK(h.values[j].x == v(static_cast<Eigen::Index>(j), 0));

@@ -13,7 +13,7 @@
 namespace {
 
 const model::GridBox& box_of(const model::PipelineLayout& l, const attn::Trace& t, const std::string& id, int head = -1) {
-  const model::GridBox* g = l.find(t.index_of({id, head}));
+  const model::GridBox* g = l.find(t.index_of_named(id, head));
   REQUIRE_MESSAGE(g != nullptr, "no grid for " << id << " head " << head);
   return *g;
 }
@@ -72,9 +72,9 @@ TEST_CASE("layout: one head shows only that head plus the shared stages") {
   model::LayoutOptions o;
   o.head = 1;
   const model::PipelineLayout l = model::layout_pipeline(t, o);
-  CHECK(l.find(t.index_of({"q", 0})) == nullptr);
-  CHECK(l.find(t.index_of({"q", 1})) != nullptr);
-  CHECK(l.find(t.index_of({"concat", -1})) != nullptr);
+  CHECK(l.find(t.index_of({attn::StageKind::q, 0})) == nullptr);
+  CHECK(l.find(t.index_of({attn::StageKind::q, 1})) != nullptr);
+  CHECK(l.find(t.index_of({attn::StageKind::concat, -1})) != nullptr);
 }
 
 TEST_CASE("layout: a 2x6 matrix is laid out as 2 rows of 6 cells, not transposed") {
@@ -101,7 +101,7 @@ TEST_CASE("hit testing is exact at cell boundaries") {
   const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
   const model::PipelineLayout l = model::layout_pipeline(t);
   const model::GridBox& g = box_of(l, t, "scores", 0);
-  const int index = t.index_of({"scores", 0});
+  const int index = t.index_of({attn::StageKind::scores, 0});
   for (int r = 0; r < g.rows; ++r)
     for (int c = 0; c < g.cols; ++c) {
       const model::Rect cell = g.cell_rect(r, c);

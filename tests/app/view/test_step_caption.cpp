@@ -14,7 +14,7 @@ TEST_CASE("captions: cell steps show the products accumulating, with numbers") {
   const attn::Trace t = attn::compute_trace(test_scenes::small_projected());
   const model::Timeline tl = model::build_timeline(t, model::Granularity::Cell);
   // Find the first scores cell step and stand in its middle.
-  const int scores = t.index_of({"scores", 0});
+  const int scores = t.index_of({attn::StageKind::scores, 0});
   const model::Step* step = nullptr;
   for (const model::Step& s : tl.steps)
     if (s.stage == scores && s.col >= 0) {
@@ -24,7 +24,7 @@ TEST_CASE("captions: cell steps show the products accumulating, with numbers") {
   REQUIRE(step != nullptr);
   const model::Frame f = model::evaluate(t, tl, step->start + step->duration * 0.5);
   REQUIRE(f.terms_total > 0);
-  const attn::Explanation e = attn::explain(t, test_scenes::small_projected(), {"scores", 0}, f.active_row, f.active_col);
+  const attn::Explanation e = attn::explain(t, test_scenes::small_projected(), {attn::StageKind::scores, 0}, f.active_row, f.active_col);
   const model::StepCaption c = model::describe_step(t, tl, f, &e);
   CHECK(c.status.find("step ") == 0);
   CHECK(c.status.find("QKᵀ") != std::string::npos);
@@ -50,7 +50,7 @@ TEST_CASE("captions: finished and stage steps") {
 namespace {
 std::string caption_of(const attn::Scenario& sc, const std::string& id) {
   const attn::Trace t = attn::compute_trace(sc);
-  const attn::Stage* s = t.find(id, 0);
+  const attn::Stage* s = t.find_named(id, 0);
   REQUIRE(s != nullptr);
   return model::stage_caption(t, *s, sc);
 }

@@ -82,7 +82,7 @@ TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, ma
     expected_cells += g.rows * g.cols;
     for (int r = 0; r < g.rows; ++r)
       for (int c = 0; c < g.cols; ++c) {
-        const std::string key = s.id + " " + std::to_string(s.head) + " " + std::to_string(r) + " " + std::to_string(c);
+        const std::string key = attn::to_string(s.id) + " " + std::to_string(s.head) + " " + std::to_string(r) + " " + std::to_string(c);
         CAPTURE(key);
         REQUIRE(got->fill.count(key) == 1);
         const std::string want = s.is_blocked(r, c) ? "url(#masked)"
@@ -104,7 +104,7 @@ TEST_CASE("SVG of one grid holds only that grid's cells and a transparent one ha
   const model::PipelineLayout layout = model::layout_pipeline(trace);
   const std::vector<model::ColorScale> scales = model::color_scales(trace, {});
   model::SvgOptions o;
-  o.stage = trace.index_of({"weights", 0});
+  o.stage = trace.index_of({attn::StageKind::weights, 0});
   o.transparent = true;
   REQUIRE(o.stage >= 0);
   const auto got = read_back(model::pipeline_svg(trace, layout, scales, o), "one_grid");

@@ -29,7 +29,7 @@ TEST_CASE("row and cell granularity refine the steps") {
   CHECK(rows.steps.size() > st.steps.size());
   CHECK(cells.steps.size() > rows.steps.size());
   // Scores (3x3) at cell granularity: one step per cell, row-major.
-  const int scores = tr.index_of({"scores", 0});
+  const int scores = tr.index_of({attn::StageKind::scores, 0});
   std::vector<Step> score_steps;
   for (const Step& s : cells.steps)
     if (s.stage == scores) score_steps.push_back(s);

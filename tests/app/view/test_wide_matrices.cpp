@@ -32,7 +32,7 @@ Shown shown(const attn::Trace& t, const std::string& id, int head) {
   o.cell = model::auto_cell_size(t);
   const model::PipelineLayout l = model::layout_for_view(t, o, kCanvasW, kCanvasH);
   const model::ViewTransform v = model::fit(l.bounds, {0, 0, kCanvasW, kCanvasH}, 12);
-  const model::GridBox* g = l.find(t.index_of({id, head}));
+  const model::GridBox* g = l.find(t.index_of_named(id, head));
   REQUIRE_MESSAGE(g != nullptr, "no grid for " << id);
   return {g->cells.width() * v.zoom, g->cells.height() * v.zoom, g->cell_w * v.zoom, g->cell_h * v.zoom};
 }
@@ -76,8 +76,8 @@ TEST_CASE("wide matrices: only the long axis shortens, token axes and the cell s
   model::LayoutOptions o;
   o.cell = 30;
   const model::PipelineLayout l = model::layout_pipeline(t, o);
-  const model::GridBox& q = *l.find(t.index_of({"q", 0}));
-  const model::GridBox& scores = *l.find(t.index_of({"scores", 0}));
+  const model::GridBox& q = *l.find(t.index_of({attn::StageKind::q, 0}));
+  const model::GridBox& scores = *l.find(t.index_of({attn::StageKind::scores, 0}));
   CHECK(q.cols == 64);
   CHECK(q.cells.width() == doctest::Approx(o.long_axis_cells * o.cell));  // 64 columns in the room of 12
   CHECK(q.cell_h == doctest::Approx(o.cell));                              // 4 token rows as before
@@ -93,7 +93,7 @@ TEST_CASE("hit testing is exact on non-square cells") {
   model::LayoutOptions o;
   o.cell = 31.7;  // cell sides that are not round numbers in binary
   const model::PipelineLayout l = model::layout_pipeline(t, o);
-  const int index = t.index_of({"w_q", 0});
+  const int index = t.index_of({attn::StageKind::w_q, 0});
   const model::GridBox& g = *l.find(index);
   REQUIRE(g.rows == 40);
   REQUIRE(g.cols == 64);

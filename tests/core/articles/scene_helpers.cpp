@@ -7,9 +7,9 @@
 
 namespace scene {
 
-attn::Mat Loaded::at(const std::string& id, int head) const {
+attn::Mat Loaded::at(attn::StageKind id, int head) const {
   const attn::Stage* s = trace.find(id, head);
-  if (!s) throw std::out_of_range("no stage " + id + " head " + std::to_string(head));
+  if (!s) throw std::out_of_range("no stage " + attn::to_string(id) + " head " + std::to_string(head));
   return s->value.dense();
 }
 

@@ -15,8 +15,8 @@ struct Loaded {
   attn::Trace trace;
   const attn::Scenario& scenario() const { return file.scenario; }
   // Throws std::out_of_range naming the stage when it is absent.
-  attn::Mat at(const std::string& id, int head = -1) const;
-  bool has(const std::string& id, int head = -1) const { return trace.find(id, head) != nullptr; }
+  attn::Mat at(attn::StageKind id, int head = -1) const;
+  bool has(attn::StageKind id, int head = -1) const { return trace.find(id, head) != nullptr; }
   int token_index(const std::string& label) const;          // in tokens, -1 if absent
   int context_index(const std::string& label) const;        // in context_tokens (or tokens)
 };

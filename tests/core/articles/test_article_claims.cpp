@@ -17,7 +17,7 @@ using scene::Loaded;
 
 namespace {
 
-double row_max_weight(const Loaded& l, int row) { return l.at("weights", 0).row(row).maxCoeff(); }
+double row_max_weight(const Loaded& l, int row) { return l.at(attn::StageKind::weights, 0).row(row).maxCoeff(); }
 
 }  // namespace
 
@@ -95,7 +95,7 @@ TEST_CASE("claim: a window-of-3 mask with position-only scores reproduces a [1/4
       for (int t = 1; t < n - 1; ++t)
         for (int c = 0; c < channels; ++c) s.x(t, c) = u(rng);  // the pads stay 0
     const attn::Trace trace = attn::compute_trace(s);
-    const attn::Mat out = trace.find("output")->value.dense();  // (n, 2)
+    const attn::Mat out = trace.find(attn::StageKind::output)->value.dense();  // (n, 2)
     // Plain zero-padded convolution of each channel, on the samples (the pad
     // tokens only stand for the zero padding; their own rows see 2 keys).
     for (int t = 1; t < n - 1; ++t)

@@ -22,7 +22,7 @@ TEST_CASE("scene soft_dictionary: a query gets every record, weighted by how wel
   const Loaded l = load("soft_dictionary");
   const attn::Scenario& s = l.scenario();
   REQUIRE(s.is_cross());
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   const int apple = l.context_index("apple"), cherry = l.context_index("cherry");
   const int ask_apple = l.token_index("apple?"), ask_either = l.token_index("apple or cherry?"),
             ask_any = l.token_index("anything?");
@@ -38,9 +38,9 @@ TEST_CASE("scene soft_dictionary: a query gets every record, weighted by how wel
   // A query matching nothing averages every record (records are the last two context columns).
   const attn::Mat records = s.context->rightCols(2);
   const attn::Mat mean = records.colwise().mean();
-  CHECK((l.at("output").row(ask_any) - mean).cwiseAbs().maxCoeff() <= kTol);
+  CHECK((l.at(attn::StageKind::output).row(ask_any) - mean).cwiseAbs().maxCoeff() <= kTol);
   // Keys and values really come from different parts of the rows.
-  CHECK((l.at("v", 0) - records).cwiseAbs().maxCoeff() <= kTol);
+  CHECK((l.at(attn::StageKind::v, 0) - records).cwiseAbs().maxCoeff() <= kTol);
 }
 
 TEST_CASE("scene matrix_form: softmax(Q K^T) V equals attention computed one query at a time") {
@@ -74,7 +74,7 @@ TEST_CASE("scene matrix_form: softmax(Q K^T) V equals attention computed one que
     for (int c = 0; c < d_v; ++c) {
       double y = 0;
       for (int j = 0; j < n; ++j) y += scores[static_cast<size_t>(j)] / total * project(hw.w_v, j, c);
-      worst = std::max(worst, std::abs(y - l.at("output")(i, c)));
+      worst = std::max(worst, std::abs(y - l.at(attn::StageKind::output)(i, c)));
     }
   }
   INFO("largest difference between the loop and the matrix form: " << worst);
@@ -85,12 +85,12 @@ TEST_CASE("scene why_scale: d_k = 64 without scaling is nearly one-hot, with 1/s
   const Loaded l = load("why_scale");
   CHECK(l.trace.dims.d_k == 64);
   CHECK(l.scenario().scale == attn::ScaleMode::None);
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   attn::Scenario scaled = l.scenario();
   scaled.scale = attn::ScaleMode::SqrtDk;
   const attn::Trace t = attn::compute_trace(scaled);
-  const attn::Mat ws = t.find("weights", 0)->value.dense();
-  CHECK((t.find("scaled", 0)->value.dense() - l.at("scores", 0) / 8.0).cwiseAbs().maxCoeff() <= kTol);
+  const attn::Mat ws = t.find(attn::StageKind::weights, 0)->value.dense();
+  CHECK((t.find(attn::StageKind::scaled, 0)->value.dense() - l.at(attn::StageKind::scores, 0) / 8.0).cwiseAbs().maxCoeff() <= kTol);
   for (int i = 0; i < w.rows(); ++i) {
     INFO("row " << i << ": max weight " << w.row(i).maxCoeff() << " unscaled, " << ws.row(i).maxCoeff() << " scaled");
     CHECK(w.row(i).maxCoeff() > 0.9);
@@ -100,12 +100,12 @@ TEST_CASE("scene why_scale: d_k = 64 without scaling is nearly one-hot, with 1/s
 
 TEST_CASE("scene convex_hull_2d: 2-D values spanning a polygon, the origin token averages them") {
   const Loaded l = load("convex_hull_2d");
-  const attn::Mat& v = l.at("v", 0);
+  const attn::Mat& v = l.at(attn::StageKind::v, 0);
   REQUIRE(v.cols() == 2);
   CHECK(attn::convex_hull_2d(v).size() >= 5);
   const int origin = l.token_index("origin");
   REQUIRE(origin >= 0);
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   CHECK((w.row(origin).array() - 1.0 / static_cast<double>(v.rows())).abs().maxCoeff() <= kTol);
-  CHECK((l.at("output").row(origin) - v.colwise().mean()).cwiseAbs().maxCoeff() <= kTol);
+  CHECK((l.at(attn::StageKind::output).row(origin) - v.colwise().mean()).cwiseAbs().maxCoeff() <= kTol);
 }

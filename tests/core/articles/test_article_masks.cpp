@@ -23,12 +23,12 @@ TEST_CASE("scene masking pair: -inf before softmax sums to 1, zeroing after does
   CHECK(wrong.scenario().mask == attn::MaskKind::Causal);
   CHECK(right.scenario().mask_mode == attn::MaskMode::BeforeSoftmax);
   CHECK(wrong.scenario().mask_mode == attn::MaskMode::AfterSoftmax);
-  CHECK_FALSE(right.has("softmax", 0));
-  REQUIRE(wrong.has("softmax", 0));
+  CHECK_FALSE(right.has(attn::StageKind::softmax, 0));
+  REQUIRE(wrong.has(attn::StageKind::softmax, 0));
 
-  const attn::Mat& good = right.at("weights", 0);
-  const attn::Mat& bad = wrong.at("weights", 0);
-  const attn::Mat& unmasked = wrong.at("softmax", 0);
+  const attn::Mat& good = right.at(attn::StageKind::weights, 0);
+  const attn::Mat& bad = wrong.at(attn::StageKind::weights, 0);
+  const attn::Mat& unmasked = wrong.at(attn::StageKind::softmax, 0);
   const int n = static_cast<int>(good.rows());
   for (int i = 0; i < n; ++i) {
     INFO("row " << i);
@@ -46,15 +46,15 @@ TEST_CASE("scene masking pair: -inf before softmax sums to 1, zeroing after does
     }
   }
   // The masked logits: -inf in the correct version, untouched in the other.
-  CHECK(std::isinf(right.at("masked", 0)(0, 1)));
-  CHECK(std::isfinite(wrong.at("masked", 0)(0, 1)));
+  CHECK(std::isinf(right.at(attn::StageKind::masked, 0)(0, 1)));
+  CHECK(std::isfinite(wrong.at(attn::StageKind::masked, 0)(0, 1)));
 }
 
 TEST_CASE("scene padding_mask: padded keys get zero weight from every query") {
   const Loaded l = load("padding_mask");
   const auto& pad = l.scenario().key_padding;
   REQUIRE(pad.size() == l.scenario().tokens.size());
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   for (int i = 0; i < w.rows(); ++i) {
     CHECK(std::abs(w.row(i).sum() - 1.0) <= kTol);
     for (int j = 0; j < w.cols(); ++j)
@@ -67,7 +67,7 @@ TEST_CASE("scene custom_mask: blocked cells are zero, the rest of each row sums 
   const Loaded l = load("custom_mask");
   REQUIRE(l.scenario().mask == attn::MaskKind::Custom);
   const attn::BoolMat& m = l.scenario().custom_mask;
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   REQUIRE(m.rows() == w.rows());
   REQUIRE(m.cols() == w.cols());
   for (int i = 0; i < w.rows(); ++i) {
@@ -83,11 +83,11 @@ TEST_CASE("scene cross_attention: weights n_q x n_k with n_k != n_q, d_ctx != d_
   const int n_q = static_cast<int>(s.x.rows()), n_k = static_cast<int>(s.context->rows());
   CHECK(n_q != n_k);
   CHECK(s.x.cols() != s.context->cols());
-  CHECK(l.has("context"));
-  CHECK(l.at("weights", 0).rows() == n_q);
-  CHECK(l.at("weights", 0).cols() == n_k);
-  CHECK(l.at("k", 0).rows() == n_k);
-  CHECK(l.at("output").rows() == n_q);
+  CHECK(l.has(attn::StageKind::context));
+  CHECK(l.at(attn::StageKind::weights, 0).rows() == n_q);
+  CHECK(l.at(attn::StageKind::weights, 0).cols() == n_k);
+  CHECK(l.at(attn::StageKind::k, 0).rows() == n_k);
+  CHECK(l.at(attn::StageKind::output).rows() == n_q);
   CHECK(s.context_tokens.size() == static_cast<size_t>(n_k));
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("scene image_captioning: each word attends over a flattened 3x3 grid")
   CHECK(s.context->rows() == 9);
   CHECK(s.context_tokens.size() == 9);
   CHECK(s.softmax_axis == attn::SoftmaxAxis::Keys);
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   for (int i = 0; i < w.rows(); ++i) CHECK(std::abs(w.row(i).sum() - 1.0) <= kTol);
   const int surfer_word = l.token_index("surfer"), wave_word = l.token_index("wave");
   REQUIRE(surfer_word >= 0);
@@ -110,7 +110,7 @@ TEST_CASE("scene image_captioning: each word attends over a flattened 3x3 grid")
 TEST_CASE("scene softmax_columns: every column of weights sums to 1") {
   const Loaded l = load("softmax_columns");
   CHECK(l.scenario().softmax_axis == attn::SoftmaxAxis::Queries);
-  const attn::Mat& w = l.at("weights", 0);
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
   bool some_row_off = false;
   for (int j = 0; j < w.cols(); ++j) CHECK(std::abs(w.col(j).sum() - 1.0) <= kTol);
   for (int i = 0; i < w.rows(); ++i) some_row_off = some_row_off || std::abs(w.row(i).sum() - 1.0) > 1e-3;

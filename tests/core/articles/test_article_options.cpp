@@ -19,9 +19,9 @@ TEST_CASE("scene additive_bahdanau: scores are v . tanh(q W + k U), not q . k") 
   const attn::Scenario& s = l.scenario();
   REQUIRE(s.score == attn::ScoreFn::Additive);
   REQUIRE(s.additive.size() == 1);
-  const attn::Mat& q = l.at("q", 0);
-  const attn::Mat& k = l.at("k", 0);
-  const attn::Mat& scores = l.at("scores", 0);
+  const attn::Mat& q = l.at(attn::StageKind::q, 0);
+  const attn::Mat& k = l.at(attn::StageKind::k, 0);
+  const attn::Mat& scores = l.at(attn::StageKind::scores, 0);
   for (int i = 0; i < q.rows(); ++i)
     for (int j = 0; j < k.rows(); ++j) {
       const Eigen::RowVectorXd hidden = q.row(i) * s.additive[0].w + k.row(j) * s.additive[0].u;
@@ -38,26 +38,26 @@ TEST_CASE("scene alibi: per-head slopes 2^(-8(h+1)/H) and recency-shaped weights
   REQUIRE(n_heads == 4);
   const int n = static_cast<int>(l.scenario().x.rows());
   for (int h = 0; h < n_heads; ++h) {
-    REQUIRE(l.has("alibi", h));
-    REQUIRE(l.has("biased", h));
+    REQUIRE(l.has(attn::StageKind::alibi, h));
+    REQUIRE(l.has(attn::StageKind::biased, h));
     const double m = std::pow(2.0, -8.0 * (h + 1) / n_heads);
-    const attn::Mat& bias = l.at("alibi", h);
+    const attn::Mat& bias = l.at(attn::StageKind::alibi, h);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) CHECK(std::abs(bias(i, j) + m * std::abs(i - j)) <= kTol);
     // Scores are the same everywhere, so the nearest visible key wins.
-    const attn::Mat& w = l.at("weights", h);
+    const attn::Mat& w = l.at(attn::StageKind::weights, h);
     for (int j = 0; j < n - 1; ++j) CHECK(w(n - 1, j) < w(n - 1, j + 1));
   }
-  CHECK(l.at("weights", 0)(n - 1, n - 1) > l.at("weights", 3)(n - 1, n - 1));
+  CHECK(l.at(attn::StageKind::weights, 0)(n - 1, n - 1) > l.at(attn::StageKind::weights, 3)(n - 1, n - 1));
 }
 
 TEST_CASE("scene sinusoidal: PE is added to X and separates repeated words") {
   const Loaded l = load("sinusoidal");
-  REQUIRE(l.has("x_raw"));
-  REQUIRE(l.has("pe"));
-  const attn::Mat& raw = l.at("x_raw");
-  const attn::Mat& pe = l.at("pe");
-  const attn::Mat& x = l.at("x");
+  REQUIRE(l.has(attn::StageKind::x_raw));
+  REQUIRE(l.has(attn::StageKind::pe));
+  const attn::Mat& raw = l.at(attn::StageKind::x_raw);
+  const attn::Mat& pe = l.at(attn::StageKind::pe);
+  const attn::Mat& x = l.at(attn::StageKind::x);
   CHECK((x - raw - pe).cwiseAbs().maxCoeff() <= kTol);
   for (int c = 0; c < pe.cols(); ++c) CHECK(pe(0, c) == (c % 2 == 0 ? 0.0 : 1.0));  // sin 0, cos 0
   // Token 0 and token 5 are the same word with the same raw embedding.
@@ -78,8 +78,8 @@ TEST_CASE("scene large_1024x8: 1024 tokens, d_model 64, 8 heads of 8, W_O 64x64,
   CHECK(d.d_v == 8);
   CHECK(d.d_out == 64);
   CHECK(l.scenario().mask == attn::MaskKind::Causal);
-  CHECK(l.at("w_o").rows() == 64);
-  CHECK(l.at("output").rows() == 1024);
-  CHECK(l.at("output").cols() == 64);
-  CHECK(l.at("weights", 7)(0, 0) == 1.0);
+  CHECK(l.at(attn::StageKind::w_o).rows() == 64);
+  CHECK(l.at(attn::StageKind::output).rows() == 1024);
+  CHECK(l.at(attn::StageKind::output).cols() == 64);
+  CHECK(l.at(attn::StageKind::weights, 7)(0, 0) == 1.0);
 }

@@ -33,9 +33,9 @@ struct Worst {
 // Checks every head of one trace; updates worst with the largest distance.
 void check_trace(const attn::Trace& t, const std::string& name, Worst& worst) {
   for (int h = 0; h < t.dims.n_heads; ++h) {
-    const attn::Stage& v = *t.find("v", h);         // (n_k, d_v)
-    const attn::Stage& w = *t.find("weights", h);   // (n_q, n_k)
-    const attn::Mat out = t.find("head_output", h)->value.dense();  // (n_q, d_v)
+    const attn::Stage& v = *t.find(attn::StageKind::v, h);         // (n_k, d_v)
+    const attn::Stage& w = *t.find(attn::StageKind::weights, h);   // (n_q, n_k)
+    const attn::Mat out = t.find(attn::StageKind::head_output, h)->value.dense();  // (n_q, d_v)
     const double tol = kRelTol * std::max(1.0, v.value.dense().cwiseAbs().maxCoeff());
     for (int i = 0; i < out.rows(); ++i) {
       // A row with every key blocked has no convex combination: its

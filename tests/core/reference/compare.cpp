@@ -74,6 +74,7 @@ namespace {
 std::string stage_name(const std::string& id, int head) {
   return head < 0 ? id : id + " head " + std::to_string(head);
 }
+std::string stage_name(attn::StageKind id, int head) { return stage_name(attn::to_string(id), head); }
 
 void compare_blocked(const attn::Stage& st, const RefTrace& want, std::vector<std::string>& out) {
   bool any = false;
@@ -105,9 +106,10 @@ std::vector<std::string> compare_traces(const attn::Trace& got, const RefTrace& 
                                         double* worst_seen) {
   std::vector<std::string> out;
   for (const auto& st : got.stages)
-    if (!want.find(st.id, st.head)) out.push_back("unexpected stage " + stage_name(st.id, st.head));
+    if (!want.find(attn::to_string(st.id), st.head)) out.push_back("unexpected stage " + stage_name(st.id, st.head));
   for (const auto& rs : want.stages) {
-    const attn::Stage* st = got.find(rs.id, rs.head);
+    // The reference names its stages by string, as the articles and files do.
+    const attn::Stage* st = got.find_named(rs.id, rs.head);
     const std::string name = stage_name(rs.id, rs.head);
     if (!st) {
       out.push_back("missing stage " + name);

@@ -29,7 +29,7 @@ struct ExplainOptions {
 
 void check_index(const char* option, int value, long long size, const Stage& st, const char* unit) {
   if (value < 0 || value >= size) {
-    throw CliError(std::string(option) + ": " + std::to_string(value) + " is out of range (stage \"" + st.id +
+    throw CliError(std::string(option) + ": " + std::to_string(value) + " is out of range (stage \"" + to_string(st.id) +
                    "\" has " + std::to_string(size) + " " + unit + ")");
   }
 }

@@ -16,13 +16,13 @@ namespace {
 int run_stages(const std::string& path) {
   const LoadedScenario loaded = load_and_compute(path);
   std::size_t id_width = 5;
-  for (const Stage& st : loaded.trace.stages) id_width = std::max(id_width, st.id.size());
+  for (const Stage& st : loaded.trace.stages) id_width = std::max(id_width, name_of(st.id).size());
   std::cout << std::left << std::setw(static_cast<int>(id_width)) << "stage" << "  head  "
             << std::setw(11) << "shape" << "  formula\n";
   for (const Stage& st : loaded.trace.stages) {
     const std::string head = st.head < 0 ? "-" : std::to_string(st.head);
     const std::string shape = std::to_string(st.value.rows()) + "x" + std::to_string(st.value.cols());
-    std::cout << std::setw(static_cast<int>(id_width)) << st.id << "  " << std::setw(4) << head << "  "
+    std::cout << std::setw(static_cast<int>(id_width)) << name_of(st.id) << "  " << std::setw(4) << head << "  "
               << std::setw(11) << shape << "  " << st.formula << "\n";
   }
   return 0;

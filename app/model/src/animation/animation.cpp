@@ -36,7 +36,7 @@ std::vector<SourceRegion> sources_of(const attn::Trace& trace, const Step& step)
       // B operand: column c (or row c of K for Q · Kᵀ); all of it for row steps.
       if (c >= 0 && ops.b_transposed) reg.row0 = c, reg.row1 = c + 1;
       else if (c >= 0) reg.col0 = c, reg.col1 = c + 1;
-    } else if (s.id == "concat") {
+    } else if (s.id == attn::StageKind::concat) {
       if (r >= 0) reg.row0 = r, reg.row1 = r + 1;
     } else if (r >= 0) {
       const bool column_softmax = trace.softmax_axis == attn::SoftmaxAxis::Queries &&
@@ -115,7 +115,7 @@ float cell_visibility(const attn::Trace& trace, const Timeline& tl, const Frame&
   // Cells this step rewrites in place (scaling, masking, softmax) stay
   // visible: the transition is carried by displayed_value instead.
   const Transition tr = transition_of(trace, s);
-  const double ph = cell_phase(cur, f, rows, r, c, cols, s.id == "concat", trace.dims.n_heads);
+  const double ph = cell_phase(cur, f, rows, r, c, cols, s.id == attn::StageKind::concat, trace.dims.n_heads);
   const bool in_place = tr == Transition::Scale || tr == Transition::MaskBlank || tr == Transition::Softmax ||
                         tr == Transition::Bias;
   if (ph < 0) {

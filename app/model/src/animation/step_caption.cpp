@@ -33,12 +33,12 @@ std::string products_so_far(const attn::Explanation& e, int done, int total) {
 }
 
 std::string cell_name(const attn::Stage& s, int r, int c) {
-  if (s.id == "scores") return "q" + subscript(r) + " · k" + subscript(c);
-  if (s.id == "q" || s.id == "k" || s.id == "v")
-    return "x" + subscript(r) + " · W_" + std::string(1, static_cast<char>(s.id[0] - 'a' + 'A')) + "[:," +
+  if (s.id == attn::StageKind::scores) return "q" + subscript(r) + " · k" + subscript(c);
+  if (s.id == attn::StageKind::q || s.id == attn::StageKind::k || s.id == attn::StageKind::v)
+    return "x" + subscript(r) + " · W_" + std::string(attn::info_of(s.id).symbol) + "[:," +
            std::to_string(c) + "]";
-  if (s.id == "head_output") return "Σⱼ a" + subscript(r) + "ⱼ v" + "ⱼ[" + std::to_string(c) + "]";
-  if (s.id == "output") return "concat" + subscript(r) + " · W_O[:," + std::to_string(c) + "]";
+  if (s.id == attn::StageKind::head_output) return "Σⱼ a" + subscript(r) + "ⱼ v" + "ⱼ[" + std::to_string(c) + "]";
+  if (s.id == attn::StageKind::output) return "concat" + subscript(r) + " · W_O[:," + std::to_string(c) + "]";
   return s.title + "[" + std::to_string(r) + "," + std::to_string(c) + "]";
 }
 
@@ -53,7 +53,7 @@ std::string transition_text(const attn::Trace& trace, const attn::Stage& s, cons
     case Transition::Scale: return s.formula;
     case Transition::Bias: return "adding the position bias to every score";
     case Transition::MaskBlank:
-      return trace.mask_mode == attn::MaskMode::AfterSoftmax && s.id == "weights"
+      return trace.mask_mode == attn::MaskMode::AfterSoftmax && s.id == attn::StageKind::weights
                  ? "blocked weights are zeroed after softmax (rows no longer sum to 1)"
                  : "blocked cells become −∞, so softmax will give them weight 0";
     case Transition::Softmax:
@@ -145,31 +145,38 @@ StepCaption describe_step(const attn::Trace& trace, const Timeline& tl, const Fr
   return c;
 }
 
+// A switch with no default: a stage added to the table without a caption
+// here is a compiler warning (an error under -Werror).
 std::string stage_caption(const attn::Trace& trace, const attn::Stage& s, const attn::Scenario& scenario) {
-  const std::string& id = s.id;
-  if (id == "x" || id == "x_raw") return "one row per token, one column per feature";
-  if (id == "context" || id == "context_raw") return "the sequence the keys and values come from";
-  if (id == "pe" || id == "pe_context") return "sin/cos of the position, added to the input";
-  if (id == "w_q") return "turns a token into its question (query)";
-  if (id == "w_k") return "turns a token into its label (key)";
-  if (id == "w_v") return "turns a token into its content (value)";
-  if (id == "q") return "queries: what each token is looking for";
-  if (id == "k") return "keys: what each token offers to be found by";
-  if (id == "v") return "values: what each token hands over";
-  if (id == "scores") return "row i, column j: how well query i matches key j";
-  if (id == "scaled") return scaled_caption(scenario);
-  if (id == "alibi") return "penalty growing with distance between tokens";
-  if (id == "biased") return "scaled scores plus the distance penalty";
-  if (id == "masked")
-    return s.blocked.size() == 0 || !s.blocked.any() ? "no mask: nothing is blocked"
-           : trace.mask_mode == attn::MaskMode::AfterSoftmax ? "the mask waits until after softmax"
-                                                             : "hatched cells are blocked (−∞)";
-  if (id == "softmax") return "softmax before the mask: " + std::string(sums_to_one(trace.softmax_axis));
-  if (id == "weights") return weights_caption(trace, s);
-  if (id == "head_output") return "row i = Σⱼ weight[i,j] × value row j";
-  if (id == "concat") return "all heads' outputs side by side";
-  if (id == "w_o") return "mixes the heads into the output";
-  if (id == "output") return "one output row per query token";
+  using K = attn::StageKind;
+  switch (s.id) {
+    case K::x:
+    case K::x_raw: return "one row per token, one column per feature";
+    case K::context:
+    case K::context_raw: return "the sequence the keys and values come from";
+    case K::pe:
+    case K::pe_context: return "sin/cos of the position, added to the input";
+    case K::w_q: return "turns a token into its question (query)";
+    case K::w_k: return "turns a token into its label (key)";
+    case K::w_v: return "turns a token into its content (value)";
+    case K::q: return "queries: what each token is looking for";
+    case K::k: return "keys: what each token offers to be found by";
+    case K::v: return "values: what each token hands over";
+    case K::scores: return "row i, column j: how well query i matches key j";
+    case K::scaled: return scaled_caption(scenario);
+    case K::alibi: return "penalty growing with distance between tokens";
+    case K::biased: return "scaled scores plus the distance penalty";
+    case K::masked:
+      return s.blocked.size() == 0 || !s.blocked.any() ? "no mask: nothing is blocked"
+             : trace.mask_mode == attn::MaskMode::AfterSoftmax ? "the mask waits until after softmax"
+                                                               : "hatched cells are blocked (−∞)";
+    case K::softmax: return "softmax before the mask: " + std::string(sums_to_one(trace.softmax_axis));
+    case K::weights: return weights_caption(trace, s);
+    case K::head_output: return "row i = Σⱼ weight[i,j] × value row j";
+    case K::concat: return "all heads' outputs side by side";
+    case K::w_o: return "mixes the heads into the output";
+    case K::output: return "one output row per query token";
+  }
   return s.formula;
 }
 

@@ -256,7 +256,7 @@ std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptio
     const attn::Stage& s = trace.stages[i];
     if (o.contrast == Contrast::Global) return s.kind == attn::ValueKind::Signed ? "signed" : "";
     if (!shared) return "";
-    return s.id + "/" + std::to_string(s.value.rows()) + "x" + std::to_string(s.value.cols());
+    return attn::to_string(s.id) + "/" + std::to_string(s.value.rows()) + "x" + std::to_string(s.value.cols());
   };
   std::map<std::string, std::vector<size_t>> groups;
   for (size_t i = 0; i < n; ++i)

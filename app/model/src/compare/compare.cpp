@@ -8,9 +8,11 @@
 namespace model {
 namespace {
 
-const attn::Stage* find_stage(const attn::Trace& t, const std::string& id, int head) {
-  if (const attn::Stage* s = t.find(id, head)) return s;
-  return t.find(id, -1) ? t.find(id, -1) : t.find(id, 0);  // per-model stages, or head 0 when it has fewer heads
+// The compare view's stage is a name, as --compare-stage and lesson files give it.
+const attn::Stage* find_stage(const attn::Trace& t, const std::string& name, int head) {
+  if (const attn::Stage* s = t.find_named(name, head)) return s;
+  // per-model stages, or head 0 when it has fewer heads
+  return t.find_named(name, -1) ? t.find_named(name, -1) : t.find_named(name, 0);
 }
 
 std::string shape(const attn::Mat& m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
@@ -76,8 +78,8 @@ CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const 
 std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b) {
   std::vector<std::string> out;
   for (const attn::Stage& s : a.stages) {
-    if (std::find(out.begin(), out.end(), s.id) != out.end()) continue;
-    if (b.find(s.id, s.head) || b.find(s.id, -1) || b.find(s.id, 0)) out.push_back(s.id);
+    if (std::find(out.begin(), out.end(), name_of(s.id)) != out.end()) continue;
+    if (b.find(s.id, s.head) || b.find(s.id, -1) || b.find(s.id, 0)) out.push_back(attn::to_string(s.id));
   }
   return out;
 }

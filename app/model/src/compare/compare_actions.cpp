@@ -54,7 +54,7 @@ bool compare_click_answers(const AppState& s, const attn::Trace& doc) {
   const auto& q = s.lesson->current().question;
   if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
   const attn::Stage* asked = lesson_stage(doc, q->target);
-  return asked && asked->id == c.stage && (asked->head < 0 || asked->head == c.head);
+  return asked && name_of(asked->id) == c.stage && (asked->head < 0 || asked->head == c.head);
 }
 
 bool compare_with_file(AppState& s, const std::string& path) {

@@ -60,25 +60,25 @@ struct Collector {
 
 std::vector<InputCell> offending_inputs(const Scenario& s, const attn::StageRef& stage, int row, int col, size_t limit) {
   Collector c{s, {}};
-  const std::string& id = stage.id;
+  const attn::StageKind id = stage.id;
   const int h = stage.head;
-  if (id == "x" || id == "x_raw") c.block("x", -1, s.x, row, row + 1, col, col + 1);
-  else if ((id == "context" || id == "context_raw") && s.context) c.block("context", -1, *s.context, row, row + 1, col, col + 1);
-  else if (id == "q") {
+  if (id == attn::StageKind::x || id == attn::StageKind::x_raw) c.block("x", -1, s.x, row, row + 1, col, col + 1);
+  else if ((id == attn::StageKind::context || id == attn::StageKind::context_raw) && s.context) c.block("context", -1, *s.context, row, row + 1, col, col + 1);
+  else if (id == attn::StageKind::q) {
     c.query_row(row);
     if (c.has_head(h)) c.block("w_q", h, s.heads[static_cast<size_t>(h)].w_q, 0, 1 << 30, col, col + 1);
-  } else if (id == "k" || id == "v") {
+  } else if (id == attn::StageKind::k || id == attn::StageKind::v) {
     c.key_row(row);
-    if (c.has_head(h)) c.block(id == "k" ? "w_k" : "w_v", h, id == "k" ? s.heads[static_cast<size_t>(h)].w_k : s.heads[static_cast<size_t>(h)].w_v, 0, 1 << 30, col, col + 1);
-  } else if (id == "scores" || id == "scaled" || id == "biased" || id == "masked") {
+    if (c.has_head(h)) c.block(id == attn::StageKind::k ? "w_k" : "w_v", h, id == attn::StageKind::k ? s.heads[static_cast<size_t>(h)].w_k : s.heads[static_cast<size_t>(h)].w_v, 0, 1 << 30, col, col + 1);
+  } else if (id == attn::StageKind::scores || id == attn::StageKind::scaled || id == attn::StageKind::biased || id == attn::StageKind::masked) {
     c.score(h, row, col);
-  } else if (id == "head_output") {
+  } else if (id == attn::StageKind::head_output) {
     c.query_row(row);
     c.head_output_col(h, col);
-  } else if (id == "concat" || id == "output") {
+  } else if (id == attn::StageKind::concat || id == attn::StageKind::output) {
     c.concat_row(row);
-    if (id == "output" && s.w_o) c.block("w_o", -1, *s.w_o, 0, 1 << 30, col, col + 1);
-  } else if (id == "w_o" && s.w_o) {
+    if (id == attn::StageKind::output && s.w_o) c.block("w_o", -1, *s.w_o, 0, 1 << 30, col, col + 1);
+  } else if (id == attn::StageKind::w_o && s.w_o) {
     c.block("w_o", -1, *s.w_o, row, row + 1, col, col + 1);
   }
   std::vector<InputCell>& cells = c.cells;

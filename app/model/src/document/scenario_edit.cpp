@@ -195,14 +195,15 @@ void randomise(Scenario& s, std::uint64_t seed) {
 double* editable_value(Scenario& s, const attn::StageRef& stage, int r, int c) {
   Mat* m = nullptr;
   const bool sinusoidal = s.positional == attn::Positional::Sinusoidal;
-  if (stage.id == (sinusoidal ? "x_raw" : "x")) m = &s.x;
-  else if (s.context && stage.id == (sinusoidal ? "context_raw" : "context")) m = &*s.context;
-  else if (stage.id == "w_o" && s.w_o) m = &*s.w_o;
+  using K = attn::StageKind;
+  if (stage.id == (sinusoidal ? K::x_raw : K::x)) m = &s.x;
+  else if (s.context && stage.id == (sinusoidal ? K::context_raw : K::context)) m = &*s.context;
+  else if (stage.id == attn::StageKind::w_o && s.w_o) m = &*s.w_o;
   else if (stage.head >= 0 && stage.head < static_cast<int>(s.heads.size())) {
     attn::HeadWeights& h = s.heads[static_cast<size_t>(stage.head)];
-    if (stage.id == "w_q") m = &h.w_q;
-    else if (stage.id == "w_k") m = &h.w_k;
-    else if (stage.id == "w_v") m = &h.w_v;
+    if (stage.id == attn::StageKind::w_q) m = &h.w_q;
+    else if (stage.id == attn::StageKind::w_k) m = &h.w_k;
+    else if (stage.id == attn::StageKind::w_v) m = &h.w_v;
   }
   if (!m || r < 0 || c < 0 || r >= m->rows() || c >= m->cols()) return nullptr;
   return &(*m)(r, c);

@@ -11,9 +11,9 @@ namespace model {
 HullView build_hull_view(const attn::Trace& trace, int head) {
   HullView h;
   h.head = std::clamp(head, 0, std::max(0, trace.dims.n_heads - 1));
-  const attn::Stage* v = trace.find("v", h.head);
-  const attn::Stage* w = trace.find("weights", h.head);
-  const attn::Stage* out = trace.find("head_output", h.head);
+  const attn::Stage* v = trace.find(attn::StageKind::v, h.head);
+  const attn::Stage* w = trace.find(attn::StageKind::weights, h.head);
+  const attn::Stage* out = trace.find(attn::StageKind::head_output, h.head);
   if (!v || !w || !out) {
     h.reason = "This trace has no values for head " + std::to_string(h.head) + ".";
     return h;

@@ -62,7 +62,7 @@ std::string shortened(const std::string& label, size_t chars) {
 void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const ColorScale& scale, const ThemePalette& pal,
                 int n_heads) {
   const attn::Mat m = attn::io::stage_matrix(s);
-  out += "<g class=\"grid\" data-stage=\"" + esc(s.id) + "\" data-head=\"" + std::to_string(s.head) + "\">\n";
+  out += "<g class=\"grid\" data-stage=\"" + esc(attn::to_string(s.id)) + "\" data-head=\"" + std::to_string(s.head) + "\">\n";
   text(out, g.box.x0, g.box.y0 + 15, 16, pal.title, grid_title(s), "start", " font-weight=\"bold\"");
   // Like the canvas, a formula longer than its header ends in "…" instead of running into the next title.
   std::string sub = grid_subtitle(s, n_heads);
@@ -119,7 +119,7 @@ void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const 
   if (g.box.y1 - g.cells.y1 >= 20) {
     const Legend lg = legend_of(scale);
     const double y = g.cells.y1 + 6, w = std::min(g.box.width(), 120.0);
-    const std::string id = "legend-" + esc(s.id) + "-" + std::to_string(s.head + 1);
+    const std::string id = "legend-" + esc(attn::to_string(s.id)) + "-" + std::to_string(s.head + 1);
     out += "<linearGradient id=\"" + id + "\">";
     for (int i = 0; i <= 8; ++i) {
       const float u = lg.u0 + (lg.u1 - lg.u0) * static_cast<float>(i) / 8;

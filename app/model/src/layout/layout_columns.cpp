@@ -6,15 +6,10 @@
 #include "model/layout/layout.hpp"
 
 namespace model {
-namespace {
-
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-}  // namespace
 
 // Learned or fixed operands that feed one computation (W_Q, PE, ALiBi bias).
 bool is_parameter_stage(const attn::Stage& s) {
-  return s.inputs.empty() && (starts_with(s.id, "w_") || starts_with(s.id, "pe") || s.id == "alibi");
+  return s.inputs.empty() && attn::role_of(s.id) == attn::StageRole::Parameter;
 }
 
 LayoutOptions scaled_text(LayoutOptions o, double f) {

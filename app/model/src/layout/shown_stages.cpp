@@ -8,9 +8,9 @@
 namespace model {
 namespace {
 
-// The stages `id` names on the heads in view: its one stage when it has no
+// The stages of kind `id` on the heads in view: its one stage when it has no
 // head, else that head's (when shown) or, for head -1, every shown head's.
-void add_named(const attn::Trace& trace, const std::string& id, int head, int view_head, std::vector<int>* out) {
+void add_kind(const attn::Trace& trace, attn::StageKind id, int head, int view_head, std::vector<int>* out) {
   for (size_t i = 0; i < trace.stages.size(); ++i) {
     const attn::Stage& st = trace.stages[i];
     if (st.id != id) continue;
@@ -25,7 +25,7 @@ void add_named(const attn::Trace& trace, const std::string& id, int head, int vi
 // "masked" in a scene with no mask (and no padding) blocks nothing: it is
 // its input again, so a step about the weights shows the scores it came
 // from instead (a lesson step on such a scene showed a "masked" grid).
-bool passes_through(const attn::Stage& s) { return s.id == "masked" && s.blocked.size() == 0; }
+bool passes_through(const attn::Stage& s) { return s.id == attn::StageKind::masked && s.blocked.size() == 0; }
 
 void add_with_inputs(const attn::Trace& trace, const std::vector<int>& stages, std::vector<int>* out) {
   for (int i : stages) {
@@ -40,6 +40,11 @@ void add_with_inputs(const attn::Trace& trace, const std::vector<int>& stages, s
       }
     }
   }
+}
+
+// As add_kind, for a stage a lesson file names; a name that is no stage adds nothing.
+void add_named(const attn::Trace& trace, const std::string& name, int head, int view_head, std::vector<int>* out) {
+  if (const std::optional<attn::StageKind> id = attn::stage_kind_named(name)) add_kind(trace, *id, head, view_head, out);
 }
 
 std::vector<int> sorted_unique(std::vector<int> v) {
@@ -65,8 +70,8 @@ std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const
     // A zoom with no head (a lesson step about "weights" with every head
     // shown) takes that stage of every head in view.
     const attn::StageRef& z = *s.view.zoom_stage;
-    add_named(trace, z.id, z.head, s.view.head, &focus);
-    if (focus.empty() && z.head >= 0) add_named(trace, z.id, -1, s.view.head, &focus);
+    add_kind(trace, z.id, z.head, s.view.head, &focus);
+    if (focus.empty() && z.head >= 0) add_kind(trace, z.id, -1, s.view.head, &focus);
   } else if (s.view.presentation) {
     const int at = presented_stage(tl, frame);
     if (at >= 0) focus.push_back(at);

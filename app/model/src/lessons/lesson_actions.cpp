@@ -29,14 +29,16 @@ void pin_answer_cell(AppState& s) {
   if (!s.lesson || !s.lesson->revealed()) return;
   const auto& q = s.lesson->current().question;
   if (!q || q->kind != attn::io::LessonQuestion::Kind::Number || q->target.stage.empty()) return;
-  s.pinned = CellRef{{q->target.stage, q->target.head}, q->target.row, q->target.col};
+  const std::optional<attn::StageKind> kind = attn::stage_kind_named(q->target.stage);
+  if (kind) s.pinned = CellRef{{*kind, q->target.head}, q->target.row, q->target.col};
 }
 
-// Start of the stage's first step and end of its last, in play order.
-bool stage_span(const attn::Trace& trace, const Timeline& tl, const std::string& id, double* start, double* end) {
+// Start of the stage the lesson names' first step and end of its last, in play order.
+bool stage_span(const attn::Trace& trace, const Timeline& tl, const std::string& name, double* start, double* end) {
+  const std::optional<attn::StageKind> id = attn::stage_kind_named(name);
   bool found = false;
-  for (size_t k = 0; k < tl.stage_order.size(); ++k) {
-    if (trace.stages[static_cast<size_t>(tl.stage_order[k])].id != id) continue;
+  for (size_t k = 0; id && k < tl.stage_order.size(); ++k) {
+    if (trace.stages[static_cast<size_t>(tl.stage_order[k])].id != *id) continue;
     *start = found ? std::min(*start, tl.spans[k].start) : tl.spans[k].start;
     *end = found ? std::max(*end, tl.spans[k].end) : tl.spans[k].end;
     found = true;
@@ -77,8 +79,9 @@ void lesson_step(AppState& s, int step) {
   // A step about one stage shows that stage and its inputs, large; Escape
   // (or a double-click on its title) shows the whole pipeline.
   s.view.focus_stage.clear();
-  if (v.focus.stage.empty()) s.view.zoom_stage.reset();
-  else s.view.zoom_stage = attn::StageRef{v.focus.stage, v.focus.head};
+  const std::optional<attn::StageKind> focus = attn::stage_kind_named(v.focus.stage);
+  if (!focus) s.view.zoom_stage.reset();
+  else s.view.zoom_stage = attn::StageRef{*focus, v.focus.head};
   s.highlights = v.highlight;
   s.granularity = granularity_of(v.granularity, s.granularity);
   for (const auto& [panel, shown] : v.panels) {
@@ -187,14 +190,14 @@ bool lesson_head_question_open(const AppState& s) {
 int question_row(const AppState& s, const attn::Stage& stage) {
   if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return -1;
   const attn::io::CellSpec& t = s.lesson->current().question->target;
-  if (t.stage != stage.id || (t.head >= 0 && stage.head >= 0 && t.head != stage.head)) return -1;
+  if (attn::stage_kind_named(t.stage) != stage.id || (t.head >= 0 && stage.head >= 0 && t.head != stage.head)) return -1;
   return t.row >= 0 && t.row < stage.value.rows() ? t.row : -1;
 }
 
 std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace) {
   std::vector<std::string> ids;
   if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return ids;
-  for (int i : hidden_stages(*s.lesson->current().question, trace)) ids.push_back(trace.stages[static_cast<size_t>(i)].id);
+  for (int i : hidden_stages(*s.lesson->current().question, trace)) ids.push_back(attn::to_string(trace.stages[static_cast<size_t>(i)].id));
   return ids;
 }
 

@@ -29,9 +29,9 @@ bool in_target(const LessonQuestion& q, int r, int c) {
 }  // namespace
 
 const attn::Stage* lesson_stage(const attn::Trace& trace, const attn::io::CellSpec& spec) {
-  if (spec.head >= 0) return trace.find(spec.stage, spec.head);
-  if (const attn::Stage* s = trace.find(spec.stage, -1)) return s;
-  return trace.find(spec.stage, 0);
+  if (spec.head >= 0) return trace.find_named(spec.stage, spec.head);
+  if (const attn::Stage* s = trace.find_named(spec.stage, -1)) return s;
+  return trace.find_named(spec.stage, 0);
 }
 
 std::vector<std::pair<int, int>> right_cells(const LessonQuestion& q, const attn::Trace& trace) {
@@ -89,7 +89,8 @@ std::vector<int> hidden_stages(const LessonQuestion& q, const attn::Trace& trace
   std::vector<int> hidden;
   if (q.hide_given) {
     for (size_t i = 0; i < trace.stages.size(); ++i)
-      if (std::find(q.hide.begin(), q.hide.end(), trace.stages[i].id) != q.hide.end()) hidden.push_back(static_cast<int>(i));
+      if (std::find(q.hide.begin(), q.hide.end(), name_of(trace.stages[i].id)) != q.hide.end())
+        hidden.push_back(static_cast<int>(i));
     return hidden;
   }
   // A choice names no stage; a head question is asked about the Train view.

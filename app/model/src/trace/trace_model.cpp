@@ -245,7 +245,7 @@ void TraceModel::retire(std::vector<std::shared_ptr<const void>> old, std::share
 void TraceModel::drop_scores_before(const attn::Scenario& next) {
   // Without a worker yet, the full trace would be freed on this thread.
   if (!worker_.joinable() || !trace_ || !scenario_ || !attn::recomputes_everything(*scenario_, next)) return;
-  const attn::Stage* first = trace_->find("scores", 0);
+  const attn::Stage* first = trace_->find(attn::StageKind::scores, 0);
   if (!first || first->value.on_demand() ||
       static_cast<std::size_t>(first->value.size()) * sizeof(double) < kScoresOnDemandFrom)
     return;  // none, dropped already, or small

@@ -31,8 +31,10 @@ namespace {
 
 std::string stage_list(const TraceShape& t) {
   std::string out;
-  for (const StageShape& s : t.stages)
-    if (out.find("\"" + s.id + "\"") == std::string::npos) out += (out.empty() ? "\"" : ", \"") + s.id + "\"";
+  for (const StageShape& s : t.stages) {
+    const std::string name(name_of(s.id));
+    if (out.find("\"" + name + "\"") == std::string::npos) out += (out.empty() ? "\"" : ", \"") + name + "\"";
+  }
   return out;
 }
 
@@ -43,10 +45,10 @@ class StepChecker {
       : trace_(trace), path_(std::move(path)), problems_(problems) {}
 
   const StageShape* stage(const std::string& id, int head, const std::string& field) {
-    const StageShape* s = head >= 0 ? trace_.find(id, head) : trace_.find(id, -1);
-    if (!s && head < 0) s = trace_.find(id, 0);
+    const StageShape* s = head >= 0 ? trace_.find_named(id, head) : trace_.find_named(id, -1);
+    if (!s && head < 0) s = trace_.find_named(id, 0);
     if (s) return s;
-    if (head >= 0 && trace_.find(id, 0))
+    if (head >= 0 && trace_.find_named(id, 0))
       problem(field, "no head " + std::to_string(head) + " (this scene has " + std::to_string(trace_.dims.n_heads) + ")");
     else
       problem(field, "no stage " + quoted_excerpt(id) + " in this scene (its stages: " + stage_list(trace_) + ")");
@@ -56,7 +58,7 @@ class StepChecker {
   void cell(const CellSpec& c, const std::string& field) {
     const StageShape* s = stage(c.stage, c.head, path_key(field, "stage"));
     if (!s) return;
-    const std::string name = s->id + (s->head >= 0 ? " of head " + std::to_string(s->head) : "");
+    const std::string name = std::string(name_of(s->id)) + (s->head >= 0 ? " of head " + std::to_string(s->head) : "");
     if (c.row >= s->rows)
       problem(path_key(field, "row"), std::to_string(c.row) + " is out of range (" + name + " has " + std::to_string(s->rows) + " rows)");
     if (c.col >= s->cols)
@@ -229,8 +231,8 @@ LessonFile parse_lesson(const std::string& text, const std::string& base_dir, co
           apply_edits(b, step.compare->edits, path + ".compare.set");
           step.compare->b = b.scenario;
           const TraceShape tb = shape_of(b.scenario);
-          if (!trace.find(step.compare->stage, 0) && !trace.find(step.compare->stage, -1) && !tb.find(step.compare->stage, 0) &&
-              !tb.find(step.compare->stage, -1))
+          if (!trace.find_named(step.compare->stage, 0) && !trace.find_named(step.compare->stage, -1) &&
+              !tb.find_named(step.compare->stage, 0) && !tb.find_named(step.compare->stage, -1))
             check.problem("compare.stage", "no stage " + quoted_excerpt(step.compare->stage) + " in A or B");
         }
       } catch (const FormatError& e) {

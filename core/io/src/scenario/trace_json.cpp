@@ -21,8 +21,8 @@ json dims_json(const Dims& d) {
 
 json stage_json(const Stage& st) {
   json inputs = json::array();
-  for (const StageRef& ref : st.inputs) inputs.push_back({{"id", ref.id}, {"head", head_json(ref.head)}});
-  json out = {{"id", st.id},
+  for (const StageRef& ref : st.inputs) inputs.push_back({{"id", name_of(ref.id)}, {"head", head_json(ref.head)}});
+  json out = {{"id", name_of(st.id)},
               {"head", head_json(st.head)},
               {"rows", st.value.rows()},
               {"cols", st.value.cols()},

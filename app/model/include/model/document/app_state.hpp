@@ -104,7 +104,7 @@ struct ViewOptions {
   };
   std::optional<GoTo> go_to;
   bool go_to_dialog = false;
-  CellRef go_to_draft;  // the dialog's fields
+  std::optional<CellRef> go_to_draft;  // the dialog's fields; none before it first opens
   double fit_zoom = 1;         // a fit zooms this much further in (--zoom)
   // Pixels kept around a fitted picture; an export at S times the pixels
   // keeps S times as many, so it is an exact enlargement of the window's.

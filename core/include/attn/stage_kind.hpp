@@ -1,0 +1,124 @@
+// The vocabulary of stages: every kind of intermediate a trace can hold, and
+// one table that says what each is (its name in files and on the command
+// line, its symbol in explanations, its usual title and formula, its shape
+// and its role). The core, the CLI, the exports and the app all read this
+// table, so a new stage (RoPE, a KV cache, FlashAttention tiles) is added
+// here and to the computation, and nowhere else by name.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "attn/scenario.hpp"
+
+namespace attn {
+
+// In computation order: inputs (with their positional encoding), the heads'
+// stages, then what combines the heads. The order is the table's order.
+enum class StageKind : std::uint8_t {
+  x_raw, pe, x,                          // queries' side: embeddings + PE = X
+  context_raw, pe_context, context,      // keys' side, when there is a context
+  w_q, w_k, w_v,                         // per head: learned projections
+  q, k, v,                               // per head: projected tokens
+  scores, scaled, alibi, biased, masked,  // per head: logits, queries × keys
+  softmax, weights,                      // per head: probabilities
+  head_output,                           // per head: weights · V
+  concat, w_o, output,                   // all heads together
+};
+
+// What a stage is to the pipeline. The animation, the layout and the canvas
+// decide from the role, not from the name, what to do with a stage.
+enum class StageRole : std::uint8_t {
+  Sequence,       // the tokens as the heads read them (X, the context, raw embeddings)
+  Parameter,      // given, fixed or learned, feeds one computation (W_Q, PE, ALiBi bias)
+  Projection,     // tokens × a weight (Q, K, V)
+  Logits,         // queries × keys, before the softmax (scores, scaled, biased, masked)
+  Probabilities,  // queries × keys, after the softmax (softmax, weights)
+  WeightedSum,    // weights · V (a head's output)
+  Concat,         // the heads side by side
+  Output,         // the heads mixed by W_O
+};
+
+// One extent of a stage's shape, in terms of the scene's dimensions.
+enum class Extent : std::uint8_t { n_q, n_k, d_model, d_ctx, d_k, d_v, heads_d_v, d_out };
+
+struct StageInfo {
+  StageKind kind;
+  std::string_view name;     // in files, exports and on the command line: "scores"
+  std::string_view symbol;   // in explanations: "S"
+  std::string_view title;    // above its grid, in the plain case: "QKᵀ"
+  std::string_view formula;  // under its title, in the plain case: "scores = Q · Kᵀ"
+  bool per_head;             // one grid per head (Stage::head >= 0)
+  Extent rows, cols;         // its shape: (n_q, n_k) for scores
+  StageRole role;
+};
+
+inline constexpr std::array<StageInfo, 23> kStages = {{
+    {StageKind::x_raw, "x_raw", "E", "X (embeddings)", "X (input)", false, Extent::n_q, Extent::d_model,
+     StageRole::Sequence},
+    {StageKind::pe, "pe", "PE", "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)", false,
+     Extent::n_q, Extent::d_model, StageRole::Parameter},
+    {StageKind::x, "x", "X", "X", "X (input)", false, Extent::n_q, Extent::d_model, StageRole::Sequence},
+    {StageKind::context_raw, "context_raw", "E_C", "C (embeddings)", "C (input)", false, Extent::n_k, Extent::d_ctx,
+     StageRole::Sequence},
+    {StageKind::pe_context, "pe_context", "PE_C", "positional encoding",
+     "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)", false, Extent::n_k, Extent::d_ctx, StageRole::Parameter},
+    {StageKind::context, "context", "C", "C", "C (input)", false, Extent::n_k, Extent::d_ctx, StageRole::Sequence},
+    {StageKind::w_q, "w_q", "W_Q", "W_Q", "W_Q (learned)", true, Extent::d_model, Extent::d_k, StageRole::Parameter},
+    {StageKind::w_k, "w_k", "W_K", "W_K", "W_K (learned)", true, Extent::d_ctx, Extent::d_k, StageRole::Parameter},
+    {StageKind::w_v, "w_v", "W_V", "W_V", "W_V (learned)", true, Extent::d_ctx, Extent::d_v, StageRole::Parameter},
+    {StageKind::q, "q", "Q", "Q", "Q = X · W_Q", true, Extent::n_q, Extent::d_k, StageRole::Projection},
+    {StageKind::k, "k", "K", "K", "K = X · W_K", true, Extent::n_k, Extent::d_k, StageRole::Projection},
+    {StageKind::v, "v", "V", "V", "V = X · W_V", true, Extent::n_k, Extent::d_v, StageRole::Projection},
+    {StageKind::scores, "scores", "S", "QKᵀ", "scores = Q · Kᵀ", true, Extent::n_q, Extent::n_k, StageRole::Logits},
+    {StageKind::scaled, "scaled", "scaled", "scaled", "scaled = scores / √d_k", true, Extent::n_q, Extent::n_k,
+     StageRole::Logits},
+    {StageKind::alibi, "alibi", "bias", "ALiBi bias", "bias[i,j] = -m·|i - j|, m = 2^(-8(h+1)/heads)", true,
+     Extent::n_q, Extent::n_k, StageRole::Parameter},
+    {StageKind::biased, "biased", "biased", "scaled + bias", "biased = scaled + ALiBi bias", true, Extent::n_q,
+     Extent::n_k, StageRole::Logits},
+    {StageKind::masked, "masked", "masked", "masked", "masked = blocked ? −∞ : logits", true, Extent::n_q, Extent::n_k,
+     StageRole::Logits},
+    {StageKind::softmax, "softmax", "softmax", "softmax (unmasked)", "softmax(logits)", true, Extent::n_q, Extent::n_k,
+     StageRole::Probabilities},
+    {StageKind::weights, "weights", "A", "softmax weights", "weights = softmax(masked)", true, Extent::n_q,
+     Extent::n_k, StageRole::Probabilities},
+    {StageKind::head_output, "head_output", "Z", "weights · V", "head_output = weights · V", true, Extent::n_q,
+     Extent::d_v, StageRole::WeightedSum},
+    {StageKind::concat, "concat", "concat", "concat", "concat = [head_0 | head_1 | …]", false, Extent::n_q,
+     Extent::heads_d_v, StageRole::Concat},
+    {StageKind::w_o, "w_o", "W_O", "W_O", "W_O (learned)", false, Extent::heads_d_v, Extent::d_out,
+     StageRole::Parameter},
+    {StageKind::output, "output", "Y", "output", "output = concat · W_O", false, Extent::n_q, Extent::d_out,
+     StageRole::Output},
+}};
+
+// The table's entry for `kind` (the table is indexed by kind).
+constexpr const StageInfo& info_of(StageKind kind) { return kStages[static_cast<std::size_t>(kind)]; }
+constexpr std::string_view name_of(StageKind kind) { return info_of(kind).name; }
+constexpr StageRole role_of(StageKind kind) { return info_of(kind).role; }
+// The name as a string, for messages: "stage \"" + to_string(kind) + "\"".
+inline std::string to_string(StageKind kind) { return std::string(name_of(kind)); }
+
+// The kind a file or the command line names ("weights"); nullopt for a name
+// that is no stage.
+std::optional<StageKind> stage_kind_named(std::string_view name);
+
+// How many rows or columns `e` is in a scene of dimensions `d`.
+int extent_of(Extent e, const Dims& d);
+
+// A stage's shape: (rows, cols) by its table entry.
+struct ShapeRule {
+  int rows = 0, cols = 0;
+};
+ShapeRule shape_of(StageKind kind, const Dims& d);
+
+// True for the queries × keys stages a mask blanks (logits and probabilities).
+constexpr bool is_query_key_grid(StageKind kind) {
+  return role_of(kind) == StageRole::Logits || role_of(kind) == StageRole::Probabilities;
+}
+
+}  // namespace attn
