@@ -50,6 +50,23 @@ TEST_CASE("task runner: a job's result lands once, and the window is woken once 
   CHECK_FALSE(runner.take());
 }
 
+TEST_CASE("task runner: a job that lands quietly does not wake the window") {
+  viz::TaskRunner<int, int> runner(
+      [](const int& x, viz::TaskContext<int>& c) {
+        if (x == 0) c.land_quietly();
+        return x;
+      },
+      viz::TaskPolicy::Queue);
+  std::atomic<int> woken{0};
+  runner.set_wake([&] { ++woken; });
+  runner.submit(0);
+  runner.submit(1);
+  runner.wait_idle();
+  CHECK(woken == 1);  // only job 1's
+  CHECK(runner.take());
+  CHECK(runner.take());
+}
+
 TEST_CASE("task runner: cancel stops the running job and drops the waiting ones") {
   BlockingJob blocking;
   std::atomic<int> ran{0};

@@ -12,7 +12,10 @@ namespace model {
 AutosaveWriter::AutosaveWriter(std::string file)
     : file_(std::move(file)),
       lock_(file_),
-      runner_([this](const Step& step, TaskContext<std::optional<Outcome>>&) { return run(step); }, TaskPolicy::Latest) {}
+      runner_([this](const Step& step, TaskContext<std::optional<Outcome>>& task) {
+        if (!step) task.land_quietly();  // a removal has nothing to tell the window
+        return run(step);
+      }, TaskPolicy::Latest) {}
 
 // The last snapshot is written before the run ends: it is what recovery finds.
 AutosaveWriter::~AutosaveWriter() { runner_.wait_idle(); }

@@ -25,7 +25,7 @@ class AutosaveWriter {
   void submit(AutosaveRecord record);
   void remove();
   const std::string& file() const { return file_; }
-  void set_on_written(std::function<void()> wake);  // called on the worker after each write or removal
+  void set_on_written(std::function<void()> wake);  // called on the worker after each write
 
   struct Outcome {
     bool ok = true;

@@ -37,6 +37,11 @@ class TaskControl {
   // A cancel also sets `flag` (core's own); set at once when already cancelled.
   void link_cancel(std::atomic<bool>& flag);
 
+  // The job's final outcome lands without waking the window (nothing in it
+  // for the window to show, such as an autosave copy deleted).
+  void land_quietly() { quiet_ = true; }
+  bool quiet() const { return quiet_; }
+
   void report(int done, int total, std::string text = {});
   // Progress counted by code that cannot call report() (core counts heads
   // in its own atomics): read whenever the UI asks.
@@ -50,6 +55,7 @@ class TaskControl {
 
  private:
   std::atomic<bool> cancelled_{false};
+  bool quiet_ = false;  // the job's thread only
   mutable std::mutex mutex_;
   mutable std::condition_variable cancel_cv_;
   std::vector<std::atomic<bool>*> linked_;

@@ -195,7 +195,7 @@ class TaskRunner {
       Outcome o = run(*input, context);
       context.forget_job();
       input.reset();  // the job's memory is freed here, not on the UI thread
-      land(o.kind, number, context, true, [&](Outcome& kept) { kept = std::move(o); });
+      land(o.kind, number, context, !context.quiet(), [&](Outcome& kept) { kept = std::move(o); });
       lock.lock();
       running_ = nullptr;
       idle_.notify_all();
