@@ -51,12 +51,12 @@ TEST_CASE("task runner: a job's result lands once, and the window is woken once 
 }
 
 TEST_CASE("task runner: a job that lands quietly does not wake the window") {
-  viz::TaskRunner<int, int> runner(
-      [](const int& x, viz::TaskContext<int>& c) {
+  model::TaskRunner<int, int> runner(
+      [](const int& x, model::TaskContext<int>& c) {
         if (x == 0) c.land_quietly();
         return x;
       },
-      viz::TaskPolicy::Queue);
+      model::TaskPolicy::Queue);
   std::atomic<int> woken{0};
   runner.set_wake([&] { ++woken; });
   runner.submit(0);
