@@ -1,4 +1,4 @@
-// GIF (cgif) and MP4 (ffmpeg pipe) writers and the encoding thread.
+// GIF (cgif) and MP4 (ffmpeg pipe) writers and the encoding jobs.
 #include "export/animation_writer.hpp"
 
 #include <unistd.h>
@@ -140,74 +140,64 @@ std::unique_ptr<AnimationWriter> make_mp4_writer(const std::string& path, int wi
 }
 
 EncodeWorker::EncodeWorker(std::unique_ptr<AnimationWriter> writer)
-    : writer_(std::move(writer)), thread_([this] { run(); }) {}
+    : writer_(std::move(writer)),
+      runner_([this](const Job& job, TaskContext<Step>&) { return encode(job); }, TaskPolicy::Queue) {}
 
-EncodeWorker::~EncodeWorker() {
-  cancel();
-  if (thread_.joinable()) thread_.join();
-}
-
-bool EncodeWorker::has_room() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return queue_.size() < 3;
-}
-
-void EncodeWorker::push(RgbaImage frame) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(std::move(frame));
+EncodeWorker::Step EncodeWorker::encode(const Job& job) {
+  if (!writer_) return job.step;  // failed before: the frames after it are skipped
+  try {
+    if (job.step == Step::Frame) {
+      writer_->add(job.frame);
+      return job.step;
+    }
+    if (job.step == Step::Finish) writer_->finish();
+  } catch (...) {
+    writer_.reset();  // closes the file or the pipe on this thread
+    throw;
   }
-  wake_.notify_one();
+  writer_.reset();
+  return job.step;
 }
 
-void EncodeWorker::close() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    closed_ = true;
-  }
-  wake_.notify_one();
-}
+bool EncodeWorker::has_room() const { return runner_.waiting() < 3; }
+
+void EncodeWorker::push(RgbaImage frame) { runner_.submit(Job{Step::Frame, std::move(frame)}); }
+
+void EncodeWorker::close() { runner_.submit(Job{Step::Finish, {}}); }
 
 void EncodeWorker::cancel() {
-  {
-    // Under the lock: set between the worker's check and its wait, the
-    // flag would otherwise be missed and the worker sleep for good.
-    std::lock_guard<std::mutex> lock(mutex_);
-    cancelled_ = true;
-  }
-  wake_.notify_one();
+  if (cancelled_ || done()) return;
+  cancelled_ = true;
+  runner_.cancel();                      // the frames waiting are dropped
+  runner_.submit(Job{Step::Drop, {}});  // and the writer closed on the runner's thread
 }
 
-std::string EncodeWorker::error() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return error_;
-}
-
-void EncodeWorker::run() {
-  try {
-    for (;;) {
-      RgbaImage frame;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [this] { return cancelled_ || closed_ || !queue_.empty(); });
-        if (cancelled_) break;
-        if (queue_.empty()) {  // closed and drained
-          lock.unlock();
-          writer_->finish();
-          break;
-        }
-        frame = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      writer_->add(frame);
-      ++encoded_;
+void EncodeWorker::collect() {
+  while (std::optional<TaskOutcome<Step>> o = runner_.take()) {
+    if (o->failed()) {
+      error_ = o->error;
+      done_ = true;
+    } else if (o->result && *o->result == Step::Frame) {
+      if (o->done()) ++encoded_;
+    } else if (o->result) {
+      done_ = true;  // finished, or closed after a cancel
     }
-  } catch (const std::exception& e) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    error_ = e.what();
   }
-  writer_.reset();  // closes the file or the pipe on this thread
-  done_ = true;
+}
+
+bool EncodeWorker::done() {
+  collect();
+  return done_;
+}
+
+int EncodeWorker::encoded() {
+  collect();
+  return encoded_;
+}
+
+std::string EncodeWorker::error() {
+  collect();
+  return error_;
 }
 
 }  // namespace viz

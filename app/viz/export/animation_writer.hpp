@@ -1,22 +1,19 @@
 // Animation encoders: GIF through libcgif (one 256-colour palette for the
 // whole animation, median cut from a sample frame) and MP4 through an
 // `ffmpeg` process fed raw RGBA frames on a pipe. An EncodeWorker runs one on
-// its own thread, so the window keeps drawing while frames are encoded.
+// a TaskRunner (every frame a job, in order), so the window keeps drawing
+// while frames are encoded.
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "export/offscreen_target.hpp"
 #include "model_names.hpp"
 #include "model/colour/colormap.hpp"
+#include "model/tasks/task_runner.hpp"
 
 namespace viz {
 
@@ -44,7 +41,7 @@ bool ffmpeg_available();
 class EncodeWorker {
  public:
   explicit EncodeWorker(std::unique_ptr<AnimationWriter> writer);
-  ~EncodeWorker();  // cancels when not finished
+  ~EncodeWorker() = default;  // cancels when not finished
   EncodeWorker(const EncodeWorker&) = delete;
   EncodeWorker& operator=(const EncodeWorker&) = delete;
 
@@ -52,21 +49,25 @@ class EncodeWorker {
   void push(RgbaImage frame);  // never blocks
   void close();                // no more frames: finish the file when the queue is empty
   void cancel();               // stop soon; the caller removes the file
-  bool done() const { return done_; }  // finished, failed or cancelled
-  int encoded() const { return encoded_; }
-  std::string error() const;   // "" unless it failed
+  bool done();                 // finished, failed or cancelled
+  int encoded();
+  std::string error();         // "" unless it failed
 
  private:
-  void run();
-  std::unique_ptr<AnimationWriter> writer_;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<RgbaImage> queue_;
-  bool closed_ = false;
-  std::atomic<bool> cancelled_{false}, done_{false};
-  std::atomic<int> encoded_{0};
+  enum class Step { Frame, Finish, Drop };  // Drop: close the file unfinished (cancelled)
+  struct Job {
+    Step step = Step::Frame;
+    RgbaImage frame;
+  };
+  // Runs on the runner's thread, one job at a time: the writer is the job's.
+  Step encode(const Job& job);
+  void collect();  // takes the landed outcomes into the counts below
+
+  std::unique_ptr<AnimationWriter> writer_;  // reset on the runner's thread once finished, failed or dropped
+  bool cancelled_ = false, done_ = false;
+  int encoded_ = 0;
   std::string error_;
-  std::thread thread_;
+  TaskRunner<Job, Step> runner_;  // last: its thread uses the writer
 };
 
 }  // namespace viz

@@ -1,7 +1,6 @@
-// The background reader behind File ▸ Open for large scenes. Requests are
-// numbered: a result is kept only if no newer request (or cancel) came while
-// it was being read, so the window never installs a file the user has
-// already moved on from.
+// The background reader behind File ▸ Open for large scenes. Each request
+// replaces the one before (TaskPolicy::Replace), so the window never
+// installs a file the user has already moved on from.
 #include "model/files/file_loader.hpp"
 
 #include <exception>
@@ -10,103 +9,48 @@
 
 namespace model {
 
-FileLoader::FileLoader() : thread_([this] { run(); }) {}
+FileLoader::FileLoader()
+    : runner_([](const std::string& path, TaskContext<Loaded>& task) { return read(path, task); },
+              TaskPolicy::Replace) {}
 
-FileLoader::~FileLoader() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
+FileLoader::Loaded FileLoader::read(const std::string& path, TaskControl& task) {
+  Loaded result;
+  result.path = path;
+  try {
+    StampedScenario read = load_stamped_scenario(path, attn::io::machine_limits());
+    result.file = std::move(read.file);
+    result.stamp = read.stamp;
+  } catch (const std::exception& e) {
+    result.error = e.what();
   }
-  wake_.notify_all();
-  thread_.join();
+  // The parse cannot stop half-way; a read cancelled meanwhile hands back nothing.
+  task.throw_if_cancelled();
+  return result;
 }
 
-void FileLoader::set_on_ready(std::function<void()> wake) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  on_ready_ = std::move(wake);
-}
+void FileLoader::set_on_ready(std::function<void()> wake) { runner_.set_wake(std::move(wake)); }
 
 void FileLoader::start(std::string path) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    pending_ = std::move(path);
-    ++wanted_;
-    done_.reset();
-  }
-  wake_.notify_all();
+  reading_ = path;
+  runner_.submit(std::move(path));
 }
 
 void FileLoader::cancel() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  pending_.reset();
-  ++wanted_;  // the read in progress, if any, is no longer wanted
-  done_.reset();
+  reading_.clear();
+  runner_.cancel();
+  runner_.discard();
 }
 
-bool FileLoader::busy() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return pending_.has_value() || (working_ && started_ == wanted_ && !read_);
-}
+bool FileLoader::busy() const { return runner_.busy(); }
 
-std::string FileLoader::reading() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (pending_) return *pending_;
-  return working_ && started_ == wanted_ && !read_ ? reading_ : std::string();
-}
+std::string FileLoader::reading() const { return busy() ? reading_ : std::string(); }
 
 std::optional<FileLoader::Loaded> FileLoader::take() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::optional<Loaded> out = std::move(done_);
-  done_.reset();
-  return out;
+  while (std::optional<TaskOutcome<Loaded>> o = runner_.take())
+    if (o->done()) return std::move(o->result);
+  return std::nullopt;
 }
 
-bool FileLoader::has_result() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return done_.has_value();
-}
-
-void FileLoader::wait_idle() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [&] { return !pending_ && !working_; });
-}
-
-void FileLoader::run() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [&] { return stop_ || pending_.has_value(); });
-    if (stop_) return;
-    reading_ = std::move(*pending_);
-    pending_.reset();
-    started_ = wanted_;
-    working_ = true;
-    read_ = false;
-    const std::string path = reading_;
-    lock.unlock();
-    Loaded result;
-    result.path = path;
-    try {
-      StampedScenario read = load_stamped_scenario(path, attn::io::machine_limits());
-      result.file = std::move(read.file);
-      result.stamp = read.stamp;
-    } catch (const std::exception& e) {
-      result.error = e.what();
-    }
-    lock.lock();
-    const bool wanted = started_ == wanted_;
-    if (wanted) done_ = std::move(result);
-    read_ = true;
-    // Wake the window before saying idle: wait_idle() returning means the
-    // result is there and the window has been told.
-    if (wanted && on_ready_) {
-      const std::function<void()> wake = on_ready_;
-      lock.unlock();
-      wake();
-      lock.lock();
-    }
-    working_ = false;
-    idle_.notify_all();
-  }
-}
+bool FileLoader::has_result() const { return runner_.has_done(); }
 
 }  // namespace model

@@ -1,106 +1,57 @@
 // The background lesson check behind --lesson, File > Open lesson and the
-// Lessons menu. Each check has its own job (progress, cancel flag, result)
-// shared with its thread, so a cancelled check can finish its step on its
-// own while a new one starts at once.
+// Lessons menu: attn::io::load_lesson as a job on a TaskPolicy::Replace
+// runner, its step counter read as the task's progress and its cancel flag
+// linked to the task's.
 #include "model/lessons/lesson_loader.hpp"
 
-#include <condition_variable>
 #include <exception>
-#include <mutex>
 
 #include "model/lessons/lesson_opening.hpp"
 
 namespace model {
 
-struct LessonLoader::Job {
+LessonLoader::LessonLoader()
+    : runner_([](const std::string& path, TaskContext<Checked>& task) { return check(path, task); },
+              TaskPolicy::Replace) {}
+
+LessonLoader::Checked LessonLoader::check(const std::string& path, TaskControl& task) {
   attn::io::LessonProgress progress;
-  std::mutex mutex;
-  std::condition_variable finished_cv;
-  std::optional<Checked> result;
-  bool finished = false;
-};
-
-LessonLoader::~LessonLoader() {
-  if (job_) job_->progress.cancel = true;
-  join_finished(true);
+  task.link_cancel(progress.cancel);
+  task.report_from([&progress] { return TaskProgress{progress.steps_done.load(), progress.steps.load(), {}}; });
+  Checked checked;
+  checked.path = path;
+  try {
+    checked.lesson = attn::io::load_lesson(path, &progress);
+  } catch (const attn::Cancelled&) {
+    throw;
+  } catch (const std::exception& e) {
+    checked.message = actions::lesson_problem_message(e);
+  }
+  task.throw_if_cancelled();  // a check cancelled in its last step hands back nothing
+  return checked;
 }
 
-void LessonLoader::set_on_ready(std::function<void()> wake) { wake_ = std::move(wake); }
+void LessonLoader::set_on_ready(std::function<void()> wake) { runner_.set_wake(std::move(wake)); }
 
-void LessonLoader::start(const std::string& path) {
-  cancel();
-  join_finished(false);
-  auto job = std::make_shared<Job>();
-  job_ = job;
-  std::function<void()> wake = wake_;
-  std::thread worker([job, path, wake] {
-    Checked checked;
-    checked.path = path;
-    bool wanted = true;
-    try {
-      checked.lesson = attn::io::load_lesson(path, &job->progress);
-    } catch (const attn::Cancelled&) {
-      wanted = false;
-    } catch (const std::exception& e) {
-      checked.message = actions::lesson_problem_message(e);
-    }
-    {
-      std::lock_guard<std::mutex> lock(job->mutex);
-      if (wanted && !job->progress.cancel) job->result = std::move(checked);
-      job->finished = true;
-    }
-    job->finished_cv.notify_all();
-    if (wake) wake();
-  });
-  threads_.emplace_back(std::move(worker), job);
-}
+void LessonLoader::start(const std::string& path) { runner_.submit(path); }
 
 void LessonLoader::cancel() {
-  if (!job_) return;
-  job_->progress.cancel = true;
-  job_.reset();
+  runner_.cancel();
+  runner_.discard();
 }
 
-bool LessonLoader::busy() const { return job_ != nullptr; }
+bool LessonLoader::busy() const { return runner_.busy() || runner_.has_done(); }
 
 LessonLoader::Progress LessonLoader::progress() const {
-  if (!job_) return {};
-  return {job_->progress.steps_done.load(), job_->progress.steps.load()};
+  if (!busy()) return {};
+  const TaskProgress p = runner_.progress();
+  return {p.done, p.total};
 }
 
 std::optional<LessonLoader::Checked> LessonLoader::take() {
-  if (!job_) return std::nullopt;
-  std::optional<Checked> out;
-  {
-    std::lock_guard<std::mutex> lock(job_->mutex);
-    if (!job_->finished) return std::nullopt;
-    out = std::move(job_->result);
-  }
-  job_.reset();
-  join_finished(false);
-  return out;
-}
-
-void LessonLoader::wait() {
-  if (!job_) return;
-  std::unique_lock<std::mutex> lock(job_->mutex);
-  job_->finished_cv.wait(lock, [&] { return job_->finished; });
-}
-
-void LessonLoader::join_finished(bool all) {
-  for (auto it = threads_.begin(); it != threads_.end();) {
-    bool done = all;
-    if (!done) {
-      std::lock_guard<std::mutex> lock(it->second->mutex);
-      done = it->second->finished;
-    }
-    if (done) {
-      it->first.join();
-      it = threads_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  while (std::optional<TaskOutcome<Checked>> o = runner_.take())
+    if (o->done()) return std::move(o->result);
+  return std::nullopt;
 }
 
 }  // namespace model

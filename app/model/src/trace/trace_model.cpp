@@ -9,11 +9,6 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#if defined(__linux__)
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace model {
 namespace {
@@ -27,15 +22,6 @@ void release_freed_memory() {
 #endif
 }
 
-// The worker and the threads it starts (which inherit this) yield to the
-// window: with every core computing, a frame still gets its core when it
-// wants one, so frames stay smooth while an edit computes on both cores.
-void lower_this_threads_priority() {
-#if defined(__linux__)
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-#endif
-}
-
 }  // namespace
 
 double estimated_work(const attn::Scenario& s) {
@@ -45,27 +31,27 @@ double estimated_work(const attn::Scenario& s) {
                   static_cast<double>(d.n_q + d.n_k) * d.d_model * (2.0 * d.d_k + d.d_v));
 }
 
-TraceModel::TraceModel(double background_work) : background_work_(background_work) {
-  // Every core: the worker runs at a lower priority than the window
-  // (lower_this_threads_priority), so frames keep coming while it computes.
+TraceModel::TraceModel(double background_work)
+    : background_work_(background_work),
+      releaser_([this](const Release& r, TaskContext<std::shared_ptr<attn::Scenario>>& task) { return release(r, task); },
+                TaskPolicy::Queue, TaskOptions{true}),
+      compute_([this](const Job& job, TaskContext<Result>& task) { return compute(job, task); }, TaskPolicy::Replace,
+               TaskOptions{true}) {
+  // Every core: the jobs run at a lower priority than the window
+  // (TaskOptions::below_window), so frames keep coming while they compute.
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  progress_.max_threads = std::max(1, cores);
+  max_threads_ = std::max(1, cores);
 }
 
+// Each runner's jobs look at the other (a recompute waits for the releaser,
+// the releaser asks whether a recompute waits): both stop before either goes.
 TraceModel::~TraceModel() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    quit_ = true;
-    progress_.cancel = true;
-  }
-  wake_worker_.notify_all();
-  if (worker_.joinable()) worker_.join();
+  compute_.cancel();
+  compute_.wait_idle();
+  releaser_.wait_idle();
 }
 
-void TraceModel::set_on_ready(std::function<void()> wake) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  on_ready_ = std::move(wake);
-}
+void TraceModel::set_on_ready(std::function<void()> wake) { compute_.set_wake(std::move(wake)); }
 
 namespace {
 
@@ -145,81 +131,46 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress, con
   return r;
 }
 
-void TraceModel::worker_loop() {
-  lower_this_threads_priority();
-  std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    wake_worker_.wait(lock, [&] { return quit_ || job_.has_value() || trim_; });
-    if (quit_) return;
-    if (trim_) {  // before the next job: its peak should not include what is dead
-      // Not during the frame that shows the new trace: unmapping 500 MB
-      // (2048 tokens) while that frame uploads its textures slowed it from
-      // about 24 to 26-35 ms. A new job cuts the wait short.
-      wake_worker_.wait_for(lock, std::chrono::milliseconds(60), [&] { return quit_ || job_.has_value(); });
-      std::vector<std::shared_ptr<const void>> old;
-      old.swap(retired_);
-      trim_ = false;
-      std::shared_ptr<const attn::Scenario> copy_of = std::move(spare_from_);
-      const bool job_waits = job_.has_value();
-      releasing_ = true;
-      lock.unlock();
-      old.clear();
-      // A waiting job (an edit of X, after the scores on screen were
-      // dropped) writes over the large storage just freed instead of
-      // faulting in as much again; with none, it goes back to the system.
-      if (!job_waits) attn::release_recycled_storage();
-      release_freed_memory();
-      std::shared_ptr<attn::Scenario> copy = copy_of ? std::make_shared<attn::Scenario>(*copy_of) : nullptr;
-      copy_of.reset();
-      lock.lock();
-      if (copy) made_spare_ = std::move(copy);
-      releasing_ = false;
-      idle_.notify_all();
-      continue;
-    }
-    const Job job = std::move(*job_);
-    job_.reset();
-    running_ = true;
-    progress_.cancel = false;  // a cancel meant for the previous job
-    progress_.heads_done = 0;
-    job_heads_ = std::max(1, static_cast<int>(job.scenario->heads.size()));
-    lock.unlock();
-    std::optional<Result> r;
-    // A preview is shown unless a newer job already waits (its own preview
-    // comes soon) or this one was cancelled: the window wakes for it as for
-    // a finished result.
-    auto publish = [this](Result preview) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (job_ || progress_.cancel) return;
-      result_ = std::move(preview);
-      const std::function<void()> wake = on_ready_;
-      lock.unlock();
-      if (wake) wake();
-    };
-    try {
-      r = run(job, &progress_, publish);
-    } catch (const attn::Cancelled&) {
-      // superseded by a newer edit, or cancelled by the user: nothing to show
-    }
-    lock.lock();
-    running_ = false;
-    if (r) result_ = std::move(*r);
-    // A cancelled recompute leaves what it made to the recycled storage.
-    if (!r && !job_) attn::release_recycled_storage();
-    const std::function<void()> wake = on_ready_;
-    idle_.notify_all();
-    if (wake && !job_) {
-      lock.unlock();
-      wake();
-      lock.lock();
-    }
+TraceModel::Result TraceModel::compute(const Job& job, TaskContext<Result>& task) {
+  releaser_.wait_idle();  // what is dead is freed first: the peak should not include it
+  attn::Progress progress;
+  progress.max_threads = max_threads_;
+  task.link_cancel(progress.cancel);
+  const int heads = std::max(1, static_cast<int>(job.scenario->heads.size()));
+  task.report_from([&progress, heads] { return TaskProgress{progress.heads_done.load(), heads, {}}; });
+  // A preview is shown unless this job was cancelled (a newer edit or the
+  // user): the window wakes for it as for a finished result.
+  auto publish = [&task](Result preview) { task.publish(std::move(preview)); };
+  try {
+    return run(job, &progress, publish);
+  } catch (const attn::Cancelled&) {
+    // Stopped by the user (not replaced by a newer edit, which reuses it):
+    // what it made goes back from the recycled storage.
+    if (!compute_.busy()) attn::release_recycled_storage();
+    throw;
   }
+}
+
+std::shared_ptr<attn::Scenario> TraceModel::release(const Release& r, TaskControl& task) {
+  // Not during the frame that shows the new trace: unmapping 500 MB (2048
+  // tokens) while that frame uploads its textures slowed it from about 24
+  // to 26-35 ms. A new recompute cuts the wait short (cancel_running).
+  if (!compute_.busy()) task.wait_cancelled_for(std::chrono::milliseconds(60));
+  const bool job_waits = compute_.busy();
+  r.old.clear();
+  // A waiting job (an edit of X, after the scores on screen were dropped)
+  // writes over the large storage just freed instead of faulting in as much
+  // again; with none, it goes back to the system.
+  if (!job_waits) attn::release_recycled_storage();
+  release_freed_memory();
+  std::shared_ptr<const attn::Scenario> copy_of = std::move(r.spare_from);
+  return copy_of ? std::make_shared<attn::Scenario>(*copy_of) : nullptr;
 }
 
 std::shared_ptr<const attn::Scenario> TraceModel::snapshot(const attn::Scenario& scenario) {
   if (!spare_) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    spare_ = std::move(made_spare_);
+    while (std::optional<TaskOutcome<std::shared_ptr<attn::Scenario>>> o = releaser_.take())
+      if (o->result && *o->result) spare_ = std::move(*o->result);
   }
   if (spare_ && spare_.use_count() == 1) {
     *spare_ = scenario;  // same shapes: copies into the matrices already there
@@ -230,57 +181,41 @@ std::shared_ptr<const attn::Scenario> TraceModel::snapshot(const attn::Scenario&
 }
 
 void TraceModel::retire(std::vector<std::shared_ptr<const void>> old, std::shared_ptr<const attn::Scenario> spare_from) {
-  if (!worker_.joinable()) return;  // teaching scenes: small, freed here
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& p : old)
-      if (p) retired_.push_back(std::move(p));
-    spare_from_ = std::move(spare_from);
-    if (!spare_from_) made_spare_.reset();  // not wanted: a spare exists, or a new document has other shapes
-    trim_ = true;
-  }
-  wake_worker_.notify_all();
+  if (!background_used_) return;  // teaching scenes: small, freed here
+  // Not wanted: a spare exists, or a new document has other shapes.
+  if (!spare_from) releaser_.discard();
+  Release r;
+  for (auto& p : old)
+    if (p) r.old.push_back(std::move(p));
+  r.spare_from = std::move(spare_from);
+  releaser_.submit(std::move(r));
 }
 
 void TraceModel::drop_scores_before(const attn::Scenario& next) {
-  // Without a worker yet, the full trace would be freed on this thread.
-  if (!worker_.joinable() || !trace_ || !scenario_ || !attn::recomputes_everything(*scenario_, next)) return;
+  // Without a background recompute yet, the full trace would be freed on this thread.
+  if (!background_used_ || !trace_ || !scenario_ || !attn::recomputes_everything(*scenario_, next)) return;
   const attn::Stage* first = trace_->find(attn::StageKind::scores, 0);
   if (!first || first->value.on_demand() ||
       static_cast<std::size_t>(first->value.size()) * sizeof(double) < kScoresOnDemandFrom)
     return;  // none, dropped already, or small
   std::shared_ptr<const attn::Trace> full = std::move(trace_);
   trace_ = std::make_shared<const attn::Trace>(attn::with_scores_on_demand(*full, kScoresOnDemandFrom));
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    retired_.push_back(std::move(full));
-    trim_ = true;
-  }
-  wake_worker_.notify_all();
+  Release r;
+  r.old.push_back(std::move(full));
+  releaser_.submit(std::move(r));
 }
 
 void TraceModel::submit(Job job) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (running_) progress_.cancel = true;  // the running recompute is for an older revision
-    job_ = std::move(job);
-    result_.reset();
-    if (!worker_.joinable()) worker_ = std::thread([this] { worker_loop(); });
-  }
-  wake_worker_.notify_all();
+  background_used_ = true;
+  compute_.submit(std::move(job));
+  releaser_.cancel_running();  // its pause before freeing, not the freeing
 }
 
-double TraceModel::progress() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!running_) return 0;
-  return std::min(1.0, static_cast<double>(progress_.heads_done.load()) / job_heads_);
-}
+double TraceModel::progress() const { return compute_.progress().fraction(); }
 
 void TraceModel::drop_job() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  job_.reset();
-  if (running_) progress_.cancel = true;
-  result_.reset();
+  compute_.cancel();
+  compute_.discard();
 }
 
 void TraceModel::cancel() {
@@ -309,8 +244,8 @@ int TraceModel::preview_head() const {
 }
 
 void TraceModel::wait_idle() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [&] { return !running_ && !job_ && !trim_ && !releasing_; });
+  compute_.wait_idle();
+  releaser_.wait_idle();
 }
 
 void TraceModel::apply(Result r) {
@@ -361,12 +296,11 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     cancelled_.clear();
   }
   if (pending_ && !(hold_preview_ && preview())) {  // a background result for the newest revision?
+    // The newest of what landed (a preview and its whole trace may both have).
     std::optional<Result> done;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (result_ && result_->document == document_ && result_->revision == revision_) done = std::move(result_);
-      result_.reset();
-    }
+    while (std::optional<TaskOutcome<Result>> o = compute_.take())
+      if ((o->done() || o->partial()) && o->result->document == document_ && o->result->revision == revision_)
+        done = std::move(o->result);
     if (done) {
       if (!done->preview) pending_ = false;  // a preview: the whole trace follows
       apply(std::move(*done));

@@ -1,3 +1,5 @@
+// The Train view's run: steps on a TaskRunner, published every step (the
+// window is woken at each snapshot), and the UI's copies filled by poll().
 #include "model/train/train_session.hpp"
 
 #include <cmath>
@@ -6,18 +8,15 @@
 
 namespace model {
 
-TrainSession::~TrainSession() { stop_worker(); }
+TrainSession::TrainSession()
+    : runner_([this](attn::train::Trainer* const& trainer, TaskContext<Steps>& task) { return train(*trainer, task); },
+              TaskPolicy::Replace) {}
 
-void TrainSession::set_on_progress(std::function<void()> wake) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  wake_ = std::move(wake);
-}
+void TrainSession::set_on_progress(std::function<void()> wake) { runner_.set_wake(std::move(wake)); }
 
 void TrainSession::stop_worker() {
-  stop_ = true;
-  if (worker_.joinable()) worker_.join();
-  stop_ = false;
-  running_ = false;
+  runner_.cancel();
+  runner_.wait_idle();
 }
 
 std::string TrainSession::reset(const attn::train::TrainConfig& config, int max_steps) {
@@ -40,6 +39,7 @@ std::string TrainSession::resume(const attn::train::TrainConfig& config, attn::t
     return e.what();
   }
   stop_worker();
+  runner_.discard();  // the old run's last steps
   trainer_ = std::move(trainer);
   config_ = trainer_->config();
   held_out_ = trainer_->held_out();
@@ -49,15 +49,9 @@ std::string TrainSession::resume(const attn::train::TrainConfig& config, attn::t
   problem_.clear();
   losses_.clear();
   snapshots_.clear();
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    pending_losses_.clear();
-    pending_snapshots_.clear();
-  }
   // Step 0 (or the opened model) is the first snapshot: the history starts from noise.
   const attn::train::Evaluation e = trainer_->evaluate();
-  publish_snapshot(*trainer_, e.loss);
-  poll();
+  snapshots_.push_back(snapshot_of(*trainer_, e.loss));
   ++generation_;
   return "";
 }
@@ -68,12 +62,10 @@ void TrainSession::set_max_steps(int max_steps) {
 }
 
 void TrainSession::start() {
-  if (!trainer_ || running_) return;
+  if (!trainer_ || running()) return;
   if (trainer_->steps_done() >= max_steps_) return;
-  if (worker_.joinable()) worker_.join();  // a run that reached max_steps by itself
   problem_.clear();
-  running_ = true;
-  worker_ = std::thread([this] { worker_loop(); });
+  runner_.submit(trainer_.get());
 }
 
 void TrainSession::pause() {
@@ -81,70 +73,59 @@ void TrainSession::pause() {
   poll();
 }
 
-void TrainSession::worker_loop() {
-  attn::train::Trainer& trainer = *trainer_;
+TrainSession::Steps TrainSession::train(attn::train::Trainer& trainer, TaskContext<Steps>& task) const {
+  Steps steps;  // not yet handed over
   double loss = 0;
   bool published = true;
-  while (!stop_ && trainer.steps_done() < max_steps_shared_) {
+  while (!task.cancelled() && trainer.steps_done() < max_steps_shared_) {
     // A diverging run (too high a learning rate): the trainer keeps its last
     // finite weights; stop there and say why rather than draw NaN.
     const double next = trainer.step();
     if (!std::isfinite(next)) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      pending_problem_ = "Training stopped at step " + std::to_string(trainer.steps_done()) +
-                         ": the loss overflowed (it is no longer a finite number). Lower the learning rate and press Reset.";
+      steps.problem = "Training stopped at step " + std::to_string(trainer.steps_done()) +
+                      ": the loss overflowed (it is no longer a finite number). Lower the learning rate and press Reset.";
       break;
     }
     loss = next;
     const bool snapshot = trainer.steps_done() % kSnapshotEvery == 0 || trainer.steps_done() >= max_steps_shared_;
     published = snapshot;
-    if (snapshot) publish_snapshot(trainer, loss);
-    std::function<void()> wake;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      pending_losses_.push_back(loss);
-      if (snapshot) wake = wake_;
-    }
-    if (wake) wake();
+    steps.losses.push_back(loss);
+    if (snapshot) steps.snapshots.push_back(snapshot_of(trainer, loss));
+    // Every step's loss goes over at once; the window is woken for snapshots.
+    if (task.publish(std::move(steps), snapshot)) steps = {};
   }
   // Paused between snapshots: the newest weights become one, so what is
   // saved or opened is what the curves end on.
-  if (!published) publish_snapshot(trainer, loss);
-  running_ = false;
-  std::function<void()> wake;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    wake = wake_;
-  }
-  if (wake) wake();
+  if (!published) steps.snapshots.push_back(snapshot_of(trainer, loss));
+  return steps;
 }
 
-void TrainSession::publish_snapshot(const attn::train::Trainer& trainer, double loss) {
+TrainSnapshot TrainSession::snapshot_of(const attn::train::Trainer& trainer, double loss) {
   TrainSnapshot s;
   s.step = trainer.steps_done();
   s.loss = loss;
   s.held_out = trainer.evaluate();
   s.heads = trainer.head_scores();
   s.model = std::make_shared<const attn::train::Model>(trainer.model());
-  std::lock_guard<std::mutex> lock(mutex_);
-  pending_snapshots_.push_back(std::move(s));
+  return s;
 }
 
 bool TrainSession::poll() {
-  std::vector<double> losses;
-  std::vector<TrainSnapshot> snaps;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    losses.swap(pending_losses_);
-    snaps.swap(pending_snapshots_);
-    if (!pending_problem_.empty()) {
-      problem_ = std::exchange(pending_problem_, "");
-      ++generation_;
+  bool changed = false;
+  // A paused run's last steps come back with its cancelled outcome.
+  while (std::optional<TaskOutcome<Steps>> o = runner_.take()) {
+    if (!o->result) continue;
+    Steps& steps = *o->result;
+    if (!steps.problem.empty()) {
+      problem_ = std::move(steps.problem);
+      changed = true;
     }
+    if (steps.losses.empty() && steps.snapshots.empty()) continue;
+    losses_.insert(losses_.end(), steps.losses.begin(), steps.losses.end());
+    for (TrainSnapshot& s : steps.snapshots) snapshots_.push_back(std::move(s));
+    changed = true;
   }
-  if (losses.empty() && snaps.empty()) return false;
-  losses_.insert(losses_.end(), losses.begin(), losses.end());
-  for (TrainSnapshot& s : snaps) snapshots_.push_back(std::move(s));
+  if (!changed) return false;
   thin_snapshots();
   ++generation_;
   return true;
@@ -153,7 +134,7 @@ bool TrainSession::poll() {
 void TrainSession::thin_snapshots() {
   while (snapshots_.size() > kMaxSnapshots) {
     std::vector<TrainSnapshot> kept;
-  kept.reserve(snapshots_.size() / 2 + 2);
+    kept.reserve(snapshots_.size() / 2 + 2);
     for (size_t i = 0; i + 1 < snapshots_.size(); i += 2) kept.push_back(std::move(snapshots_[i]));
     kept.push_back(std::move(snapshots_.back()));
     snapshots_ = std::move(kept);
@@ -161,8 +142,7 @@ void TrainSession::thin_snapshots() {
 }
 
 void TrainSession::wait_stopped() {
-  if (worker_.joinable()) worker_.join();
-  running_ = false;
+  runner_.wait_idle();
   poll();
 }
 

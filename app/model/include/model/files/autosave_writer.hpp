@@ -6,14 +6,12 @@
 // must be told in the window, not on a terminal they may not have.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "model/files/autosave.hpp"
+#include "model/tasks/task_runner.hpp"
 
 namespace model {
 
@@ -35,21 +33,18 @@ class AutosaveWriter {
   };
   // The last write's outcome, once; nullopt when none since the last call.
   std::optional<Outcome> take_outcome();
-  void wait_idle();  // tests: until nothing is pending
+  void wait_idle() { runner_.wait_idle(); }  // tests: until nothing is pending
 
  private:
-  void run();
+  // A record to write, or nullopt to delete the copy; a removal has no outcome.
+  using Step = std::optional<AutosaveRecord>;
+  std::optional<Outcome> run(const Step& step) const;
 
   std::string file_;
   AutosaveLock lock_;  // held while this run lives: its copy is not an orphan
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  std::function<void()> on_written_;
-  std::optional<AutosaveRecord> pending_;
-  std::optional<Outcome> outcome_;
-  bool remove_ = false, stop_ = false, working_ = false;
-  std::thread thread_;  // last: starts once the rest is ready
+  // TaskPolicy::Latest: a newer snapshot replaces one not yet written, but
+  // a write in progress finishes (a copy is never left half-written).
+  TaskRunner<Step, std::optional<Outcome>> runner_;  // last: its thread uses the rest
 };
 
 }  // namespace model

@@ -5,16 +5,14 @@
 // the worker; its result is thrown away).
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "attn/io/scenario_file.hpp"
 #include "model/files/disk_stamp.hpp"
+#include "model/tasks/task_runner.hpp"
 
 namespace model {
 
@@ -33,7 +31,7 @@ class FileLoader {
   };
 
   FileLoader();
-  ~FileLoader();  // stops after the read in progress
+  ~FileLoader() = default;  // stops after the read in progress
   FileLoader(const FileLoader&) = delete;
   FileLoader& operator=(const FileLoader&) = delete;
 
@@ -48,21 +46,15 @@ class FileLoader {
   std::optional<Loaded> take();
   bool has_result() const;  // take() would return one
   // Blocks until nothing is being read (tests).
-  void wait_idle();
+  void wait_idle() { runner_.wait_idle(); }
 
  private:
-  void run();
+  static Loaded read(const std::string& path, TaskControl& task);
 
-  mutable std::mutex mutex_;
-  std::condition_variable wake_, idle_;
-  std::function<void()> on_ready_;
-  std::optional<std::string> pending_;  // waits for the worker
-  std::string reading_;                 // the request being read
-  std::uint64_t wanted_ = 0, started_ = 0;  // requests made; the one the worker reads
-  std::optional<Loaded> done_;
-  bool working_ = false, stop_ = false;
-  bool read_ = false;  // the worker has finished reading the request it took
-  std::thread thread_;  // last: starts once the rest is ready
+  std::string reading_;  // the newest request, until cancelled or taken
+  // Newest wins: a read the user moved on from is cancelled, and its
+  // result (the read runs to its end) never lands.
+  TaskRunner<std::string, Loaded> runner_;
 };
 
 }  // namespace model

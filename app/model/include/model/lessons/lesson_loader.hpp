@@ -1,18 +1,15 @@
 // Checks lesson files on a background thread (attn::io::load_lesson), so a
 // long lesson never freezes the window: its progress is read step by step,
 // and cancel() stops the check before its next step. One check is wanted at
-// a time: starting another cancels the one running.
+// a time: starting another cancels the one running (TaskPolicy::Replace).
 #pragma once
 
 #include <functional>
-#include <memory>
 #include <optional>
 #include <string>
-#include <thread>
-#include <utility>
-#include <vector>
 
 #include "attn/io/lesson_file.hpp"
+#include "model/tasks/task_runner.hpp"
 
 namespace model {
 
@@ -27,8 +24,8 @@ class LessonLoader {
     int done = 0, steps = 0;  // steps checked, of steps (0 until the file is read)
   };
 
-  LessonLoader() = default;
-  ~LessonLoader();  // cancels any check and waits for the step it is on
+  LessonLoader();
+  ~LessonLoader() = default;  // cancels any check and waits for the step it is on
   LessonLoader(const LessonLoader&) = delete;
   LessonLoader& operator=(const LessonLoader&) = delete;
 
@@ -42,16 +39,11 @@ class LessonLoader {
   // The finished check of the newest request, once.
   std::optional<Checked> take();
   // Blocks until the wanted check has finished (tests).
-  void wait();
+  void wait() { runner_.wait_idle(); }
 
  private:
-  struct Job;
-  std::shared_ptr<Job> job_;  // the wanted check
-  // Every check's thread with its job: a cancelled one ends after its step
-  // and is joined later, so Cancel never waits for it.
-  std::vector<std::pair<std::thread, std::shared_ptr<Job>>> threads_;
-  std::function<void()> wake_;
-  void join_finished(bool all);
+  static Checked check(const std::string& path, TaskControl& task);
+  TaskRunner<std::string, Checked> runner_;
 };
 
 }  // namespace model

@@ -1,7 +1,7 @@
 // The derived model: the trace (and its animation timeline) computed from the
 // scenario the user edits. update() recomputes only when the scenario's
 // revision changes, incrementally from the last trace (attn::update_trace).
-// Teaching-sized scenes compute at once; big ones on a worker thread, while
+// Teaching-sized scenes compute at once; big ones as a TaskRunner job, while
 // the last good trace stays on screen marked stale, and a newer edit cancels
 // an older recompute. A trace is only ever replaced whole, by the trace of
 // the newest revision, so the screen never mixes two states.
@@ -15,20 +15,18 @@
 // The preview is of the newest revision too, so nothing mixes two states.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "attn/trace.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/colour/grid_texels.hpp"
 #include "model/document/offending_inputs.hpp"
 #include "model/animation/timeline.hpp"
+#include "model/tasks/task_runner.hpp"
 
 namespace model {
 
@@ -163,15 +161,24 @@ class TraceModel {
   // reusing what `base` already had.
   static void add_colours(Result& r, const Job& job, const attn::Trace* base, const RowRanges* base_ranges,
                           attn::Progress* progress);
-  void worker_loop();
+  // The background recompute: one job on compute_.
+  Result compute(const Job& job, TaskContext<Result>& task);
+  // What retire() hands to releaser_.
+  // (mutable: freeing them is the job's whole point, and must come before
+  // the memory is handed back to the system.)
+  struct Release {
+    mutable std::vector<std::shared_ptr<const void>> old;
+    mutable std::shared_ptr<const attn::Scenario> spare_from;  // to copy into a spare snapshot
+  };
+  std::shared_ptr<attn::Scenario> release(const Release& r, TaskControl& task);
   void submit(Job job);
   // Forgets the waiting job and stops the running one; its result is never shown.
   void drop_job();
   void apply(Result r);
-  // Hands what the UI thread no longer shows to the worker, which frees it
+  // Hands what the UI thread no longer shows to the releaser, which frees it
   // and returns the memory to the system: at 2048 tokens freeing a trace
   // takes tens of milliseconds, too long for the frame that installs the next.
-  // With `spare_from`, the worker then also copies that scenario, so the
+  // With `spare_from`, the releaser then also copies that scenario, so the
   // next edit has a spare snapshot with its pages and shapes (the first edit
   // after opening a 2048-token scene would otherwise copy 35 MB afresh).
   void retire(std::vector<std::shared_ptr<const void>> old, std::shared_ptr<const attn::Scenario> spare_from = nullptr);
@@ -187,7 +194,7 @@ class TraceModel {
   // A copy of the scenario for a job. At 2048 tokens a fresh 35 MB copy is
   // mostly page faults on the window's thread; the spare already has the
   // pages and the shapes. It is the snapshot of the trace before last when
-  // nothing else holds it, else the copy the worker made in retire().
+  // nothing else holds it, else the copy the releaser made in retire().
   std::shared_ptr<const attn::Scenario> snapshot(const attn::Scenario& scenario);
 
   // UI-thread state.
@@ -213,19 +220,15 @@ class TraceModel {
   double background_work_;
   bool hold_preview_ = false;
 
-  // Shared with the worker, under mutex_.
-  mutable std::mutex mutex_;
-  std::condition_variable wake_worker_, idle_;
-  std::optional<Job> job_;
-  std::optional<Result> result_;
-  std::vector<std::shared_ptr<const void>> retired_;
-  std::shared_ptr<const attn::Scenario> spare_from_;  // to copy into made_spare_
-  std::shared_ptr<attn::Scenario> made_spare_;
-  bool running_ = false, quit_ = false, trim_ = false, releasing_ = false;
-  int job_heads_ = 1;
-  attn::Progress progress_;
-  std::function<void()> on_ready_;
-  std::thread worker_;
+  bool background_used_ = false;  // a background recompute was started: big scenes free memory on the releaser
+  int max_threads_ = 1;
+
+  // Both run below the window's priority. The releaser frees what the
+  // screen no longer shows; a recompute starts only once it is idle, so its
+  // peak never includes what is dead. Newest wins on compute_: an edit
+  // cancels the recompute of the edit before.
+  TaskRunner<Release, std::shared_ptr<attn::Scenario>> releaser_;
+  TaskRunner<Job, Result> compute_;  // last: its jobs use the rest
 };
 
 }  // namespace model

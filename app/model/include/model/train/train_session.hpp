@@ -1,21 +1,20 @@
-// A training run for the Train view: the attn::train::Trainer on a worker
-// thread, so the window never waits for a step, and on the UI side the
-// curves and the history of snapshots the worker has published so far.
-// The worker only ever hands over finished values (a loss, a snapshot with
-// its own copy of the weights), under a lock; the UI reads its own copies,
-// taken by poll(), so drawing never touches what the worker is changing.
+// A training run for the Train view: the attn::train::Trainer as a job on a
+// TaskRunner, so the window never waits for a step, and on the UI side the
+// curves and the history of snapshots the job has published so far.
+// The job only ever hands over finished values (losses, snapshots with their
+// own copy of the weights) as partial results; the UI reads its own copies,
+// taken by poll(), so drawing never touches what the job is changing.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "attn/train/trainer.hpp"
+#include "model/tasks/task_runner.hpp"
 
 namespace model {
 
@@ -36,8 +35,8 @@ class TrainSession {
   static constexpr int kSnapshotEvery = 10;
   static constexpr size_t kMaxSnapshots = 160;
 
-  TrainSession() = default;
-  ~TrainSession();
+  TrainSession();
+  ~TrainSession() = default;  // stops the run after the step it is on
   TrainSession(const TrainSession&) = delete;
   TrainSession& operator=(const TrainSession&) = delete;
 
@@ -52,7 +51,7 @@ class TrainSession {
   void start();  // runs until pause() or max_steps
   void pause();
   void set_max_steps(int max_steps);
-  bool running() const { return running_; }
+  bool running() const { return runner_.busy(); }
   bool has_run() const { return trainer_ != nullptr; }
 
   // UI thread: takes what the worker published since the last call.
@@ -76,13 +75,19 @@ class TrainSession {
   const std::string& problem() const { return problem_; }
 
  private:
+  // What the job hands back: the steps since its last hand-over.
+  struct Steps {
+    std::vector<double> losses;
+    std::vector<TrainSnapshot> snapshots;
+    std::string problem;
+  };
   void stop_worker();
-  void worker_loop();
-  void publish_snapshot(const attn::train::Trainer& trainer, double loss);  // worker thread, under no lock
+  Steps train(attn::train::Trainer& trainer, TaskContext<Steps>& task) const;
+  static TrainSnapshot snapshot_of(const attn::train::Trainer& trainer, double loss);
   void thin_snapshots();
 
   attn::train::TrainConfig config_;
-  std::unique_ptr<attn::train::Trainer> trainer_;  // owned by the worker while it runs
+  std::unique_ptr<attn::train::Trainer> trainer_;  // the job's while it runs
   attn::train::Batch held_out_;
   int max_steps_ = 0;
   int start_step_ = 0;
@@ -93,16 +98,11 @@ class TrainSession {
   std::uint64_t generation_ = 0;
   std::string problem_;
 
-  // Shared with the worker.
-  std::mutex mutex_;
-  std::vector<double> pending_losses_;
-  std::vector<TrainSnapshot> pending_snapshots_;
-  std::string pending_problem_;
-  std::atomic<bool> running_{false};
-  std::atomic<bool> stop_{false};
+  // Read by the job at each step: set_max_steps() may move the end of a running job.
   std::atomic<int> max_steps_shared_{0};
-  std::function<void()> wake_;
-  std::thread worker_;
+  // The job's input is the trainer it steps (the UI leaves it alone while
+  // the job runs); pause() is the task's cancel.
+  TaskRunner<attn::train::Trainer*, Steps> runner_;
 };
 
 }  // namespace model

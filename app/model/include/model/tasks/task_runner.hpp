@@ -1,0 +1,263 @@
+// One primitive for every background job of the app (trace recompute, file
+// loading, lesson checks, training, autosave, export encoding), in the
+// spirit of ImHex's TaskManager and Tracy's Worker: a job gets an immutable
+// input on the runner's thread and hands back a result; the UI thread takes
+// finished outcomes when it draws. Cancel is cooperative, "a newer job
+// replaces an older one" is the runner's policy, the window is woken when
+// something lands, and the destructor cancels and joins.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "attn/trace.hpp"
+#include "model/tasks/task_control.hpp"
+
+namespace model {
+
+enum class TaskPolicy {
+  Replace,  // a new job cancels the running one and drops the waiting ones; only the newest lands
+  Latest,   // a new job replaces a waiting one; the running one finishes and lands
+  Queue,    // every job runs, in order, and lands
+};
+
+struct TaskOptions {
+  // The thread yields to the window (TraceModel: with every core
+  // computing, a frame still gets its core when it wants one).
+  bool below_window = false;
+};
+
+template <class Result>
+struct TaskOutcome {
+  enum class Kind { Done, Partial, Cancelled, Failed };
+  Kind kind = Kind::Done;
+  std::uint64_t job = 0;          // submit()'s number
+  std::optional<Result> result;   // Done and Partial; a cancelled job that returned keeps its result
+  std::string error;              // Failed: the exception's text
+  bool done() const { return kind == Kind::Done; }
+  bool partial() const { return kind == Kind::Partial; }
+  bool cancelled() const { return kind == Kind::Cancelled; }
+  bool failed() const { return kind == Kind::Failed; }
+};
+
+// What a running job sees of its runner: cancel, progress and partial results.
+template <class Result>
+class TaskContext : public TaskControl {
+ public:
+  // Hands over a result before the job ends (a preview, a batch of training
+  // steps), moved from only when it lands. False when the job was cancelled:
+  // `partial` is left as it was, for the job to carry into its final result.
+  bool publish(Result&& partial, bool wake = true) { return publish_(partial, wake); }
+
+ private:
+  template <class, class>
+  friend class TaskRunner;
+  std::function<bool(Result&, bool)> publish_;
+};
+
+template <class Input, class Result>
+class TaskRunner {
+ public:
+  using Job = std::function<Result(const Input&, TaskContext<Result>&)>;
+  using Outcome = TaskOutcome<Result>;
+
+  TaskRunner(Job job, TaskPolicy policy, TaskOptions options = {})
+      : job_(std::move(job)), policy_(policy), options_(options) {}
+  // Cancels the running job and drops the waiting ones; returns once the
+  // running job has noticed (a job that checks cancel never hangs it).
+  ~TaskRunner() {
+    std::deque<Waiting> dropped;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+      dropped.swap(waiting_);
+      if (running_) running_->cancel();
+    }
+    wake_worker_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  TaskRunner(const TaskRunner&) = delete;
+  TaskRunner& operator=(const TaskRunner&) = delete;
+
+  // Called on the runner's thread each time an outcome lands (the window sets
+  // Platform::wake), after it can be taken.
+  void set_wake(std::function<void()> wake) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_ = std::move(wake);
+  }
+
+  // Returns the job's number (outcomes carry it). The thread starts with
+  // the first job: a runner never used costs nothing.
+  std::uint64_t submit(Input input) {
+    std::deque<Waiting> dropped;  // freed outside the lock
+    std::uint64_t number;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (policy_ != TaskPolicy::Queue) dropped.swap(waiting_);
+      if (policy_ == TaskPolicy::Replace) {
+        if (running_) running_->cancel();
+        superseded_ = submitted_;  // everything before this one is out of date
+        landed_.clear();
+      }
+      number = ++submitted_;
+      waiting_.push_back({number, std::move(input)});
+      if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    }
+    wake_worker_.notify_all();
+    return number;
+  }
+
+  // Asks the running job to stop and drops the waiting ones. What already
+  // landed stays (discard() drops it).
+  void cancel() {
+    std::deque<Waiting> dropped;
+    std::lock_guard<std::mutex> lock(mutex_);
+    dropped.swap(waiting_);
+    if (running_) running_->cancel();
+  }
+  // Asks only the running job to stop; the waiting ones still run (a
+  // pause of the running one that newer work should cut short).
+  void cancel_running() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (running_) running_->cancel();
+  }
+  // Forgets the outcomes not yet taken.
+  void discard() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    landed_.clear();
+  }
+
+  // The oldest outcome not yet taken.
+  std::optional<Outcome> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (landed_.empty()) return std::nullopt;
+    Outcome out = std::move(landed_.front());
+    landed_.pop_front();
+    return out;
+  }
+  bool has_outcome() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !landed_.empty();
+  }
+  // A finished result waits among the outcomes (not only cancels or errors).
+  bool has_done() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Outcome& o : landed_)
+      if (o.done()) return true;
+    return false;
+  }
+  // A job waits, or one runs and has not been cancelled.
+  bool busy() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !waiting_.empty() || (running_ && !running_->cancelled());
+  }
+  std::size_t waiting() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return waiting_.size();
+  }
+  // The running job's progress; zero when none runs.
+  TaskProgress progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_ ? running_->progress() : TaskProgress{};
+  }
+  // Blocks until no job runs or waits (tests, headless pictures); the wake
+  // of the last outcome has been called by then.
+  void wait_idle() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return waiting_.empty() && !running_; });
+  }
+
+ private:
+  void loop() {
+    if (options_.below_window) lower_this_threads_priority();
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_worker_.wait(lock, [&] { return quit_ || !waiting_.empty(); });
+      if (quit_) return;
+      const std::uint64_t number = waiting_.front().number;
+      std::optional<Input> input(std::move(waiting_.front().input));
+      waiting_.pop_front();
+      TaskContext<Result> context;
+      context.publish_ = [this, number, &context](Result& partial, bool wake) {
+        return land(Outcome::Kind::Partial, number, context, wake, [&](Outcome& o) { o.result = std::move(partial); });
+      };
+      running_ = &context;
+      lock.unlock();
+      Outcome o = run(*input, context);
+      context.forget_job();
+      input.reset();  // the job's memory is freed here, not on the UI thread
+      land(o.kind, number, context, !context.quiet(), [&](Outcome& kept) { kept = std::move(o); });
+      lock.lock();
+      running_ = nullptr;
+      idle_.notify_all();
+    }
+  }
+
+  Outcome run(const Input& input, TaskContext<Result>& context) {
+    Outcome o;
+    try {
+      o.result.emplace(job_(input, context));
+      o.kind = context.cancelled() ? Outcome::Kind::Cancelled : Outcome::Kind::Done;
+    } catch (const attn::Cancelled&) {
+      o.kind = Outcome::Kind::Cancelled;
+    } catch (const std::exception& e) {
+      o.kind = context.cancelled() ? Outcome::Kind::Cancelled : Outcome::Kind::Failed;
+      o.error = e.what();
+    } catch (...) {
+      o.kind = context.cancelled() ? Outcome::Kind::Cancelled : Outcome::Kind::Failed;
+      o.error = "unknown error";
+    }
+    return o;
+  }
+
+  // Keeps an outcome of job `number` for take() (`fill` makes it) unless a
+  // newer job replaced that job or the runner is shutting down; a partial
+  // result also not once cancelled. The check and the store are one step
+  // under the lock, so nothing lands after a submit() that returned, and no
+  // partial result after a cancel() that returned.
+  template <class Fill>
+  bool land(typename Outcome::Kind kind, std::uint64_t number, const TaskControl& context, bool wake, Fill fill) {
+    std::function<void()> call;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (quit_ || number <= superseded_) return false;
+      if (kind == Outcome::Kind::Partial && context.cancelled()) return false;
+      Outcome& o = landed_.emplace_back();
+      fill(o);
+      o.kind = kind;
+      o.job = number;
+      if (wake) call = wake_;
+    }
+    if (call) call();
+    return true;
+  }
+
+  struct Waiting {
+    std::uint64_t number;
+    Input input;
+  };
+
+  const Job job_;
+  const TaskPolicy policy_;
+  const TaskOptions options_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_worker_, idle_;
+  std::deque<Waiting> waiting_;
+  std::deque<Outcome> landed_;
+  TaskControl* running_ = nullptr;
+  std::uint64_t submitted_ = 0, superseded_ = 0;
+  bool quit_ = false;
+  std::function<void()> wake_;
+  std::thread thread_;
+};
+
+}  // namespace model
