@@ -33,7 +33,7 @@ struct RowSample {
 // each pixel shows the cell under its centre (the shader fetches the texel
 // there), so its expected colour is computed from that cell's value.
 RowSample sample_row(const Shot& shot, const attn::Stage& s, const nlohmann::json& g, int grid_row,
-                     const viz::ColorScale& scale, const viz::ThemePalette& palette) {
+                     const viz::ColourScale& scale, const viz::ThemePalette& palette) {
   RowSample out;
   const double x0 = g["x0"], y0 = g["y0"], cw = g["cell_w"], ch = g["cell_h"];
   const int y = static_cast<int>(y0 + (grid_row + 0.5) * ch);
@@ -52,7 +52,7 @@ RowSample sample_row(const Shot& shot, const attn::Stage& s, const nlohmann::jso
       continue;
     }
     ++out.cells;
-    const int d = distance(got, viz::color_of(scale, r, s.value(r, c)));
+    const int d = distance(got, viz::colour_of(scale, r, s.value(r, c)));
     out.mismatched += d > kColourTolerance;
     out.worst = std::max(out.worst, d);
     out.whiteness = std::max(out.whiteness, distance(got, kWhite));
@@ -123,8 +123,8 @@ TEST_SUITE("colours") {
   TEST_CASE("ui: blue-white-orange and viridis on the dark theme colour every cell as the model says") {
     viz::ColourOptions colour;
     colour.theme = viz::Theme::Dark;
-    colour.signed_map = viz::ColormapId::BlueWhiteOrange;
-    colour.probability_map = viz::ColormapId::Viridis;
+    colour.signed_map = viz::ColourmapId::BlueWhiteOrange;
+    colour.probability_map = viz::ColourmapId::Viridis;
     const Shot shot = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", "dark_bwo",
                             "--theme dark --colormap blue-white-orange --prob-colormap viridis");
     for (const char* id : {"w_q", "q", "scores", "masked", "weights", "head_output"}) check_grid_colours(shot, id, 0, 0.5, 0.15, colour);
@@ -139,7 +139,7 @@ TEST_SUITE("colours") {
     viz::ColourOptions colour;
     colour.contrast = viz::Contrast::Row;
     colour.log_weights = true;
-    colour.probability_map = viz::ColormapId::HighContrast;  // a diverging map: probabilities use its upper half
+    colour.probability_map = viz::ColourmapId::HighContrast;  // a diverging map: probabilities use its upper half
     const std::string extra = " --contrast row --log-weights --prob-colormap high-contrast";
     const Shot small = shoot(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/default.json", "row_log_small", extra);
     for (const char* id : {"q", "scores", "masked", "weights"}) check_grid_colours(small, id, 0, 0.5, 0.15, colour);

@@ -13,7 +13,7 @@
 #include "attn/io/lesson_file.hpp"
 #include "ui_support.hpp"
 #include "model_names.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/settings/theme.hpp"
 
@@ -84,7 +84,7 @@ TEST_SUITE("compare") {
     const int px = static_cast<int>(x0 + (static_cast<double>(col) + 0.1) * cw);
     const int py = static_cast<int>(y0 + (static_cast<double>(r) + 0.1) * ch);
     const viz::ColourOptions colour;
-    const viz::Rgba want = viz::sample(viz::colormap(colour.signed_map), (wb - wa)(r, col) > 0 ? 1.0f : 0.0f);
+    const viz::Rgba want = viz::sample(viz::colourmap(colour.signed_map), (wb - wa)(r, col) > 0 ? 1.0f : 0.0f);
     const viz::Rgba got = d.image.at(px, py);
     CHECK_MESSAGE(distance(got, want) <= kColourTolerance,
                   "cell (" << r << ", " << col << ") got " << int(got.r) << "," << int(got.g) << "," << int(got.b));

@@ -71,7 +71,7 @@ TEST_SUITE("explore") {
     CHECK(stray == 0);
     // The softmax rows below the plots: the unscaled row has a saturated cell.
     const Box rows{panel.x0, raw.y1, panel.x1, panel.y1};
-    CHECK(count_colour(shot, rows, viz::sample(viz::colormap(viz::ColormapId::SingleHue), 1.0f), 6) > 100);
+    CHECK(count_colour(shot, rows, viz::sample(viz::colourmap(viz::ColourmapId::SingleHue), 1.0f), 6) > 100);
   }
 
   TEST_CASE("ui: --panel hull plots the values of convex_hull_2d where the model puts them") {

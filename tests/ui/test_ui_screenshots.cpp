@@ -1,5 +1,5 @@
 // Headless screenshots under Xvfb: the colour of every cell of known grids,
-// at the position the app's own layout dump reports, must be the colormap
+// at the position the app's own layout dump reports, must be the colourmap
 // colour of that cell's value as computed here (per-cell and texture paths,
 // a non-square input, multi-head), and the animation must hide cells at
 // t = 0 that it shows at the end.
@@ -133,13 +133,13 @@ TEST_SUITE("animation") {
     const Shot start = shoot(scenario, "t0", "--time 0");
     const Shot end = shoot(scenario, "tend", "");
     const attn::Stage* weights = end.trace.find(attn::StageKind::weights, 0);
-    const viz::ColorScale scale = scale_of(end.trace, *weights);
+    const viz::ColourScale scale = scale_of(end.trace, *weights);
     int x = 0, y = 0;
     for (int r = 0; r < 4; ++r) {
       cell_point(*grid_of(start.layout, "weights", 0), r, 0, 0.5, 0.15, &x, &y);
       CHECK_MESSAGE(distance(start.image.at(x, y), kEmpty) <= 2, "weights[" << r << ",0] drawn at t = 0");
       cell_point(*grid_of(end.layout, "weights", 0), r, 0, 0.5, 0.15, &x, &y);
-      const viz::Rgba expected = viz::color_of(scale, r, weights->value(r, 0));
+      const viz::Rgba expected = viz::colour_of(scale, r, weights->value(r, 0));
       CHECK_MESSAGE(distance(end.image.at(x, y), expected) <= kColourTolerance, "weights[" << r << ",0] wrong at the end");
       CHECK(distance(expected, kEmpty) > 10);  // the test can tell the two apart
     }

@@ -12,7 +12,7 @@
 #include "attn/train/trainer.hpp"
 #include "ui_support.hpp"
 #include "model_names.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/train/train_session.hpp"
 #include "model/train/train_ui.hpp"
@@ -51,7 +51,7 @@ TEST_SUITE("train") {
     const attn::train::SequenceForward f = attn::train::forward(trainer.model(), tokens);
     const nlohmann::json widgets = load_json(layout)["widgets"];
     const Image image = load_png(png);
-    const viz::Colormap& map = viz::colormap(viz::ColourOptions{}.probability_map);
+    const viz::Colourmap& map = viz::colourmap(viz::ColourOptions{}.probability_map);
     const int n = static_cast<int>(tokens.size());
     int checked = 0, worst = 0;
     for (size_t l = 0; l < f.weights.size(); ++l)

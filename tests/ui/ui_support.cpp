@@ -185,8 +185,8 @@ Shot shoot(const std::string& scenario, const std::string& name, const std::stri
   return s;
 }
 
-viz::ColorScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour) {
-  return viz::color_scales(trace, colour)[static_cast<size_t>(trace.index_of(stage.ref()))];
+viz::ColourScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour) {
+  return viz::colour_scales(trace, colour)[static_cast<size_t>(trace.index_of(stage.ref()))];
 }
 
 bool masked_look(const attn::Stage& s, int r, int c) {
@@ -201,7 +201,7 @@ void check_grid_colours(const Shot& shot, const std::string& id, int head, doubl
   REQUIRE_MESSAGE(grid != nullptr, "stage " << id << " head " << head << " not in the layout dump");
   CHECK((*grid)["rows"] == stage->value.rows());  // not transposed
   CHECK((*grid)["cols"] == stage->value.cols());
-  const viz::ColorScale scale = scale_of(shot.trace, *stage, colour);
+  const viz::ColourScale scale = scale_of(shot.trace, *stage, colour);
   const viz::ThemePalette& palette = viz::palette(colour.theme);
   int worst = 0, worst_r = -1, worst_c = -1, bad = 0;
   for (int r = 0; r < stage->value.rows(); ++r)
@@ -211,7 +211,7 @@ void check_grid_colours(const Shot& shot, const std::string& id, int head, doubl
       const viz::Rgba got = shot.image.at(x, y);
       int d;
       if (masked_look(*stage, r, c)) d = std::min(distance(got, palette.masked_fill), distance(got, palette.hatch));
-      else d = distance(got, viz::color_of(scale, r, stage->value(r, c)));
+      else d = distance(got, viz::colour_of(scale, r, stage->value(r, c)));
       if (d > kColourTolerance) ++bad;
       if (d > worst) worst = d, worst_r = r, worst_c = c;
     }

@@ -1,5 +1,5 @@
 // Helpers for the UI tests: run attnviz (already under Xvfb), read the PNGs
-// and JSON dumps it writes, and compare pixels with the colormap. The tests
+// and JSON dumps it writes, and compare pixels with the colourmap. The tests
 // compute the trace themselves, so a wrong colour, position or transposed
 // grid in the app shows up as a mismatch.
 #pragma once
@@ -12,7 +12,7 @@
 
 #include "attn/trace.hpp"
 #include "model_names.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_scale.hpp"
 
 namespace ui_test {
@@ -73,7 +73,7 @@ struct RunningApp {
 
 // The default lesson with n query tokens (random values, fixed seed), saved
 // as `name` in the test folder; returns its path. 80 tokens make 80 x 80
-// score grids, past 64 x 64, so they are drawn through the colormap shader.
+// score grids, past 64 x 64, so they are drawn through the colourmap shader.
 std::string default_lesson_with_tokens(int n, const std::string& name);
 
 // One headless frame: the PNG, the layout dump and the trace computed here.
@@ -94,7 +94,7 @@ Shot shoot(const std::string& scenario, const std::string& name, const std::stri
 constexpr int kColourTolerance = 10;
 
 // The colour scale the app gives a stage of `trace` under `colour` options.
-viz::ColorScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour = {});
+viz::ColourScale scale_of(const attn::Trace& trace, const attn::Stage& stage, const viz::ColourOptions& colour = {});
 
 // Whether the app draws a cell with the masked look (hatched, not coloured).
 bool masked_look(const attn::Stage& s, int r, int c);

@@ -23,14 +23,14 @@ void product_strip(ImDrawList* list, ImVec2 at, const CanvasData& d, float unit,
   if (e.steps.empty() || e.steps[0].terms.empty()) return;
   const std::vector<attn::Term>& terms = e.steps[0].terms;
   const int stage = d.frame.active_stage;
-  const ColorScale& scale = d.scales[static_cast<size_t>(stage)];
+  const ColourScale& scale = d.scales[static_cast<size_t>(stage)];
   const int n = std::min<int>(static_cast<int>(terms.size()), 24);
   double sum = 0;
   for (int t = 0; t < n; ++t) {
     const ImVec2 a(at.x + t * (unit + 3), at.y), b(a.x + unit, a.y + unit);
     if (t < d.frame.terms_done) {
       sum += terms[static_cast<size_t>(t)].value;
-      list->AddRectFilled(a, b, to_imgui(color_of(scale, d.frame.active_row, terms[static_cast<size_t>(t)].value)));
+      list->AddRectFilled(a, b, to_imgui(colour_of(scale, d.frame.active_row, terms[static_cast<size_t>(t)].value)));
     }
     const bool now = t == d.frame.terms_done - 1;
     list->AddRect(a, b, to_imgui(now ? pal.step : pal.panel_border), 0, 0, now ? 2.0f : 1.0f);

@@ -30,7 +30,7 @@ ImVec2 towards(ImVec2 from, ImVec2 to, float distance) {
 
 // Arrows leaving Q, K, V (and their weights) take the stage's accent, as in
 // the articles, so where arrows cross the eye can still tell which is which.
-ImU32 arrow_color(const attn::Stage& source, const ThemePalette& palette) {
+ImU32 arrow_colour(const attn::Stage& source, const ThemePalette& palette) {
   const ImU32 accent = stage_accent(source, palette);
   if (!accent) return to_imgui(palette.arrow);
   const ImVec4 a = ImGui::ColorConvertU32ToFloat4(accent), grey = to_imvec4(palette.arrow);
@@ -47,7 +47,7 @@ void paint_arrows(const PaintContext& ctx, const PipelineLayout& layout) {
   std::vector<ImVec2> p;
   for (const ArrowRoute& a : layout.arrows) {
     if (a.points.size() < 2) continue;
-    const ImU32 color = arrow_color(ctx.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(a.from)].stage)], ctx.palette);
+    const ImU32 colour = arrow_colour(ctx.trace.stages[static_cast<size_t>(layout.grids[static_cast<size_t>(a.from)].stage)], ctx.palette);
     p.clear();
     for (const Vec2d& v : a.points) p.push_back(im(ctx.view.to_screen(v)));
     // The line stops at the base of the head so the tip stays sharp.
@@ -62,10 +62,10 @@ void paint_arrows(const PaintContext& ctx, const PipelineLayout& layout) {
       ctx.list->PathBezierQuadraticCurveTo(p[i], towards(p[i], p[i + 1], r));
     }
     ctx.list->PathLineTo(p.back());
-    ctx.list->PathStroke(color, 0, thickness);
+    ctx.list->PathStroke(colour, 0, thickness);
     const ImVec2 base = p.back(), side(-(tip.y - base.y) / std::max(h, 1e-6f) * head / 2,
                                       (tip.x - base.x) / std::max(h, 1e-6f) * head / 2);
-    ctx.list->AddTriangleFilled(tip, {base.x + side.x, base.y + side.y}, {base.x - side.x, base.y - side.y}, color);
+    ctx.list->AddTriangleFilled(tip, {base.x + side.x, base.y + side.y}, {base.x - side.x, base.y - side.y}, colour);
   }
 }
 
@@ -137,9 +137,9 @@ void paint_laser(const ThemePalette& palette) {
 }
 
 void paint_cell_outline(const PaintContext& ctx, const PipelineLayout& layout, const attn::StageRef& stage, int row,
-                        int col, ImU32 color, float thickness) {
+                        int col, ImU32 colour, float thickness) {
   const GridBox* g = layout.find(ctx.trace.index_of(stage));
-  if (g) paint_region(ctx, *g, row, row + 1, col, col + 1, color, thickness);
+  if (g) paint_region(ctx, *g, row, row + 1, col, col + 1, colour, thickness);
 }
 
 }  // namespace

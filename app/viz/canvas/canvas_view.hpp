@@ -17,7 +17,7 @@
 #include "canvas/grid_renderer.hpp"
 #include "canvas/grid_textures.hpp"
 #include "model/animation/animation.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/layout/layout.hpp"
 #include "model/animation/step_caption.hpp"
 #include "model/trace/trace_model.hpp"
@@ -28,7 +28,7 @@ struct CanvasData {
   const TraceModel& model;
   const Frame& frame;
   const PipelineLayout& layout;
-  const std::vector<ColorScale>& scales;   // parallel to trace.stages
+  const std::vector<ColourScale>& scales;   // parallel to trace.stages
   const attn::Explanation* inspected;      // hovered or pinned cell, or null
   const attn::Explanation* active_cell;    // the cell being animated, or null
   const StepCaption& caption;

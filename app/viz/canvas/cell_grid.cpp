@@ -43,7 +43,7 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
       } else if (blocked) {
         paint_masked(list, a, b, pal);  // the canvas's masked look
       } else {
-        const Rgba fill = color_of(*g.scale, static_cast<int>(r), m(r, c));
+        const Rgba fill = colour_of(*g.scale, static_cast<int>(r), m(r, c));
         list->AddRectFilled(a, b, to_imgui(fill));
         if (cell >= 26) {
           std::string text = compact_number(m(r, c), cell >= 60 ? 3 : 2);
@@ -54,7 +54,7 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
           }
           if (size.x < cell - 4)
             list->AddText(font, text_px, {a.x + (cell - 1 - size.x) / 2, a.y + (cell - 1 - size.y) / 2},
-                          to_imgui(text_color_on(fill)), text.c_str());
+                          to_imgui(text_colour_on(fill)), text.c_str());
         }
       }
       if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell)

@@ -28,7 +28,7 @@ struct GridSpot {
   const attn::Mat* values;
   const attn::BoolMat* blocked_a;
   const attn::BoolMat* blocked_b;
-  const ColorScale* scale;
+  const ColourScale* scale;
 };
 
 // One grid at `origin` with square cells of `cell` px; returns the hovered cell.

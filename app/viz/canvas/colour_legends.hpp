@@ -1,4 +1,4 @@
-// The legends of both chosen colormaps and the masked look, on one line,
+// The legends of both chosen colourmaps and the masked look, on one line,
 // and how wide that line is.
 #pragma once
 

@@ -25,9 +25,9 @@ constexpr float kSkipTextPx = 6.0f;
 ImVec2 to_im(Vec2d p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
 
 // Text of a given pixel size in the closest rasterised font.
-void text(const PaintContext& ctx, float px, ImVec2 pos, ImU32 color, const std::string& s, float wrap = 0) {
+void text(const PaintContext& ctx, float px, ImVec2 pos, ImU32 colour, const std::string& s, float wrap = 0) {
   px = std::max(px, kMinTextPx);
-  ctx.list->AddText(ctx.fonts.for_size(px), px, pos, color, s.c_str(), s.c_str() + s.size(), wrap);
+  ctx.list->AddText(ctx.fonts.for_size(px), px, pos, colour, s.c_str(), s.c_str() + s.size(), wrap);
 }
 
 ImVec2 text_size(const PaintContext& ctx, float px, const std::string& s) {
@@ -35,21 +35,21 @@ ImVec2 text_size(const PaintContext& ctx, float px, const std::string& s) {
   return ctx.fonts.for_size(px)->CalcTextSizeA(px, 1e9f, 0, s.c_str(), s.c_str() + s.size());
 }
 
-void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 color) {
+void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
   // Lines x + y = d across a w x h rectangle (cells need not be square).
   const float w = b.x - a.x, h = b.y - a.y, step = std::max(4.0f, std::min(w, h) / 4);
   for (float d = step; d < w + h; d += step) {
     const ImVec2 p(a.x + std::min(d, w), a.y + std::max(0.0f, d - w));
     const ImVec2 q(a.x + std::max(0.0f, d - h), a.y + std::min(d, h));
-    list->AddLine(p, q, color, 1.0f);
+    list->AddLine(p, q, colour, 1.0f);
   }
 }
 
 // Text turned a quarter to the left, reading upwards from `foot`: drawn
 // flat, then its vertices rotated (ImGui 1.86 has no rotated text).
-void text_upright(const PaintContext& ctx, float px, ImVec2 foot, ImU32 color, const std::string& s) {
+void text_upright(const PaintContext& ctx, float px, ImVec2 foot, ImU32 colour, const std::string& s) {
   const int first = ctx.list->VtxBuffer.Size;
-  text(ctx, px, foot, color, s);
+  text(ctx, px, foot, colour, s);
   px = std::max(px, kMinTextPx);
   for (int i = first; i < ctx.list->VtxBuffer.Size; ++i) {
     ImVec2& p = ctx.list->VtxBuffer[i].pos;
@@ -106,7 +106,7 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
                               24.0f * ctx.text_scale);
   if (12.5 * z < kSkipTextPx) return;
   const float col_px = static_cast<float>(g.cell_w * zoom), row_px = static_cast<float>(g.cell_h * zoom);
-  const ImU32 color = to_imgui(ctx.palette.label);
+  const ImU32 colour = to_imgui(ctx.palette.label);
   const int row_every = std::max(1, static_cast<int>(std::ceil(px * 1.2f / row_px)));
   const Rect cells = ctx.view.to_screen(g.cells);
   const int c_first = std::max(0, static_cast<int>((ctx.clip.x - cells.x0) / col_px));
@@ -126,7 +126,7 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
     const float band = static_cast<float>((g.cells.y0 - g.header.y1) * zoom) - 4;
     for (int c = std::max(c_first, 0); c <= c_last; ++c) {
       const std::string l = fit_text(ctx, px, col_label(c), band);
-      text_upright(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - px / 2, static_cast<float>(cells.y0) - 3}, color, l);
+      text_upright(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - px / 2, static_cast<float>(cells.y0) - 3}, colour, l);
     }
   } else {
     const int col_every = std::max(1, static_cast<int>(std::ceil((widest + 4) / col_px)));
@@ -134,7 +134,7 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
     for (int c = c_first - c_first % col_every; c <= c_last; c += col_every) {
       const std::string l = fit_text(ctx, px, col_label(c), max_w);
       const ImVec2 sz = text_size(ctx, px, l);
-      text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, color, l);
+      text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, colour, l);
     }
   }
   const int r_first = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / row_px));
@@ -143,11 +143,11 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
     std::string l = s.row_labels.size() > static_cast<size_t>(r) ? s.row_labels[static_cast<size_t>(r)] : std::to_string(r);
     if (l.size() > 16) l = l.substr(0, 15) + "…";
     const ImVec2 sz = text_size(ctx, px, l);
-    text(ctx, px, {static_cast<float>(cells.x0) - sz.x - 4, static_cast<float>(cells.y0 + (r + 0.5) * row_px) - px / 2}, color, l);
+    text(ctx, px, {static_cast<float>(cells.x0) - sz.x - 4, static_cast<float>(cells.y0 + (r + 0.5) * row_px) - px / 2}, colour, l);
   }
 }
 
-void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
+void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColourScale& scale, float zoom) {
   const Rect cells = ctx.view.to_screen(g.cells);
   // Cells may be narrower than tall (a shortened long axis).
   const float cell_w_px = static_cast<float>(g.cell_w * zoom), cell_h_px = static_cast<float>(g.cell_h * zoom);
@@ -171,7 +171,7 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
 
 // The number of every shown cell in view, over either path's cells, as the
 // plan says: in every cell or in none (a blank among numbers reads as "not computed").
-void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale,
+void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColourScale& scale,
                         const CellTextPlan& plan) {
   if (!plan.numbers) return;
   const Rect cells = ctx.view.to_screen(g.cells);
@@ -186,14 +186,14 @@ void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::S
       const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
       const std::string label = cell_label(v, plan, cell, width);
       const ImVec2 sz = text_size(ctx, px, label);
-      const Rgba fg = text_color_on(masked_look(s, r, c, v) ? ctx.palette.masked_fill : color_of(scale, r, v));
+      const Rgba fg = text_colour_on(masked_look(s, r, c, v) ? ctx.palette.masked_fill : colour_of(scale, r, v));
       const ImVec2 at(static_cast<float>(cells.x0 + c * cell.w + (cell.w - gap - sz.x) / 2),
                       static_cast<float>(cells.y0 + r * cell.h + (cell.h - gap - sz.y) / 2));
       text(ctx, px, at, to_imgui(fg), label);
     }
 }
 
-void paint_texture(const PaintContext& ctx, const GridBox& g, const ColorScale& scale) {
+void paint_texture(const PaintContext& ctx, const GridBox& g, const ColourScale& scale) {
   const float p = ctx.frame.stage_progress.empty() ? 1.0f : ctx.frame.stage_progress[static_cast<size_t>(g.stage)];
   GridQuad q;
   q.screen = ctx.view.to_screen(g.cells);
@@ -212,7 +212,7 @@ void paint_texture(const PaintContext& ctx, const GridBox& g, const ColorScale& 
 
 // The legend (low end, colour bar split at zero when zero is inside it, high
 // end, what the range covers, the masked look), then the caption, below the cells.
-void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColorScale& scale, float zoom) {
+void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColourScale& scale, float zoom) {
   const float z = zoom * ctx.text_scale;
   const float px = std::clamp(12 * z, kMinTextPx, 24.0f * ctx.text_scale);
   if (12 * z < kSkipTextPx) return;
@@ -263,9 +263,9 @@ void paint_caption(const PaintContext& ctx, const GridBox& g, const attn::Stage&
 
 }  // namespace
 
-void paint_colour_bar(ImDrawList* list, ImVec2 a, ImVec2 b, ColormapId map, float u0, float u1) {
+void paint_colour_bar(ImDrawList* list, ImVec2 a, ImVec2 b, ColourmapId map, float u0, float u1) {
   constexpr int kSteps = 16;
-  const Colormap& m = colormap(map);
+  const Colourmap& m = colourmap(map);
   const float w = b.x - a.x;
   for (int i = 0; i < kSteps; ++i) {
     const float u = u0 + (u1 - u0) * (i + 0.5f) / kSteps;
@@ -278,8 +278,8 @@ void paint_masked(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& pale
   hatch(list, a, b, to_imgui(palette.hatch));
 }
 
-ImU32 cell_fill(const ColorScale& scale, int row, double value, bool blocked, float visibility, const ThemePalette& palette) {
-  const ImU32 target = to_imgui(blocked ? palette.masked_fill : color_of(scale, row, value));
+ImU32 cell_fill(const ColourScale& scale, int row, double value, bool blocked, float visibility, const ThemePalette& palette) {
+  const ImU32 target = to_imgui(blocked ? palette.masked_fill : colour_of(scale, row, value));
   if (visibility >= 1.0f) return target;
   const ImVec4 a = to_imvec4(palette.empty_cell);
   const ImVec4 b = ImGui::ColorConvertU32ToFloat4(target);
@@ -308,7 +308,7 @@ bool paint_frame(const PaintContext& ctx, const GridBox& g) {
 
 }  // namespace
 
-void paint_grid(const PaintContext& ctx, const GridBox& g, const ColorScale& scale, const CellTextPlan& numbers) {
+void paint_grid(const PaintContext& ctx, const GridBox& g, const ColourScale& scale, const CellTextPlan& numbers) {
   if (!paint_frame(ctx, g)) return;
   const attn::Stage& s = ctx.trace.stages[static_cast<size_t>(g.stage)];
   const float zoom = static_cast<float>(ctx.view.zoom);
@@ -355,7 +355,7 @@ void paint_hidden_grid(const PaintContext& ctx, const GridBox& g, int asked_row)
          std::max(small * 4, std::min(static_cast<float>(ctx.view.to_screen(g.box).x1), ctx.clip.z) - a.x));
 }
 
-void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int c0, int c1, ImU32 color,
+void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int c0, int c1, ImU32 colour,
                   float thickness, ImU32 fill) {
   r0 = std::clamp(r0, 0, g.rows), r1 = std::clamp(r1, 0, g.rows);
   c0 = std::clamp(c0, 0, g.cols), c1 = std::clamp(c1, 0, g.cols);
@@ -365,7 +365,7 @@ void paint_region(const PaintContext& ctx, const GridBox& g, int r0, int r1, int
   if (fill) ctx.list->AddRectFilled(to_im(a), to_im(b), fill);
   const float h = thickness / 2;
   ctx.list->AddRect({static_cast<float>(a.x) - h, static_cast<float>(a.y) - h},
-                    {static_cast<float>(b.x) + h, static_cast<float>(b.y) + h}, color, 0, 0, thickness);
+                    {static_cast<float>(b.x) + h, static_cast<float>(b.y) + h}, colour, 0, 0, thickness);
 }
 
 AxisPins paint_pinned_labels(const PaintContext& ctx, const GridBox& g, const Rect& area) {

@@ -1,6 +1,6 @@
 // Draws one stage as a labelled grid on the canvas: title with shape, formula,
 // row/column labels, the cells (per-cell rectangles for small grids, the
-// colormap shader for large ones), the values (in every cell or in none), the
+// colourmap shader for large ones), the values (in every cell or in none), the
 // masked look, and a caption with a colour legend. Reads only const data.
 #pragma once
 
@@ -35,23 +35,23 @@ struct PaintContext {
   float text_scale = 1;    // > 1 in presentation mode (the layout leaves room for it)
 };
 
-// Colour of a cell as drawn: colormap colour, masked look, or empty while hidden.
-ImU32 cell_fill(const ColorScale& scale, int row, double value, bool blocked, float visibility, const ThemePalette& palette);
+// Colour of a cell as drawn: colourmap colour, masked look, or empty while hidden.
+ImU32 cell_fill(const ColourScale& scale, int row, double value, bool blocked, float visibility, const ThemePalette& palette);
 
 // A colour bar from u0 to u1 of `map` in [a, b], for legends.
-void paint_colour_bar(ImDrawList* list, ImVec2 a, ImVec2 b, ColormapId map, float u0 = 0, float u1 = 1);
+void paint_colour_bar(ImDrawList* list, ImVec2 a, ImVec2 b, ColourmapId map, float u0 = 0, float u1 = 1);
 // The masked look (fill and diagonal lines) over [a, b].
 void paint_masked(ImDrawList* list, ImVec2 a, ImVec2 b, const ThemePalette& palette);
 
 // `numbers`: whether and how large the grid prints its values (grid_numbers.hpp).
-void paint_grid(const PaintContext& ctx, const GridBox& box, const ColorScale& scale, const CellTextPlan& numbers);
+void paint_grid(const PaintContext& ctx, const GridBox& box, const ColourScale& scale, const CellTextPlan& numbers);
 
 // A grid a lesson question keeps hidden: title and labels, blank cells, "?".
 // `asked_row` >= 0: the "?" sits on that row, the one the question asks about.
 void paint_hidden_grid(const PaintContext& ctx, const GridBox& box, int asked_row = -1);
 
 // Outlines cells [r0, r1) x [c0, c1) of a grid (sources, highlights, hover).
-void paint_region(const PaintContext& ctx, const GridBox& box, int r0, int r1, int c0, int c1, ImU32 color,
+void paint_region(const PaintContext& ctx, const GridBox& box, int r0, int r1, int c0, int c1, ImU32 colour,
                   float thickness, ImU32 fill = 0);
 
 // Zoomed into a grid past its edges: its row and column labels in strips

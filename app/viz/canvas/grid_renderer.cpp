@@ -1,4 +1,4 @@
-// Large-grid rendering through the colormap shader (shaders/grid.*, embedded
+// Large-grid rendering through the colourmap shader (shaders/grid.*, embedded
 // at build time). The callback saves nothing: ImGui's renderer restores its
 // own state afterwards via ImDrawCallback_ResetRenderState.
 #include "canvas/grid_renderer.hpp"
@@ -12,7 +12,7 @@
 namespace viz {
 namespace {
 
-void set_color(GLint location, ImU32 c) {
+void set_colour(GLint location, ImU32 c) {
   const ImVec4 v = ImGui::ColorConvertU32ToFloat4(c);
   glUniform4f(location, v.x, v.y, v.z, v.w);
 }
@@ -96,9 +96,9 @@ void GridRenderer::draw(const GridQuad& q) const {
   glUniform1i(u_visibility_, 3);
   glUniform1i(u_has_visibility_, q.visibility != 0);
   glUniform1f(u_alpha_, q.alpha);
-  set_color(u_background_, q.background);
-  set_color(u_masked_, q.masked);
-  set_color(u_hatch_, q.hatch);
+  set_colour(u_background_, q.background);
+  set_colour(u_masked_, q.masked);
+  set_colour(u_hatch_, q.hatch);
   glUniform2f(u_grid_, c, rw);
   glUniform2f(u_cell_px_, static_cast<float>(q.screen.width() / std::max(1, q.cols)),
               static_cast<float>(q.screen.height() / std::max(1, q.rows)));

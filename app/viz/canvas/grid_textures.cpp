@@ -35,15 +35,15 @@ void upload_r32f(GLuint texture, int cols, int rows, const float* data) {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-constexpr ColormapId kMaps[] = {ColormapId::RedBlue,  ColormapId::BlueWhiteOrange, ColormapId::HighContrast, ColormapId::Viridis,
-                                 ColormapId::SingleHue, ColormapId::Grayscale,     ColormapId::Mask};
+constexpr ColourmapId kMaps[] = {ColourmapId::RedBlue,  ColourmapId::BlueWhiteOrange, ColourmapId::HighContrast, ColourmapId::Viridis,
+                                 ColourmapId::SingleHue, ColourmapId::Grayscale,     ColourmapId::Mask};
 
 }  // namespace
 
 GridTextures::GridTextures() {
   luts_.resize(std::size(kMaps));
-  for (ColormapId m : kMaps) {
-    const std::vector<std::uint8_t> lut = lookup_table(colormap(m), 256);
+  for (ColourmapId m : kMaps) {
+    const std::vector<std::uint8_t> lut = lookup_table(colourmap(m), 256);
     gl::Texture& t = luts_[static_cast<size_t>(m)];
     t = gl::make_texture();
     glBindTexture(GL_TEXTURE_2D, t.id());
@@ -56,7 +56,7 @@ GridTextures::GridTextures() {
 }
 
 void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, std::uint64_t scales_revision,
-                        const PipelineLayout& layout, const std::vector<ColorScale>& scales,
+                        const PipelineLayout& layout, const std::vector<ColourScale>& scales,
                         const PreparedTexels* prepared) {
   if (values_.size() != trace.stages.size()) values_.resize(trace.stages.size());
   if (generation != generation_) {
@@ -101,7 +101,7 @@ GLuint GridTextures::values(int stage) const {
   return e.generation == generation_ ? e.texture.id() : 0;
 }
 
-GLuint GridTextures::lut(ColormapId map) const {
+GLuint GridTextures::lut(ColourmapId map) const {
   const size_t i = static_cast<size_t>(map);
   return i < luts_.size() ? luts_[i].id() : 0;
 }

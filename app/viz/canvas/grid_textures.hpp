@@ -1,7 +1,7 @@
 // GL textures behind the large-grid path: one R16 texture of LUT entries
 // per large stage, uploaded once per trace and colour scales
 // (per-row ranges and log scales are baked into u here, so the shader only
-// indexes a LUT), one LUT per colormap, and a per-cell visibility texture for
+// indexes a LUT), one LUT per colourmap, and a per-cell visibility texture for
 // the one large stage being animated, refreshed only when the animation time moves.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include "gl/gl_objects.hpp"
 #include "model_names.hpp"
 #include "model/animation/animation.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/colour/grid_texels.hpp"
 #include "model/layout/layout.hpp"
@@ -29,10 +29,10 @@ class GridTextures {
   // this trace and these scales, off the window's thread) are uploaded as
   // they are; the others are made here.
   void sync(const attn::Trace& trace, std::uint64_t generation, std::uint64_t scales_revision, const PipelineLayout& layout,
-            const std::vector<ColorScale>& scales, const PreparedTexels* prepared = nullptr);
+            const std::vector<ColourScale>& scales, const PreparedTexels* prepared = nullptr);
   // The value texture of a stage (0 when not uploaded).
   GLuint values(int stage) const;
-  GLuint lut(ColormapId map) const;
+  GLuint lut(ColourmapId map) const;
 
   // Refreshes per-cell visibility of the large grid being animated; returns
   // the texture to sample for `stage` (0 when the stage is not animating).
@@ -50,7 +50,7 @@ class GridTextures {
     gl::Texture texture;
   };
   std::vector<Entry> values_;
-  std::vector<gl::Texture> luts_;  // indexed by ColormapId
+  std::vector<gl::Texture> luts_;  // indexed by ColourmapId
   gl::Texture live_;
   int live_stage_ = -1;
   double live_t_ = -1;

@@ -27,8 +27,8 @@
 namespace viz {
 namespace {
 
-ColorScale shared_scale(const CompareGrids& g, const ColourOptions& o) {
-  ColorScale s;
+ColourScale shared_scale(const CompareGrids& g, const ColourOptions& o) {
+  ColourScale s;
   s.kind = g.kind;
   if (g.kind == attn::ValueKind::Probability) {
     s.map = o.probability_map;
@@ -170,8 +170,8 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const CompareLayout layout = compare_layout(room);
   const auto cell = static_cast<float>(layout.cell);
 
-  const ColorScale ab = shared_scale(g, state.view.colour);
-  ColorScale d;
+  const ColourScale ab = shared_scale(g, state.view.colour);
+  ColourScale d;
   d.kind = attn::ValueKind::Signed;
   d.map = state.view.colour.signed_map;
   const double span = g.max_abs_diff > 0 ? g.max_abs_diff : 1;

@@ -58,9 +58,9 @@ void draw_histogram(const attn::Histogram& h, int tallest, ImU32 colour, const s
 }
 
 // Eight weights as cells shaded like the canvas's probability grids.
-void draw_weight_row(const char* label, const std::vector<double>& weights, ImU32 colour, ColormapId map) {
+void draw_weight_row(const char* label, const std::vector<double>& weights, ImU32 colour, ColourmapId map) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  ColorScale scale;  // 0..1, like a probability grid per grid
+  ColourScale scale;  // 0..1, like a probability grid per grid
   scale.kind = attn::ValueKind::Probability;
   scale.map = map;
   const float font = ImGui::GetFontSize(), h = font * 1.6f;
@@ -71,8 +71,8 @@ void draw_weight_row(const char* label, const std::vector<double>& weights, ImU3
   ImGui::TextColored(plot::to_vec4(colour), "%s", label);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   for (size_t j = 0; j < weights.size(); ++j) {
-    const Rgba c = color_of(scale, 0, weights[j]);
-    const Rgba t = text_color_on(c);
+    const Rgba c = colour_of(scale, 0, weights[j]);
+    const Rgba t = text_colour_on(c);
     const ImVec2 a(start.x + cell * static_cast<float>(j), start.y), b(a.x + cell - 2, a.y + h);
     dl->AddRectFilled(a, b, IM_COL32(c.r, c.g, c.b, 255));
     // The most precise text that fits the cell; weights below 0.005 may read "≈0".
@@ -105,7 +105,7 @@ void draw_controls(WhyScaleInputs& in, bool narrow) {
 }  // namespace
 
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 canvas_pos,
-                          ImVec2 canvas_size, WidgetProbe* probe, ColormapId probability_map) {
+                          ImVec2 canvas_size, WidgetProbe* probe, ColourmapId probability_map) {
   const float font = ImGui::GetFontSize();
   const ImVec2 size = first_window_size(canvas_size, font * 34, font * 29, font * 44);
   const ImVec2 pos(canvas_pos.x + font, canvas_pos.y + font);

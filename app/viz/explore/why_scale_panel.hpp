@@ -7,7 +7,7 @@
 
 #include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/explore/why_scale_model.hpp"
 
 namespace viz {
@@ -16,6 +16,6 @@ namespace viz {
 // window first appears in the left half of the canvas (canvas_pos, canvas_size).
 // Weights are shaded with `probability_map`, as on the canvas.
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& result, bool* open, ImVec2 canvas_pos,
-                          ImVec2 canvas_size, WidgetProbe* probe, ColormapId probability_map = ColormapId::SingleHue);
+                          ImVec2 canvas_size, WidgetProbe* probe, ColourmapId probability_map = ColourmapId::SingleHue);
 
 }  // namespace viz

@@ -12,7 +12,7 @@
 
 #include "export/offscreen_target.hpp"
 #include "model_names.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/tasks/task_runner.hpp"
 
 namespace viz {

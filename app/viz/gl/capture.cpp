@@ -83,8 +83,8 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["notices"] = notices;
   const ColourOptions& c = state.view.colour;
   j["colour"] = {{"theme", theme_name(c.theme)},
-                 {"colormap_signed", colormap(c.signed_map).name},
-                 {"colormap_probabilities", colormap(c.probability_map).name},
+                 {"colormap_signed", colourmap(c.signed_map).name},
+                 {"colormap_probabilities", colourmap(c.probability_map).name},
                  {"contrast", contrast_name(c.contrast)},
                  {"log_weights", c.log_weights},
                  {"shared_range", c.shared_range}};
@@ -142,8 +142,8 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     std::to_string(static_cast<int>(state.disk.outside)) + std::to_string(state.disk.answered) +
                     std::to_string(state.disk.save_conflict) + "/" +
                     state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) + "/" +
-                    theme_name(state.view.colour.theme) + colormap(state.view.colour.signed_map).name +
-                    colormap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
+                    theme_name(state.view.colour.theme) + colourmap(state.view.colour.signed_map).name +
+                    colourmap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
                     std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range) +
                     "/export " + std::to_string(state.export_ui.dialog) + std::to_string(state.export_ui.running) + std::to_string(state.export_ui.cancel) +
                     std::to_string(static_cast<int>(state.export_ui.progress * 20)) +

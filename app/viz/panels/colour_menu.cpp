@@ -16,8 +16,8 @@ void tooltip(const char* text) {
 }
 
 // Radio items for one slot; a diverging map previews the half a probability uses.
-void map_choices(ColormapId& chosen, bool probabilities, WidgetProbe* probe) {
-  for (const Colormap& m : colormaps()) {
+void map_choices(ColourmapId& chosen, bool probabilities, WidgetProbe* probe) {
+  for (const Colourmap& m : colourmaps()) {
     // The blank shortcut reserves the room the preview bar is drawn in.
     if (ImGui::MenuItem(m.label, "            ", chosen == m.id)) chosen = m.id;
     probe_item(probe, std::string("colours:") + (probabilities ? "probabilities " : "signed ") + m.name);

@@ -1,4 +1,4 @@
-// View ▸ Colours: the colormaps of signed values and of probabilities (each
+// View ▸ Colours: the colourmaps of signed values and of probabilities (each
 // with a preview), the contrast (global, per grid, per row), a log scale for
 // weights, one range for every head, and the theme. Edits the colour options
 // in AppState only; the app recomputes the scales and textures from them.

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "model_names.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "widgets/tiled_window.hpp"
 
 namespace viz {

@@ -122,7 +122,7 @@ std::string App::export_still(const ExportRequest& r) {
         so.transparent = r.transparent;
         so.theme = state_.view.colour.theme;
         so.scale = r.scale;
-        attn::io::write_text_atomically(r.path, pipeline_svg(trace, layout_pipeline(trace, lo), color_scales(trace, state_.view.colour), so));
+        attn::io::write_text_atomically(r.path, pipeline_svg(trace, layout_pipeline(trace, lo), colour_scales(trace, state_.view.colour), so));
         return "";
       }
       case ExportFormat::Csv:

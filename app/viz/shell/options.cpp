@@ -67,7 +67,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   std::string size, export_size, inspect, go_to, granularity = "stage";
   std::string signed_map, probability_map, theme, contrast;
   std::vector<std::string> maps;
-  for (const Colormap& m : colormaps()) maps.push_back(m.name);
+  for (const Colourmap& m : colourmaps()) maps.push_back(m.name);
   int head = -2;
   double time = -1;
   app.add_option("file", o.file, "Scenario file to open (default: the built-in lesson)");
@@ -141,8 +141,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"learned", "sinusoidal"}));
   app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
   app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
-  app.add_option("--colormap", signed_map, "Colormap of signed values: " + colormap_names())->check(CLI::IsMember(maps));
-  app.add_option("--prob-colormap", probability_map, "Colormap of probabilities (weights): " + colormap_names())
+  app.add_option("--colormap", signed_map, "Colormap of signed values: " + colourmap_names())->check(CLI::IsMember(maps));
+  app.add_option("--prob-colormap", probability_map, "Colormap of probabilities (weights): " + colourmap_names())
       ->check(CLI::IsMember(maps));
   app.add_option("--theme", theme, "light, dark or high-contrast")->check(CLI::IsMember({"light", "dark", "high-contrast"}));
   app.add_option("--contrast", contrast, "Colour range per grid, global (shared by every grid of a kind) or per row")
@@ -200,8 +200,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       return 2;
     }
   }
-  if (!signed_map.empty()) o.signed_map = colormap_named(signed_map);
-  if (!probability_map.empty()) o.probability_map = colormap_named(probability_map);
+  if (!signed_map.empty()) o.signed_map = colourmap_named(signed_map);
+  if (!probability_map.empty()) o.probability_map = colourmap_named(probability_map);
   if (!theme.empty()) o.theme = theme_named(theme);
   if (!contrast.empty()) o.contrast = contrast_named(contrast);
   // A headless form never writes over a file it reads (`attnviz s.json

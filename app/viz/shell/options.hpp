@@ -74,7 +74,7 @@ struct Options {
   double soak_seconds = 0;           // --soak: play for this long, print memory and frame time
   // Colour choices for this run only, over the remembered ones (what the
   // user then changes in the menu is remembered).
-  std::optional<ColormapId> signed_map, probability_map;
+  std::optional<ColourmapId> signed_map, probability_map;
   std::optional<Theme> theme;
   std::optional<Contrast> contrast;
   bool log_weights = false, shared_range = false;

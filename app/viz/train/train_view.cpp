@@ -208,7 +208,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
   attn::BoolMat blocked = attn::BoolMat::Constant(n, n, false);
   for (int r = 0; r < n; ++r)
     for (int c = r + 1; c < n; ++c) blocked(r, c) = true;  // causal: a token never sees later ones
-  ColorScale scale;
+  ColourScale scale;
   scale.kind = attn::ValueKind::Probability;
   scale.map = state.view.colour.probability_map;
   scale.range = {0, 1};

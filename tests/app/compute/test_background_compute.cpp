@@ -203,7 +203,7 @@ namespace {
 
 // The texels a window would make itself for this trace, stage and colours.
 std::vector<std::uint16_t> texels_made_here(const model::TraceModel& m, int stage, const model::ColourOptions& colour) {
-  const std::vector<model::ColorScale> scales = model::color_scales(m.trace(), colour, &m.row_ranges());
+  const std::vector<model::ColourScale> scales = model::colour_scales(m.trace(), colour, &m.row_ranges());
   return model::lut_texels(m.trace().stages[static_cast<size_t>(stage)], scales[static_cast<size_t>(stage)], 1);
 }
 

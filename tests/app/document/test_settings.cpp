@@ -39,8 +39,8 @@ std::string raw_text(const fs::path& p) {
 Settings unusual() {
   Settings s;
   s.colour.theme = Theme::HighContrast;
-  s.colour.signed_map = ColormapId::BlueWhiteOrange;
-  s.colour.probability_map = ColormapId::Viridis;
+  s.colour.signed_map = ColourmapId::BlueWhiteOrange;
+  s.colour.probability_map = ColourmapId::Viridis;
   s.colour.contrast = Contrast::Row;
   s.colour.log_weights = true;
   s.colour.shared_range = true;
@@ -161,7 +161,7 @@ TEST_CASE("settings: a field with a bad value falls back alone, and says which")
   SettingsStore store(path.string());
   const Settings& s = store.settings();
   CHECK(s.colour.theme == Theme::Light);
-  CHECK(s.colour.signed_map == ColormapId::Viridis);  // the good fields are kept
+  CHECK(s.colour.signed_map == ColourmapId::Viridis);  // the good fields are kept
   CHECK(s.colour.contrast == Contrast::Row);
   CHECK(s.ui_scale_percent == 0);  // not usable: the UI follows the monitor
   CHECK_FALSE(s.colour.log_weights);

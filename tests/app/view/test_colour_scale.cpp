@@ -38,7 +38,7 @@ attn::Mat mat(int rows, int cols, std::initializer_list<double> values) {
 
 // Every cell of a stage against expected(row, value); reports the worst.
 template <typename Expected>
-void check_all(const ColorScale& scale, const attn::Stage& s, Expected expected) {
+void check_all(const ColourScale& scale, const attn::Stage& s, Expected expected) {
   double worst = 0;
   int wr = -1, wc = -1;
   for (int r = 0; r < s.value.rows(); ++r)
@@ -50,7 +50,7 @@ void check_all(const ColorScale& scale, const attn::Stage& s, Expected expected)
   CHECK(worst < 1e-6);
 }
 
-ColourOptions options(Contrast contrast, ColormapId prob_map = ColormapId::SingleHue) {
+ColourOptions options(Contrast contrast, ColourmapId prob_map = ColourmapId::SingleHue) {
   ColourOptions o;
   o.contrast = contrast;
   o.probability_map = prob_map;
@@ -63,14 +63,14 @@ TEST_CASE("per grid: signed values are symmetric about zero by the grid's larges
   attn::Trace t;
   t.stages.push_back(stage(attn::StageKind::q, 0, attn::ValueKind::Signed, mat(2, 2, {1.0, -3.0, -kInf, 0.5})));
   t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 3, {0.2, 0.3, 0.5})));
-  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Grid));
+  const std::vector<ColourScale> s = colour_scales(t, options(Contrast::Grid));
   REQUIRE(s.size() == 2);
   CHECK(s[0].range.hi == doctest::Approx(3.0));  // −∞ (a masked logit) does not count
   CHECK(s[0].range.lo == doctest::Approx(-3.0));
   check_all(s[0], t.stages[0], [](int, double v) { return std::isinf(v) ? 0.0 : 0.5 + v / 6.0; });
   check_all(s[1], t.stages[1], [](int, double v) { return v; });
   // A diverging map shows probabilities on its white-to-one-hue half.
-  const std::vector<ColorScale> d = color_scales(t, options(Contrast::Grid, ColormapId::BlueWhiteOrange));
+  const std::vector<ColourScale> d = colour_scales(t, options(Contrast::Grid, ColourmapId::BlueWhiteOrange));
   check_all(d[1], t.stages[1], [](int, double v) { return 0.5 + 0.5 * v; });
 }
 
@@ -78,10 +78,10 @@ TEST_CASE("global: every signed grid shares one range, across two stages") {
   attn::Trace t;
   t.stages.push_back(stage(attn::StageKind::x, -1, attn::ValueKind::Signed, mat(1, 2, {2.0, -1.0})));
   t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {-5.0, 4.0})));
-  const std::vector<ColorScale> grid = color_scales(t, options(Contrast::Grid));
+  const std::vector<ColourScale> grid = colour_scales(t, options(Contrast::Grid));
   CHECK(grid[0].range.hi == doctest::Approx(2.0));
   CHECK(grid[1].range.hi == doctest::Approx(5.0));
-  const std::vector<ColorScale> global = color_scales(t, options(Contrast::Global));
+  const std::vector<ColourScale> global = colour_scales(t, options(Contrast::Global));
   CHECK(global[0].range.hi == doctest::Approx(5.0));
   CHECK(global[1].range.hi == doctest::Approx(5.0));
   check_all(global[0], t.stages[0], [](int, double v) { return 0.5 + v / 10.0; });
@@ -95,7 +95,7 @@ TEST_CASE("shared range: every head's grid of one stage shares it, other stages 
   t.stages.push_back(stage(attn::StageKind::x, -1, attn::ValueKind::Signed, mat(1, 2, {0.5, 0.25})));
   ColourOptions o = options(Contrast::Grid);
   o.shared_range = true;
-  const std::vector<ColorScale> s = color_scales(t, o);
+  const std::vector<ColourScale> s = colour_scales(t, o);
   CHECK(s[0].range.hi == doctest::Approx(8.0));
   CHECK(s[1].range.hi == doctest::Approx(8.0));
   CHECK(s[2].range.hi == doctest::Approx(0.5));
@@ -113,7 +113,7 @@ TEST_CASE("per row: each row of weights spans the whole map, masked cells are le
   w.blocked = blocked;
   attn::Trace t;
   t.stages.push_back(w);
-  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Row));
+  const std::vector<ColourScale> s = colour_scales(t, options(Contrast::Row));
   REQUIRE(s[0].rows.size() == 3);
   const double lo[3] = {0, 0.0008, 0.0009}, hi[3] = {1.0, 0.0012, 0.0011};  // row 0: one value, shown at full strength
   for (int r = 0; r < 3; ++r) {
@@ -125,7 +125,7 @@ TEST_CASE("per row: each row of weights spans the whole map, masked cells are le
   CHECK(coordinate(s[0], 2, 0.0010) == doctest::Approx(0.5));
   CHECK(coordinate(s[0], 0, 1.0) == doctest::Approx(1.0));
   // Per grid, the same tiny weights are all but white.
-  const std::vector<ColorScale> g = color_scales(t, options(Contrast::Grid));
+  const std::vector<ColourScale> g = colour_scales(t, options(Contrast::Grid));
   CHECK(coordinate(g[0], 1, 0.0012) < 0.002);
   const Legend l = legend_of(s[0]);
   CHECK(l.lo == "min");
@@ -136,7 +136,7 @@ TEST_CASE("per row: each row of weights spans the whole map, masked cells are le
 TEST_CASE("per row, signed: each row by its own largest magnitude, zero still in the middle") {
   attn::Trace t;
   t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(2, 3, {1.0, -2.0, 0.5, 40.0, 10.0, -20.0})));
-  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Row));
+  const std::vector<ColourScale> s = colour_scales(t, options(Contrast::Row));
   const double m[2] = {2.0, 40.0};
   check_all(s[0], t.stages[0], [&](int r, double v) { return 0.5 + 0.5 * v / m[r]; });
   CHECK(coordinate(s[0], 0, 0.0) == doctest::Approx(0.5));
@@ -149,8 +149,8 @@ TEST_CASE("per row and shared: row r of every head's weights pools into one rang
   t.stages.push_back(stage(attn::StageKind::weights, 1, attn::ValueKind::Probability, mat(1, 2, {0.1, 0.9})));
   ColourOptions o = options(Contrast::Row);
   o.shared_range = true;
-  const std::vector<ColorScale> s = color_scales(t, o);
-  for (const ColorScale& sc : s) {
+  const std::vector<ColourScale> s = colour_scales(t, o);
+  for (const ColourScale& sc : s) {
     CHECK(sc.rows[0].lo == doctest::Approx(0.1));
     CHECK(sc.rows[0].hi == doctest::Approx(0.9));
   }
@@ -162,7 +162,7 @@ TEST_CASE("log scale: log10 from the floor 1e-6 to the top of the range") {
   t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 4, {1e-9, 1e-6, 1e-3, 1.0})));
   ColourOptions o = options(Contrast::Grid);
   o.log_weights = true;
-  const ColorScale s = color_scales(t, o)[0];
+  const ColourScale s = colour_scales(t, o)[0];
   CHECK(s.log);
   check_all(s, t.stages[0], [](int, double v) { return std::max(0.0, (std::log10(v) + 6.0) / 6.0); });
   CHECK(coordinate(s, 0, 0.0) == doctest::Approx(0.0));  // at or below the floor: the lightest colour
@@ -172,20 +172,20 @@ TEST_CASE("log scale: log10 from the floor 1e-6 to the top of the range") {
   CHECK(l.note == "log scale");
   // Per row: from the row's own minimum (above the floor) to its maximum.
   o.contrast = Contrast::Row;
-  const ColorScale r = color_scales(t, o)[0];
+  const ColourScale r = colour_scales(t, o)[0];
   CHECK(coordinate(r, 0, 1e-6) == doctest::Approx(0.0));  // the row minimum (1e-9) is below the floor
   CHECK(coordinate(r, 0, 1e-3) == doctest::Approx(0.5));
   // Signed stages never take the log scale.
   t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {-1.0, 1.0})));
   o.contrast = Contrast::Grid;
-  CHECK_FALSE(color_scales(t, o)[1].log);
+  CHECK_FALSE(colour_scales(t, o)[1].log);
 }
 
 TEST_CASE("legend: min, zero and max of the range in use") {
   attn::Trace t;
   t.stages.push_back(stage(attn::StageKind::q, 0, attn::ValueKind::Signed, mat(1, 2, {2.5, -1.0})));
   t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 2, {0.25, 0.75})));
-  const std::vector<ColorScale> s = color_scales(t, options(Contrast::Grid));
+  const std::vector<ColourScale> s = colour_scales(t, options(Contrast::Grid));
   const Legend q = legend_of(s[0]);
   CHECK(q.lo == "-2.5");
   CHECK(q.zero == "0");
@@ -203,7 +203,7 @@ TEST_CASE("non-finite values take an end, never NaN, flat and empty grids stay d
   t.stages.push_back(stage(attn::StageKind::scores, 0, attn::ValueKind::Signed, mat(1, 2, {0.0, 0.0})));
   t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, mat(1, 2, {0.0, 0.0})));
   for (Contrast c : {Contrast::Global, Contrast::Grid, Contrast::Row}) {
-    const std::vector<ColorScale> s = color_scales(t, options(c));
+    const std::vector<ColourScale> s = colour_scales(t, options(c));
     CHECK(s[0].range.hi == doctest::Approx(1.0));
     CHECK(coordinate(s[0], 0, kInf) == doctest::Approx(1.0));
     CHECK(coordinate(s[0], 0, -kInf) == doctest::Approx(0.0));
@@ -324,8 +324,8 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   flat.x = attn::Mat::Random(300, 8) * 0.1;  // scores near 0: every row about 1/300
   const attn::Trace t = attn::compute_trace(flat);
   const attn::Stage& w = *t.find(attn::StageKind::weights, 0);
-  const std::vector<model::ColorScale> scales = model::color_scales(t, model::ColourOptions{});
-  const model::ColorScale& sc = scales[static_cast<size_t>(t.index_of({attn::StageKind::weights, 0}))];
+  const std::vector<model::ColourScale> scales = model::colour_scales(t, model::ColourOptions{});
+  const model::ColourScale& sc = scales[static_cast<size_t>(t.index_of({attn::StageKind::weights, 0}))];
   CHECK(sc.auto_row);
   CHECK(sc.contrast == model::Contrast::Row);
   REQUIRE(sc.rows.size() == 300);
@@ -337,13 +337,13 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   CHECK(model::legend_of(sc).note.find("each row") != std::string::npos);
   // A short scene keeps one 0..1 range per grid; so does a chosen contrast.
   const attn::Trace small = attn::compute_trace(test_scenes::small_projected());
-  const std::vector<model::ColorScale> small_scales = model::color_scales(small, model::ColourOptions{});
-  const model::ColorScale& s4 = small_scales[static_cast<size_t>(small.index_of({attn::StageKind::weights, 0}))];
+  const std::vector<model::ColourScale> small_scales = model::colour_scales(small, model::ColourOptions{});
+  const model::ColourScale& s4 = small_scales[static_cast<size_t>(small.index_of({attn::StageKind::weights, 0}))];
   CHECK_FALSE(s4.auto_row);
   CHECK(s4.range.lo == 0);
   CHECK(s4.range.hi == 1);
   model::ColourOptions global;
   global.contrast = model::Contrast::Global;
-  const std::vector<model::ColorScale> global_scales = model::color_scales(t, global);
+  const std::vector<model::ColourScale> global_scales = model::colour_scales(t, global);
   CHECK_FALSE(global_scales[static_cast<size_t>(t.index_of({attn::StageKind::weights, 0}))].auto_row);
 }

@@ -1,7 +1,7 @@
 // Export planning and GIF palettes: the format follows the extension, an
 // animation has one frame per 1/fps seconds including both ends, bad
 // requests are named, and the median-cut palette keeps few colours exactly
-// and a smooth colormap ramp within a small error.
+// and a smooth colourmap ramp within a small error.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -61,7 +61,7 @@ TEST_CASE("median cut: few colours kept exactly, extras first, a ramp within a s
 
   // A 4096-colour ramp through the viridis map: more colours than a GIF holds.
   px.clear();
-  const model::Colormap& map = model::colormap(model::ColormapId::Viridis);
+  const model::Colourmap& map = model::colourmap(model::ColourmapId::Viridis);
   for (int i = 0; i < 4096; ++i) {
     const model::Rgba c = model::sample(map, static_cast<float>(i) / 4095);
     px.insert(px.end(), {c.r, c.g, c.b, 255});
@@ -72,7 +72,7 @@ TEST_CASE("median cut: few colours kept exactly, extras first, a ramp within a s
   model::PaletteMapper mapper(pal);
   const std::vector<std::uint8_t> idx = mapper.map(px.data(), px.size() / 4);
   double worst = 0;
-  for (size_t i = 0; i < idx.size(); i += 2) {  // the colormap pixels
+  for (size_t i = 0; i < idx.size(); i += 2) {  // the colourmap pixels
     const model::Rgba& q = pal[idx[i]];
     worst = std::max({worst, std::abs(q.r - double(px[4 * i])), std::abs(q.g - double(px[4 * i + 1])), std::abs(q.b - double(px[4 * i + 2]))});
   }

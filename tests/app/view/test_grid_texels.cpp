@@ -36,7 +36,7 @@ attn::Scenario texel_scene(int variant) {
 }
 
 // "" when every cell's texel is the per-cell path's; else the first difference.
-std::string differs_from_cells(const attn::Stage& st, const model::ColorScale& scale, const std::vector<std::uint16_t>& t) {
+std::string differs_from_cells(const attn::Stage& st, const model::ColourScale& scale, const std::vector<std::uint16_t>& t) {
   const int rows = static_cast<int>(st.value.rows()), cols = static_cast<int>(st.value.cols());
   if (t.size() != static_cast<size_t>(rows) * static_cast<size_t>(cols)) return "wrong size";
   int differing = 0;
@@ -63,14 +63,14 @@ TEST_CASE("grid texels: every cell's texel is the per-cell path's colour, for ev
     for (model::Contrast contrast : {model::Contrast::Global, model::Contrast::Grid, model::Contrast::Row})
       for (bool log : {false, true})
         for (bool shared : {false, true})
-          for (model::ColormapId map : {model::ColormapId::SingleHue, model::ColormapId::RedBlue}) {
+          for (model::ColourmapId map : {model::ColourmapId::SingleHue, model::ColourmapId::RedBlue}) {
             model::ColourOptions o;
             o.contrast = contrast;
             o.log_weights = log;
             o.shared_range = shared;
             o.probability_map = map;  // a diverging map puts probabilities on [0.5, 1]
-            o.signed_map = map == model::ColormapId::RedBlue ? model::ColormapId::BlueWhiteOrange : model::ColormapId::RedBlue;
-            const std::vector<model::ColorScale> scales = model::color_scales(trace, o, &ranges);
+            o.signed_map = map == model::ColourmapId::RedBlue ? model::ColourmapId::BlueWhiteOrange : model::ColourmapId::RedBlue;
+            const std::vector<model::ColourScale> scales = model::colour_scales(trace, o, &ranges);
             for (size_t i = 0; i < trace.stages.size(); ++i) {
               const attn::Stage& st = trace.stages[i];
               INFO("scene ", variant, ", stage ", st.id, " head ", st.head, ", contrast ", model::contrast_name(contrast),

@@ -1,6 +1,6 @@
 // pipeline_svg read back by Python's xml.etree (an independent XML parser):
 // one <rect class="cell"> per laid-out cell, each filled with exactly the
-// colour the grid's ColorScale gives its value (masked cells: the hatch
+// colour the grid's ColourScale gives its value (masked cells: the hatch
 // pattern), at the layout's place; numbers and titles are <text>.
 #include <doctest/doctest.h>
 
@@ -72,8 +72,8 @@ TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, ma
   const attn::Trace trace = attn::compute_trace(test_scenes::small_projected());
   const model::PipelineLayout layout = model::layout_pipeline(trace);
   model::ColourOptions colour;
-  colour.signed_map = model::ColormapId::BlueWhiteOrange;
-  const std::vector<model::ColorScale> scales = model::color_scales(trace, colour);
+  colour.signed_map = model::ColourmapId::BlueWhiteOrange;
+  const std::vector<model::ColourScale> scales = model::colour_scales(trace, colour);
   const auto got = read_back(model::pipeline_svg(trace, layout, scales, {}), "pipeline");
   if (!got) return;
   int expected_cells = 0, masked = 0;
@@ -86,7 +86,7 @@ TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, ma
         CAPTURE(key);
         REQUIRE(got->fill.count(key) == 1);
         const std::string want = s.is_blocked(r, c) ? "url(#masked)"
-                                                    : model::svg_colour(model::color_of(scales[static_cast<size_t>(g.stage)], r, s.value(r, c)));
+                                                    : model::svg_colour(model::colour_of(scales[static_cast<size_t>(g.stage)], r, s.value(r, c)));
         masked += s.is_blocked(r, c);
         CHECK(got->fill.at(key) == want);
         CHECK(got->at.at(key).first == doctest::Approx(g.col_x(c)).epsilon(1e-3));
@@ -102,7 +102,7 @@ TEST_CASE("SVG of the pipeline: a rect per cell, fills from the colour scale, ma
 TEST_CASE("SVG of one grid holds only that grid's cells and a transparent one has no background") {
   const attn::Trace trace = attn::compute_trace(test_scenes::small_projected());
   const model::PipelineLayout layout = model::layout_pipeline(trace);
-  const std::vector<model::ColorScale> scales = model::color_scales(trace, {});
+  const std::vector<model::ColourScale> scales = model::colour_scales(trace, {});
   model::SvgOptions o;
   o.stage = trace.index_of({attn::StageKind::weights, 0});
   o.transparent = true;
@@ -124,7 +124,7 @@ TEST_CASE("SVG: token column labels turn upright as on the canvas, and small val
   model::LayoutOptions lo;
   lo.cell = model::auto_cell_size(trace);
   const model::PipelineLayout layout = model::layout_pipeline(trace, lo);
-  const std::string svg = model::pipeline_svg(trace, layout, model::color_scales(trace, {}), {});
+  const std::string svg = model::pipeline_svg(trace, layout, model::colour_scales(trace, {}), {});
   // Every key label of the scores grid is drawn turned, not side by side.
   const size_t scores = svg.find("data-stage=\"scores\"");
   REQUIRE(scores != std::string::npos);

@@ -153,7 +153,7 @@ std::string number(double v) { return attn::format_number(v, 2); }
 
 }  // namespace
 
-const ValueRange& ColorScale::range_of(int row) const {
+const ValueRange& ColourScale::range_of(int row) const {
   if (rows.empty() || row < 0 || row >= static_cast<int>(rows.size())) return range;
   return rows[static_cast<size_t>(row)];
 }
@@ -239,7 +239,7 @@ bool long_and_flat(const attn::Stage& s, const std::vector<ValueRange>& rows) {
 
 }  // namespace
 
-std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& o, const RowRanges* ranges) {
+std::vector<ColourScale> colour_scales(const attn::Trace& trace, const ColourOptions& o, const RowRanges* ranges) {
   const size_t n = trace.stages.size();
   RowRanges computed;
   if (!ranges || ranges->size() != n) computed = trace_row_ranges(trace);
@@ -262,14 +262,14 @@ std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptio
   for (size_t i = 0; i < n; ++i)
     if (const std::string g = group_of(i); !g.empty()) groups[g].push_back(i);
 
-  std::vector<ColorScale> out(n);
+  std::vector<ColourScale> out(n);
   for (size_t i = 0; i < n; ++i) {
     const attn::Stage& s = trace.stages[i];
-    ColorScale& sc = out[i];
+    ColourScale& sc = out[i];
     sc.kind = s.kind;
     sc.contrast = o.contrast;
     if (s.kind == attn::ValueKind::Mask) {
-      sc.map = ColormapId::Mask;
+      sc.map = ColourmapId::Mask;
       continue;
     }
     const bool probability = s.kind == attn::ValueKind::Probability;
@@ -305,11 +305,11 @@ std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptio
   return out;
 }
 
-float coordinate(const ColorScale& s, int row, double v) {
-  return coordinate_in(s, s.range_of(row), colormap(s.map).diverging, v);
+float coordinate(const ColourScale& s, int row, double v) {
+  return coordinate_in(s, s.range_of(row), colourmap(s.map).diverging, v);
 }
 
-Legend legend_of(const ColorScale& s) {
+Legend legend_of(const ColourScale& s) {
   Legend l;
   const bool per_row = s.contrast == Contrast::Row;
   if (s.kind == attn::ValueKind::Mask) {
@@ -322,7 +322,7 @@ Legend legend_of(const ColorScale& s) {
     l.zero = "0";
     l.zero_u = 0.5f;
   } else {
-    if (colormap(s.map).diverging) l.u0 = 0.5f;
+    if (colourmap(s.map).diverging) l.u0 = 0.5f;
     l.lo = per_row ? "min" : number(s.log ? std::max(s.range.lo, kLogFloor) : s.range.lo);
     l.hi = per_row ? "max" : number(s.range.hi);
     if (!per_row && !s.log && s.range.lo <= 0) l.zero_u = 0;  // "0" is already the low end

@@ -1,4 +1,4 @@
-// Texels for the large-grid path. Values become colormap coordinates with the
+// Texels for the large-grid path. Values become colourmap coordinates with the
 // same model::coordinate() the per-cell path uses, then the LUT entry the
 // shader shows, so the shader only indexes the LUT and both paths agree.
 // Baking the entry (rather than passing per-row ranges to the shader) keeps
@@ -63,7 +63,7 @@ void probability_column(const double* v, const unsigned char* blocked, const dou
   }
 }
 
-void linear_column(const ColorScale& scale, bool diverging, const double* v, const bool* blocked,
+void linear_column(const ColourScale& scale, bool diverging, const double* v, const bool* blocked,
                    const Eigen::ArrayXd& lo, const Eigen::ArrayXd& hi, const Eigen::ArrayXd& span, std::uint16_t* out) {
   const int rows = static_cast<int>(lo.size());
   if (scale.kind == attn::ValueKind::Signed) return signed_column(v, hi.data(), rows, out);
@@ -75,7 +75,7 @@ void linear_column(const ColorScale& scale, bool diverging, const double* v, con
 
 }  // namespace
 
-std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale, int threads) {
+std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColourScale& scale, int threads) {
   const int rows = static_cast<int>(stage.value.rows()), cols = static_cast<int>(stage.value.cols());
   // Column-major, as Eigen stores the values: each column is read and
   // written in one straight pass. (Row-major texels cost a cache miss and a
@@ -83,7 +83,7 @@ std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale
   // A derived stage is made a column at a time (StageValues::col: the same
   // numbers as cell reads), never the whole n×n matrix.
   std::vector<std::uint16_t> out(static_cast<size_t>(rows) * static_cast<size_t>(cols));
-  const bool diverging = colormap(scale.map).diverging;
+  const bool diverging = colourmap(scale.map).diverging;
   const bool* blocked = stage.blocked.size() == stage.value.size() ? stage.blocked.data() : nullptr;
   const bool linear = !scale.log && stage.kind != attn::ValueKind::Mask && scale.kind == stage.kind;
   Eigen::ArrayXd lo(rows), hi(rows), span(rows);
@@ -120,7 +120,7 @@ PreparedTexels prepare_texels(const attn::Trace& trace, const RowRanges& ranges,
                               const std::atomic<bool>* cancel) {
   PreparedTexels p;
   p.colour = request.colour;
-  p.scales = color_scales(trace, request.colour, &ranges);
+  p.scales = colour_scales(trace, request.colour, &ranges);
   p.stages.resize(trace.stages.size());
   LayoutOptions shown;
   shown.head = request.head;

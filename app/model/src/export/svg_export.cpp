@@ -59,7 +59,7 @@ std::string shortened(const std::string& label, size_t chars) {
   return i < label.size() ? label.substr(0, i) + "…" : label;
 }
 
-void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const ColorScale& scale, const ThemePalette& pal,
+void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const ColourScale& scale, const ThemePalette& pal,
                 int n_heads) {
   const attn::Mat m = attn::io::stage_matrix(s);
   out += "<g class=\"grid\" data-stage=\"" + esc(attn::to_string(s.id)) + "\" data-head=\"" + std::to_string(s.head) + "\">\n";
@@ -106,14 +106,14 @@ void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const 
     for (int c = 0; c < g.cols; ++c) {
       const Rect cell = g.cell_rect(r, c);
       const bool masked = s.is_blocked(r, c);
-      const Rgba fill = color_of(scale, r, m(r, c));
+      const Rgba fill = colour_of(scale, r, m(r, c));
       out += "<rect class=\"cell\" data-row=\"" + std::to_string(r) + "\" data-col=\"" + std::to_string(c) + "\" x=\"" +
              num(cell.x0) + "\" y=\"" + num(cell.y0) + "\" width=\"" + num(cell.width()) + "\" height=\"" + num(cell.height()) +
              "\" fill=\"" + (masked ? std::string("url(#masked)") : svg_colour(fill)) + "\" stroke=\"" +
              svg_colour(pal.grid_frame) + "\" stroke-width=\"0.5\"/>\n";
       const std::string t = masked ? std::string() : cell_label(m(r, c), plan, cell_size, svg_text_width);
       if (!t.empty())
-        text(out, cell.x0 + cell.width() / 2, cell.y0 + cell.height() / 2 + plan.px * 0.35, plan.px, text_color_on(fill), t, "middle");
+        text(out, cell.x0 + cell.width() / 2, cell.y0 + cell.height() / 2 + plan.px * 0.35, plan.px, text_colour_on(fill), t, "middle");
     }
   // The legend: the colour bar with its ends (and zero), under the cells.
   if (g.box.y1 - g.cells.y1 >= 20) {
@@ -123,7 +123,7 @@ void paint_grid(std::string& out, const attn::Stage& s, const GridBox& g, const 
     out += "<linearGradient id=\"" + id + "\">";
     for (int i = 0; i <= 8; ++i) {
       const float u = lg.u0 + (lg.u1 - lg.u0) * static_cast<float>(i) / 8;
-      out += "<stop offset=\"" + num(i / 8.0) + "\" stop-color=\"" + svg_colour(sample(colormap(scale.map), u)) + "\"/>";
+      out += "<stop offset=\"" + num(i / 8.0) + "\" stop-color=\"" + svg_colour(sample(colourmap(scale.map), u)) + "\"/>";
     }
     out += "</linearGradient>\n<rect class=\"legend\" x=\"" + num(g.box.x0) + "\" y=\"" + num(y) + "\" width=\"" + num(w) +
            "\" height=\"6\" fill=\"url(#" + id + ")\"/>\n";
@@ -142,7 +142,7 @@ std::string svg_colour(Rgba c) {
   return buf;
 }
 
-std::string pipeline_svg(const attn::Trace& trace, const PipelineLayout& layout, const std::vector<ColorScale>& scales,
+std::string pipeline_svg(const attn::Trace& trace, const PipelineLayout& layout, const std::vector<ColourScale>& scales,
                          const SvgOptions& o) {
   const ThemePalette& pal = palette(o.theme);
   const GridBox* only = o.stage >= 0 ? layout.find(o.stage) : nullptr;

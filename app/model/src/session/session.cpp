@@ -135,13 +135,13 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
 
   const std::uint64_t generation = trace_.generation();
   // Scales made with a background result for the colours on screen are the
-  // ones color_scales() would make here.
+  // ones colour_scales() would make here.
   if (scales_generation_ != generation || scales_colour_ != state_.view.colour) {
     const PreparedTexels* prepared = prepared_texels();
-    scales_ = prepared ? prepared->scales : color_scales(trace, state_.view.colour, &trace_.row_ranges());
+    scales_ = prepared ? prepared->scales : colour_scales(trace, state_.view.colour, &trace_.row_ranges());
     scales_generation_ = generation;
     scales_colour_ = state_.view.colour;
-    ++scales_revision_;  // large grids re-upload their colormap coordinates
+    ++scales_revision_;  // large grids re-upload their colourmap coordinates
   }
   frame_ = evaluate(trace, tl, state_.clock.t);
   // The room the grids had last frame (the strips above and below hold the

@@ -38,7 +38,7 @@ void read_bool(const json& j, const char* key, bool& out, std::vector<std::strin
   else problems.push_back(std::string(key) + " must be true or false, not " + short_text(j[key].dump()));
 }
 
-const char* map_name(ColormapId id) { return colormap(id).name; }
+const char* map_name(ColourmapId id) { return colourmap(id).name; }
 
 std::vector<std::string> absolute_paths(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
@@ -71,10 +71,10 @@ Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
   Settings s;
   if (!j.is_object()) throw std::runtime_error("not a JSON object");
   ColourOptions& c = s.colour;
-  const std::string maps = colormap_names();
+  const std::string maps = colourmap_names();
   read_name(j, "theme", c.theme, theme_named, theme_name, "light, dark, high-contrast", problems);
-  read_name(j, "colormap_signed", c.signed_map, colormap_named, map_name, maps, problems);
-  read_name(j, "colormap_probabilities", c.probability_map, colormap_named, map_name, maps, problems);
+  read_name(j, "colormap_signed", c.signed_map, colourmap_named, map_name, maps, problems);
+  read_name(j, "colormap_probabilities", c.probability_map, colourmap_named, map_name, maps, problems);
   read_name(j, "contrast", c.contrast, contrast_named, contrast_name, "global, grid, row", problems);
   read_bool(j, "log_weights", c.log_weights, problems);
   read_bool(j, "shared_range", c.shared_range, problems);

@@ -1,4 +1,4 @@
-// What the user chose about colour: the theme, one colormap for signed values
+// What the user chose about colour: the theme, one colourmap for signed values
 // and one for probabilities, how far each colour range stretches (contrast),
 // a log scale for weights, and whether the grids of one stage share a range.
 // One struct in AppState; persisted in the settings file.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 
 namespace model {
 
@@ -23,8 +23,8 @@ enum class Contrast {
 
 struct ColourOptions {
   Theme theme = Theme::Light;
-  ColormapId signed_map = ColormapId::RedBlue;
-  ColormapId probability_map = ColormapId::SingleHue;
+  ColourmapId signed_map = ColourmapId::RedBlue;
+  ColourmapId probability_map = ColourmapId::SingleHue;
   Contrast contrast = Contrast::Grid;
   bool log_weights = false;   // probabilities on a log10 scale from kLogFloor
   bool shared_range = false;  // grids of one stage (every head's weights) share a range

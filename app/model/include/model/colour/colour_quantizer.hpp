@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 
 namespace model {
 

@@ -1,6 +1,6 @@
 // How each grid turns a value into a colour: a range (the legend's ends),
 // per grid, shared, global or per row, with an optional log scale for
-// probabilities, then a coordinate u in [0, 1] on the chosen colormap. Pure,
+// probabilities, then a coordinate u in [0, 1] on the chosen colourmap. Pure,
 // computed once per trace and colour options; both render paths call
 // coordinate(), so the shader path (which gets u baked into its texture)
 // and the per-cell path cannot disagree.
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "attn/trace.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_options.hpp"
 
 namespace model {
@@ -25,9 +25,9 @@ struct ValueRange {
   double lo = 0, hi = 1;
 };
 
-struct ColorScale {
+struct ColourScale {
   attn::ValueKind kind = attn::ValueKind::Signed;
-  ColormapId map = ColormapId::RedBlue;
+  ColourmapId map = ColourmapId::RedBlue;
   Contrast contrast = Contrast::Grid;
   bool shared = false;           // the range covers every head's grid of this stage
   bool log = false;              // probabilities: log10 between max(lo, kLogFloor) and hi
@@ -63,18 +63,18 @@ RowRanges trace_row_ranges(const attn::Trace& trace, const attn::Trace& before, 
 bool derived_row_ranges(const attn::Stage& stage, std::vector<ValueRange>& out);
 
 // `ranges`: trace_row_ranges(trace) when already computed, else null.
-std::vector<ColorScale> color_scales(const attn::Trace& trace, const ColourOptions& options,
+std::vector<ColourScale> colour_scales(const attn::Trace& trace, const ColourOptions& options,
                                      const RowRanges* ranges = nullptr);
 
-// The colormap coordinate of value v in row `row`: signed values put zero at
+// The colourmap coordinate of value v in row `row`: signed values put zero at
 // 0.5; probabilities run over [0, 1] on a sequential map and over [0.5, 1]
 // (white to one hue) on a diverging one. Non-finite values take an end.
-float coordinate(const ColorScale& scale, int row, double v);
+float coordinate(const ColourScale& scale, int row, double v);
 
 // coordinate() with the row's range and the map's kind already looked up:
 // the texel loop calls it per cell (millions a grid), everything else per
 // cell through coordinate(), so both give the same u.
-inline float coordinate_in(const ColorScale& s, const ValueRange& g, bool diverging, double v) {
+inline float coordinate_in(const ColourScale& s, const ValueRange& g, bool diverging, double v) {
   if (s.kind == attn::ValueKind::Mask) return v > 0.5 ? 1.0f : 0.0f;
   if (s.kind == attn::ValueKind::Signed) {
     if (std::isnan(v)) return 0.5f;
@@ -93,16 +93,16 @@ inline float coordinate_in(const ColorScale& s, const ValueRange& g, bool diverg
   return static_cast<float>(diverging ? 0.5 + 0.5 * t : t);
 }
 
-inline Rgba color_of(const ColorScale& scale, int row, double v) { return sample(colormap(scale.map), coordinate(scale, row, v)); }
+inline Rgba colour_of(const ColourScale& scale, int row, double v) { return sample(colourmap(scale.map), coordinate(scale, row, v)); }
 
 // What a grid's legend says: the numbers at the colour bar's ends and at its
 // zero (when zero is on the bar), and which part of the bar is used.
 struct Legend {
   std::string lo, zero, hi;  // zero empty when the bar has no zero mark
   float zero_u = -1;         // where zero sits along the bar, 0..1; -1: not on it
-  float u0 = 0, u1 = 1;      // the colormap interval the bar shows
+  float u0 = 0, u1 = 1;      // the colourmap interval the bar shows
   std::string note;          // "per row", "log", "shared", ...
 };
-Legend legend_of(const ColorScale& scale);
+Legend legend_of(const ColourScale& scale);
 
 }  // namespace model

@@ -4,7 +4,7 @@
 // colour by the cell's lightness.
 #pragma once
 
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 
 namespace model {
 

@@ -33,12 +33,12 @@ inline bool masked_look(const attn::Stage& s, int r, int c, double v) {
   return s.is_blocked(r, c) && s.kind == attn::ValueKind::Probability && v == 0;
 }
 
-// The texel of a colormap coordinate u in [0, 1] (negative: masked).
+// The texel of a colourmap coordinate u in [0, 1] (negative: masked).
 std::uint16_t lut_texel(float u);
 // Packs a stage into texels, column-major (cell (r, c) at c * rows + r, as
 // Eigen stores values; the texture is the grid transposed), on `threads`
 // threads (1 or 2).
-std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColorScale& scale, int threads = 2);
+std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColourScale& scale, int threads = 2);
 
 // What the window will show of the next trace: its colours and its head.
 struct TexelRequest {
@@ -56,7 +56,7 @@ struct TexelRequest {
 // trace.stages, empty for the grids not made ahead.
 struct PreparedTexels {
   ColourOptions colour;
-  std::vector<ColorScale> scales;
+  std::vector<ColourScale> scales;
   std::vector<std::vector<std::uint16_t>> stages;
   const std::vector<std::uint16_t>* find(int stage) const {
     if (stage < 0 || stage >= static_cast<int>(stages.size())) return nullptr;

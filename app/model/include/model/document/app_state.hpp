@@ -122,7 +122,7 @@ struct ViewOptions {
   bool slide = false;
   bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
   ViewTransform transform;
-  ColourOptions colour;        // theme, colormaps, contrast (remembered in the settings)
+  ColourOptions colour;        // theme, colourmaps, contrast (remembered in the settings)
 };
 
 // How much larger the canvas text is drawn: presenting, a few grids fill the

@@ -25,7 +25,7 @@ struct SvgOptions {
 // Masked cells are filled with the url(#masked) hatch pattern, never a map
 // colour, so the mask reads without colour too. Numbers print in cells wide
 // enough for at least a one-digit number.
-std::string pipeline_svg(const attn::Trace& trace, const PipelineLayout& layout, const std::vector<ColorScale>& scales,
+std::string pipeline_svg(const attn::Trace& trace, const PipelineLayout& layout, const std::vector<ColourScale>& scales,
                          const SvgOptions& options);
 
 // "#rrggbb", as the SVG writes fills.

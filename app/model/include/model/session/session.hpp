@@ -81,7 +81,7 @@ class Session {
 
   // Derived by update(); the grids ones are valid while the trace model has a trace.
   const PipelineLayout& layout() const { return layout_; }
-  const std::vector<ColorScale>& scales() const { return scales_; }
+  const std::vector<ColourScale>& scales() const { return scales_; }
   std::uint64_t scales_revision() const { return scales_revision_; }  // moves when the scales do
   // Texels a background compute made for the colours on screen, or null.
   const PreparedTexels* prepared_texels() const;
@@ -143,7 +143,7 @@ class Session {
   double last_total_ = -1;
   PipelineLayout layout_;
   LayoutKey layout_key_;
-  std::vector<ColorScale> scales_;
+  std::vector<ColourScale> scales_;
   std::uint64_t scales_generation_ = 0, scales_revision_ = 0;
   ColourOptions scales_colour_;
   Frame frame_;

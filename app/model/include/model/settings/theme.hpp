@@ -1,11 +1,11 @@
-// The colours of everything that is not a colormap (canvas, grid frames,
+// The colours of everything that is not a colourmap (canvas, grid frames,
 // text, arrows, highlights, panels), one palette per theme, so the painter
 // and panels name a role ("muted", "step") and never a number. Light is the
 // original look; dark for dim rooms; high contrast (black on white, no pale
 // greys) for washed-out projectors.
 #pragma once
 
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_options.hpp"
 
 namespace model {

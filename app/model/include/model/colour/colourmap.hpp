@@ -1,4 +1,4 @@
-// Colormaps as data: named lists of colour stops, sampled the same way by the
+// Colourmaps as data: named lists of colour stops, sampled the same way by the
 // per-cell renderer and by the texture shader (through a lookup table built
 // here), so both paths always agree. Every map runs light to dark in its
 // own way: sequential maps from u = 0 (light) to 1 (dark); diverging maps
@@ -19,7 +19,7 @@ struct Rgba {
   bool operator!=(const Rgba& o) const { return !(*this == o); }
 };
 
-enum class ColormapId {
+enum class ColourmapId {
   RedBlue,          // diverging, ColorBrewer RdBu: the app's first map
   BlueWhiteOrange,  // diverging, colour-blind safe
   HighContrast,     // diverging, steep and saturated, for washed-out projectors
@@ -29,34 +29,34 @@ enum class ColormapId {
   Mask,             // the 0/1 mask matrix itself; not offered to choose
 };
 
-struct ColorStop {
+struct ColourStop {
   float u;
   std::uint8_t r, g, b;
 };
 
-struct Colormap {
-  ColormapId id;
+struct Colourmap {
+  ColourmapId id;
   const char* name;     // in settings files and on the command line
   const char* label;    // in menus
   const char* purpose;  // one line for the tooltip
   bool diverging;
-  std::vector<ColorStop> stops;  // u ascending from 0 to 1
+  std::vector<ColourStop> stops;  // u ascending from 0 to 1
 };
 
 // The maps a user can choose, in menu order (Mask is not among them).
-const std::vector<Colormap>& colormaps();
-const Colormap& colormap(ColormapId id);
-std::optional<ColormapId> colormap_named(std::string_view name);
+const std::vector<Colourmap>& colourmaps();
+const Colourmap& colourmap(ColourmapId id);
+std::optional<ColourmapId> colourmap_named(std::string_view name);
 // "red-blue, blue-white-orange, ...": for error messages and --help.
-std::string colormap_names();
+std::string colourmap_names();
 
 // The colour at u in [0, 1] (clamped), interpolated between stops.
-Rgba sample(const Colormap& map, float u);
+Rgba sample(const Colourmap& map, float u);
 
 // RGBA8 lookup table of n entries for the shader: entry i is sample(i / (n - 1)).
-std::vector<std::uint8_t> lookup_table(const Colormap& map, int n = 256);
+std::vector<std::uint8_t> lookup_table(const Colourmap& map, int n = 256);
 
 // Text colour that stays readable on top of a cell colour (by CIE lightness).
-Rgba text_color_on(Rgba background);
+Rgba text_colour_on(Rgba background);
 
 }  // namespace model

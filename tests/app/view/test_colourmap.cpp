@@ -1,4 +1,4 @@
-// Colormaps: endpoints, lightness (CIE L*) falling steadily through every
+// Colourmaps: endpoints, lightness (CIE L*) falling steadily through every
 // sequential map, equal on both sides of every diverging map, the grayscale
 // order, the colour-blind-safe maps under a deuteranopia simulation, text
 // contrast on every cell colour, and the shader's LUT agreeing with sample().
@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "colour_vision.hpp"
-#include "model/colour/colormap.hpp"
+#include "model/colour/colourmap.hpp"
 #include "model/colour/colour_science.hpp"
 
 using namespace model;
@@ -21,23 +21,23 @@ std::string rgb(Rgba c) {
   return s.str();
 }
 
-double lightness(const Colormap& m, double u) { return cie_lightness(sample(m, static_cast<float>(u))); }
+double lightness(const Colourmap& m, double u) { return cie_lightness(sample(m, static_cast<float>(u))); }
 
 }  // namespace
 
 TEST_CASE("the maps the issue asks for are there, by name, and unknown names are refused") {
   for (const char* name : {"viridis", "blue-white-orange", "high-contrast", "grayscale", "single-hue", "red-blue"}) {
-    const auto id = colormap_named(name);
+    const auto id = colourmap_named(name);
     REQUIRE_MESSAGE(id.has_value(), name);
-    CHECK(std::string(colormap(*id).name) == name);
+    CHECK(std::string(colourmap(*id).name) == name);
   }
-  CHECK_FALSE(colormap_named("jet").has_value());
-  CHECK_FALSE(colormap_named("").has_value());
-  CHECK(colormap_named("mask") == std::nullopt);  // the mask ramp is not offered
+  CHECK_FALSE(colourmap_named("jet").has_value());
+  CHECK_FALSE(colourmap_named("").has_value());
+  CHECK(colourmap_named("mask") == std::nullopt);  // the mask ramp is not offered
 }
 
 TEST_CASE("sequential maps: light at 0, dark at 1, lightness falling all the way") {
-  for (const Colormap& m : colormaps()) {
+  for (const Colourmap& m : colourmaps()) {
     if (m.diverging) continue;
     INFO(std::string(m.name) << ": " << rgb(sample(m, 0)) << " .. " << rgb(sample(m, 1)));
     CHECK(lightness(m, 0) > 85);
@@ -54,7 +54,7 @@ TEST_CASE("sequential maps: light at 0, dark at 1, lightness falling all the way
 }
 
 TEST_CASE("diverging maps: light at zero, equally dark at +d and -d, two different hues") {
-  for (const Colormap& m : colormaps()) {
+  for (const Colourmap& m : colourmaps()) {
     if (!m.diverging) continue;
     INFO(std::string(m.name));
     CHECK(lightness(m, 0.5) > 90);
@@ -77,7 +77,7 @@ TEST_CASE("diverging maps: light at zero, equally dark at +d and -d, two differe
 }
 
 TEST_CASE("grayscale: grey everywhere, from white down to near black in order") {
-  const Colormap& g = colormap(ColormapId::Grayscale);
+  const Colourmap& g = colourmap(ColourmapId::Grayscale);
   CHECK(sample(g, 0) == Rgba{255, 255, 255, 255});
   const std::vector<std::uint8_t> lut = lookup_table(g, 256);
   // Never lighter from one entry to the next, and strictly darker over every
@@ -99,9 +99,9 @@ TEST_CASE("grayscale: grey everywhere, from white down to near black in order") 
 TEST_CASE("colour-blind safe maps stay readable under a deuteranopia simulation") {
   // A red-green map is the counter-example: its two signs collapse, which
   // shows the simulation can tell a bad map from a good one.
-  Colormap red_green{ColormapId::RedBlue, "red-green", "", "", true,
+  Colourmap red_green{ColourmapId::RedBlue, "red-green", "", "", true,
                      {{0.0f, 180, 30, 30}, {0.5f, 247, 247, 247}, {1.0f, 30, 150, 40}}};
-  auto worst_sign_difference = [](const Colormap& m) {
+  auto worst_sign_difference = [](const Colourmap& m) {
     double worst = 1e9;
     for (int i = 20; i <= 50; ++i)
       worst = std::min(worst, delta_e(test_colour::deuteranopia(sample(m, 0.5f - i / 100.0f)),
@@ -109,12 +109,12 @@ TEST_CASE("colour-blind safe maps stay readable under a deuteranopia simulation"
     return worst;
   };
   CHECK(worst_sign_difference(red_green) < 10);
-  for (ColormapId id : {ColormapId::BlueWhiteOrange, ColormapId::HighContrast, ColormapId::RedBlue}) {
-    INFO(std::string(colormap(id).name) << ": smallest ΔE between -d and +d as seen with deuteranopia = " << worst_sign_difference(colormap(id)));
-    CHECK(worst_sign_difference(colormap(id)) > 20);
+  for (ColourmapId id : {ColourmapId::BlueWhiteOrange, ColourmapId::HighContrast, ColourmapId::RedBlue}) {
+    INFO(std::string(colourmap(id).name) << ": smallest ΔE between -d and +d as seen with deuteranopia = " << worst_sign_difference(colourmap(id)));
+    CHECK(worst_sign_difference(colourmap(id)) > 20);
   }
   // Viridis: steps of 1/8 stay clearly apart (ΔE76 > 5).
-  const Colormap& v = colormap(ColormapId::Viridis);
+  const Colourmap& v = colourmap(ColourmapId::Viridis);
   double smallest = 1e9;
   for (int i = 0; i < 8; ++i)
     smallest = std::min(smallest, delta_e(test_colour::deuteranopia(sample(v, i / 8.0f)), test_colour::deuteranopia(sample(v, (i + 1) / 8.0f))));
@@ -123,7 +123,7 @@ TEST_CASE("colour-blind safe maps stay readable under a deuteranopia simulation"
 }
 
 TEST_CASE("lookup tables match sample() at every entry") {
-  for (const Colormap& m : colormaps()) {
+  for (const Colourmap& m : colourmaps()) {
     const std::vector<std::uint8_t> lut = lookup_table(m, 256);
     REQUIRE(lut.size() == 256 * 4);
     int bad = 0;
@@ -138,11 +138,11 @@ TEST_CASE("lookup tables match sample() at every entry") {
 }
 
 TEST_CASE("cell numbers keep at least 4:1 contrast on every colour of every map") {
-  for (const Colormap& m : colormaps()) {
+  for (const Colourmap& m : colourmaps()) {
     double worst = 99, at = -1;
     for (int i = 0; i <= 64; ++i) {
       const Rgba c = sample(m, i / 64.0f);
-      const double ratio = contrast_ratio(c, text_color_on(c));
+      const double ratio = contrast_ratio(c, text_colour_on(c));
       if (ratio < worst) worst = ratio, at = i / 64.0;
     }
     INFO(std::string(m.name) << ": lowest contrast " << worst << " at u = " << at);
