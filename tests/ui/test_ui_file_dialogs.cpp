@@ -39,7 +39,8 @@ TEST_SUITE("file_dialogs") {
     Env x("XDG_CONFIG_HOME", (home / ".config").string());
     RunningApp app("", "file_dialogs");
     REQUIRE(app.first_state().is_object());
-    click_file_menu(app, "Open");
+    REQUIRE_MESSAGE(click_file_menu_until(app, "Open", [](const nlohmann::json& j) { return j["open_dialog"] == true; }).is_object(),
+                    "File > Open did not open the dialog");
     // Documents lists its folder, not the .txt file.
     const nlohmann::json listed = settled(app.layout, "browse_talks/");
     REQUIRE_MESSAGE(listed.is_object(), "the Open dialog does not list Documents/talks");
@@ -47,10 +48,16 @@ TEST_SUITE("file_dialogs") {
     click_widget(listed, "browse_talks/");
     const nlohmann::json inside = settled(app.layout, "browse_two_heads.json");
     REQUIRE_MESSAGE(inside.is_object(), "going into talks/ did not list two_heads.json");
-    hover_widget(inside, "browse_two_heads.json");
-    xdo("click --repeat 2 --delay 60 1");
     const std::string want = (home / "Documents" / "talks" / "two_heads.json").string();
-    const nlohmann::json opened = wait_for(app.state, [&](const nlohmann::json& j) { return j["path"] == want && j["has_trace"] == true; });
+    auto is_open = [&](const nlohmann::json& j) { return j["path"] == want && j["has_trace"] == true; };
+    // A loaded machine can draw no frame between the two clicks, and Dear
+    // ImGui 1.86 then sees one: the double-click is tried again.
+    nlohmann::json opened;
+    for (int attempt = 0; attempt < 3 && !opened.is_object(); ++attempt) {
+      hover_widget(inside, "browse_two_heads.json");
+      xdo("click --repeat 2 --delay 60 1");
+      opened = wait_for(app.state, is_open, 8000);
+    }
     CHECK_MESSAGE(opened.is_object(), "double-clicking two_heads.json did not open it; path now " << load_json(app.state)["path"]);
   }
 
@@ -67,8 +74,12 @@ TEST_SUITE("file_dialogs") {
     Env f("ATTNVIZ_FILE_CHOOSER", "zenity");
     RunningApp app("", "file_dialogs_desktop");
     REQUIRE(app.first_state().is_object());
-    click_file_menu(app, "Open");
-    const nlohmann::json opened = wait_for(app.state, [&](const nlohmann::json& j) { return j["path"] == chosen && j["has_trace"] == true; });
+    auto is_open = [&](const nlohmann::json& j) { return j["path"] == chosen && j["has_trace"] == true; };
+    // Done once the chooser was asked for, or what it chose is already open.
+    REQUIRE_MESSAGE(click_file_menu_until(app, "Open", [&](const nlohmann::json& j) { return j["open_dialog"] == true || is_open(j); })
+                        .is_object(),
+                    "File > Open did not ask the desktop's chooser");
+    const nlohmann::json opened = wait_for(app.state, is_open);
     REQUIRE_MESSAGE(opened.is_object(), "the desktop chooser's file was not opened; path now " << load_json(app.state)["path"]);
     CHECK(opened["open_dialog"] == false);
     std::ifstream in(args);

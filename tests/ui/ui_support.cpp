@@ -298,6 +298,16 @@ void click_file_menu(const RunningApp& app, const std::string& item) {
   click_widget(menu, entry);
 }
 
+nlohmann::json click_file_menu_until(const RunningApp& app, const std::string& item,
+                                     const std::function<bool(const nlohmann::json&)>& done) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    click_file_menu(app, item);
+    const nlohmann::json state = wait_for(app.state, done, 8000);
+    if (state.is_object()) return state;
+  }
+  return nullptr;
+}
+
 void export_through_dialog(const RunningApp& app, const std::string& name) {
   click_file_menu(app, "Export");
   nlohmann::json dialog = settled(app.layout, "export_ok");

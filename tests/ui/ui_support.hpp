@@ -120,6 +120,11 @@ void click_widget(const nlohmann::json& layout, const std::string& widget);
 // Opens the File menu and clicks `item` ("Open", "Export": its probe name).
 // A click lost under load (a sanitizer build on 2 cores) is made again.
 void click_file_menu(const RunningApp& app, const std::string& item);
+// The same, clicked again while `done` does not hold on the state dump (a
+// loaded machine can drop the click on the menu's entry); the state that
+// satisfied it, or null after three tries.
+nlohmann::json click_file_menu_until(const RunningApp& app, const std::string& item,
+                                     const std::function<bool(const nlohmann::json&)>& done);
 // Opens File > Export..., types `name` over the suggested path and presses Export.
 void export_through_dialog(const RunningApp& app, const std::string& name);
 
