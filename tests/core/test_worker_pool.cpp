@@ -5,8 +5,10 @@
 // usable. No timing: the checks count calls.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 #endif
 
+#include "attn/parallel.hpp"
 #include "execution/head_pool.hpp"
 #include "execution/worker_pool.hpp"
 
@@ -123,3 +126,36 @@ TEST_CASE("worker pool: a pool thread never runs items on its caller's core, whe
   caller.join();
 }
 #endif
+
+// attn::parallel_for, the app's way onto these threads (colour ranges, texels).
+TEST_CASE("parallel_for: every item runs once, on more than one thread when the work is worth it, and never for none") {
+  for (const double work : {1.0, 1e5, 1e7}) {
+    INFO("work per item " << work);
+    std::vector<std::atomic<int>> calls(64);
+    std::mutex mutex;
+    std::vector<std::thread::id> threads;
+    std::atomic<int> seen{0};
+    attn::parallel_for(64, 2, work, [&](int i) {
+      ++calls[static_cast<size_t>(i)];
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (std::find(threads.begin(), threads.end(), std::this_thread::get_id()) == threads.end())
+          threads.push_back(std::this_thread::get_id());
+        seen = static_cast<int>(threads.size());
+      }
+      // The first item waits (5 s at most) for a second thread to take
+      // another: it must, when the work is worth sharing.
+      if (i == 0 && work >= 1e7)
+        for (int k = 0; k < 5000 && seen < 2; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    for (size_t i = 0; i < calls.size(); ++i) {
+      INFO("item " << i);
+      CHECK(calls[i].load() == 1);
+    }
+    if (work < 1e4) CHECK(threads.size() == 1);  // too small to share
+    if (work >= 1e7 && std::thread::hardware_concurrency() >= 2) CHECK(threads.size() == 2);
+  }
+  bool called = false;
+  attn::parallel_for(0, 2, 1e9, [&](int) { called = true; });
+  CHECK_FALSE(called);
+}

@@ -77,6 +77,7 @@ int App::run_benchmark() {
   if (first_grids == 0) first_grids = first_trace;
   const double first_compute = model_.last_compute_ms();
   const ComputePhases first_phases = model_.last_compute_phases();
+  const double first_texels = session_.last_texels_ms();
   const double open_peak = peak_mb();
 
   std::vector<double> ms;
@@ -101,11 +102,12 @@ int App::run_benchmark() {
     double ms = 0;
     std::vector<double> frames;
     double peak = 0;
-    double compute = 0;  // of `ms`, the recompute itself (core, colour ranges, texels)
+    double compute = 0;  // of `ms`, the recompute itself (core, colour ranges)
     ComputePhases phases;
+    double texels = 0;  // of `ms`, the texels made after it (TexelStep)
   };
   const double resident = resident_mb();
-  std::vector<Edit> edits{{"X value", 0, {}, 0, 0, {}}, {"W_Q value", 0, {}, 0, 0, {}}};
+  std::vector<Edit> edits{{"X value", 0, {}, 0, 0, {}, 0}, {"W_Q value", 0, {}, 0, 0, {}, 0}};
   for (Edit& e : edits) {
     if (!model_.has_trace()) break;
     attn::Scenario& s = state_.doc.scenario;
@@ -133,6 +135,7 @@ int App::run_benchmark() {
     e.peak = peak_mb();
     e.compute = model_.last_compute_ms();
     e.phases = model_.last_compute_phases();
+    e.texels = session_.last_texels_ms();
   }
 
   // Idle: the interactive loop blocks in wait() with nothing to do.
@@ -147,8 +150,8 @@ int App::run_benchmark() {
   std::printf("  first frame %.0f ms after launch, document read at %.0f ms, first grids (head on screen) at %.0f ms, "
               "trace drawn at %.0f ms", first_frame, file_read, first_grids, first_trace);
   if (first_compute > 0)
-    std::printf(" (its recompute %.0f ms: core %.0f, colour ranges %.0f, texels %.0f)", first_compute, first_phases.core,
-                first_phases.ranges, first_phases.texels);
+    std::printf(" (its recompute %.0f ms: core %.0f, colour ranges %.0f; then texels %.0f)", first_compute,
+                first_phases.core, first_phases.ranges, first_texels);
   std::printf("\n");
   std::printf("  %d frames: median %.2f ms, p95 %.2f ms\n", static_cast<int>(ms.size()), frames.median, frames.p95);
   for (const Edit& e : edits) {
@@ -156,9 +159,9 @@ int App::run_benchmark() {
     // Which frame was the slowest: the first (it starts the recompute), the
     // last (it shows the result) or one in between.
     const auto slowest = std::max_element(e.frames.begin(), e.frames.end()) - e.frames.begin();
-    std::printf("  %s edit -> on screen %.0f ms (recompute %.0f ms: core %.0f, colour ranges %.0f, texels %.0f); "
+    std::printf("  %s edit -> on screen %.0f ms (recompute %.0f ms: core %.0f, colour ranges %.0f; then texels %.0f); "
                 "%d frames meanwhile: median %.2f ms, max %.2f ms (frame %d); peak %.0f MB\n", e.what, e.ms,
-                e.compute, e.phases.core, e.phases.ranges, e.phases.texels, static_cast<int>(e.frames.size()),
+                e.compute, e.phases.core, e.phases.ranges, e.texels, static_cast<int>(e.frames.size()),
                 busy.median, busy.max, static_cast<int>(slowest) + 1, e.peak);
   }
   std::printf("  memory: peak %.0f MB opening, %.0f MB in use after it; idle CPU %.1f%%, texture uploads %d\n", open_peak,

@@ -91,7 +91,7 @@ void App::update_derived(const Panels& p, double dt) {
   const attn::Trace& trace = model_.trace();
   textures_->sync(trace, model_.generation(), session_.scales_revision(), session_.layout(), session_.scales(),
                   session_.prepared_texels());
-  model_.release_texels();  // uploaded; the grids not on screen are made when shown
+  session_.release_texels();  // uploaded; the grids not on screen are made when shown
   textures_->update_live(trace, model_.timeline(), session_.frame(), session_.layout());
 }
 

@@ -5,9 +5,12 @@
 // last good trace. No GL, no timing: the test waits on the model's state.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <limits>
 #include <random>
 
 #include "scenes.hpp"
+#include "model/session/texel_step.hpp"
 #include "model/trace/trace_model.hpp"
 
 using test_scenes::big_scene;
@@ -209,16 +212,18 @@ std::vector<std::uint16_t> texels_made_here(const model::TraceModel& m, int stag
 
 }  // namespace
 
-TEST_CASE("background recompute: the texels of the large grids on screen come made with the trace") {
+TEST_CASE("background recompute: the texels of the large grids on screen are made after the trace, before it shows") {
+  model::TexelStep step;  // outlives the model, which waits for it
   model::TraceModel m(0);
+  m.set_follow_up(&step);
   model::ColourOptions colour;
   colour.contrast = model::Contrast::Row;
-  m.set_texel_request(model::TexelRequest{colour, 1});
+  step.set_request(model::TexelRequest{colour, 1});
   attn::Scenario s = big_scene();  // 96 tokens: the 96×96 grids are drawn from textures
   m.update(s, 1, 1, {});
   m.wait_idle();
   REQUIRE(m.update(s, 1, 1, {}));
-  const model::PreparedTexels* p = m.prepared_texels();
+  const model::PreparedTexels* p = step.made_for(m.trace());
   REQUIRE(p != nullptr);
   CHECK(p->colour == colour);
   int made = 0;
@@ -239,27 +244,96 @@ TEST_CASE("background recompute: the texels of the large grids on screen come ma
     ++made;
   }
   CHECK(made >= 4);  // scores, scaled, masked and weights of head 1 at least
-  m.release_texels();
-  CHECK(m.prepared_texels() == nullptr);
+  step.release();
+  CHECK(step.made_for(m.trace()) == nullptr);
 
   // A budget of one 96×96 grid: only the first large grid is made ahead.
   model::TexelRequest small{colour, 1};
   small.max_bytes = 96 * 96 * 2;
-  m.set_texel_request(small);
+  step.set_request(small);
   s.x(0, 0) += 1;
   m.update(s, 1, 2, {});
   m.wait_idle();
   REQUIRE(m.update(s, 1, 2, {}));
-  REQUIRE(m.prepared_texels() != nullptr);
+  p = step.made_for(m.trace());
+  REQUIRE(p != nullptr);
   int kept = 0;
-  for (size_t i = 0; i < m.trace().stages.size(); ++i) kept += m.prepared_texels()->find(static_cast<int>(i)) != nullptr;
+  for (size_t i = 0; i < m.trace().stages.size(); ++i) kept += p->find(static_cast<int>(i)) != nullptr;
   CHECK(kept == 1);
 
   // Computed at once (a teaching scene), nothing is made ahead.
+  model::TexelStep none;
   model::TraceModel now;
-  now.set_texel_request(model::TexelRequest{colour, 1});
+  now.set_follow_up(&none);
+  none.set_request(model::TexelRequest{colour, 1});
   REQUIRE(now.update(s, 1, 1, {}));
-  CHECK(now.prepared_texels() == nullptr);
+  CHECK(none.made_for(now.trace()) == nullptr);
+}
+
+namespace {
+
+// A follow-up step that ends when the test says so (begun on the recompute's thread).
+struct HeldStep final : model::TraceFollowUp {
+  std::atomic<int> begun{0}, cancelled{0};
+  std::atomic<bool> done{false};
+  std::atomic<const attn::Trace*> last{nullptr};
+  void begin(std::shared_ptr<const attn::Trace> trace, std::shared_ptr<const model::RowRanges>) override {
+    ++begun;
+    done = false;
+    last = trace.get();
+  }
+  bool finished(const attn::Trace& trace) const override { return done && last == &trace; }
+  void cancel() override { ++cancelled; }
+  void wait_idle() override {}
+};
+
+}  // namespace
+
+TEST_CASE("background recompute: a trace waits for its follow-up step, and a newer edit drops the one waiting") {
+  HeldStep step;
+  model::TraceModel m(0);
+  m.set_follow_up(&step);
+  attn::Scenario s = big_scene();
+  m.update(s, 1, 1, {});
+  m.wait_idle();
+  CHECK(step.begun == 2);  // nothing on screen: for the preview of a head, then for the whole trace
+  CHECK_FALSE(m.update(s, 1, 1, {}));  // the step has not ended: nothing shown yet
+  CHECK_FALSE(m.has_trace());
+  CHECK(m.computing());
+  CHECK(m.progress() == 1.0);  // every head is computed
+  step.done = true;
+  REQUIRE(m.update(s, 1, 1, {}));
+  REQUIRE(m.has_trace());
+  CHECK(&m.trace() == step.last.load());
+  CHECK_FALSE(m.computing());
+  CHECK(differs_from_fresh(m.trace(), m.scenario()) == "");
+
+  // An edit whose trace waits for its step, then another edit: the first is never shown.
+  const std::uint64_t shown = m.generation();
+  s.x(0, 0) += 1;
+  m.update(s, 1, 2, {});
+  m.wait_idle();
+  CHECK(step.begun == 3);  // an edit has a trace to update from: no preview
+  s.x(0, 1) -= 1;
+  m.update(s, 1, 3, {});
+  CHECK(step.cancelled == 1);
+  CHECK(m.generation() == shown);
+  m.wait_idle();
+  CHECK(step.begun == 4);
+  step.done = true;
+  REQUIRE(m.update(s, 1, 3, {}));
+  CHECK(m.generation() == shown + 1);  // one trace installed: the newest
+  CHECK(m.scenario().x(0, 1) == s.x(0, 1));
+  CHECK(differs_from_fresh(m.trace(), m.scenario()) == "");
+
+  // An edit that cannot be computed waits for nothing: its error shows at once, over the last good trace.
+  s.x(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  m.update(s, 1, 4, {});
+  m.wait_idle();
+  m.update(s, 1, 4, {});
+  CHECK(step.begun == 4);
+  CHECK_FALSE(m.error().empty());
+  CHECK_FALSE(m.computing());
 }
 
 TEST_CASE("texels made ahead: a cancelled recompute stops making them") {

@@ -77,8 +77,8 @@ TEST_CASE("a big document's first trace is drawn progressively: the head on scre
   model::TraceModel& m = held.m;
   Gate& gate = held.gate;
   const attn::Scenario s = big_scene();
-  m.set_texel_request(model::TexelRequest{{}, 2});  // head 2 on screen
-  m.update(s, 1, 1, {});
+  const model::TimelineKey head2{model::Granularity::Stage, 2};  // head 2 on screen
+  m.update(s, 1, 1, head2);
   CHECK_FALSE(m.has_trace());
   gate.wait_for_wakes(1);  // the preview is published; the worker waits
   CHECK(m.update(s, 1, 1, {}));
@@ -154,8 +154,7 @@ TEST_CASE("cancel while the preview shows keeps it, says only that head was comp
   model::TraceModel& m = held.m;
   Gate& gate = held.gate;
   attn::Scenario s = big_scene();
-  m.set_texel_request(model::TexelRequest{{}, 1});
-  m.update(s, 1, 1, {});
+  m.update(s, 1, 1, model::TimelineKey{model::Granularity::Stage, 1});  // head 1 on screen
   gate.wait_for_wakes(1);
   m.update(s, 1, 1, {});
   REQUIRE(m.preview());

@@ -8,6 +8,7 @@
 #include <future>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "model/tasks/task_runner.hpp"
 
@@ -246,4 +247,51 @@ TEST_CASE("task runner: a partial result of a cancelled job does not land") {
   cancelled.open();
   runner.wait_idle();
   CHECK_FALSE(landed);
+}
+
+TEST_CASE("task runner: the window woken by a job's result sees the runner idle, and what follows the landing runs after it") {
+  model::TaskRunner<int, int>* self = nullptr;
+  std::atomic<int> seen_in_next{-1};
+  model::TaskRunner<int, int> runner(
+      [&](const int& x, model::TaskContext<int>& c) {
+        // Runs on the runner's thread once the result can be taken.
+        c.after_landing([&] { seen_in_next = self->has_outcome() ? 1 : 0; });
+        return x;
+      },
+      model::TaskPolicy::Replace);
+  self = &runner;
+  std::atomic<int> busy_when_woken{-1};
+  runner.set_wake([&] { busy_when_woken = runner.busy() ? 1 : 0; });
+  runner.submit(5);
+  runner.wait_idle();  // also waits for what follows the landing
+  CHECK(busy_when_woken == 0);
+  CHECK(seen_in_next == 1);
+  std::optional<model::TaskOutcome<int>> o = runner.take();
+  REQUIRE(o);
+  CHECK(*o->result == 5);
+}
+
+TEST_CASE("task runner: what follows a landing does not run for a job a newer one replaced") {
+  BlockingJob blocking;
+  std::atomic<int> followed{0};
+  model::TaskRunner<int, int> runner(
+      [&](const int& x, model::TaskContext<int>& c) {
+        c.after_landing([&] { ++followed; });
+        if (x == 1) {
+          // Returns normally although replaced: its result must not land.
+          blocking.started.open();
+          while (!c.cancelled()) std::this_thread::yield();
+        }
+        return x;
+      },
+      model::TaskPolicy::Replace);
+  runner.submit(1);
+  blocking.started.wait();
+  runner.submit(2);
+  runner.wait_idle();
+  CHECK(followed == 1);  // the newest job's only
+  std::optional<model::TaskOutcome<int>> o = runner.take();
+  REQUIRE(o);
+  CHECK(*o->result == 2);
+  CHECK_FALSE(runner.take());
 }

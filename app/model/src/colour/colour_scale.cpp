@@ -4,12 +4,11 @@
 #include "model/colour/colour_scale.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <map>
-#include <thread>
 
 #include "attn/explain.hpp"
+#include "attn/parallel.hpp"
 
 namespace model {
 
@@ -162,23 +161,17 @@ namespace {
 
 // rows[i] = row_ranges(stage i) for each i in `todo`. Each stage is one pass
 // over its cells (exps, for derived weights): a big trace's stages are
-// shared by two threads, taken largest first so that they end together.
+// shared by the core's threads, taken largest first so that they end together.
 void fill_row_ranges(const attn::Trace& trace, std::vector<size_t> todo, RowRanges& rows) {
   auto cells = [&](size_t i) { return static_cast<long long>(trace.stages[i].value.size()); };
   long long total = 0;
   for (size_t i : todo) total += cells(i);
   std::sort(todo.begin(), todo.end(), [&](size_t a, size_t b) { return cells(a) > cells(b); });
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t k = next++; k < todo.size(); k = next++) rows[todo[k]] = row_ranges(trace.stages[todo[k]]);
-  };
-  if (total < (1 << 20) || todo.size() < 2 || std::thread::hardware_concurrency() < 2) {
-    work();
-    return;
-  }
-  std::thread helper(work);
-  work();
-  helper.join();
+  // Below a million cells a second thread costs more than it saves.
+  const int threads = total < (1 << 20) ? 1 : 2;
+  const double per_stage = 10.0 * static_cast<double>(total) / static_cast<double>(std::max<size_t>(1, todo.size()));
+  attn::parallel_for(static_cast<int>(todo.size()), threads, per_stage,
+                     [&](int k) { rows[todo[static_cast<size_t>(k)]] = row_ranges(trace.stages[todo[static_cast<size_t>(k)]]); });
 }
 
 }  // namespace

@@ -17,8 +17,10 @@ namespace model {
 
 Session::Session(AppState initial, SessionOptions options)
     : state_(std::move(initial)), options_(std::move(options)), lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
+  trace_.set_follow_up(&texel_step_);
   if (options_.wake) {
     trace_.set_on_ready(options_.wake);
+    texel_step_.set_wake(options_.wake);
     train_.set_on_progress(options_.wake);
     loader_.set_on_ready(options_.wake);
     disk_watcher_.set_on_change(options_.wake);
@@ -37,9 +39,10 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   if (state_.cancel_compute) trace_.cancel();
   if (state_.compute_again) trace_.compute_again();
   state_.cancel_compute = state_.compute_again = false;
-  trace_.set_texel_request(TexelRequest{state_.view.colour, state_.view.head});
+  texel_step_.set_request(TexelRequest{state_.view.colour, state_.view.head});
   trace_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
+  texels_ = trace_.has_trace() ? texel_step_.made_for(trace_.trace()) : nullptr;
   update_compare();
   if (state_.view.show_why_scale) why_scale_.update();
   if (!trace_.has_trace()) return;
@@ -114,8 +117,12 @@ void Session::apply_start_view() {
 }
 
 const PreparedTexels* Session::prepared_texels() const {
-  const PreparedTexels* prepared = trace_.prepared_texels();
-  return prepared && prepared->colour == state_.view.colour ? prepared : nullptr;
+  return texels_ && texels_->colour == state_.view.colour ? texels_ : nullptr;
+}
+
+void Session::release_texels() {
+  texel_step_.release();
+  texels_ = nullptr;
 }
 
 void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {

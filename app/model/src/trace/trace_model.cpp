@@ -72,17 +72,11 @@ class Laps {
 
 }  // namespace
 
-void TraceModel::add_colours(Result& r, const Job& job, const attn::Trace* base, const RowRanges* base_ranges,
-                             attn::Progress* progress) {
+void TraceModel::add_ranges(Result& r, const attn::Trace* base, const RowRanges* base_ranges) {
   Laps laps;
   r.ranges = std::make_shared<const RowRanges>(base && base_ranges ? trace_row_ranges(*r.trace, *base, *base_ranges)
                                                                    : trace_row_ranges(*r.trace));
   r.phases.ranges = laps.lap();
-  // Only in the background (progress set): made on the UI thread, texels
-  // would cost the same here as when drawn.
-  if (job.texels && progress)
-    r.texels = std::make_shared<const PreparedTexels>(prepare_texels(*r.trace, *r.ranges, *job.texels, &progress->cancel));
-  r.phases.texels = laps.lap();
 }
 
 TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress, const std::function<void(Result)>& publish) {
@@ -102,7 +96,7 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress, con
       first.trace = std::make_shared<const attn::Trace>(
           attn::compute_preview(*job.scenario, job.preview_head, job.limits, progress));
       first.phases.core = laps.lap();
-      add_colours(first, job, nullptr, nullptr, progress);
+      add_ranges(first, nullptr, nullptr);
       laps.lap();
       first.ms = laps.total();
       base = first.trace;
@@ -115,7 +109,7 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress, con
                : attn::compute_trace(*job.scenario, job.limits, progress));
     }
     r.phases.core = laps.lap();
-    add_colours(r, job, base.get(), base_ranges.get(), progress);
+    add_ranges(r, base.get(), base_ranges.get());
     r.same_layout = base && base->complete && same_layout_inputs(*base, *r.trace);
   } catch (const attn::Cancelled&) {
     throw;
@@ -140,9 +134,24 @@ TraceModel::Result TraceModel::compute(const Job& job, TaskContext<Result>& task
   task.report_from([&progress, heads] { return TaskProgress{progress.heads_done.load(), heads, {}}; });
   // A preview is shown unless this job was cancelled (a newer edit or the
   // user): the window wakes for it as for a finished result.
-  auto publish = [&task](Result preview) { task.publish(std::move(preview)); };
+  // A trace with a follow-up step lands without waking the window, and the
+  // step starts once it has landed: the step wakes the window when it has
+  // finished, and then finds the trace there (a frame drawn in between would
+  // take a core from the step).
+  const bool follows = follow_up_ != nullptr;
+  auto publish = [&](Result preview) {
+    std::shared_ptr<const attn::Trace> trace = preview.trace;
+    std::shared_ptr<const RowRanges> ranges = preview.ranges;
+    if (task.publish(std::move(preview), !(follows && trace)) && follows && trace)
+      follow_up_->begin(std::move(trace), std::move(ranges));
+  };
   try {
-    return run(job, &progress, publish);
+    Result r = run(job, &progress, publish);
+    if (follows && r.trace) {
+      task.land_quietly();
+      task.after_landing([this, trace = r.trace, ranges = r.ranges] { follow_up_->begin(trace, ranges); });
+    }
+    return r;
   } catch (const attn::Cancelled&) {
     // Stopped by the user (not replaced by a newer edit, which reuses it):
     // what it made goes back from the recycled storage.
@@ -207,15 +216,26 @@ void TraceModel::drop_scores_before(const attn::Scenario& next) {
 
 void TraceModel::submit(Job job) {
   background_used_ = true;
+  drop_awaiting();  // an older revision's result: never shown now
   compute_.submit(std::move(job));
   releaser_.cancel_running();  // its pause before freeing, not the freeing
 }
 
-double TraceModel::progress() const { return compute_.progress().fraction(); }
+double TraceModel::progress() const {
+  // Every head computed, the follow-up step still running.
+  if (awaiting_ && !compute_.busy()) return 1.0;
+  return compute_.progress().fraction();
+}
 
 void TraceModel::drop_job() {
   compute_.cancel();
   compute_.discard();
+  drop_awaiting();
+}
+
+void TraceModel::drop_awaiting() {
+  if (awaiting_ && follow_up_) follow_up_->cancel();
+  awaiting_.reset();
 }
 
 void TraceModel::cancel() {
@@ -246,6 +266,7 @@ int TraceModel::preview_head() const {
 void TraceModel::wait_idle() {
   compute_.wait_idle();
   releaser_.wait_idle();
+  if (follow_up_) follow_up_->wait_idle();  // begun by the recompute, before it returned
 }
 
 void TraceModel::apply(Result r) {
@@ -262,7 +283,6 @@ void TraceModel::apply(Result r) {
     trace_ = std::move(r.trace);
     ranges_ = std::move(r.ranges);
     scenario_ = std::move(r.scenario);
-    texels_ = std::move(r.texels);
     error_.clear();
     cancelled_.clear();
     ++generation_;
@@ -273,13 +293,38 @@ void TraceModel::apply(Result r) {
       // document that fails from the start, it shows no grids.
       retire({std::move(trace_), std::move(ranges_), std::move(scenario_)});
       ranges_ = std::make_shared<const RowRanges>();
-      texels_.reset();
       ++generation_;
       ++layout_generation_;
     }
     error_ = std::move(r.error);  // keep showing the last good trace of this document
     cancelled_.clear();
   }
+}
+
+void TraceModel::take_landed() {
+  if (!pending_ || (hold_preview_ && preview())) return;  // nothing asked for, or a preview held on screen
+  // The newest of what landed (a preview and its whole trace may both have).
+  std::optional<Result> done;
+  while (std::optional<TaskOutcome<Result>> o = compute_.take())
+    if ((o->done() || o->partial()) && o->result->document == document_ && o->result->revision == revision_)
+      done = std::move(o->result);
+  if (done && follow_up_ && done->trace) {
+    // Its step begins once it has landed. A newer landing (the whole trace
+    // after its preview) replaces the one waiting, as its step replaced the
+    // older step.
+    awaiting_ = std::move(done);
+    done.reset();
+  }
+  if (awaiting_ && follow_up_->finished(*awaiting_->trace)) {
+    done = std::move(awaiting_);
+    awaiting_.reset();
+  }
+  if (done) install(std::move(*done));
+}
+
+void TraceModel::install(Result r) {
+  if (!r.preview) pending_ = false;  // a preview: the whole trace follows
+  apply(std::move(r));
 }
 
 bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, std::uint64_t revision,
@@ -289,23 +334,13 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     document_ = document;
     // Never show one document's grids under another's name.
     retire({std::move(trace_), std::move(ranges_), std::move(scenario_), std::move(spare_)});
-    texels_.reset();
+    drop_awaiting();
     ++layout_generation_;
     ranges_ = std::make_shared<const RowRanges>();
     revision_ = 0;
     cancelled_.clear();
   }
-  if (pending_ && !(hold_preview_ && preview())) {  // a background result for the newest revision?
-    // The newest of what landed (a preview and its whole trace may both have).
-    std::optional<Result> done;
-    while (std::optional<TaskOutcome<Result>> o = compute_.take())
-      if ((o->done() || o->partial()) && o->result->document == document_ && o->result->revision == revision_)
-        done = std::move(o->result);
-    if (done) {
-      if (!done->preview) pending_ = false;  // a preview: the whole trace follows
-      apply(std::move(*done));
-    }
-  }
+  take_landed();
   if (revision != revision_ || again_) {
     revision_ = revision;
     again_ = false;
@@ -313,7 +348,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     // Only a whole trace is a base to update from (a preview lacks heads).
     const bool whole = trace_ && trace_->complete;
     Job job{snapshot(scenario), document, revision, limits, whole ? trace_ : nullptr, whole ? scenario_ : nullptr,
-            ranges_, texel_request_};
+            ranges_};
     if (!attn::validate(scenario, limits).empty() || estimated_work(scenario) < background_work_) {
       if (pending_) drop_job();  // an older background recompute is no longer wanted
       pending_ = false;
@@ -327,7 +362,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
       if (!job.base) {
         // Nothing whole on screen: draw the head on screen (all heads: the first) first.
         const int heads = attn::dims_of(scenario).n_heads;
-        job.preview_head = std::clamp(texel_request_ ? texel_request_->head : 0, 0, std::max(0, heads - 1));
+        job.preview_head = std::clamp(key.head, 0, std::max(0, heads - 1));
       }
       pending_ = true;
       // The last error was about the revision before this one: while this

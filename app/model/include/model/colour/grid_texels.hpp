@@ -3,9 +3,10 @@
 // the masked look, else 1 + the entry of the 256-entry LUT its colour
 // coordinate selects. The window only uploads them (model::GridTextures).
 // Making them is the costly part (at 2048 tokens, four 4 M-cell grids a
-// head), so a background recompute makes the texels of the grids on screen
-// with the trace (prepare_texels), and the frame that installs it only
-// uploads.
+// head), so after a background recompute a step of its own
+// (model/session/texel_step.hpp) makes the texels of the grids on screen
+// (prepare_texels) before the trace is shown, and the frame that installs
+// it only uploads.
 #pragma once
 
 #include <atomic>

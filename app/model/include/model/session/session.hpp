@@ -22,6 +22,7 @@
 #include "model/animation/animation.hpp"
 #include "model/animation/step_caption.hpp"
 #include "model/colour/colour_scale.hpp"
+#include "model/session/texel_step.hpp"
 #include "model/compare/compare.hpp"
 #include "model/document/app_state.hpp"
 #include "model/explore/explain_cache.hpp"
@@ -83,8 +84,11 @@ class Session {
   const PipelineLayout& layout() const { return layout_; }
   const std::vector<ColourScale>& scales() const { return scales_; }
   std::uint64_t scales_revision() const { return scales_revision_; }  // moves when the scales do
-  // Texels a background compute made for the colours on screen, or null.
+  // Texels made after a background compute for the trace and colours on
+  // screen, or null; until release_texels() (the window has uploaded them).
   const PreparedTexels* prepared_texels() const;
+  void release_texels();
+  double last_texels_ms() const { return texel_step_.last_ms(); }
   const Frame& frame() const { return frame_; }
   const std::vector<int>& hidden() const { return hidden_; }  // stages an open lesson question hides
   const attn::Explanation* inspected() const { return inspected_; }
@@ -130,6 +134,7 @@ class Session {
 
   AppState state_;
   SessionOptions options_;
+  TexelStep texel_step_;  // before trace_, which waits for it
   TraceModel trace_;
   TrainSession train_;
   TrainGridsCache train_grids_;
@@ -144,6 +149,7 @@ class Session {
   PipelineLayout layout_;
   LayoutKey layout_key_;
   std::vector<ColourScale> scales_;
+  const PreparedTexels* texels_ = nullptr;  // texel_step_'s, for the trace shown
   std::uint64_t scales_generation_ = 0, scales_revision_ = 0;
   ColourOptions scales_colour_;
   Frame frame_;

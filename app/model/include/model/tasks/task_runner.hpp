@@ -1,5 +1,6 @@
-// One primitive for every background job of the app (trace recompute, file
-// loading, lesson checks, training, autosave, export encoding), in the
+// One primitive for every background job of the app (trace recompute, the
+// texels that follow it, freeing old traces, file loading, lesson checks,
+// training, autosave, export encoding), in the
 // spirit of ImHex's TaskManager and Tracy's Worker: a job gets an immutable
 // input on the runner's thread and hands back a result; the UI thread takes
 // finished outcomes when it draws. Cancel is cooperative, "a newer job
@@ -57,11 +58,16 @@ class TaskContext : public TaskControl {
   // steps), moved from only when it lands. False when the job was cancelled:
   // `partial` is left as it was, for the job to carry into its final result.
   bool publish(Result&& partial, bool wake = true) { return publish_(partial, wake); }
+  // Runs `next` on the runner's thread once the job's final outcome has
+  // landed (not when a newer job replaced it): a step that must only start
+  // after its input can be taken (TraceModel's follow-up).
+  void after_landing(std::function<void()> next) { after_landing_ = std::move(next); }
 
  private:
   template <class, class>
   friend class TaskRunner;
   std::function<bool(Result&, bool)> publish_;
+  std::function<void()> after_landing_;
 };
 
 template <class Input, class Result>
@@ -173,7 +179,7 @@ class TaskRunner {
   // of the last outcome has been called by then.
   void wait_idle() {
     std::unique_lock<std::mutex> lock(mutex_);
-    idle_.wait(lock, [&] { return waiting_.empty() && !running_; });
+    idle_.wait(lock, [&] { return waiting_.empty() && !running_ && !finishing_; });
   }
 
  private:
@@ -195,9 +201,12 @@ class TaskRunner {
       Outcome o = run(*input, context);
       context.forget_job();
       input.reset();  // the job's memory is freed here, not on the UI thread
-      land(o.kind, number, context, !context.quiet(), [&](Outcome& kept) { kept = std::move(o); });
+      if (land(o.kind, number, context, !context.quiet(), [&](Outcome& kept) { kept = std::move(o); }, true) &&
+          context.after_landing_)
+        context.after_landing_();
+      context.after_landing_ = nullptr;
       lock.lock();
-      running_ = nullptr;
+      finishing_ = false;
       idle_.notify_all();
     }
   }
@@ -223,12 +232,19 @@ class TaskRunner {
   // newer job replaced that job or the runner is shutting down; a partial
   // result also not once cancelled. The check and the store are one step
   // under the lock, so nothing lands after a submit() that returned, and no
-  // partial result after a cancel() that returned.
+  // partial result after a cancel() that returned. The job's final outcome
+  // (`ends_job`) also ends its running in that step: a window woken by it
+  // sees the runner idle unless another job waits.
   template <class Fill>
-  bool land(typename Outcome::Kind kind, std::uint64_t number, const TaskControl& context, bool wake, Fill fill) {
+  bool land(typename Outcome::Kind kind, std::uint64_t number, const TaskControl& context, bool wake, Fill fill,
+            bool ends_job = false) {
     std::function<void()> call;
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      if (ends_job) {
+        running_ = nullptr;
+        finishing_ = true;  // wait_idle() still waits for what follows the landing
+      }
       if (quit_ || number <= superseded_) return false;
       if (kind == Outcome::Kind::Partial && context.cancelled()) return false;
       Outcome& o = landed_.emplace_back();
@@ -254,6 +270,7 @@ class TaskRunner {
   std::deque<Waiting> waiting_;
   std::deque<Outcome> landed_;
   TaskControl* running_ = nullptr;
+  bool finishing_ = false;  // a job has ended; what follows its landing has not
   std::uint64_t submitted_ = 0, superseded_ = 0;
   bool quit_ = false;
   std::function<void()> wake_;

@@ -13,6 +13,8 @@
 // recompute draws progressively: first a preview of the inputs and the head
 // on screen (attn::compute_preview), then the whole trace completed from it.
 // The preview is of the newest revision too, so nothing mixes two states.
+// A background trace may wait for a follow-up step (the session's texels,
+// TraceFollowUp) before it is shown.
 #pragma once
 
 #include <cstdint>
@@ -23,10 +25,10 @@
 
 #include "attn/trace.hpp"
 #include "model/colour/colour_scale.hpp"
-#include "model/colour/grid_texels.hpp"
 #include "model/document/offending_inputs.hpp"
 #include "model/animation/timeline.hpp"
 #include "model/tasks/task_runner.hpp"
+#include "model/trace/trace_follow_up.hpp"
 
 namespace model {
 
@@ -39,10 +41,9 @@ struct TimelineKey {
 // Multiply-adds of a full trace: what decides between computing now and in the background.
 double estimated_work(const attn::Scenario& s);
 
-// Where a recompute's time went (ms): the core trace, the colour ranges,
-// the texels made for the window (background only).
+// Where a recompute's time went (ms): the core trace, the colour ranges.
 struct ComputePhases {
-  double core = 0, ranges = 0, texels = 0;
+  double core = 0, ranges = 0;
 };
 
 class TraceModel {
@@ -58,10 +59,10 @@ class TraceModel {
   // Called from the worker thread when a background result is ready (the
   // window wakes up to show it).
   void set_on_ready(std::function<void()> wake);
-  // What the window will show of the next background result: its texels
-  // are then made on the worker too, and the frame that installs the trace
-  // only uploads them. Teaching scenes, computed at once, make none.
-  void set_texel_request(std::optional<TexelRequest> request) { texel_request_ = std::move(request); }
+  // A step each background trace waits for before it is shown (null: none),
+  // begun on the recompute's thread. Set before the first update(); it must
+  // outlive this model.
+  void set_follow_up(TraceFollowUp* step) { follow_up_ = step; }
 
   // Recomputes if `revision` differs from the one last seen (or starts the
   // recompute in the background); installs a finished background result;
@@ -78,9 +79,6 @@ class TraceModel {
   const Timeline& timeline() const { return timeline_; }
   // Each stage's row ranges for colouring, computed with the trace.
   const RowRanges& row_ranges() const { return *ranges_; }
-  // The texels made with the trace shown (null when none were), until released.
-  const PreparedTexels* prepared_texels() const { return texels_.get(); }
-  void release_texels() { texels_.reset(); }
   // Empty when the current scenario computed; else why it did not.
   const std::string& error() const { return error_; }
   // The newest revision is being computed in the background.
@@ -102,8 +100,8 @@ class TraceModel {
   const std::string& cancelled() const { return cancelled_; }
   // After cancel(): the next update() computes the scenario again.
   void compute_again();
-  // Blocks until the worker has nothing left to do (headless screenshots,
-  // tests); the next update() installs the result.
+  // Blocks until the worker and the follow-up step have nothing left to do
+  // (headless screenshots, tests); the next update() installs the result.
   void wait_idle();
   // The trace shown is an older state of this document (the current one
   // failed, or is still being computed), or only its preview.
@@ -137,7 +135,6 @@ class TraceModel {
     std::shared_ptr<const attn::Trace> base;  // the trace of base_scenario, to update from
     std::shared_ptr<const attn::Scenario> base_scenario;
     std::shared_ptr<const RowRanges> base_ranges;
-    std::optional<TexelRequest> texels;
     int preview_head = -1;  // >= 0: publish a preview of this head first (no base)
   };
   struct Result {
@@ -145,7 +142,6 @@ class TraceModel {
     std::shared_ptr<const attn::Trace> trace;  // null when it failed
     std::shared_ptr<const RowRanges> ranges;
     std::shared_ptr<const attn::Scenario> scenario;
-    std::shared_ptr<const PreparedTexels> texels;
     bool same_layout = false;  // as the trace it was updated from
     bool preview = false;      // a preview: the job goes on to the whole trace
     std::string error;
@@ -157,10 +153,8 @@ class TraceModel {
   // Computes the job; a preview, when the job asks for one, goes to
   // `publish` before the whole trace is computed from it.
   static Result run(const Job& job, attn::Progress* progress, const std::function<void(Result)>& publish = {});
-  // The colour ranges and (in the background) texels of a result's trace,
-  // reusing what `base` already had.
-  static void add_colours(Result& r, const Job& job, const attn::Trace* base, const RowRanges* base_ranges,
-                          attn::Progress* progress);
+  // The colour ranges of a result's trace, reusing what `base` already had.
+  static void add_ranges(Result& r, const attn::Trace* base, const RowRanges* base_ranges);
   // The background recompute: one job on compute_.
   Result compute(const Job& job, TaskContext<Result>& task);
   // What retire() hands to releaser_.
@@ -175,6 +169,13 @@ class TraceModel {
   // Forgets the waiting job and stops the running one; its result is never shown.
   void drop_job();
   void apply(Result r);
+  // Takes what the background recompute landed for the newest revision, and
+  // installs it, or hands it to the follow-up step and installs it once that
+  // has finished.
+  void take_landed();
+  void install(Result r);
+  // The result waiting for the follow-up step will not be shown.
+  void drop_awaiting();
   // Hands what the UI thread no longer shows to the releaser, which frees it
   // and returns the memory to the system: at 2048 tokens freeing a trace
   // takes tens of milliseconds, too long for the frame that installs the next.
@@ -203,9 +204,9 @@ class TraceModel {
   attn::Trace empty_;
   attn::Scenario empty_scenario_;
   std::shared_ptr<const attn::Scenario> scenario_;
-  std::shared_ptr<const PreparedTexels> texels_;
   std::shared_ptr<attn::Scenario> spare_;
-  std::optional<TexelRequest> texel_request_;
+  TraceFollowUp* follow_up_ = nullptr;
+  std::optional<Result> awaiting_;  // landed, waiting for the follow-up step
   Timeline timeline_;
   TimelineKey key_;
   std::string error_;
