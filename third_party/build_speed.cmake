@@ -4,7 +4,8 @@
 # - Precompiled headers (GCC): those headers are parsed once per build into
 #   two shared PCHs, reused by every target (REUSE_FROM): "eigen" (Eigen and
 #   the standard library) for the core, which must not see nlohmann-json, and
-#   "full" (with nlohmann-json) for everything above it. The PCH only saves
+#   "full" (with nlohmann-json) for everything above it, and "test" (with
+#   doctest too) for the test executables. The PCH only saves
 #   parsing: each file still includes what it uses, and a build with
 #   -DATTNVIZ_PCH=OFF checks that it does.
 # - ccache, when installed (install-deps.sh installs it), caches compiles
@@ -50,6 +51,11 @@ function(attnviz_precompile target kind)
     if(kind STREQUAL "full")
       target_link_libraries(${holder} PRIVATE nlohmann_json::nlohmann_json)
       target_precompile_headers(${holder} PRIVATE <Eigen/Dense> <nlohmann/json.hpp> ${ATTNVIZ_PCH_STD})
+    elseif(kind STREQUAL "test")
+      # doctest's interface only: a main.cpp that defines DOCTEST_CONFIG_IMPLEMENT
+      # still compiles the implementation when it includes the header again.
+      target_link_libraries(${holder} PRIVATE nlohmann_json::nlohmann_json doctest::doctest)
+      target_precompile_headers(${holder} PRIVATE <Eigen/Dense> <nlohmann/json.hpp> <doctest/doctest.h> ${ATTNVIZ_PCH_STD})
     else()
       target_precompile_headers(${holder} PRIVATE <Eigen/Dense> ${ATTNVIZ_PCH_STD})
     endif()

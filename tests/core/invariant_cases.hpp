@@ -11,7 +11,7 @@
 
 namespace inv {
 
-constexpr double kTol = 1e-12;  // absolute below 1, relative above
+constexpr double kInvariantTol = 1e-12;  // absolute below 1, relative above
 
 // Throws std::out_of_range naming the stage when it is absent.
 const attn::Stage& stage(const attn::Trace& t, attn::StageKind id, int head = -1);

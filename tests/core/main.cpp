@@ -1,5 +1,5 @@
-// doctest entry point shared by the core test executables.
-// Each suite is its own executable so CTest can run them in parallel.
+// doctest entry point of the core tests (one executable for the layer;
+// CTest runs its test cases in parallel).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 

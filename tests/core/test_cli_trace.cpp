@@ -16,7 +16,7 @@
 
 namespace {
 
-constexpr double kTol = 1e-9;
+constexpr double kCliTraceTol = 1e-9;
 
 std::string run_trace(const std::string& path, int& status) {
   const std::string cmd = std::string("\"") + ATTN_EXE + "\" trace \"" + path + "\"";
@@ -67,7 +67,7 @@ TEST_CASE("attn trace output matches the reference for every scenario") {
         continue;
       }
       const ref::Worst worst = ref::worst_element(matrix_of(st), w->value);
-      CHECK_MESSAGE(ref::within(worst, kTol), ref::describe(id + " head " + std::to_string(head), worst));
+      CHECK_MESSAGE(ref::within(worst, kCliTraceTol), ref::describe(id + " head " + std::to_string(head), worst));
       worst_seen = std::max(worst_seen, worst.error);
     }
     MESSAGE(ref::stem_of(path) << ": largest element error " << worst_seen);

@@ -16,7 +16,7 @@
 
 namespace {
 
-constexpr double kTol = 1e-9;
+constexpr double kHullTol = 1e-9;
 
 double segment_distance(const attn::Mat& pts, int a, int b, double px, double py) {
   const double ax = pts(a, 0), ay = pts(a, 1), dx = pts(b, 0) - ax, dy = pts(b, 1) - ay;
@@ -74,7 +74,7 @@ TEST_CASE("hull: 2-D distances agree with brute force, inside and out") {
     }
   }
   INFO("worst: " << where);
-  CHECK(worst <= kTol);
+  CHECK(worst <= kHullTol);
 }
 
 TEST_CASE("hull: distance to a cube in 1 to 6 dimensions, with interior points mixed in") {
@@ -91,7 +91,7 @@ TEST_CASE("hull: distance to a cube in 1 to 6 dimensions, with interior points m
       const double want = (p - p.cwiseMax(0.0).cwiseMin(1.0)).norm();
       const double got = attn::hull_distance(pts, p);
       INFO("d = " << d << ", trial " << trial << ": got " << got << " want " << want);
-      CHECK(std::abs(got - want) <= kTol);
+      CHECK(std::abs(got - want) <= kHullTol);
       worst = std::max(worst, std::abs(got - want));
     }
   }
@@ -106,10 +106,10 @@ TEST_CASE("hull: a flat triangle in 5-D: inside means on it, off it the distance
   attn::Vec on(5), off(5);
   on << 0.5, 0.5, 0, 0, 0;
   off << 0.5, 0.5, 0.3, -0.4, 0;  // above the same point, 0.5 away from the plane
-  CHECK(attn::hull_distance(tri, on) <= kTol);
+  CHECK(attn::hull_distance(tri, on) <= kHullTol);
   CHECK(attn::hull_distance(tri, off) == doctest::Approx(0.5).epsilon(1e-12));
-  CHECK(attn::in_convex_hull(tri, on, kTol));
-  CHECK_FALSE(attn::in_convex_hull(tri, off, kTol));
+  CHECK(attn::in_convex_hull(tri, on, kHullTol));
+  CHECK_FALSE(attn::in_convex_hull(tri, off, kHullTol));
   // Any convex combination is inside, up to rounding.
   std::mt19937_64 rng(3);
   for (int trial = 0; trial < 50; ++trial) {
@@ -117,7 +117,7 @@ TEST_CASE("hull: a flat triangle in 5-D: inside means on it, off it the distance
     attn::Vec w = random_points(rng, 1, 4, 0, 1).row(0).transpose();
     w /= w.sum();
     const attn::Vec p = pts.transpose() * w;
-    CHECK(attn::hull_distance(pts, p) <= kTol);
+    CHECK(attn::hull_distance(pts, p) <= kHullTol);
   }
   CHECK_THROWS_AS(attn::hull_distance(attn::Mat(0, 2), attn::Vec::Zero(2)), std::invalid_argument);
   CHECK_THROWS_AS(attn::hull_distance(tri, attn::Vec::Zero(2)), std::invalid_argument);

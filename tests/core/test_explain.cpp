@@ -15,11 +15,11 @@ using ref::CaseSpec;
 
 namespace {
 
-constexpr double kTol = 1e-12;
+constexpr double kExplainTol = 1e-12;
 
 bool close(double a, double b) {
   if (std::isinf(a) || std::isinf(b)) return a == b;
-  return std::abs(a - b) <= kTol * std::max(1.0, std::abs(b));
+  return std::abs(a - b) <= kExplainTol * std::max(1.0, std::abs(b));
 }
 
 // Each term's own arithmetic: lhs op rhs = value.

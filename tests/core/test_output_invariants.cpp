@@ -14,7 +14,7 @@
 #include "random_scenario.hpp"
 
 using attn::MaskKind;
-using inv::kTol;
+using inv::kInvariantTol;
 using inv::masked_cases;
 using inv::stage;
 using ref::CaseSpec;
@@ -33,13 +33,13 @@ TEST_CASE("invariant: without a mask, permuting the tokens permutes the outputs"
     for (int i = 0; i < c.n_q; ++i) expected.row(i) = oa.row(perm[i]);
     const ref::Worst w = ref::worst_element(stage(tb, attn::StageKind::output).value, ref::from_eigen(expected));
     INFO(ref::describe("permuted output", w));
-    CHECK(ref::within(w, kTol));
+    CHECK(ref::within(w, kInvariantTol));
     // Weights move both ways: w_b(i, j) = w_a(perm i, perm j).
     const attn::StageValues& wa = stage(ta, attn::StageKind::weights, 0).value;
     attn::Mat wexp(wa.rows(), wa.cols());
     for (int i = 0; i < c.n_q; ++i)
       for (int j = 0; j < c.n_q; ++j) wexp(i, j) = wa(perm[i], perm[j]);
-    CHECK(ref::within(ref::worst_element(stage(tb, attn::StageKind::weights, 0).value, ref::from_eigen(wexp)), kTol));
+    CHECK(ref::within(ref::worst_element(stage(tb, attn::StageKind::weights, 0).value, ref::from_eigen(wexp)), kInvariantTol));
   }
 }
 
@@ -53,7 +53,7 @@ TEST_CASE("invariant: permuting the context leaves cross-attention outputs uncha
   const ref::Worst w = ref::worst_element(stage(attn::compute_trace(b), attn::StageKind::output).value,
                                           ref::from_eigen(stage(attn::compute_trace(a), attn::StageKind::output).value));
   INFO(ref::describe("output", w));
-  CHECK(ref::within(w, kTol));
+  CHECK(ref::within(w, kInvariantTol));
 }
 
 TEST_CASE("invariant: one head with identity projections equals basic attention") {
@@ -69,10 +69,10 @@ TEST_CASE("invariant: one head with identity projections equals basic attention"
     for (K id : {K::q, K::k, K::v, K::scores, K::scaled, K::masked, K::weights, K::head_output}) {
       const ref::Worst w = ref::worst_element(stage(to, id, 0).value, ref::from_eigen(stage(tb, id, 0).value));
       INFO(ref::describe(attn::to_string(id), w));
-      CHECK(ref::within(w, kTol));
+      CHECK(ref::within(w, kInvariantTol));
     }
     CHECK(ref::within(ref::worst_element(stage(to, attn::StageKind::output).value, ref::from_eigen(stage(tb, attn::StageKind::output).value)),
-                      kTol));
+                      kInvariantTol));
   }
 }
 
@@ -88,20 +88,20 @@ TEST_CASE("invariant: each output lies in the convex hull of the values") {
       CHECK(w.dense().minCoeff() >= 0.0);
       attn::Mat rebuilt = attn::Mat::Zero(out.rows(), out.cols());
       for (int i = 0; i < out.rows(); ++i) {
-        CHECK(std::abs(w.row(i).sum() - 1.0) <= kTol);
+        CHECK(std::abs(w.row(i).sum() - 1.0) <= kInvariantTol);
         for (int j = 0; j < w.cols(); ++j) rebuilt.row(i) += w(i, j) * v.row(j);
         for (int col = 0; col < out.cols(); ++col) {
           // Only keys with weight > 0 count: the hull of what the row sees.
           double lo = INFINITY, hi = -INFINITY;
           for (int j = 0; j < v.rows(); ++j)
             if (w(i, j) > 0) lo = std::min(lo, v(j, col)), hi = std::max(hi, v(j, col));
-          CHECK(out(i, col) >= lo - kTol);
-          CHECK(out(i, col) <= hi + kTol);
+          CHECK(out(i, col) >= lo - kInvariantTol);
+          CHECK(out(i, col) <= hi + kInvariantTol);
         }
       }
       const ref::Worst rw = ref::worst_element(out, ref::from_eigen(rebuilt));
       INFO(ref::describe("rebuilt sum of w v", rw));
-      CHECK(ref::within(rw, kTol));
+      CHECK(ref::within(rw, kInvariantTol));
     }
   }
 }

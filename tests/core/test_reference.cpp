@@ -23,7 +23,7 @@ using ref::PaddingKind;
 
 namespace {
 
-constexpr double kTol = 1e-12;
+constexpr double kReferenceTol = 1e-12;
 
 // Largest element error seen over all cases, reported as the tolerance margin.
 double g_worst_seen = 0;
@@ -34,7 +34,7 @@ std::vector<std::string> run_case(const CaseSpec& c) {
   const std::string invalid = attn::validate(s);
   if (!invalid.empty()) return {"scenario rejected: " + invalid};
   try {
-    return ref::compare_traces(attn::compute_trace(s), ref::reference_trace(s), kTol, &g_worst_seen);
+    return ref::compare_traces(attn::compute_trace(s), ref::reference_trace(s), kReferenceTol, &g_worst_seen);
   } catch (const std::exception& e) {
     return {std::string("compute_trace threw: ") + e.what()};
   }
@@ -164,7 +164,7 @@ TEST_CASE("reference: every stage of each table case matches at 1e-12") {
     for (const auto& p : problems) FAIL_CHECK(p);
     CHECK(problems.empty());
   }
-  MESSAGE(table().size() << " table cases; largest element error " << g_worst_seen << " (tolerance " << kTol << ")");
+  MESSAGE(table().size() << " table cases; largest element error " << g_worst_seen << " (tolerance " << kReferenceTol << ")");
 }
 
 TEST_CASE("reference: seeded sweep over masks, modes, scales, scores, positions, axes, layouts") {
@@ -253,7 +253,7 @@ TEST_CASE("masks over several row blocks: the skipped blocked columns change no 
     INFO(bc.name);
     REQUIRE(attn::validate(s) == "");
     double worst = 0;
-    const auto problems = ref::compare_traces(attn::compute_trace(s), ref::reference_trace(s), kTol, &worst);
+    const auto problems = ref::compare_traces(attn::compute_trace(s), ref::reference_trace(s), kReferenceTol, &worst);
     for (const std::string& p : problems) FAIL_CHECK(p);
     CHECK(problems.empty());
   }

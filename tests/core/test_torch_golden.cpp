@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr double kTol = 1e-9;
+constexpr double kGoldenTol = 1e-9;
 
 ref::RMat matrix_of(const nlohmann::json& j) {
   ref::RMat m;
@@ -36,13 +36,13 @@ void check_fixture(const std::string& path) {
     REQUIRE(w != nullptr);
     const ref::Worst worst = ref::worst_element(w->value, matrix_of(heads[static_cast<size_t>(h)]));
     INFO(ref::describe("weights head " + std::to_string(h), worst));
-    CHECK(ref::within(worst, kTol));
+    CHECK(ref::within(worst, kGoldenTol));
   }
   const attn::Stage* out = t.find(attn::StageKind::output);
   REQUIRE(out != nullptr);
   const ref::Worst worst = ref::worst_element(out->value, matrix_of(expected.at("output")));
   INFO(ref::describe("output", worst));
-  CHECK(ref::within(worst, kTol));
+  CHECK(ref::within(worst, kGoldenTol));
 }
 
 }  // namespace

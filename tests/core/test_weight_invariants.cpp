@@ -17,7 +17,7 @@
 using attn::MaskKind;
 using attn::MaskMode;
 using attn::SoftmaxAxis;
-using inv::kTol;
+using inv::kInvariantTol;
 using inv::masked_cases;
 using inv::stage;
 using ref::CaseSpec;
@@ -47,7 +47,7 @@ void check_normalised(const attn::Stage& w, SoftmaxAxis axis, const std::string&
     if (all_blocked) {
       for (int b = 0; b < len; ++b) CHECK(along(w.value.dense(), axis, a, b) == 0.0);
     } else {
-      CHECK(std::abs(sum - 1.0) <= kTol);
+      CHECK(std::abs(sum - 1.0) <= kInvariantTol);
     }
   }
 }
@@ -126,7 +126,7 @@ TEST_CASE("invariant: after_softmax rows with a blocked cell sum to less than 1"
   c.n_q = 4, c.mask = MaskKind::Causal, c.mode = MaskMode::AfterSoftmax, c.seed = 77;
   const attn::Trace t = attn::compute_trace(ref::make_scenario(c));
   const attn::StageValues& w = stage(t, attn::StageKind::weights, 0).value;
-  CHECK(std::abs(w.row(c.n_q - 1).sum() - 1.0) <= kTol);  // last row sees every key
+  CHECK(std::abs(w.row(c.n_q - 1).sum() - 1.0) <= kInvariantTol);  // last row sees every key
   for (int i = 0; i + 1 < c.n_q; ++i) CHECK(w.row(i).sum() < 1.0 - 1e-6);
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("invariant: softmax ignores a constant added to every logit of a line"
     const ref::Worst w = ref::worst_element(stage(tb, attn::StageKind::weights, 0).value.dense(),
                                             ref::from_eigen(stage(ta, attn::StageKind::weights, 0).value.dense()));
     INFO(ref::describe(keys ? "weights, keys axis" : "weights, queries axis", w));
-    CHECK(ref::within(w, kTol));
+    CHECK(ref::within(w, kInvariantTol));
   }
 }
 

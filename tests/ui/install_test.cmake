@@ -17,7 +17,7 @@ endforeach()
 set(work "${PREFIX}/elsewhere")
 file(MAKE_DIRECTORY "${work}")
 execute_process(
-  COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24" "${PREFIX}/bin/attnviz" --start-page --size 1200x760
+  COMMAND ${XVFB_RUN} -a -n 290 -s "-screen 0 1280x800x24" "${PREFIX}/bin/attnviz" --start-page --size 1200x760
           --screenshot shot.png --dump-state state.json --dump-layout layout.json
   WORKING_DIRECTORY "${work}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL 0)

@@ -51,6 +51,7 @@ void bring_forward(const RunningApp& app) {
   }
   REQUIRE_MESSAGE(!ids.empty(), "no window of pid " << app.pid);
   const std::string id = ids.substr(0, ids.find('\n'));
+  drive(app);
   xdo("windowraise " + id);
   xdo("windowfocus " + id);
 }

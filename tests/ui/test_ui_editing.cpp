@@ -103,7 +103,7 @@ TEST_SUITE("typing") {
     nlohmann::json typing;
     for (int attempt = 0; attempt < 3 && !typing.is_object(); ++attempt) {
       xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
-      xdo("click --repeat 2 --delay 60 1");
+      double_click();
       typing = wait_for(app.state, is_typing, 3000);
     }
     // A loaded machine can split a double-click over two slow frames: then
@@ -223,14 +223,14 @@ TEST_SUITE("typing") {
     cell_point(*grid_of(layout, "x", -1), 1, 2, 0.5, 0.5, &x, &y);
     const double old = before["scenario"]["x"][1][2].get<double>();
     xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
-    run(std::string(XDOTOOL) + " keydown alt");
+    xdo("keydown alt");
     xdo("mousedown 1");
     for (int i = 1; i <= 8; ++i) xdo("mousemove " + std::to_string(x) + " " + std::to_string(y - 6 * i));
     // Live: the value has moved before the button is released.
     const nlohmann::json during =
         wait_for(app.state, [old](const nlohmann::json& j) { return j["scenario"]["x"][1][2].get<double>() > old + 0.01; });
     xdo("mouseup 1");
-    run(std::string(XDOTOOL) + " keyup alt");
+    xdo("keyup alt");
     REQUIRE_MESSAGE(during.is_object(), "dragging up did not increase X[1][2] while dragging");
     CHECK(during["scenario"]["x"][0][0] == before["scenario"]["x"][0][0]);  // only that cell changed
   }

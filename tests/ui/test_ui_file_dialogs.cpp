@@ -55,7 +55,7 @@ TEST_SUITE("file_dialogs") {
     nlohmann::json opened;
     for (int attempt = 0; attempt < 3 && !opened.is_object(); ++attempt) {
       hover_widget(inside, "browse_two_heads.json");
-      xdo("click --repeat 2 --delay 60 1");
+      double_click();
       opened = wait_for(app.state, is_open, 8000);
     }
     CHECK_MESSAGE(opened.is_object(), "double-clicking two_heads.json did not open it; path now " << load_json(app.state)["path"]);

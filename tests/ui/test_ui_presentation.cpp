@@ -223,7 +223,7 @@ TEST_SUITE("typing") {
     // machine a slow frame can split them, so a missed one is tried again.
     nlohmann::json zoomed;
     for (int attempt = 0; attempt < 4 && !zoomed.is_object(); ++attempt) {
-      xdo("click --repeat 2 --delay 60 1");
+      double_click();
       zoomed = wait_for(app.layout, [](const nlohmann::json& j) { return j["grids"].size() == 3; }, 4000);
     }
     REQUIRE_MESSAGE(zoomed.is_object(), "the double-click did not zoom to scores, Q and K");

@@ -185,12 +185,15 @@ TEST_SUITE("train") {
     REQUIRE_MESSAGE(view.is_object(), "T did not open the Train view");
     click_widget(view, "train_start");
     REQUIRE(wait_for(app.state, [](const nlohmann::json& j) { return steps_of(j) >= 20; }, 120000).is_object());
-    click_widget(settled(app.layout, "train_start"), "train_start");  // pause
+    // Pause (clicked again if a loaded machine drops the click).
+    REQUIRE_MESSAGE(click_until(app, "train_start", [](const nlohmann::json& j) { return j["train"]["running"] == false; })
+                        .is_object(),
+                    "Pause did not stop training");
     const nlohmann::json grids = settled(app.layout, "train_grid_1_1");
     REQUIRE_MESSAGE(grids.is_object(), "no layer 2, head 1 grid");
     REQUIRE(grids["widgets"].contains("train_grid_0_0"));
-    click_widget(grids, "train_grid_1_1");
-    REQUIRE_MESSAGE(wait_for(app.state, [](const nlohmann::json& j) { return j["confirm_discard"] == true; }).is_object(),
+    REQUIRE_MESSAGE(click_until(app, "train_grid_1_1", [](const nlohmann::json& j) { return j["confirm_discard"] == true; })
+                        .is_object(),
                     "no Save / Discard / Cancel question");
     // Behind the question: the top-left cell of layer 1, head 0.
     const auto& g = grids["widgets"]["train_grid_0_0"];

@@ -88,23 +88,64 @@ void cell_point(const nlohmann::json& g, int r, int c, double fx, double fy, int
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+namespace {
+
+// The layout dump of the app the input helpers drive (the newest
+// RunningApp's), written at the end of each frame it draws.
+std::string g_driven_layout;
+
+// The frame number in a layout dump, or -1 (none yet, or being replaced).
+int dumped_frame(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return -1;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  const std::size_t at = s.find("\"frame\":");
+  return at == std::string::npos ? -1 : std::atoi(s.c_str() + at + 8);
+}
+
+// An X event, then a pause of at least `pause_ms` that lasts until the app
+// has drawn two frames since just before the event (up to a second more).
+// An idle app wakes for the event and draws three frames in a few tens of
+// milliseconds, the first of them with the event seen; an app drawing all
+// the time has begun a frame after the event within the two. Dear ImGui 1.86
+// reads the mouse and keys once a frame, so an event pair (press and
+// release, two clicks) with no frame between is read as one: a fixed pause
+// alone was too short whenever the machine was loaded. The frame is read
+// before the event: read after it, an idle app may already have drawn the
+// frames it was going to. Without a dump (no app, or no trace drawn yet) the
+// pause alone.
+void send_and_wait(const std::string& args, int pause_ms = 60, int limit_ms = 1000) {
+  const int before = g_driven_layout.empty() ? -1 : dumped_frame(g_driven_layout);
+  run(std::string(XDOTOOL) + " " + args);
+  sleep_ms(pause_ms);
+  if (before < 0) return sleep_ms(std::max(0, 60 - pause_ms));
+  for (int waited = 0; waited < limit_ms && dumped_frame(g_driven_layout) < before + 2; waited += 5) sleep_ms(5);
+}
+
+}  // namespace
+
+// A key is never held past 0.26 s, whatever the frames do: ImGui repeats a
+// key held 0.275 s.
 void key(const std::string& k) {
-  run(std::string(XDOTOOL) + " keydown " + k);
-  sleep_ms(60);
-  run(std::string(XDOTOOL) + " keyup " + k);
-  sleep_ms(60);
+  send_and_wait("keydown " + k, 60, 200);
+  send_and_wait("keyup " + k);
 }
 
 void chord(const std::string& modifier, const std::string& k) {
-  run(std::string(XDOTOOL) + " keydown " + modifier);
+  send_and_wait("keydown " + modifier, 60, 200);
   key(k);
-  run(std::string(XDOTOOL) + " keyup " + modifier);
-  sleep_ms(60);
+  send_and_wait("keyup " + modifier);
 }
 
-void xdo(const std::string& args) {
-  run(std::string(XDOTOOL) + " " + args);
-  sleep_ms(60);
+void xdo(const std::string& args) { send_and_wait(args); }
+
+void double_click() {
+  // The second click as soon as two frames have passed: ImGui counts two
+  // clicks as one double-click only within 0.3 s of its own clock.
+  send_and_wait("click 1", 0, 250);
+  send_and_wait("click 1");
 }
 
 void type_text(const std::string& text) {
@@ -138,9 +179,13 @@ RunningApp::RunningApp(const std::string& args, const std::string& name) {
           " >/dev/null 2>&1 & echo $!'",
       &out);
   pid = std::atoi(out.c_str());
+  drive(*this);
 }
 
+void drive(const RunningApp& app) { g_driven_layout = app.layout; }
+
 RunningApp::~RunningApp() {
+  if (g_driven_layout == layout) g_driven_layout.clear();
   if (pid <= 0) return;
   kill(pid, SIGKILL);
   // Gone before the next test starts, so it cannot write a late dump.
@@ -257,9 +302,9 @@ nlohmann::json click_until(const RunningApp& app, const std::string& widget,
     if (!layout.is_object()) return nullptr;
     const auto [x, y] = centre_of(layout, widget);
     xdo("mousemove " + std::to_string(x) + " " + std::to_string(y));
-    if (ctrl) run(std::string(XDOTOOL) + " keydown ctrl");
+    if (ctrl) xdo("keydown ctrl");
     xdo("click 1");
-    if (ctrl) run(std::string(XDOTOOL) + " keyup ctrl");
+    if (ctrl) xdo("keyup ctrl");
     nlohmann::json j = wait_for(app.state, done, 5000);
     if (j.is_object()) return j;
   }

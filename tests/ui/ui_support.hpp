@@ -46,11 +46,16 @@ void cell_point(const nlohmann::json& grid, int r, int c, double fx, double fy, 
 
 void sleep_ms(int ms);
 
-// xdotool with keys held ~60 ms: ImGui 1.86 can drop a press and release in one frame.
+// Input through xdotool. After each X event the helpers wait for the driven
+// app (the newest RunningApp) to draw two frames: ImGui 1.86 reads input once
+// a frame, so a press and release, or two clicks, need a frame between them.
 void key(const std::string& k);
 // A key pressed with a modifier held, e.g. chord("ctrl", "z").
 void chord(const std::string& modifier, const std::string& k);
 void xdo(const std::string& args);
+// Two clicks where the mouse is, with frames between them (well inside
+// ImGui's 0.3 s for a double-click).
+void double_click();
 // Types text one key at a time ("12", "1e308").
 void type_text(const std::string& text);
 
@@ -70,6 +75,10 @@ struct RunningApp {
   // Waits for the first state dump the app writes.
   nlohmann::json first_state() const;
 };
+// The app the input helpers wait on (they wait for it to draw after each
+// event): each RunningApp is, when started; a test with two names the one
+// it types into.
+void drive(const RunningApp& app);
 
 // The default lesson with n query tokens (random values, fixed seed), saved
 // as `name` in the test folder; returns its path. 80 tokens make 80 x 80

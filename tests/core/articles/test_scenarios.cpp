@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr double kTol = 1e-9;
+constexpr double kScenarioTol = 1e-9;
 const std::string kDir = ATTNVIZ_ASSETS_DIR "/scenarios";
 
 }  // namespace
@@ -45,7 +45,7 @@ TEST_CASE("scenarios: every file parses, has no NaN and matches the reference on
     const attn::Trace t = attn::compute_trace(file.scenario);
     CHECK_FALSE(ref::has_nan(t));
     double worst = 0;
-    const auto problems = ref::compare_traces(t, ref::reference_trace(file.scenario), kTol, &worst);
+    const auto problems = ref::compare_traces(t, ref::reference_trace(file.scenario), kScenarioTol, &worst);
     for (const auto& p : problems) FAIL_CHECK(p);
     CHECK(problems.empty());
     MESSAGE(ref::stem_of(path) << ": largest element error " << worst);
