@@ -7,6 +7,7 @@
 // test sees each state in turn. No GL, no timing.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -210,4 +211,45 @@ TEST_CASE("a held preview stays on screen with the whole trace finished behind i
   CHECK_FALSE(m.computing());
   CHECK(differs_from_fresh(m.trace(), s) == "");
   CHECK(m.computes_in_background());  // its edits will be too
+}
+
+namespace {
+
+// A follow-up step that ends when the test says so (begun on the recompute's thread).
+struct ManualStep final : model::TraceFollowUp {
+  std::atomic<bool> done{false};
+  std::atomic<const attn::Trace*> last{nullptr};
+  void begin(std::shared_ptr<const attn::Trace> trace, std::shared_ptr<const model::RowRanges>) override {
+    done = false;
+    last = trace.get();
+  }
+  bool finished(const attn::Trace& trace) const override { return done && last.load() == &trace; }
+  void cancel() override {}
+  void wait_idle() override {}
+};
+
+}  // namespace
+
+TEST_CASE("a held preview is shown even when the whole trace landed too and the follow-up step has not finished") {
+  // --screenshot-at first-grids: the picture must be the preview, however
+  // the preview's step and the whole trace race on a loaded machine.
+  ManualStep step;
+  model::TraceModel m(0);
+  m.set_follow_up(&step);
+  const attn::Scenario s = big_scene();
+  m.hold_preview(true);
+  m.update(s, 1, 1, {});
+  m.wait_idle();  // the preview and the whole trace have both landed
+  CHECK(m.update(s, 1, 1, {}));
+  REQUIRE(m.preview());
+  CHECK(preview_differs(m.trace(), s, 0) == "");
+  CHECK_FALSE(m.update(s, 1, 1, {}));  // held
+  CHECK(m.preview());
+  m.hold_preview(false);
+  CHECK_FALSE(m.update(s, 1, 1, {}));  // the whole trace waits for its step
+  CHECK(m.preview());
+  step.done = true;
+  CHECK(m.update(s, 1, 1, {}));
+  CHECK_FALSE(m.preview());
+  CHECK(differs_from_fresh(m.trace(), s) == "");
 }

@@ -304,10 +304,21 @@ void TraceModel::apply(Result r) {
 void TraceModel::take_landed() {
   if (!pending_ || (hold_preview_ && preview())) return;  // nothing asked for, or a preview held on screen
   // The newest of what landed (a preview and its whole trace may both have).
+  // Holding a preview, the preview is taken even when the whole trace has
+  // landed after it too (that waits in the runner for the release), and it
+  // is shown without waiting for its follow-up: the whole trace's step
+  // replaces the preview's, so it might never finish.
   std::optional<Result> done;
   while (std::optional<TaskOutcome<Result>> o = compute_.take())
-    if ((o->done() || o->partial()) && o->result->document == document_ && o->result->revision == revision_)
+    if ((o->done() || o->partial()) && o->result->document == document_ && o->result->revision == revision_) {
       done = std::move(o->result);
+      if (hold_preview_ && done->preview) break;
+    }
+  if (done && hold_preview_ && done->preview) {
+    drop_awaiting();
+    install(std::move(*done));
+    return;
+  }
   if (done && follow_up_ && done->trace) {
     // Its step begins once it has landed. A newer landing (the whole trace
     // after its preview) replaces the one waiting, as its step replaced the
