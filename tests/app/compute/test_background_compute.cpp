@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 
+#include "held_step.hpp"
 #include "scenes.hpp"
 #include "model/session/texel_step.hpp"
 #include "model/trace/trace_model.hpp"
@@ -270,24 +271,7 @@ TEST_CASE("background recompute: the texels of the large grids on screen are mad
   CHECK(none.made_for(now.trace()) == nullptr);
 }
 
-namespace {
-
-// A follow-up step that ends when the test says so (begun on the recompute's thread).
-struct HeldStep final : model::TraceFollowUp {
-  std::atomic<int> begun{0}, cancelled{0};
-  std::atomic<bool> done{false};
-  std::atomic<const attn::Trace*> last{nullptr};
-  void begin(std::shared_ptr<const attn::Trace> trace, std::shared_ptr<const model::RowRanges>) override {
-    ++begun;
-    done = false;
-    last = trace.get();
-  }
-  bool finished(const attn::Trace& trace) const override { return done && last == &trace; }
-  void cancel() override { ++cancelled; }
-  void wait_idle() override {}
-};
-
-}  // namespace
+using test_steps::HeldStep;
 
 TEST_CASE("background recompute: a trace waits for its follow-up step, and a newer edit drops the one waiting") {
   HeldStep step;

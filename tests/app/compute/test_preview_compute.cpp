@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "held_step.hpp"
 #include "scenes.hpp"
 #include "model/trace/trace_model.hpp"
 
@@ -213,27 +214,10 @@ TEST_CASE("a held preview stays on screen with the whole trace finished behind i
   CHECK(m.computes_in_background());  // its edits will be too
 }
 
-namespace {
-
-// A follow-up step that ends when the test says so (begun on the recompute's thread).
-struct ManualStep final : model::TraceFollowUp {
-  std::atomic<bool> done{false};
-  std::atomic<const attn::Trace*> last{nullptr};
-  void begin(std::shared_ptr<const attn::Trace> trace, std::shared_ptr<const model::RowRanges>) override {
-    done = false;
-    last = trace.get();
-  }
-  bool finished(const attn::Trace& trace) const override { return done && last.load() == &trace; }
-  void cancel() override {}
-  void wait_idle() override {}
-};
-
-}  // namespace
-
 TEST_CASE("a held preview is shown even when the whole trace landed too and the follow-up step has not finished") {
   // --screenshot-at first-grids: the picture must be the preview, however
   // the preview's step and the whole trace race on a loaded machine.
-  ManualStep step;
+  test_steps::HeldStep step;
   model::TraceModel m(0);
   m.set_follow_up(&step);
   const attn::Scenario s = big_scene();
