@@ -142,9 +142,15 @@ void chord(const std::string& modifier, const std::string& k) {
 void xdo(const std::string& args) { send_and_wait(args); }
 
 void double_click() {
-  // The second click as soon as two frames have passed: ImGui counts two
-  // clicks as one double-click only within 0.3 s of its own clock.
-  send_and_wait("click 1", 0, 250);
+  // The second click as soon as one frame has passed: ImGui counts two
+  // clicks as one double-click only within 0.3 s of its own clock, so on a
+  // loaded machine, where a frame can take 150 ms, two frames between the
+  // clicks are too many. (An app drawing all the time may then see both in
+  // one frame: the tests try a missed double-click again.)
+  const int before = g_driven_layout.empty() ? -1 : dumped_frame(g_driven_layout);
+  run(std::string(XDOTOOL) + " click 1");
+  for (int waited = 0; before >= 0 && waited < 250 && dumped_frame(g_driven_layout) < before + 1; waited += 5) sleep_ms(5);
+  if (before < 0) sleep_ms(60);
   send_and_wait("click 1");
 }
 
