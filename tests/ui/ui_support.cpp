@@ -116,12 +116,12 @@ int dumped_frame(const std::string& path) {
 // before the event: read after it, an idle app may already have drawn the
 // frames it was going to. Without a dump (no app, or no trace drawn yet) the
 // pause alone.
-void send_and_wait(const std::string& args, int pause_ms = 60, int limit_ms = 1000) {
+void send_and_wait(const std::string& args, int pause_ms = 60, int limit_ms = 1000, int frames = 2) {
   const int before = g_driven_layout.empty() ? -1 : dumped_frame(g_driven_layout);
   run(std::string(XDOTOOL) + " " + args);
   sleep_ms(pause_ms);
   if (before < 0) return sleep_ms(std::max(0, 60 - pause_ms));
-  for (int waited = 0; waited < limit_ms && dumped_frame(g_driven_layout) < before + 2; waited += 5) sleep_ms(5);
+  for (int waited = 0; waited < limit_ms && dumped_frame(g_driven_layout) < before + frames; waited += 5) sleep_ms(5);
 }
 
 }  // namespace
@@ -147,10 +147,7 @@ void double_click() {
   // loaded machine, where a frame can take 150 ms, two frames between the
   // clicks are too many. (An app drawing all the time may then see both in
   // one frame: the tests try a missed double-click again.)
-  const int before = g_driven_layout.empty() ? -1 : dumped_frame(g_driven_layout);
-  run(std::string(XDOTOOL) + " click 1");
-  for (int waited = 0; before >= 0 && waited < 250 && dumped_frame(g_driven_layout) < before + 1; waited += 5) sleep_ms(5);
-  if (before < 0) sleep_ms(60);
+  send_and_wait("click 1", 0, 250, 1);
   send_and_wait("click 1");
 }
 
