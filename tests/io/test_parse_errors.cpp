@@ -79,7 +79,8 @@ TEST_CASE("unknown mask kind and bad mask cells") {
   json doc = self_attention_sample();
   doc["mask"] = "diagonal";
   CHECK(parse_error_of(doc) ==
-        "mask: unknown mask kind \"diagonal\" (expected \"none\", \"causal\" or an n×m array)");
+        "mask: unknown mask kind \"diagonal\" (expected \"none\", \"causal\", an n×m array, or an object such as "
+        "{\"kind\": \"sliding_window\", \"window\": 4})");
   doc["mask"] = json::parse("[[0,1,0],[0,2,0],[0,0,0]]");
   CHECK(parse_error_of(doc) == "mask[1][1]: expected 0, 1, true or false, got number 2");
   doc["mask"] = json::parse("[[0,1],[0,0]]");
@@ -111,12 +112,14 @@ TEST_CASE("token labels: wrong count or type") {
 
 TEST_CASE("format and version") {
   json doc = self_attention_sample();
-  doc["version"] = 2;
-  CHECK(parse_error_of(doc) == "version: unsupported version 2 (this build reads version 1)");
+  doc["version"] = 3;
+  CHECK(parse_error_of(doc) == "version: unsupported version 3 (this build reads versions 1 to 2)");
+  doc["version"] = 0;
+  CHECK(parse_error_of(doc) == "version: unsupported version 0 (this build reads versions 1 to 2)");
   doc["version"] = "1";
   CHECK(parse_error_of(doc) == "version: expected an integer, got string \"1\"");
   doc.erase("version");
-  CHECK(parse_error_of(doc) == "version: missing (this build reads version 1)");
+  CHECK(parse_error_of(doc) == "version: missing (this build reads versions 1 to 2)");
   doc = self_attention_sample();
   doc.erase("format");
   CHECK(parse_error_of(doc).rfind("format: missing; expected \"attnviz-scenario\"", 0) == 0);

@@ -20,6 +20,11 @@ std::string mask_text(const Scenario& s) {
     case MaskKind::None: out += "none"; break;
     case MaskKind::Causal: out += "causal"; break;
     case MaskKind::Custom: out += "custom"; break;
+    case MaskKind::SlidingWindow:
+      out += "sliding window of " + std::to_string(s.window);
+      if (s.sinks > 0) out += " + " + count(s.sinks, "sink", "sinks");
+      break;
+    case MaskKind::Strided: out += "strided, stride " + std::to_string(s.stride); break;
   }
   if (!s.key_padding.empty()) {
     long long blocked = 0;
@@ -43,6 +48,9 @@ std::string summarize(const Scenario& s) {
   }
   if (d.projected) {
     os << ", " << count(d.n_heads, "head", "heads") << " (d_k " << d.d_k << ", d_v " << d.d_v << ")";
+    if (d.n_kv_heads != d.n_heads)
+      os << " sharing " << count(d.n_kv_heads, "key/value head", "key/value heads")
+         << (d.n_kv_heads == 1 ? " (multi-query)" : " (grouped-query)");
   } else {
     os << ", 1 head (no projections)";
   }
@@ -53,6 +61,11 @@ std::string summarize(const Scenario& s) {
   if (s.score == ScoreFn::Additive) os << ", additive score";
   if (s.positional == Positional::Sinusoidal) os << ", sinusoidal positions";
   if (s.positional == Positional::Alibi) os << ", ALiBi bias";
+  if (s.rope.on)
+    os << ", RoPE (base " << format_number(s.rope.base, 6) << ", "
+       << (s.rope.pairing == RopePairing::Half ? "half" : "interleaved") << " pairs"
+       << (s.rope.fraction < 1 ? ", " + format_number(s.rope.fraction, 4) + " of each head" : std::string())
+       << (s.rope.offset > 0 ? ", from position " + std::to_string(s.rope.offset) : std::string()) << ")";
   if (s.softmax_axis == SoftmaxAxis::Queries) os << ", softmax over queries";
   return os.str();
 }

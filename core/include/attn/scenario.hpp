@@ -12,7 +12,12 @@
 namespace attn {
 
 enum class ScaleMode { SqrtDk, None, Temperature };
-enum class MaskKind { None, Causal, Custom };
+// Causal, SlidingWindow and Strided let a query see no key after it.
+// SlidingWindow (Mistral): the last `window` keys up to the query, plus the
+// first `sinks` keys of the sequence always (StreamingLLM's attention sinks).
+// Strided (Sparse Transformer): the last `stride` keys, plus every key a
+// whole number of strides back.
+enum class MaskKind { None, Causal, Custom, SlidingWindow, Strided };
 enum class MaskMode { BeforeSoftmax, AfterSoftmax };
 enum class ScoreFn { Dot, Additive };
 enum class Positional { None, Sinusoidal, Alibi };
@@ -25,10 +30,34 @@ struct AdditiveParams {
   Vec v;  // (d_att)
 };
 
+// With grouped-query attention (Scenario::n_kv_heads) only the first head
+// of each group carries w_k and w_v; the other heads of the group leave them
+// empty (0×0) and read that head's keys and values.
 struct HeadWeights {
   Mat w_q;  // (d_model, d_k)
   Mat w_k;  // (d_ctx, d_k)
   Mat w_v;  // (d_ctx, d_v)
+};
+
+// Rotary position embeddings (RoFormer): after the projections, each pair of
+// a query's or key's dimensions at position m is turned by the angle m·θ_i,
+// θ_i = base^(−2i/r), where r is the number of rotated dimensions.
+enum class RopePairing {
+  Half,         // dimension i with i + r/2 (Hugging Face Llama's rotate_half, GPT-NeoX)
+  Interleaved,  // dimension 2i with 2i + 1 (the paper, GPT-J)
+};
+struct Rope {
+  bool on = false;
+  double base = 10000;  // 500000 in Llama 3
+  // The share of each head's d_k that is rotated, from the first dimension
+  // (partial rotary, as GPT-NeoX and Phi); the rotated count must be even.
+  double fraction = 1.0;
+  RopePairing pairing = RopePairing::Half;
+  int offset = 0;  // the first token's position (a KV cache continues from here)
+  bool operator==(const Rope& o) const {
+    return on == o.on && base == o.base && fraction == o.fraction && pairing == o.pairing && offset == o.offset;
+  }
+  bool operator!=(const Rope& o) const { return !(*this == o); }
 };
 
 struct Scenario {
@@ -46,6 +75,9 @@ struct Scenario {
 
   MaskKind mask = MaskKind::None;
   BoolMat custom_mask;            // (n_q, n_k), true = blocked; used when mask == Custom
+  int window = 0;                 // SlidingWindow: keys each query sees, itself included (>= 1)
+  int sinks = 0;                  // SlidingWindow: first keys every query also sees
+  int stride = 0;                 // Strided: the local width and the stride (>= 1)
   std::vector<bool> key_padding;  // n_k entries, true = key blocked; empty = none
   MaskMode mask_mode = MaskMode::BeforeSoftmax;
 
@@ -55,6 +87,11 @@ struct Scenario {
 
   Positional positional = Positional::None;
   SoftmaxAxis softmax_axis = SoftmaxAxis::Keys;
+  Rope rope;
+
+  // Key/value heads (grouped-query attention): 0 means one per head (MHA),
+  // 1 is multi-query attention. Must divide the number of heads.
+  int n_kv_heads = 0;
 
   bool is_cross() const { return context.has_value(); }
   const Mat& keys_source() const { return context ? *context : x; }
@@ -66,11 +103,19 @@ struct Dims {
   int d_model = 0, d_ctx = 0;
   int d_k = 0, d_v = 0;
   int n_heads = 1;
+  int n_kv_heads = 1;  // key/value heads: n_heads unless grouped
   int d_out = 0;
   bool projected = false;  // heads carry W_Q/W_K/W_V
+  // Query heads per key/value head; the key/value head that query head h
+  // reads; the query head that carries it (the first of its group, whose
+  // stages hold its W_K, W_V, K and V); whether h reads another head's.
+  int group() const { return n_kv_heads > 0 ? n_heads / n_kv_heads : 1; }
+  int kv_index(int h) const { return h / group(); }
+  int kv_leader(int h) const { return h - h % group(); }
+  bool shares_kv(int h) const { return h % group() != 0; }
   bool operator==(const Dims& o) const {
     return n_q == o.n_q && n_k == o.n_k && d_model == o.d_model && d_ctx == o.d_ctx && d_k == o.d_k && d_v == o.d_v &&
-           n_heads == o.n_heads && d_out == o.d_out && projected == o.projected;
+           n_heads == o.n_heads && n_kv_heads == o.n_kv_heads && d_out == o.d_out && projected == o.projected;
   }
   bool operator!=(const Dims& o) const { return !(*this == o); }
 };

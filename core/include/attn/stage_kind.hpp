@@ -23,6 +23,7 @@ enum class StageKind : std::uint8_t {
   context_raw, pe_context, context,      // keys' side, when there is a context
   w_q, w_k, w_v,                         // per head: learned projections
   q, k, v,                               // per head: projected tokens
+  q_rope, k_rope,                        // per head: turned by their positions (RoPE)
   scores, scaled, alibi, biased, masked,  // per head: logits, queries × keys
   softmax, weights,                      // per head: probabilities
   head_output,                           // per head: weights · V
@@ -35,6 +36,7 @@ enum class StageRole : std::uint8_t {
   Sequence,       // the tokens as the heads read them (X, the context, raw embeddings)
   Parameter,      // given, fixed or learned, feeds one computation (W_Q, PE, ALiBi bias)
   Projection,     // tokens × a weight (Q, K, V)
+  Rotation,       // tokens turned pair by pair by their positions (RoPE's Q and K)
   Logits,         // queries × keys, before the softmax (scores, scaled, biased, masked)
   Probabilities,  // queries × keys, after the softmax (softmax, weights)
   WeightedSum,    // weights · V (a head's output)
@@ -56,7 +58,7 @@ struct StageInfo {
   StageRole role;
 };
 
-inline constexpr std::array<StageInfo, 23> kStages = {{
+inline constexpr std::array<StageInfo, 25> kStages = {{
     {StageKind::x_raw, "x_raw", "E", "X (embeddings)", "X (input)", false, Extent::n_q, Extent::d_model,
      StageRole::Sequence},
     {StageKind::pe, "pe", "PE", "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)", false,
@@ -73,6 +75,10 @@ inline constexpr std::array<StageInfo, 23> kStages = {{
     {StageKind::q, "q", "Q", "Q", "Q = X · W_Q", true, Extent::n_q, Extent::d_k, StageRole::Projection},
     {StageKind::k, "k", "K", "K", "K = X · W_K", true, Extent::n_k, Extent::d_k, StageRole::Projection},
     {StageKind::v, "v", "V", "V", "V = X · W_V", true, Extent::n_k, Extent::d_v, StageRole::Projection},
+    {StageKind::q_rope, "q_rope", "Q_rot", "Q rotated", "Q_rot = RoPE(Q, position)", true, Extent::n_q, Extent::d_k,
+     StageRole::Rotation},
+    {StageKind::k_rope, "k_rope", "K_rot", "K rotated", "K_rot = RoPE(K, position)", true, Extent::n_k, Extent::d_k,
+     StageRole::Rotation},
     {StageKind::scores, "scores", "S", "QKᵀ", "scores = Q · Kᵀ", true, Extent::n_q, Extent::n_k, StageRole::Logits},
     {StageKind::scaled, "scaled", "scaled", "scaled", "scaled = scores / √d_k", true, Extent::n_q, Extent::n_k,
      StageRole::Logits},

@@ -14,6 +14,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "attn/masks.hpp"
 #include "attn/trace.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"
@@ -82,15 +83,9 @@ Trace start_trace(const Scenario& s) {
 BoolMat build_blocked(const Scenario& s, const Dims& d) {
   const bool any = s.mask != MaskKind::None || !s.key_padding.empty();
   if (!any) return {};
-  BoolMat b = BoolMat::Constant(d.n_q, d.n_k, false);
+  BoolMat b(d.n_q, d.n_k);
   for (int j = 0; j < d.n_k; ++j)
-    for (int i = 0; i < d.n_q; ++i) {
-      bool blocked = false;
-      if (s.mask == MaskKind::Causal) blocked = j > i;
-      if (s.mask == MaskKind::Custom) blocked = s.custom_mask(i, j);
-      if (!s.key_padding.empty() && s.key_padding[(size_t)j]) blocked = true;
-      b(i, j) = blocked;
-    }
+    for (int i = 0; i < d.n_q; ++i) b(i, j) = mask_blocks(s, i, j);
   return b;
 }
 
@@ -129,19 +124,58 @@ HeadInputs inputs_of(const Trace& t) {
       in.blocked = s.blocked;
       break;
     }
+  // The keys and values each group's first head computed, for the heads
+  // that share them (where the trace holds that head).
+  const Dims& d = t.dims;
+  in.shared_k.resize(static_cast<size_t>(d.n_kv_heads));
+  in.shared_v.resize(static_cast<size_t>(d.n_kv_heads));
+  for (int g = 0; g < d.n_kv_heads; ++g) {
+    const int leader = g * d.group();
+    const Stage* k = t.find(StageKind::k_rope, leader);
+    if (!k) k = t.find(StageKind::k, leader);
+    const Stage* v = t.find(StageKind::v, leader);
+    if (k) in.shared_k[static_cast<size_t>(g)] = k->value.shared();
+    if (v) in.shared_v[static_cast<size_t>(g)] = v->value.shared();
+  }
   set_dim_labels(in, t.dims);
   return in;
 }
 
+namespace {
+
+// The heads of `heads` at `which` (indices into it), each on the machine's cores.
+void run_some_heads(std::vector<HeadStages>& out, const Scenario& s, const Dims& d, const HeadInputs& in,
+                    const std::vector<int>& heads, const std::vector<size_t>& which, Progress* progress) {
+  if (which.empty()) return;
+  ScratchPool scratch;
+  const int count = static_cast<int>(which.size());
+  const int inside = threads_inside_heads(d, count, progress ? progress->max_threads : 0);
+  run_heads(count, d, progress, [&](int i) {
+    const size_t at = which[static_cast<size_t>(i)];
+    out[at] = compute_head(s, d, heads[at], in, &scratch, inside);
+  });
+}
+
+}  // namespace
+
 std::vector<HeadStages> compute_heads(const Scenario& s, const Dims& d, const HeadInputs& in,
                                       const std::vector<int>& heads, Progress* progress) {
   std::vector<HeadStages> out(heads.size());
-  ScratchPool scratch;
-  const int count = static_cast<int>(heads.size());
-  const int inside = threads_inside_heads(d, count, progress ? progress->max_threads : 0);
-  run_heads(count, d, progress, [&](int i) {
-    out[static_cast<size_t>(i)] = compute_head(s, d, heads[static_cast<size_t>(i)], in, &scratch, inside);
-  });
+  // Grouped-query attention: the heads that compute their group's keys and
+  // values first, then the heads that read them.
+  std::vector<size_t> first, then;
+  for (size_t i = 0; i < heads.size(); ++i) (d.shares_kv(heads[i]) ? then : first).push_back(i);
+  run_some_heads(out, s, d, in, heads, first, progress);
+  if (then.empty()) return out;
+  HeadInputs shared = in;
+  shared.shared_k.resize(static_cast<size_t>(d.n_kv_heads));
+  shared.shared_v.resize(static_cast<size_t>(d.n_kv_heads));
+  for (size_t i : first) {
+    if (out[i].error) return out;  // rethrown in head order by the caller
+    shared.shared_k[static_cast<size_t>(d.kv_index(heads[i]))] = out[i].k;
+    shared.shared_v[static_cast<size_t>(d.kv_index(heads[i]))] = out[i].v;
+  }
+  run_some_heads(out, s, d, shared, heads, then, progress);
   return out;
 }
 

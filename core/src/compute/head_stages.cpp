@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "attn/explain.hpp"
+#include "attn/rope.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"
 #include "compute/positional.hpp"
@@ -106,26 +108,36 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   using K = StageKind;
   const std::string c(info_of(in.kv_id).symbol);  // K and V read X, or the context C
   std::shared_ptr<const Mat> q, k, v;  // (n_q, d_k), (n_k, d_k), (n_k, d_v)
+  // With grouped-query attention a head that shares its group's keys and
+  // values has no W_K, W_V, K or V of its own: it reads the first head's.
+  const bool own_kv = !d.shares_kv(h);
+  const int leader = d.kv_leader(h);
   if (d.projected) {
     const HeadWeights& w = s.heads[(size_t)h];
     // validate() has proved the weights finite: no second pass over them.
     push_stage(t, {K::w_q, h, plain_title(K::w_q), plain_formula(K::w_q), {}, ValueKind::Signed, in.d_model_dims, dims_q}, copy_of(w.w_q), {}, false,
                true);
-    push_stage(t, {K::w_k, h, plain_title(K::w_k), plain_formula(K::w_k), {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, copy_of(w.w_k), {}, false,
-               true);
-    push_stage(t, {K::w_v, h, plain_title(K::w_v), plain_formula(K::w_v), {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
-               true);
     Mat pq, pk, pv;
-    projections(*in.x, *in.kv, w, threads, pq, pk, pv);
+    if (own_kv) {
+      push_stage(t, {K::w_k, h, plain_title(K::w_k), plain_formula(K::w_k), {}, ValueKind::Signed, in.d_ctx_dims, dims_q}, copy_of(w.w_k), {}, false,
+                 true);
+      push_stage(t, {K::w_v, h, plain_title(K::w_v), plain_formula(K::w_v), {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
+                 true);
+      projections(*in.x, *in.kv, w, threads, pq, pk, pv);
+    } else {
+      pq = row_blocked_product(*in.x, w.w_q, threads);
+    }
     push_stage(t, {K::q, h, plain_title(K::q), plain_formula(K::q), {{in.x_id, -1}, {K::w_q, h}}, ValueKind::Signed, in.queries, dims_q},
                std::move(pq));
     q = t.stages.back().value.shared();
-    push_stage(t, {K::k, h, plain_title(K::k), "K = " + c + " · W_K", {{in.kv_id, -1}, {K::w_k, h}}, ValueKind::Signed, in.keys, dims_q},
-               std::move(pk));
-    k = t.stages.back().value.shared();
-    push_stage(t, {K::v, h, plain_title(K::v), "V = " + c + " · W_V", {{in.kv_id, -1}, {K::w_v, h}}, ValueKind::Signed, in.keys, dims_v},
-               std::move(pv));
-    v = t.stages.back().value.shared();
+    if (own_kv) {
+      push_stage(t, {K::k, h, plain_title(K::k), "K = " + c + " · W_K", {{in.kv_id, -1}, {K::w_k, h}}, ValueKind::Signed, in.keys, dims_q},
+                 std::move(pk));
+      k = t.stages.back().value.shared();
+      push_stage(t, {K::v, h, plain_title(K::v), "V = " + c + " · W_V", {{in.kv_id, -1}, {K::w_v, h}}, ValueKind::Signed, in.keys, dims_v},
+                 std::move(pv));
+      v = t.stages.back().value.shared();
+    }
   } else {
     // Q = K = V = the input: the same matrix, shared, not copied.
     q = in.x, k = in.kv, v = in.kv;
@@ -136,6 +148,35 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     push_stage(t, {K::v, h, plain_title(K::v), "V = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_v},
                StageValues(v, Derivation{}), {}, false, true);
   }
+  // Rotary positions turn each query and key by its position (attn/rope.hpp).
+  StageRef q_ref{K::q, h}, k_ref{K::k, leader};
+  const StageRef v_ref{K::v, leader};
+  if (s.rope.on) {
+    const std::string rotated = std::to_string(rope_dims(s.rope, d.d_k)) + " of " + std::to_string(d.d_k) + " dims";
+    const std::string formula = (s.rope.pairing == RopePairing::Half ? "half pairs" : "interleaved pairs") +
+                                std::string(", θ_i = ") + format_number(s.rope.base) + "^(−2i/" +
+                                std::to_string(rope_dims(s.rope, d.d_k)) + ")";
+    push_stage(t, {K::q_rope, h, plain_title(K::q_rope) + " · " + rotated, plain_formula(K::q_rope) + ", " + formula,
+                   {{K::q, h}}, ValueKind::Signed, in.queries, dims_q}, apply_rope(*q, s.rope));
+    q = t.stages.back().value.shared();
+    q_ref = {K::q_rope, h};
+    if (own_kv) {
+      push_stage(t, {K::k_rope, h, plain_title(K::k_rope) + " · " + rotated, plain_formula(K::k_rope) + ", " + formula,
+                     {{K::k, h}}, ValueKind::Signed, in.keys, dims_q}, apply_rope(*k, s.rope));
+      k = t.stages.back().value.shared();
+    }
+    k_ref = {K::k_rope, leader};
+  }
+  if (!own_kv) {
+    const size_t g = static_cast<size_t>(d.kv_index(h));
+    if (g >= in.shared_k.size() || !in.shared_k[g] || !in.shared_v[g])
+      throw std::logic_error("compute_head: head " + std::to_string(h) + " needs the keys of head " +
+                             std::to_string(leader) + ", which were not computed");
+    k = in.shared_k[g];
+    v = in.shared_v[g];
+  }
+  out.k = k;
+  out.v = v;
 
   // The logits' derivations are known before any score: ÷ d (scaled), + the
   // ALiBi bias (biased), −∞ where blocked (masked).
@@ -175,7 +216,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   }
   push_stage(t, {K::scores, h, additive ? "additive scores" : plain_title(K::scores),
                  additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : plain_formula(K::scores),
-                 {{K::q, h}, {K::k, h}}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
+                 {q_ref, k_ref}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
              std::isfinite(largest));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
   double bound = largest / sc.divisor;
@@ -240,7 +281,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     head_output.noalias() = weights.value.dense() * *v;
   }
   push_stage(t, {K::head_output, h, plain_title(K::head_output), plain_formula(K::head_output),
-                 {{K::weights, h}, {K::v, h}},
+                 {{K::weights, h}, v_ref},
                  ValueKind::Signed, in.queries, dims_v}, std::move(head_output));
   out.stages = std::move(t.stages);
 }

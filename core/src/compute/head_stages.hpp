@@ -20,18 +20,22 @@ struct HeadInputs {
   // Index labels of the feature axes, made once for every head.
   Labels d_model_dims, d_ctx_dims, d_k_dims, d_v_dims;
   SharedMask blocked;
+  // Grouped-query attention: each key/value head's K (rotated, with RoPE)
+  // and V as its group's first head computed them, by key/value head.
+  std::vector<std::shared_ptr<const Mat>> shared_k, shared_v;
 };
 
 // Fills the index labels of the feature axes for dims `d`.
 void set_dim_labels(HeadInputs& in, const Dims& d);
 
-// w_q .. head_output with every optional stage (ALiBi, the unmasked softmax).
-constexpr size_t kMostStagesPerHead = 16;
+// w_q .. head_output with every optional stage (RoPE, ALiBi, the unmasked softmax).
+constexpr size_t kMostStagesPerHead = 18;
 
 struct HeadStages {
   std::vector<Stage> stages;  // w_q ... head_output, in trace order
   SoftmaxStats softmax;
   std::vector<std::string> notes;
+  std::shared_ptr<const Mat> k, v;  // the K (rotated) and V the scores and weights · V read
   std::exception_ptr error;   // a ComputeError, rethrown by the caller in head order
 };
 

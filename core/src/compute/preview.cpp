@@ -4,6 +4,7 @@
 // thread or the company it is computed in, so a completed preview equals a
 // trace computed in one go, bit for bit, and the preview's stages are the
 // full trace's own (the same matrices, shared).
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -14,12 +15,16 @@ namespace attn {
 
 namespace {
 
-// The one head a preview holds (-1 when it holds none).
-int preview_head(const Trace& preview) {
+// The heads a preview holds: the one asked for, and the head whose keys
+// and values it reads when it shares another's (grouped-query attention).
+std::vector<int> preview_heads(const Trace& preview) {
+  std::vector<int> heads;
   for (const Stage& s : preview.stages)
-    if (s.head >= 0) return s.head;
-  return -1;
+    if (s.head >= 0 && (heads.empty() || heads.back() != s.head)) heads.push_back(s.head);
+  return heads;
 }
+
+bool holds(const std::vector<int>& heads, int h) { return std::find(heads.begin(), heads.end(), h) != heads.end(); }
 
 }  // namespace
 
@@ -32,15 +37,17 @@ Trace compute_preview(const Scenario& s, int head, const Limits& limits, Progres
   t.complete = false;
   const detail::HeadInputs in = detail::push_inputs(t, s);
   // Alone, the head gets every core for its row blocks (threads_inside_heads).
-  detail::push_heads(t, s, in, progress, {head});
+  std::vector<int> heads{head};
+  if (t.dims.shares_kv(head)) heads.insert(heads.begin(), t.dims.kv_leader(head));
+  detail::push_heads(t, s, in, progress, heads);
   return t;
 }
 
 Trace complete_trace(const Trace& preview, const Scenario& s, const Limits& limits, Progress* progress) {
   if (std::string e = validate(s, limits); !e.empty()) throw std::invalid_argument(e);
   Trace t = detail::start_trace(s);
-  const int shown = preview_head(preview);
-  if (preview.complete || shown < 0 || preview.dims != t.dims || preview.softmax_axis != t.softmax_axis ||
+  const std::vector<int> shown = preview_heads(preview);
+  if (preview.complete || shown.empty() || preview.dims != t.dims || preview.softmax_axis != t.softmax_axis ||
       preview.mask_mode != t.mask_mode || preview.score != t.score)
     return compute_trace(s, limits, progress);
   // The inputs as the preview holds them, then every head in order: the
@@ -49,17 +56,19 @@ Trace complete_trace(const Trace& preview, const Scenario& s, const Limits& limi
     if (st.head < 0) t.stages.push_back(st);
   std::vector<int> rest;
   for (int h = 0; h < t.dims.n_heads; ++h)
-    if (h != shown) rest.push_back(h);
+    if (!holds(shown, h)) rest.push_back(h);
   std::vector<detail::HeadStages> done = detail::compute_heads(s, t.dims, detail::inputs_of(preview), rest, progress);
   t.softmax.resize(static_cast<size_t>(t.dims.n_heads));
   size_t next = 0;
   for (int h = 0; h < t.dims.n_heads; ++h) {
-    if (h == shown) {
+    if (holds(shown, h)) {
       for (const Stage& st : preview.stages)
         if (st.head == h) t.stages.push_back(st);
       t.softmax[static_cast<size_t>(h)] = preview.softmax[static_cast<size_t>(h)];
-      // The preview's notes are its one head's (the inputs make none).
-      t.notes.insert(t.notes.end(), preview.notes.begin(), preview.notes.end());
+      // The preview's notes are its heads' (the inputs make none), in head order.
+      const std::string mine = "head " + std::to_string(h) + ":";
+      for (const std::string& note : preview.notes)
+        if (note.compare(0, mine.size(), mine) == 0) t.notes.push_back(note);
       continue;
     }
     detail::HeadStages& fresh = done[next++];

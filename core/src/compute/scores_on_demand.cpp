@@ -16,9 +16,11 @@ Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes) {
   if (t.score != ScoreFn::Dot) return t;  // additive scores: small scenes only
   for (int h = 0; h < t.dims.n_heads; ++h) {
     const int at = t.index_of({StageKind::scores, h});
-    const Stage* q = t.find(StageKind::q, h);
-    const Stage* k = t.find(StageKind::k, h);
-    if (at < 0 || !q || !k) continue;
+    if (at < 0 || t.stages[static_cast<size_t>(at)].inputs.size() != 2) continue;
+    // The Q and K the scores read: rotated ones with RoPE, a shared K with GQA.
+    const Stage* q = t.find(t.stages[static_cast<size_t>(at)].inputs[0]);
+    const Stage* k = t.find(t.stages[static_cast<size_t>(at)].inputs[1]);
+    if (!q || !k) continue;
     StageValues& scores = t.stages[static_cast<size_t>(at)].value;
     const std::size_t bytes = static_cast<std::size_t>(scores.size()) * sizeof(double);
     if (scores.derived() || scores.on_demand() || bytes < min_bytes) continue;

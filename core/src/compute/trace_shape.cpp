@@ -24,9 +24,20 @@ void add_sequence(TraceShape& t, StageKind raw, StageKind pe, StageKind sum, boo
 
 void add_head(TraceShape& t, const Scenario& s, int h) {
   using K = StageKind;
-  if (t.dims.projected)
-    for (K w : {K::w_q, K::w_k, K::w_v}) add(t, w, h);
-  for (K p : {K::q, K::k, K::v}) add(t, p, h);
+  // A head that shares its group's keys and values has no K or V of its own.
+  const bool own_kv = !t.dims.shares_kv(h);
+  if (t.dims.projected) {
+    add(t, K::w_q, h);
+    if (own_kv)
+      for (K w : {K::w_k, K::w_v}) add(t, w, h);
+  }
+  add(t, K::q, h);
+  if (own_kv)
+    for (K p : {K::k, K::v}) add(t, p, h);
+  if (s.rope.on) {
+    add(t, K::q_rope, h);
+    if (own_kv) add(t, K::k_rope, h);
+  }
   add(t, K::scores, h);
   add(t, K::scaled, h);
   if (s.positional == Positional::Alibi) {

@@ -43,14 +43,18 @@ std::optional<Change> classify(const Scenario& a, const Scenario& b) {
     return std::nullopt;
   if (a.scale != b.scale || a.temperature != b.temperature || a.mask != b.mask || a.key_padding != b.key_padding ||
       a.mask_mode != b.mask_mode || a.score != b.score || a.positional != b.positional ||
-      a.softmax_axis != b.softmax_axis || !a.additive.empty() || !b.additive.empty() ||
+      a.softmax_axis != b.softmax_axis || !a.additive.empty() || !b.additive.empty() || a.rope != b.rope ||
+      a.n_kv_heads != b.n_kv_heads || a.window != b.window || a.sinks != b.sinks || a.stride != b.stride ||
       a.heads.size() != b.heads.size() || a.w_o.has_value() != b.w_o.has_value())
     return std::nullopt;
   Change c;
   c.labels = a.tokens != b.tokens || a.context_tokens != b.context_tokens;
+  // New keys or values of a group's first head change every head of the group.
+  const Dims d = dims_of(b);
   for (size_t h = 0; h < a.heads.size(); ++h) {
     const HeadWeights &p = a.heads[h], &q = b.heads[h];
-    if (!same(p.w_q, q.w_q) || !same(p.w_k, q.w_k) || !same(p.w_v, q.w_v)) c.heads.push_back(static_cast<int>(h));
+    const HeadWeights &pk = a.heads[(size_t)d.kv_leader((int)h)], &qk = b.heads[(size_t)d.kv_leader((int)h)];
+    if (!same(p.w_q, q.w_q) || !same(pk.w_k, qk.w_k) || !same(pk.w_v, qk.w_v)) c.heads.push_back(static_cast<int>(h));
   }
   c.w_o = a.w_o && !same(*a.w_o, *b.w_o);
   if (a.mask == MaskKind::Custom) {
@@ -152,7 +156,7 @@ bool update_mask_rows(Trace& t, const Scenario& now, const std::vector<int>& row
       w.value = StageValues(sm.value.shared(), zeroed);
     }
     w.blocked = blocked;
-    const Mat& v = *stage(t, StageKind::v, h).value.shared();
+    const Mat& v = *stage(t, StageKind::v, d.kv_leader(h)).value.shared();
     Stage& ho = stage(t, StageKind::head_output, h);
     Mat out = ho.value.stored();
     for (int r : rows) out.row(r) = w.value.row(r) * v;

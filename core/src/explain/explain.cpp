@@ -9,6 +9,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "attn/rope.hpp"
 #include "compute/positional.hpp"
 
 namespace attn {
@@ -84,15 +85,19 @@ void explain_product(const Context& x, StageKind a_id, int a_head, StageKind b_i
 
 void explain_scores(const Context& x) {
   const int h = x.st.head, i = x.r, j = x.c;
-  const StageValues& q = x.in(StageKind::q, h);
-  const StageValues& k = x.in(StageKind::k, h);
-  x.source(StageKind::q, h, i, i + 1, 0, q.cols());
-  x.source(StageKind::k, h, j, j + 1, 0, k.cols());
+  // The Q and K the scores read: rotated ones with RoPE, a group's K with GQA.
+  const StageRef qr = x.st.inputs.at(0), kr = x.st.inputs.at(1);
+  const StageValues& q = x.in(qr.id, qr.head);
+  const StageValues& k = x.in(kr.id, kr.head);
+  x.source(qr.id, qr.head, i, i + 1, 0, q.cols());
+  x.source(kr.id, kr.head, j, j + 1, 0, k.cols());
   if (x.s.score == ScoreFn::Dot) {
-    x.e.formula = "S[i,j] = q_i · k_j = Σ_t Q[i,t] × K[j,t]";
+    x.e.formula = "S[i,j] = q_i · k_j = Σ_t " + symbol(qr.id) + "[i,t] × " + symbol(kr.id) + "[j,t]";
+    if (kr.head != h) x.e.note = "head " + std::to_string(h) + " reads the keys of head " + std::to_string(kr.head) +
+                                 " (grouped-query attention)";
     explain_sum_of_products(x.e, (int)q.cols(), [&](int t) { return q(i, t); },
-                            [&](int t) { return cell(StageKind::q, i, t); }, [&](int t) { return k(j, t); },
-                            [&](int t) { return cell(StageKind::k, j, t); });
+                            [&](int t) { return cell(qr.id, i, t); }, [&](int t) { return k(j, t); },
+                            [&](int t) { return cell(kr.id, j, t); });
     return;
   }
   x.e.formula = "S[i,j] = Σ_a v[a] × tanh((q_i W)[a] + (k_j U)[a])";
@@ -261,6 +266,51 @@ void explain_pe(const Context& x) {
                        format_number(v), v});
 }
 
+// A rotated query or key: its pair of dimensions turned by position × θ_i.
+void explain_rope(const Context& x) {
+  const StageRef from = x.st.inputs.at(0);
+  const StageValues& in = x.in(from.id, from.head);
+  const int d_k = static_cast<int>(in.cols());
+  const std::optional<RopePair> p = rope_pair_of(x.s.rope, d_k, x.c);
+  if (!p) {
+    x.e.formula = "dimension " + std::to_string(x.c) + " is past the " + std::to_string(rope_dims(x.s.rope, d_k)) +
+                  " rotated ones (partial rotary): copied unchanged";
+    x.e.steps.push_back({"copy", {{cell(from.id, x.r, x.c), x.e.value, "", "", 0, x.e.value}},
+                         format_number(x.e.value), x.e.value});
+    x.source(from.id, from.head, x.r, x.r + 1, x.c, x.c + 1);
+    return;
+  }
+  const int rotated = rope_dims(x.s.rope, d_k), pos = x.s.rope.offset + x.r;
+  const double theta = rope_theta(x.s.rope, rotated, p->pair), angle = pos * theta;
+  const double c = std::cos(angle), sn = std::sin(angle);
+  const double xa = in(x.r, p->a), xb = in(x.r, p->b);
+  const std::string sym = symbol(from.id);
+  x.e.formula = p->is_a ? "x'_a = x_a·cos(mθ_i) − x_b·sin(mθ_i)" : "x'_b = x_b·cos(mθ_i) + x_a·sin(mθ_i)";
+  x.e.note = "dimensions " + std::to_string(p->a) + " and " + std::to_string(p->b) + " form pair " +
+             std::to_string(p->pair) + " (" + (x.s.rope.pairing == RopePairing::Half ? "half" : "interleaved") +
+             " pairing), turned together at position m = " + std::to_string(pos);
+  x.e.steps.push_back({"θ_i = base^(−2i/r)", {{"base", x.s.rope.base, "^", "−2·" + std::to_string(p->pair) + "/" +
+                                               std::to_string(rotated), -2.0 * p->pair / rotated, theta}},
+                       "θ_" + std::to_string(p->pair) + " = " + format_number(theta, 6), theta});
+  x.e.steps.push_back({"angle = m × θ_i", {{"m", double(pos), "×", "θ", theta, angle}},
+                       std::to_string(pos) + " × " + format_number(theta, 6) + " = " + format_number(angle), angle});
+  x.e.steps.push_back({"cos and sin", {{"angle", angle, "cos", "", 0, c}, {"angle", angle, "sin", "", 0, sn}},
+                       "cos = " + format_number(c) + ", sin = " + format_number(sn), c});
+  const double v = p->is_a ? xa * c - xb * sn : xb * c + xa * sn;
+  if (p->is_a)
+    x.e.steps.push_back({"turn", {{cell(from.id, x.r, p->a), xa, "×", "cos", c, xa * c},
+                                  {cell(from.id, x.r, p->b), xb, "×", "−sin", -sn, -xb * sn}},
+                         format_number(xa * c) + (xb * sn > 0 ? " − " : " + ") + format_number(std::abs(xb * sn)) +
+                             " = " + format_number(v), v});
+  else
+    x.e.steps.push_back({"turn", {{cell(from.id, x.r, p->b), xb, "×", "cos", c, xb * c},
+                                  {cell(from.id, x.r, p->a), xa, "×", "sin", sn, xa * sn}},
+                         format_number(xb * c) + (xa * sn < 0 ? " − " : " + ") + format_number(std::abs(xa * sn)) +
+                             " = " + format_number(v), v});
+  x.source(from.id, from.head, x.r, x.r + 1, p->a, p->a + 1);
+  x.source(from.id, from.head, x.r, x.r + 1, p->b, p->b + 1);
+}
+
 // Stages that pass a matrix through unchanged (no projection, no W_O).
 void explain_copy(const Context& x, const StageRef& from) {
   x.e.formula = x.st.formula + ": copied unchanged";
@@ -313,6 +363,8 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
       else explain_copy(x, st->inputs[0]);
       break;
     }
+    case K::q_rope:
+    case K::k_rope: explain_rope(x); break;
     case K::scores: explain_scores(x); break;
     case K::scaled: explain_scaled(x); break;
     case K::alibi: explain_alibi(x); break;
@@ -325,7 +377,7 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
       break;
     case K::head_output:
       e.formula = "Z[i,c] = Σ_j A[i,j] × V[j,c]: the value rows weighted by query i's attention";
-      explain_product(x, K::weights, h, K::v, h);
+      explain_product(x, K::weights, h, st->inputs.at(1).id, st->inputs.at(1).head);
       break;
     case K::concat: {
       const int d_v = trace.dims.d_v, head = col / d_v, c = col % d_v;

@@ -21,6 +21,10 @@ Dims dims_of(const Scenario& s) {
     d.d_k = d.d_model;
     d.d_v = d.d_ctx;
   }
+  // A count that does not divide the heads is refused by validate(); until
+  // then each head keeps its own keys and values.
+  const bool grouped = s.n_kv_heads > 0 && s.n_kv_heads <= d.n_heads && d.n_heads % s.n_kv_heads == 0;
+  d.n_kv_heads = grouped ? s.n_kv_heads : d.n_heads;
   d.d_out = s.w_o ? static_cast<int>(s.w_o->cols()) : d.n_heads * d.d_v;
   return d;
 }

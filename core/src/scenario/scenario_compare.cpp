@@ -36,6 +36,7 @@ std::string scenario_difference(const Scenario& a, const Scenario& b) {
   if (a.scale == ScaleMode::Temperature && a.temperature != b.temperature) return "temperature differs";
   if (a.mask != b.mask) return "mask kind differs";
   if (!same(a.custom_mask, b.custom_mask)) return "custom mask differs";
+  if (a.window != b.window || a.sinks != b.sinks || a.stride != b.stride) return "mask window, sinks or stride differs";
   if (a.key_padding != b.key_padding) return "key_padding differs";
   if (a.mask_mode != b.mask_mode) return "mask_mode differs";
   if (a.score != b.score) return "score differs";
@@ -47,6 +48,8 @@ std::string scenario_difference(const Scenario& a, const Scenario& b) {
     if (!same(Mat(a.additive[h].v), Mat(b.additive[h].v))) return p + ".v differs";
   }
   if (a.positional != b.positional) return "positional differs";
+  if (a.rope != b.rope) return "rope differs";
+  if (a.n_kv_heads != b.n_kv_heads) return "n_kv_heads differs";
   if (a.softmax_axis != b.softmax_axis) return "softmax_axis differs";
   return {};
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "attn/rope.hpp"
 #include "attn/scenario.hpp"
 #include "compute/finite.hpp"
 
@@ -80,6 +81,17 @@ std::string check_heads(const Scenario& s, const Dims& d) {
     const HeadWeights& w = s.heads[i];
     const int h = static_cast<int>(i);
     std::string e;
+    if (d.shares_kv(h)) {  // grouped-query attention: reads its group's keys and values
+      if (w.w_k.size() != 0 || w.w_v.size() != 0)
+        return Field{w.w_k.size() != 0 ? "w_k" : "w_v", h}.str() + ": head " + std::to_string(h) +
+               " reads the keys and values of head " + std::to_string(d.kv_leader(h)) + " (n_kv_heads = " +
+               std::to_string(d.n_kv_heads) + ", " + std::to_string(d.group()) +
+               " query heads per key/value head), so it has none of its own; leave it out";
+      if (!(e = expect_rows({"w_q", h}, w.w_q, d.d_model, "d_model, the width of x")).empty()) return e;
+      if (!(e = expect_cols({"w_q", h}, w.w_q, d.d_k, "d_k, as in heads[0]")).empty()) return e;
+      if (!(e = first_non_finite({"w_q", h}, w.w_q)).empty()) return e;
+      continue;
+    }
     if (!(e = expect_rows({"w_q", h}, w.w_q, d.d_model, "d_model, the width of x")).empty()) return e;
     if (!(e = expect_rows({"w_k", h}, w.w_k, d.d_ctx, kv_why)).empty()) return e;
     if (!(e = expect_rows({"w_v", h}, w.w_v, d.d_ctx, kv_why)).empty()) return e;
@@ -91,6 +103,61 @@ std::string check_heads(const Scenario& s, const Dims& d) {
     for (auto [name, m] : {std::pair<const char*, const Mat*>{"w_q", &w.w_q}, {"w_k", &w.w_k}, {"w_v", &w.w_v}})
       if (!(e = first_non_finite({name, h}, *m)).empty()) return e;
   }
+  return {};
+}
+
+// Key/value heads shared by groups of query heads.
+std::string check_kv_heads(const Scenario& s) {
+  if (s.n_kv_heads == 0) return {};
+  const long long heads = static_cast<long long>(s.heads.size());
+  if (s.n_kv_heads < 0) return "n_kv_heads: must be at least 1, got " + std::to_string(s.n_kv_heads);
+  if (heads == 0) return "n_kv_heads: needs heads with projections (\"heads\") to share keys and values between";
+  if (s.n_kv_heads > heads || heads % s.n_kv_heads != 0)
+    return "n_kv_heads: " + std::to_string(s.n_kv_heads) + " does not divide the " + std::to_string(heads) +
+           " query heads; each key/value head is shared by a whole group of the same size";
+  return {};
+}
+
+std::string check_rope(const Scenario& s, const Dims& d) {
+  const Rope& r = s.rope;
+  if (!r.on) return {};
+  std::ostringstream os;
+  if (s.is_cross())
+    return "rope: rotary positions need self-attention (queries and keys at positions of one sequence); this "
+           "scenario has a context";
+  if (!(std::isfinite(r.base) && r.base > 1)) {
+    os << "rope.base: must be a number greater than 1, got " << r.base;
+    return os.str();
+  }
+  if (!(std::isfinite(r.fraction) && r.fraction > 0 && r.fraction <= 1)) {
+    os << "rope.fraction: the share of each head's dimensions to rotate must be in (0, 1], got " << r.fraction;
+    return os.str();
+  }
+  if (r.offset < 0 || r.offset > 100000000)
+    return "rope.offset: the first position must be from 0 to 100000000, got " + std::to_string(r.offset);
+  const int rotated = rope_dims(r, d.d_k);
+  if (r.fraction == 1 && d.d_k % 2 != 0)
+    return "rope: d_k = " + std::to_string(d.d_k) + " is odd, and RoPE turns dimensions in pairs; use an even d_k "
+           "or rotate part of each head (rope.fraction)";
+  if (rotated < 2 || rotated % 2 != 0) {
+    os << "rope.fraction: " << r.fraction << " of d_k = " << d.d_k << " rotates " << rotated
+       << " dimensions; RoPE needs an even number, at least 2";
+    return os.str();
+  }
+  return {};
+}
+
+std::string check_mask_kind(const Scenario& s, const Dims& d) {
+  if (s.mask == MaskKind::SlidingWindow) {
+    if (s.window < 1)
+      return "mask.window: must be at least 1 (a query always sees itself), got " + std::to_string(s.window);
+    if (s.sinks < 0) return "mask.sinks: must be 0 or more, got " + std::to_string(s.sinks);
+    if (s.sinks > d.n_k)
+      return "mask.sinks: " + std::to_string(s.sinks) + " sink tokens in a sequence of " + std::to_string(d.n_k) +
+             " keys";
+  }
+  if (s.mask == MaskKind::Strided && s.stride < 1)
+    return "mask.stride: must be at least 1, got " + std::to_string(s.stride);
   return {};
 }
 
@@ -141,6 +208,7 @@ std::string validate(const Scenario& s, const Limits& limits) {
   if (!(e = check_limits(s, limits)).empty()) return e;
   if (!(e = first_non_finite({"x"}, s.x)).empty()) return e;
   if (s.context && !(e = first_non_finite({"context"}, *s.context)).empty()) return e;
+  if (!(e = check_kv_heads(s)).empty()) return e;
   const Dims d = dims_of(s);
   if (!(e = check_labels("tokens", s.tokens, d.n_q, "x")).empty()) return e;
   if (!(e = check_labels("context_tokens", s.context_tokens, d.n_k, "context")).empty()) return e;
@@ -164,6 +232,8 @@ std::string validate(const Scenario& s, const Limits& limits) {
     return os.str();
   }
   if (!(e = check_mask(s, d)).empty()) return e;
+  if (!(e = check_mask_kind(s, d)).empty()) return e;
+  if (!(e = check_rope(s, d)).empty()) return e;
   if (!(e = check_additive(s, d)).empty()) return e;
   const long long bytes = estimated_trace_bytes(d);
   if (bytes > limits.max_trace_bytes) {

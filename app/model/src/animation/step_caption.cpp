@@ -162,6 +162,8 @@ std::string stage_caption(const attn::Trace& trace, const attn::Stage& s, const 
     case K::q: return "queries: what each token is looking for";
     case K::k: return "keys: what each token offers to be found by";
     case K::v: return "values: what each token hands over";
+    case K::q_rope: return "each query turned pair by pair by its position";
+    case K::k_rope: return "each key turned by its position: scores now depend on distance";
     case K::scores: return "row i, column j: how well query i matches key j";
     case K::scaled: return scaled_caption(scenario);
     case K::alibi: return "penalty growing with distance between tokens";

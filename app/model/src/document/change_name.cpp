@@ -36,6 +36,8 @@ const char* mask_name(attn::MaskKind m) {
     case attn::MaskKind::None: return "none";
     case attn::MaskKind::Causal: return "causal";
     case attn::MaskKind::Custom: return "painted";
+    case attn::MaskKind::SlidingWindow: return "sliding window";
+    case attn::MaskKind::Strided: return "strided";
   }
   return "?";
 }
@@ -79,10 +81,18 @@ std::string describe_change(const attn::Scenario& a, const attn::Scenario& b) {
   else if (a.mask == attn::MaskKind::Custom && !(a.custom_mask.rows() == b.custom_mask.rows() && a.custom_mask.cols() == b.custom_mask.cols() &&
                                                  (a.custom_mask.size() == 0 || a.custom_mask == b.custom_mask)))
     add("mask cells");
+  if (a.mask == b.mask && (a.window != b.window || a.sinks != b.sinks || a.stride != b.stride)) {
+    if (a.window != b.window) add("window " + std::to_string(a.window) + " → " + std::to_string(b.window));
+    if (a.sinks != b.sinks) add("sinks " + std::to_string(a.sinks) + " → " + std::to_string(b.sinks));
+    if (a.stride != b.stride) add("stride " + std::to_string(a.stride) + " → " + std::to_string(b.stride));
+  }
   if (a.key_padding != b.key_padding) add("key padding");
   if (a.mask_mode != b.mask_mode) add("mask before/after softmax");
   if (a.score != b.score) add(b.score == attn::ScoreFn::Dot ? "score: dot product" : "score: additive");
   if (a.positional != b.positional) add("positions");
+  if (a.rope.on != b.rope.on) add(b.rope.on ? "RoPE on" : "RoPE off");
+  else if (a.rope != b.rope) add("RoPE settings");
+  if (a.n_kv_heads != b.n_kv_heads) add("key/value heads");
   if (a.softmax_axis != b.softmax_axis) add("softmax axis");
   if (parts.empty()) return "edit";
   std::string out = parts[0];

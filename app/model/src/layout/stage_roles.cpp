@@ -18,6 +18,8 @@ Transition transition_of(const attn::Trace& trace, const attn::Stage& s) {
     case R::Concat: return Transition::Concat;
     case R::Output: return Transition::OutputProject;
     case R::Parameter: return Transition::None;
+    // Each value turns into its rotated one in place, like a scaling.
+    case R::Rotation: return Transition::Scale;
     case R::Logits:
     case R::Probabilities: break;
   }

@@ -27,7 +27,8 @@ std::string known_format_hint(const std::string& format) {
 
 }  // namespace
 
-void check_format_header(const json& doc, const char* format, int version, const char* what) {
+int check_format_header(const json& doc, const char* format, int version, const char* what, int oldest) {
+  if (oldest <= 0) oldest = version;
   const auto it = doc.find("format");
   if (it == doc.end()) {
     fail("format", std::string("missing; expected \"") + format + "\" (is this an attnviz " + what + " file?)");
@@ -42,7 +43,9 @@ void check_format_header(const json& doc, const char* format, int version, const
     fail("format", std::string("expected \"") + format + "\", got " + describe(f) + hint);
   }
   const auto v = doc.find("version");
-  const std::string reads = " (this build reads version " + std::to_string(version) + ")";
+  const std::string reads = oldest == version
+                                ? " (this build reads version " + std::to_string(version) + ")"
+                                : " (this build reads versions " + std::to_string(oldest) + " to " + std::to_string(version) + ")";
   if (v == doc.end()) fail("version", "missing" + reads);
   // Accept 1 and 1.0; anything else that is not a whole number is an error.
   long long number = 0;
@@ -54,7 +57,8 @@ void check_format_header(const json& doc, const char* format, int version, const
   } else {
     fail("version", "expected an integer, got " + describe(*v));
   }
-  if (number != version) fail("version", "unsupported version " + v->dump() + reads);
+  if (number < oldest || number > version) fail("version", "unsupported version " + v->dump() + reads);
+  return static_cast<int>(number);
 }
 
 }  // namespace attn::io::detail

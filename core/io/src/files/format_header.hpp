@@ -12,6 +12,9 @@ namespace attn::io::detail {
 // Throws FormatError unless doc["format"] == format and doc["version"] is
 // `version` (1.0 is accepted for 1). `what` names the expected kind of file
 // in messages ("scenario", "model").
-void check_format_header(const nlohmann::json& doc, const char* format, int version, const char* what);
+// `version` is the newest this build reads; `oldest` (0: the same) the
+// oldest, for a format that grew (scenarios: 2 added modern attention).
+// Returns the file's version.
+int check_format_header(const nlohmann::json& doc, const char* format, int version, const char* what, int oldest = 0);
 
 }  // namespace attn::io::detail

@@ -206,4 +206,20 @@ void throw_bad_choice(const json& j, const std::string& path,
   fail(path, "expected " + list_choices(names) + ", got " + describe(j));
 }
 
+int read_int(const nlohmann::json& j, const std::string& path, int lo, int hi) {
+  if (!j.is_number_integer() && !j.is_number_unsigned() &&
+      !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
+    throw FormatError(path + ": expected a whole number, got " + describe(j));
+  const double v = j.get<double>();
+  if (v < lo || v > hi)
+    throw FormatError(path + ": expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                      ", got " + j.dump());
+  return static_cast<int>(v);
+}
+
+double read_number(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_number() || !std::isfinite(j.get<double>())) throw FormatError(path + ": expected a number, got " + describe(j));
+  return j.get<double>();
+}
+
 }  // namespace attn::io::detail

@@ -56,6 +56,10 @@ E read_choice(const nlohmann::json& j, const std::string& path,
 // otherwise be silently replaced by its default).
 void only_keys(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known);
 
+// A whole number from lo to hi (1 and 1.0 alike); a finite number.
+int read_int(const nlohmann::json& j, const std::string& path, int lo, int hi);
+double read_number(const nlohmann::json& j, const std::string& path);
+
 // "\"a\", \"b\" or \"c\"" for messages.
 std::string list_choices(const std::vector<std::string>& names);
 

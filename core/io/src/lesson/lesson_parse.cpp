@@ -22,21 +22,6 @@ const json& object_at(const json& j, const std::string& path) {
   return j;
 }
 
-int read_int(const json& j, const std::string& path, int lo, int hi) {
-  if (!j.is_number_integer() && !j.is_number_unsigned() &&
-      !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
-    fail(path, "expected a whole number, got " + describe(j));
-  const double v = j.get<double>();
-  if (v < lo || v > hi)
-    fail(path, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + j.dump());
-  return static_cast<int>(v);
-}
-
-double read_number(const json& j, const std::string& path) {
-  if (!j.is_number() || !std::isfinite(j.get<double>())) fail(path, "expected a number, got " + describe(j));
-  return j.get<double>();
-}
-
 namespace {
 
 CellSpec read_cell(const json& j, const std::string& path, bool stage_required = true) {

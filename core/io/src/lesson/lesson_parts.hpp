@@ -23,8 +23,6 @@ const nlohmann::json& object_at(const nlohmann::json& j, const std::string& path
 // Far past any scene's rows, columns or heads: a row, column or head index
 // is checked against the scene itself once it is computed.
 constexpr int kMaxIndex = 10'000'000;
-int read_int(const nlohmann::json& j, const std::string& path, int lo, int hi);  // a whole number from lo to hi
-double read_number(const nlohmann::json& j, const std::string& path);    // finite
 
 // A step's "train" block: the run's settings (lesson defaults for what it
 // leaves out, see docs/lessons.md) and how many steps it runs before pausing.

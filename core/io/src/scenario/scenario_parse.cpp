@@ -1,4 +1,6 @@
-// Reads the published "attnviz-scenario" version 1 format into a Scenario.
+// Reads the published "attnviz-scenario" format (versions 1 and 2; 2 adds
+// RoPE, grouped-query attention and the sliding-window and strided masks)
+// into a Scenario.
 // Each field is checked on its own here (types, rectangular matrices, finite
 // numbers, size limits); shapes that relate fields to each other are left to
 // attn::validate so the app and the CLI share one set of rules.
@@ -44,10 +46,11 @@ HeadWeights read_head(const json& j, const std::string& path, const Limits& lim)
   HeadWeights h;
   h.w_q = read_matrix(require_member(j, path, "w_q", "d_model×d_k array"), path_key(path, "w_q"),
                       lim.max_width, lim.max_width);
-  h.w_k = read_matrix(require_member(j, path, "w_k", "d_ctx×d_k array"), path_key(path, "w_k"),
-                      lim.max_width, lim.max_width);
-  h.w_v = read_matrix(require_member(j, path, "w_v", "d_ctx×d_v array"), path_key(path, "w_v"),
-                      lim.max_width, lim.max_width);
+  // A head that shares its group's keys and values (n_kv_heads) has neither;
+  // whether each head needs them is checked once the count is read.
+  if (const json* w = member(j, "w_k")) h.w_k = read_matrix(*w, path_key(path, "w_k"), lim.max_width, lim.max_width);
+  if (const json* w = member(j, "w_v")) h.w_v = read_matrix(*w, path_key(path, "w_v"), lim.max_width, lim.max_width);
+  only_keys(j, path, {"w_q", "w_k", "w_v"});
   return h;
 }
 
@@ -103,7 +106,54 @@ void read_scale(const json& j, Scenario& s) {
   fail("scale", "expected \"sqrt_dk\", \"none\" or a positive number, got " + describe(j));
 }
 
+// {"kind": "sliding_window", "window": w, "sinks": s} or {"kind": "strided", "stride": l}.
+void read_mask_object(const json& j, Scenario& s, const Limits& lim) {
+  const int most = static_cast<int>(std::min<long long>(lim.max_tokens, 1 << 30));
+  s.mask = read_choice<MaskKind>(require_member(j, "mask", "kind", "\"sliding_window\" or \"strided\""), "mask.kind",
+                                 {{"sliding_window", MaskKind::SlidingWindow}, {"strided", MaskKind::Strided}});
+  if (s.mask == MaskKind::SlidingWindow) {
+    only_keys(j, "mask", {"kind", "window", "sinks"});
+    s.window = read_int(require_member(j, "mask", "window", "the keys each query sees, itself included"),
+                        "mask.window", 0, most);
+    if (const json* v = member(j, "sinks")) s.sinks = read_int(*v, "mask.sinks", 0, most);
+  } else {
+    only_keys(j, "mask", {"kind", "stride"});
+    s.stride = read_int(require_member(j, "mask", "stride", "the local width and the stride"), "mask.stride", 0, most);
+  }
+}
+
+void read_rope(const json& j, Scenario& s) {
+  if (j.is_boolean()) {
+    s.rope.on = j.get<bool>();
+    return;
+  }
+  if (!j.is_object()) fail("rope", "expected an object such as {\"base\": 10000} or true, got " + describe(j));
+  only_keys(j, "rope", {"base", "fraction", "pairing", "offset"});
+  s.rope.on = true;
+  if (const json* v = member(j, "base")) s.rope.base = read_number(*v, "rope.base");
+  if (const json* v = member(j, "fraction")) s.rope.fraction = read_number(*v, "rope.fraction");
+  if (const json* v = member(j, "pairing"))
+    s.rope.pairing = read_choice<RopePairing>(*v, "rope.pairing",
+                                              {{"half", RopePairing::Half}, {"interleaved", RopePairing::Interleaved}});
+  if (const json* v = member(j, "offset")) s.rope.offset = read_int(*v, "rope.offset", 0, 100000000);
+}
+
+// Each head that carries its group's keys and values has both.
+void check_head_kv(const Scenario& s) {
+  const Dims d = dims_of(s);
+  for (std::size_t i = 0; i < s.heads.size(); ++i) {
+    if (d.shares_kv(static_cast<int>(i))) continue;
+    const std::string path = path_index("heads", i);
+    if (s.heads[i].w_k.size() == 0) fail(path_key(path, "w_k"), "missing (d_ctx×d_k array)");
+    if (s.heads[i].w_v.size() == 0) fail(path_key(path, "w_v"), "missing (d_ctx×d_v array)");
+  }
+}
+
 void read_mask(const json& j, Scenario& s, const Limits& lim) {
+  if (j.is_object()) {
+    read_mask_object(j, s, lim);
+    return;
+  }
   if (j.is_array()) {
     s.mask = MaskKind::Custom;
     s.custom_mask = read_flag_matrix(j, "mask", lim.max_tokens, lim.max_tokens);
@@ -117,7 +167,8 @@ void read_mask(const json& j, Scenario& s, const Limits& lim) {
     s.mask = MaskKind::Causal;
     return;
   }
-  const std::string expected = "(expected \"none\", \"causal\" or an n×m array)";
+  const std::string expected =
+      "(expected \"none\", \"causal\", an n×m array, or an object such as {\"kind\": \"sliding_window\", \"window\": 4})";
   if (j.is_string()) fail("mask", "unknown mask kind " + quoted_excerpt(j.get_ref<const std::string&>()) + " " + expected);
   fail("mask", "expected a mask kind or an n×m array of 0/1, got " + describe(j) + " " + expected);
 }
@@ -146,6 +197,9 @@ void read_options(const json& doc, Scenario& s, const Limits& lim) {
     s.softmax_axis = read_choice<SoftmaxAxis>(
         *v, "softmax_axis", {{"keys", SoftmaxAxis::Keys}, {"queries", SoftmaxAxis::Queries}});
   }
+  if (const json* v = member(doc, "rope")) read_rope(*v, s);
+  if (const json* v = member(doc, "n_kv_heads"))
+    s.n_kv_heads = read_int(*v, "n_kv_heads", 1, static_cast<int>(std::min<long long>(lim.max_heads, 1 << 30)));
 }
 
 void read_numbers(const json& doc, Scenario& s, const Limits& lim) {
@@ -182,7 +236,7 @@ void warn_unknown_keys(const json& doc, ScenarioFile& f) {
   static const char* const known[] = {
       "format", "version", "title", "description", "attnviz", "x", "tokens", "context", "context_tokens",
       "heads", "w_o", "scale", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
-      "softmax_axis"};
+      "softmax_axis", "rope", "n_kv_heads"};
   for (const auto& item : doc.items()) {
     const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });
     if (!ok) f.warnings.push_back("unknown key " + quoted_excerpt(item.key()) + " ignored (misspelt option?)");
@@ -196,10 +250,17 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
   if (!doc.is_object()) {
     throw FormatError("expected a JSON object at the top level, got " + describe(doc));
   }
-  check_format_header(doc, "attnviz-scenario", 1, "scenario");
+  const int version = check_format_header(doc, "attnviz-scenario", 2, "scenario", 1);
   ScenarioFile file;
   read_numbers(doc, file.scenario, limits);
   read_options(doc, file.scenario, limits);
+  if (version < 2 && uses_version_2(file.scenario))
+    file.warnings.push_back("version 1 has no RoPE, shared key/value heads or sliding-window and strided masks; "
+                            "read as version 2");
+  // A count that does not divide the heads is validate()'s to report.
+  const Scenario& sc = file.scenario;
+  const int n_kv = sc.n_kv_heads, n_heads = static_cast<int>(sc.heads.size());
+  if (n_kv == 0 || (n_kv <= n_heads && n_heads % n_kv == 0)) check_head_kv(sc);
   read_extras(doc, file);
   // Unknown top-level keys still load (newer files must keep working), but
   // are reported so a misspelt option does not pass unnoticed.

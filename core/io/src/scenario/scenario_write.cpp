@@ -41,6 +41,8 @@ json mask_json(const Scenario& s) {
     case MaskKind::None: return "none";
     case MaskKind::Causal: return "causal";
     case MaskKind::Custom: return flag_rows(s.custom_mask);
+    case MaskKind::SlidingWindow: return {{"kind", "sliding_window"}, {"window", s.window}, {"sinks", s.sinks}};
+    case MaskKind::Strided: return {{"kind", "strided"}, {"stride", s.stride}};
   }
   return "none";
 }
@@ -64,9 +66,11 @@ void write_numbers(const Scenario& s, json& out) {
     for (std::size_t i = 0; i < s.heads.size(); ++i) {
       const HeadWeights& h = s.heads[i];
       const std::string p = path_index("heads", i);
-      heads.push_back({{"w_q", finite_rows(h.w_q, path_key(p, "w_q"))},
-                       {"w_k", finite_rows(h.w_k, path_key(p, "w_k"))},
-                       {"w_v", finite_rows(h.w_v, path_key(p, "w_v"))}});
+      json head = {{"w_q", finite_rows(h.w_q, path_key(p, "w_q"))}};
+      // A head that reads its group's keys and values has none to write.
+      if (h.w_k.size() != 0) head["w_k"] = finite_rows(h.w_k, path_key(p, "w_k"));
+      if (h.w_v.size() != 0) head["w_v"] = finite_rows(h.w_v, path_key(p, "w_v"));
+      heads.push_back(std::move(head));
     }
     out["heads"] = std::move(heads);
   }
@@ -96,14 +100,27 @@ void write_options(const Scenario& s, json& out) {
   }
   out["positional"] = positional_name(s.positional);
   out["softmax_axis"] = s.softmax_axis == SoftmaxAxis::Queries ? "queries" : "keys";
+  if (s.rope.on) {
+    if (!std::isfinite(s.rope.base) || !std::isfinite(s.rope.fraction))
+      throw FormatError("rope: the base and fraction must be finite numbers to save them");
+    out["rope"] = {{"base", s.rope.base},
+                   {"fraction", s.rope.fraction},
+                   {"pairing", s.rope.pairing == RopePairing::Interleaved ? "interleaved" : "half"},
+                   {"offset", s.rope.offset}};
+  }
+  if (s.n_kv_heads > 0) out["n_kv_heads"] = s.n_kv_heads;
 }
 
 }  // namespace
 
+bool uses_version_2(const Scenario& s) {
+  return s.rope.on || s.n_kv_heads > 0 || s.mask == MaskKind::SlidingWindow || s.mask == MaskKind::Strided;
+}
+
 json scenario_to_json(const ScenarioFile& file) {
   json out = json::object();
   out["format"] = "attnviz-scenario";
-  out["version"] = 1;
+  out["version"] = uses_version_2(file.scenario) ? 2 : 1;
   if (!file.title.empty()) out["title"] = file.title;
   if (!file.description.empty()) out["description"] = file.description;
   write_numbers(file.scenario, out);

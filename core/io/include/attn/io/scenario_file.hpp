@@ -1,4 +1,4 @@
-// The published scenario file format ("attnviz-scenario", version 1) and the
+// The published scenario file format ("attnviz-scenario", versions 1 and 2) and the
 // trace JSON format ("attnviz-trace", version 1). Kept out of attn_core so the
 // core stays Eigen-only; both the CLI and the app load files through here.
 #pragma once
@@ -36,6 +36,11 @@ struct ScenarioFile {
 // Parses and fully validates (shapes included, via attn::validate).
 // Throws FormatError.
 ScenarioFile parse_scenario(const std::string& text, const Limits& limits = {});
+
+// Version 2 added RoPE, shared key/value heads (n_kv_heads) and the sliding
+// window and strided masks; a scenario without them is written as version 1,
+// so files older builds read stay readable by them.
+bool uses_version_2(const Scenario& s);
 ScenarioFile load_scenario(const std::string& path, const Limits& limits = {});
 
 nlohmann::json scenario_to_json(const ScenarioFile& file);

@@ -1,0 +1,19 @@
+// Which keys each query may see, for every mask kind: one rule the trace,
+// the KV cache and the receptive-field count share.
+#pragma once
+
+#include "attn/scenario.hpp"
+
+namespace attn {
+
+// True when the scenario's mask (its kind and key padding) hides key j from
+// query i. The scenario must be valid (validate()).
+bool mask_blocks(const Scenario& s, int i, int j);
+
+// How far information can travel through `layers` layers of this mask: the
+// oldest position whose token can reach the last of `n` positions, directly
+// or through the positions between (a sliding window of w reaches back
+// layers·(w − 1)). Returns how many positions back it reaches, at most n − 1.
+int receptive_field(const Scenario& s, int n, int layers);
+
+}  // namespace attn

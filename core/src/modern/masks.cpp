@@ -1,0 +1,57 @@
+// The mask kinds (see attn/masks.hpp).
+#include "attn/masks.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace attn {
+
+namespace {
+
+bool kind_blocks(const Scenario& s, int i, int j) {
+  switch (s.mask) {
+    case MaskKind::None: return false;
+    case MaskKind::Causal: return j > i;
+    case MaskKind::Custom: return s.custom_mask(i, j);
+    case MaskKind::SlidingWindow:
+      if (j > i) return true;
+      return i - j >= s.window && j >= s.sinks;
+    case MaskKind::Strided:
+      if (j > i) return true;
+      return i - j >= s.stride && (i - j) % s.stride != 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool mask_blocks(const Scenario& s, int i, int j) {
+  if (!s.key_padding.empty() && s.key_padding[static_cast<size_t>(j)]) return true;
+  return kind_blocks(s, i, j);
+}
+
+int receptive_field(const Scenario& s, int n, int layers) {
+  if (s.mask == MaskKind::Custom)  // its own size: no cell past it exists
+    n = std::min<int>(n, static_cast<int>(std::min(s.custom_mask.rows(), s.custom_mask.cols())));
+  if (n <= 0) return 0;
+  // reach[p]: whether position p's token has reached the last position yet,
+  // walked backwards one layer at a time (each layer, p reaches a query that
+  // sees it and that itself reaches the last). Without a mask everything is
+  // one layer away.
+  std::vector<char> reach(static_cast<size_t>(n), 0);
+  reach[static_cast<size_t>(n - 1)] = 1;
+  for (int l = 0; l < layers; ++l) {
+    std::vector<char> next = reach;
+    for (int q = 0; q < n; ++q) {
+      if (!reach[static_cast<size_t>(q)]) continue;
+      for (int k = 0; k < n; ++k)
+        if (!kind_blocks(s, q, k)) next[static_cast<size_t>(k)] = 1;
+    }
+    reach = std::move(next);
+  }
+  for (int p = 0; p < n; ++p)
+    if (reach[static_cast<size_t>(p)]) return n - 1 - p;
+  return 0;
+}
+
+}  // namespace attn

@@ -1,0 +1,56 @@
+// Rotary position embeddings (see attn/rope.hpp). Both pairings turn the same
+// angles; they differ only in which two dimensions form a pair, so a
+// checkpoint's weights are read with the convention it was trained in.
+#include "attn/rope.hpp"
+
+#include <cmath>
+
+namespace attn {
+
+int rope_dims(const Rope& rope, int d_k) { return static_cast<int>(std::floor(rope.fraction * d_k + 1e-9)); }
+
+double rope_theta(const Rope& rope, int rotated, int pair) {
+  return std::pow(rope.base, -2.0 * pair / rotated);
+}
+
+std::optional<RopePair> rope_pair_of(const Rope& rope, int d_k, int dim) {
+  const int r = rope_dims(rope, d_k);
+  if (dim < 0 || dim >= r) return std::nullopt;
+  RopePair p;
+  if (rope.pairing == RopePairing::Half) {
+    const int half = r / 2;
+    p.pair = dim % half;
+    p.a = p.pair;
+    p.b = p.pair + half;
+  } else {
+    p.pair = dim / 2;
+    p.a = 2 * p.pair;
+    p.b = 2 * p.pair + 1;
+  }
+  p.is_a = dim == p.a;
+  return p;
+}
+
+double rope_angle(const Rope& rope, int d_k, int row, int pair) {
+  return static_cast<double>(rope.offset + row) * rope_theta(rope, rope_dims(rope, d_k), pair);
+}
+
+Mat apply_rope(const Mat& m, const Rope& rope, int first_row) {
+  const int d_k = static_cast<int>(m.cols());
+  const int r = rope_dims(rope, d_k);
+  Mat out = m;
+  for (int i = 0; i < r / 2; ++i) {
+    const RopePair p = *rope_pair_of(rope, d_k, rope.pairing == RopePairing::Half ? i : 2 * i);
+    const double theta = rope_theta(rope, r, i);
+    for (Eigen::Index row = 0; row < m.rows(); ++row) {
+      const double angle = static_cast<double>(rope.offset + first_row + row) * theta;
+      const double c = std::cos(angle), s = std::sin(angle);
+      const double xa = m(row, p.a), xb = m(row, p.b);
+      out(row, p.a) = xa * c - xb * s;
+      out(row, p.b) = xb * c + xa * s;
+    }
+  }
+  return out;
+}
+
+}  // namespace attn
