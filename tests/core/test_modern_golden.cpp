@@ -18,17 +18,12 @@ namespace {
 
 constexpr double kModernGoldenTol = 1e-9;
 
-ref::RMat rows_of(const nlohmann::json& j) {
-  ref::RMat m;
-  for (const auto& row : j) m.push_back(row.get<std::vector<double>>());
-  return m;
-}
 
 void check_stage(const attn::Trace& t, attn::StageKind kind, int head, const nlohmann::json& want,
                  const std::string& what) {
   const attn::Stage* st = t.find(kind, head);
   REQUIRE_MESSAGE(st != nullptr, what);
-  const ref::Worst worst = ref::worst_element(st->value, rows_of(want));
+  const ref::Worst worst = ref::worst_element(st->value, ref::matrix_of(want));
   INFO(ref::describe(what, worst));
   CHECK(ref::within(worst, kModernGoldenTol));
 }
