@@ -176,6 +176,25 @@ TEST_CASE("masks: the window, its sinks and the stride, cell by cell, and how fa
   CHECK(attn::receptive_field(s, 10, 1) == 9);
 }
 
+TEST_CASE("masks: the closed-form reach equals the walk through the layers, for every window and stride") {
+  attn::Scenario s;
+  s.x = attn::Mat::Zero(40, 1);
+  for (int w = 1; w <= 6; ++w)
+    for (int layers = 1; layers <= 8; ++layers) {
+      s.mask = attn::MaskKind::SlidingWindow, s.window = w, s.sinks = 0;
+      INFO("window " << w << " layers " << layers);
+      CHECK(std::min<long long>(attn::window_reach(s, layers), 39) == attn::receptive_field(s, 40, layers));
+      s.mask = attn::MaskKind::Strided, s.stride = w;
+      const long long reach = attn::window_reach(s, layers);
+      const int walked = attn::receptive_field(s, 40, layers);
+      INFO("stride " << w);
+      // One layer of a stride reaches stride − 1 back locally; the strided
+      // keys beyond are seen too, so the walk reports the oldest of them.
+      if (reach < 0) CHECK(walked == 39);
+      else CHECK(walked == 39 - (39 % w));
+    }
+}
+
 TEST_CASE("explain: a rotated cell shows its pair's cos/sin arithmetic, a shared key names its head") {
   attn::Scenario s = grouped_scene(11, 4, 2, true);
   s.rope.offset = 4;
