@@ -28,6 +28,10 @@ enum class StageKind : std::uint8_t {
   softmax, weights,                      // per head: probabilities
   head_output,                           // per head: weights · V
   concat, w_o, output,                   // all heads together
+  // FlashAttention's tiles (attn/flash.hpp): never in a Trace, one grid per
+  // tile (query block i × key block j) of one head.
+  flash_scores, flash_max_old, flash_max, flash_rescale, flash_p, flash_sum, flash_o, flash_block_output,
+  flash_output,
 };
 
 // What a stage is to the pipeline. The animation, the layout and the canvas
@@ -42,10 +46,15 @@ enum class StageRole : std::uint8_t {
   WeightedSum,    // weights · V (a head's output)
   Concat,         // the heads side by side
   Output,         // the heads mixed by W_O
+  FlashTile,      // one tile of FlashAttention's loop (attn/flash.hpp); never in a Trace
 };
 
 // One extent of a stage's shape, in terms of the scene's dimensions.
-enum class Extent : std::uint8_t { n_q, n_k, d_model, d_ctx, d_k, d_v, heads_d_v, d_out };
+// block_rows, block_cols: a FlashAttention tile's rows (B_r queries) and
+// columns (B_c keys); the last block may be shorter, and neither follows
+// from the scene's dimensions (extent_of gives 0). one: a column of one value
+// per row (a tile's running max and sum).
+enum class Extent : std::uint8_t { n_q, n_k, d_model, d_ctx, d_k, d_v, heads_d_v, d_out, block_rows, block_cols, one };
 
 struct StageInfo {
   StageKind kind;
@@ -58,7 +67,7 @@ struct StageInfo {
   StageRole role;
 };
 
-inline constexpr std::array<StageInfo, 25> kStages = {{
+inline constexpr std::array<StageInfo, 34> kStages = {{
     {StageKind::x_raw, "x_raw", "E", "X (embeddings)", "X (input)", false, Extent::n_q, Extent::d_model,
      StageRole::Sequence},
     {StageKind::pe, "pe", "PE", "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)", false,
@@ -100,6 +109,26 @@ inline constexpr std::array<StageInfo, 25> kStages = {{
      StageRole::Parameter},
     {StageKind::output, "output", "Y", "output", "output = concat · W_O", false, Extent::n_q, Extent::d_out,
      StageRole::Output},
+    // FlashAttention's tiles
+    {StageKind::flash_scores, "flash_scores", "S_ij", "tile scores S_ij",
+     "S_ij = Q_i · K_jᵀ / d (+ bias), −∞ where blocked", true, Extent::block_rows, Extent::block_cols,
+     StageRole::FlashTile},
+    {StageKind::flash_max_old, "flash_max_old", "m_old", "row max before", "m_old = m after key block j − 1 (−∞ at j = 0)",
+     true, Extent::block_rows, Extent::one, StageRole::FlashTile},
+    {StageKind::flash_max, "flash_max", "m_new", "row max after", "m_new = max(m_old, rowmax(S_ij))", true,
+     Extent::block_rows, Extent::one, StageRole::FlashTile},
+    {StageKind::flash_rescale, "flash_rescale", "α", "rescale", "α = exp(m_old − m_new)", true, Extent::block_rows,
+     Extent::one, StageRole::FlashTile},
+    {StageKind::flash_p, "flash_p", "P̃_ij", "P̃_ij", "P̃_ij = exp(S_ij − m_new)", true, Extent::block_rows,
+     Extent::block_cols, StageRole::FlashTile},
+    {StageKind::flash_sum, "flash_sum", "ℓ", "running sum ℓ", "ℓ = α · ℓ_old + rowsum(P̃_ij)", true,
+     Extent::block_rows, Extent::one, StageRole::FlashTile},
+    {StageKind::flash_o, "flash_o", "O_i", "partial output O_i", "O_i = α · O_old + P̃_ij · V_j", true,
+     Extent::block_rows, Extent::d_v, StageRole::FlashTile},
+    {StageKind::flash_block_output, "flash_block_output", "O_i/ℓ", "block output", "O_i / ℓ (after the last key block)",
+     true, Extent::block_rows, Extent::d_v, StageRole::FlashTile},
+    {StageKind::flash_output, "flash_output", "Z_flash", "FlashAttention output", "the blocks' O_i / ℓ, stacked",
+     true, Extent::n_q, Extent::d_v, StageRole::FlashTile},
 }};
 
 // The table's entry for `kind` (the table is indexed by kind).
@@ -126,5 +155,9 @@ ShapeRule shape_of(StageKind kind, const Dims& d);
 constexpr bool is_query_key_grid(StageKind kind) {
   return role_of(kind) == StageRole::Logits || role_of(kind) == StageRole::Probabilities;
 }
+
+// True for the kinds a Trace holds; FlashAttention's tiles live in a
+// FlashAttention (attn/flash.hpp) beside the trace instead.
+constexpr bool is_trace_stage(StageKind kind) { return role_of(kind) != StageRole::FlashTile; }
 
 }  // namespace attn

@@ -12,7 +12,7 @@ constexpr bool table_in_kind_order() {
   return true;
 }
 static_assert(table_in_kind_order(), "kStages must list the stages in StageKind's order");
-static_assert(kStages.size() == static_cast<std::size_t>(StageKind::output) + 1, "every StageKind needs an entry");
+static_assert(kStages.size() == static_cast<std::size_t>(StageKind::flash_output) + 1, "every StageKind needs an entry");
 
 }  // namespace
 
@@ -32,6 +32,10 @@ int extent_of(Extent e, const Dims& d) {
     case Extent::d_v: return d.d_v;
     case Extent::heads_d_v: return d.n_heads * d.d_v;
     case Extent::d_out: return d.d_out;
+    // A tile's size is the FlashAttention's choice, not the scene's.
+    case Extent::block_rows:
+    case Extent::block_cols: return 0;
+    case Extent::one: return 1;
   }
   return 0;
 }

@@ -408,6 +408,18 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
     case K::w_k:
     case K::w_v:
     case K::w_o: explain_input(x); break;
+    // A trace holds no tiles (trace.find above refuses them first): they
+    // are explained from their FlashAttention by explain_flash.
+    case K::flash_scores:
+    case K::flash_max_old:
+    case K::flash_max:
+    case K::flash_rescale:
+    case K::flash_p:
+    case K::flash_sum:
+    case K::flash_o:
+    case K::flash_block_output:
+    case K::flash_output:
+      throw std::out_of_range("stage \"" + to_string(st->id) + "\" is a FlashAttention tile; explain it with explain_flash");
   }
   return e;
 }

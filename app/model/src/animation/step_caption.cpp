@@ -178,6 +178,16 @@ std::string stage_caption(const attn::Trace& trace, const attn::Stage& s, const 
     case K::concat: return "all heads' outputs side by side";
     case K::w_o: return "mixes the heads into the output";
     case K::output: return "one output row per query token";
+    // FlashAttention's tiles are not in a trace; should one be shown, its title says what it is.
+    case K::flash_scores:
+    case K::flash_max_old:
+    case K::flash_max:
+    case K::flash_rescale:
+    case K::flash_p:
+    case K::flash_sum:
+    case K::flash_o:
+    case K::flash_block_output:
+    case K::flash_output: return std::string(attn::info_of(s.id).title) + ": one tile of FlashAttention's loop";
   }
   return s.formula;
 }

@@ -22,6 +22,7 @@ Transition transition_of(const attn::Trace& trace, const attn::Stage& s) {
     case R::Rotation: return Transition::Scale;
     case R::Logits:
     case R::Probabilities: break;
+    case R::FlashTile: return Transition::None;  // tiles are never in a trace's timeline
   }
   if (s.id == K::scores) return Transition::Sweep;
   if (s.id == K::scaled) return Transition::Scale;
