@@ -12,7 +12,7 @@ constexpr bool table_in_kind_order() {
   return true;
 }
 static_assert(table_in_kind_order(), "kStages must list the stages in StageKind's order");
-static_assert(kStages.size() == static_cast<std::size_t>(StageKind::output) + 1, "every StageKind needs an entry");
+static_assert(kStages.size() == static_cast<std::size_t>(StageKind::step_output) + 1, "every StageKind needs an entry");
 
 }  // namespace
 
@@ -32,6 +32,8 @@ int extent_of(Extent e, const Dims& d) {
     case Extent::d_v: return d.d_v;
     case Extent::heads_d_v: return d.n_heads * d.d_v;
     case Extent::d_out: return d.d_out;
+    case Extent::one: return 1;
+    case Extent::cached: return 0;  // t + 1 at decode step t: a property of the step, not of Dims
   }
   return 0;
 }

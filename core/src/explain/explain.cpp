@@ -373,6 +373,20 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
       break;
     case K::pe:
     case K::pe_context: explain_pe(x); break;
+    // A decode step's stages live in a DecodeStep, never in a Trace:
+    // explain_decode (attn/decode_explain.hpp) explains them.
+    case K::step_q:
+    case K::step_k:
+    case K::step_v:
+    case K::k_cache:
+    case K::v_cache:
+    case K::step_scores:
+    case K::step_logits:
+    case K::step_weights:
+    case K::step_head_output:
+    case K::step_output:
+      throw std::out_of_range("stage \"" + std::string(name_of(st->id)) +
+                              "\" belongs to a KV-cache decode step; explain it with explain_decode");
     case K::x_raw:
     case K::context_raw:
     case K::w_q:
