@@ -51,7 +51,7 @@ TEST_CASE("decode cost: no projections and no W_O count only the attention itsel
   CHECK(c.uncached_macs == 25 * (3 + 3));
 }
 
-TEST_CASE("decode cost: linear per step with the cache, quadratic without; totals are the sums") {
+TEST_CASE("decode cost: linear per step with the cache, quadratic without, totals the sums of the steps") {
   const attn::Dims d = tiny();
   long long cached_sum = 0, uncached_sum = 0;
   for (int t = 0; t < 60; ++t) {
