@@ -49,7 +49,8 @@ TEST_CASE("decode --json: every step's output row and new cache rows are the ful
     CAPTURE(t);
     CHECK(step["reused_rows"] == t);
     const json& y = stage_of(step, "step_output", -1);
-    for (int c = 0; c < 2; ++c) CHECK(std::abs(y[c].get<double>() - full.find(attn::StageKind::output)->value(t, c)) <= 1e-12);
+    for (int c = 0; c < 2; ++c)
+      CHECK(std::abs(y[c].get<double>() - full.find(attn::StageKind::output)->value(t, c)) <= 1e-12);
     // Two key/value heads, kept at heads 0 and 2; keys rotated, as the trace's k_rope.
     for (int leader : {0, 2}) {
       const json& k = stage_of(step, "k_cache", leader, "new_row");

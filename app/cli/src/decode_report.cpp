@@ -36,15 +36,14 @@ nlohmann::json row_json(const Stage& st, Eigen::Index r = 0) {
 // stages, the shared output, and the cache that head reads (its group's).
 bool shows(const DecodeStep& step, const Stage& st, int head) {
   if (head < 0 || st.head < 0 || st.head == head) return true;
-  const bool key_value = st.id == StageKind::step_k || st.id == StageKind::step_v ||
-                         st.id == StageKind::k_cache || st.id == StageKind::v_cache;
+  const bool key_value = st.id == StageKind::step_k || st.id == StageKind::step_v || st.id == StageKind::k_cache ||
+                         st.id == StageKind::v_cache;
   const Stage* scores = step.find(StageKind::step_scores, head);
   return key_value && scores && scores->inputs.at(1).head == st.head;
 }
 
 std::string reused_text(int t) {
-  return t == 0 ? "nothing reused (the cache was empty)"
-                : "rows 0–" + std::to_string(t - 1) + " reused from the cache";
+  return t == 0 ? "nothing reused (the cache was empty)" : "rows 0–" + std::to_string(t - 1) + " reused from the cache";
 }
 
 std::string with_thousands(long long n) {
@@ -84,8 +83,8 @@ void print_step(std::ostream& os, const DecodeStep& step, int head) {
   os << "  step_output = " << row_text(y) << "\n";
   const DecodeCost& c = step.cost;
   os << "  multiply-adds: " << with_thousands(c.cached_macs) << " with the cache, " << with_thousands(c.uncached_macs)
-     << " recomputing all " << c.tokens << " tokens; cache " << with_thousands(c.cache_bytes_f64) << " bytes as doubles ("
-     << with_thousands(c.cache_bytes_f16) << " as fp16)\n";
+     << " recomputing all " << c.tokens << " tokens; cache " << with_thousands(c.cache_bytes_f64)
+     << " bytes as doubles (" << with_thousands(c.cache_bytes_f16) << " as fp16)\n";
 }
 
 nlohmann::json step_json(const DecodeStep& step, int head) {
@@ -140,8 +139,10 @@ nlohmann::json summary_json(const DecodeStep& last, const DecodeCheck& check) {
           {"bytes_per_token_f16", c.bytes_per_token_f16},
           {"cache_bytes_f64", c.cache_bytes_f64},
           {"cache_bytes_f16", c.cache_bytes_f16},
-          {"check", {{"steps", check.steps}, {"max_abs_diff_head_output", check.head_output},
-                     {"max_abs_diff_output", check.output}}}};
+          {"check",
+           {{"steps", check.steps},
+            {"max_abs_diff_head_output", check.head_output},
+            {"max_abs_diff_output", check.output}}}};
 }
 
 }  // namespace attn::cli

@@ -6,6 +6,7 @@
 #include "attn/decode.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -15,75 +16,17 @@
 #include "compute/stage_builder.hpp"
 #include "modern/decode_check.hpp"
 #include "modern/decode_input.hpp"
+#include "modern/decode_stages.hpp"
 
 namespace attn {
 namespace {
 
 using Row = Eigen::RowVectorXd;
 using K = StageKind;
+using detail::push_step_stage;
+using detail::StepScene;
 
 constexpr double kBlockedLogit = -std::numeric_limits<double>::infinity();
-
-// Labels and shapes every stage of one step shares.
-struct StepScene {
-  const Scenario& s;
-  Dims d;
-  int t = 0;
-  Labels new_token;  // the one row of a step stage: token t's label
-  Labels cached;     // the caches' rows: tokens 0..t
-  Labels dims_k, dims_v;
-};
-
-std::string token_label(const Scenario& s, int i) {
-  return s.tokens.size() == static_cast<size_t>(s.x.rows()) ? s.tokens[static_cast<size_t>(i)]
-                                                              : "t" + std::to_string(i);
-}
-
-StepScene step_scene(const Scenario& s, int t) {
-  StepScene sc{s, dims_of(s), t, {}, {}, {}, {}};
-  std::vector<std::string> cached;
-  cached.reserve(static_cast<size_t>(t) + 1);
-  for (int i = 0; i <= t; ++i) cached.push_back(token_label(s, i));
-  sc.new_token = std::vector<std::string>{cached.back()};
-  sc.cached = std::move(cached);
-  sc.dims_k = detail::index_labels(sc.d.d_k);
-  sc.dims_v = detail::index_labels(sc.d.d_v);
-  return sc;
-}
-
-// A stage's cells must be finite, except −∞ where the mask blocked a logit:
-// the same promise a Trace makes.
-void require_finite(const Stage& st, int t) {
-  const Mat& m = st.value.stored();
-  for (Eigen::Index r = 0; r < m.rows(); ++r)
-    for (Eigen::Index c = 0; c < m.cols(); ++c) {
-      const double v = m(r, c);
-      if (std::isfinite(v) || (v < 0 && std::isinf(v) && st.is_blocked((int)r, (int)c))) continue;
-      throw ComputeError("decode step " + std::to_string(t) + ", stage \"" + to_string(st.id) + "\"" +
-                             (st.head >= 0 ? " (head " + std::to_string(st.head) + ")" : std::string()) +
-                             ", cell [" + std::to_string(r) + "][" + std::to_string(c) +
-                             "]: value overflowed; the inputs are too large for double precision",
-                         st.ref(), (int)r, (int)c);
-    }
-}
-
-Stage& push(DecodeStep& step, const StepScene& sc, K id, int head, std::string formula, std::vector<StageRef> inputs,
-            Mat m, Labels rows, Labels cols, ValueKind kind = ValueKind::Signed, SharedMask blocked = {}) {
-  Stage st;
-  st.id = id;
-  st.head = head;
-  st.title = std::string(info_of(id).title);
-  st.formula = std::move(formula);
-  st.inputs = std::move(inputs);
-  st.value = StageValues(std::move(m));
-  st.kind = kind;
-  st.row_labels = std::move(rows);
-  st.col_labels = std::move(cols);
-  st.blocked = std::move(blocked);
-  require_finite(st, sc.t);
-  step.stages.push_back(std::move(st));
-  return step.stages.back();
-}
 
 // The new row through one weight (or the input itself without projections),
 // turned to position t when `rotate`.
@@ -109,29 +52,36 @@ void key_value_head(DecodeStep& step, const StepScene& sc, const Row& x, int h, 
   const Scenario& s = sc.s;
   const size_t g = static_cast<size_t>(sc.d.kv_index(h));
   const HeadWeights* w = sc.d.projected ? &s.heads[static_cast<size_t>(h)] : nullptr;
-  const std::string reused = sc.t == 0 ? "nothing cached yet, row 0 new"
-                                       : "rows 0–" + std::to_string(sc.t - 1) + " reused, row " +
-                                             std::to_string(sc.t) + " new";
+  const std::string reused =
+      sc.t == 0 ? "nothing cached yet, row 0 new"
+                : "rows 0–" + std::to_string(sc.t - 1) + " reused, row " + std::to_string(sc.t) + " new";
   // Copies: a later push may move the stages.
-  const Mat k_row = push(step, sc, K::step_k, h, projection_formula("k_t", "W_K", w, s.rope.on),
-                         {{K::x, -1}, {K::w_k, h}}, project(x, w ? &w->w_k : nullptr, s, sc.t, true), sc.new_token,
-                         sc.dims_k).value.stored();
-  const Mat v_row = push(step, sc, K::step_v, h, projection_formula("v_t", "W_V", w, false),
-                         {{K::x, -1}, {K::w_v, h}}, project(x, w ? &w->w_v : nullptr, s, sc.t, false),
-                         sc.new_token, sc.dims_v).value.stored();
+  const Mat k_row =
+      push_step_stage(step, sc, K::step_k, h, projection_formula("k_t", "W_K", w, s.rope.on), {{K::x, -1}, {K::w_k, h}},
+                      project(x, w ? &w->w_k : nullptr, s, sc.t, true), sc.new_token, sc.dims_k)
+          .value.stored();
+  const Mat v_row =
+      push_step_stage(step, sc, K::step_v, h, projection_formula("v_t", "W_V", w, false), {{K::x, -1}, {K::w_v, h}},
+                      project(x, w ? &w->w_v : nullptr, s, sc.t, false), sc.new_token, sc.dims_v)
+          .value.stored();
   const std::shared_ptr<const Mat> k_before = g < before.k.size() ? before.k[g] : nullptr;
   const std::shared_ptr<const Mat> v_before = g < before.v.size() ? before.v[g] : nullptr;
-  step.cache.k[g] = push(step, sc, K::k_cache, h, "K_cache = [K_cache; k_t] (" + reused + ")", {{K::step_k, h}},
-                         appended(k_before, k_row), sc.cached, sc.dims_k).value.shared();
-  step.cache.v[g] = push(step, sc, K::v_cache, h, "V_cache = [V_cache; v_t] (" + reused + ")", {{K::step_v, h}},
-                         appended(v_before, v_row), sc.cached, sc.dims_v).value.shared();
+  step.cache.k[g] = push_step_stage(step, sc, K::k_cache, h, "K_cache = [K_cache; k_t] (" + reused + ")",
+                                    {{K::step_k, h}}, appended(k_before, k_row), sc.cached, sc.dims_k)
+                        .value.shared();
+  step.cache.v[g] = push_step_stage(step, sc, K::v_cache, h, "V_cache = [V_cache; v_t] (" + reused + ")",
+                                    {{K::step_v, h}}, appended(v_before, v_row), sc.cached, sc.dims_v)
+                        .value.shared();
 }
 
 double scale_divisor(const Scenario& s, int d_k) {
   switch (s.scale) {
-    case ScaleMode::SqrtDk: return std::sqrt(static_cast<double>(d_k));
-    case ScaleMode::None: return 1.0;
-    case ScaleMode::Temperature: return s.temperature;
+    case ScaleMode::SqrtDk:
+      return std::sqrt(static_cast<double>(d_k));
+    case ScaleMode::None:
+      return 1.0;
+    case ScaleMode::Temperature:
+      return s.temperature;
   }
   return 1.0;
 }
@@ -148,14 +98,15 @@ Row query_head(DecodeStep& step, const StepScene& sc, const Row& x, int h) {
   const int t = sc.t, L = t + 1, leader = sc.d.kv_leader(h);
   const size_t g = static_cast<size_t>(sc.d.kv_index(h));
   const HeadWeights* w = sc.d.projected ? &s.heads[static_cast<size_t>(h)] : nullptr;
-  const Mat q = push(step, sc, K::step_q, h, projection_formula("q_t", "W_Q", w, s.rope.on),
-                     {{K::x, -1}, {K::w_q, h}}, project(x, w ? &w->w_q : nullptr, s, t, true), sc.new_token,
-                     sc.dims_k).value.stored();
-  const Mat& k_cache = *step.cache.k[g];  // (L, d_k)
-  const Mat& v_cache = *step.cache.v[g];  // (L, d_v)
+  const Mat q =
+      push_step_stage(step, sc, K::step_q, h, projection_formula("q_t", "W_Q", w, s.rope.on), {{K::x, -1}, {K::w_q, h}},
+                      project(x, w ? &w->w_q : nullptr, s, t, true), sc.new_token, sc.dims_k)
+          .value.stored();
+  const Mat& k_cache = *step.cache.k[g];       // (L, d_k)
+  const Mat& v_cache = *step.cache.v[g];       // (L, d_v)
   const Mat scores = q * k_cache.transpose();  // (1, L)
-  push(step, sc, K::step_scores, h, std::string(info_of(K::step_scores).formula), {{K::step_q, h}, {K::k_cache, leader}},
-       scores, sc.new_token, sc.cached);
+  push_step_stage(step, sc, K::step_scores, h, std::string(info_of(K::step_scores).formula),
+                  {{K::step_q, h}, {K::k_cache, leader}}, scores, sc.new_token, sc.cached);
 
   const double divisor = scale_divisor(s, sc.d.d_k);
   const double slope = s.positional == Positional::Alibi ? detail::alibi_slope(h, sc.d.n_heads) : 0.0;
@@ -170,8 +121,8 @@ Row query_head(DecodeStep& step, const StepScene& sc, const Row& x, int h) {
     if (!blocked(0, j) && v > max) max = v;
   }
   const SharedMask mask(blocked);
-  push(step, sc, K::step_logits, h, logits_formula(s), {{K::step_scores, h}}, logits, sc.new_token, sc.cached,
-       ValueKind::Signed, mask);
+  push_step_stage(step, sc, K::step_logits, h, logits_formula(s), {{K::step_scores, h}}, logits, sc.new_token,
+                  sc.cached, ValueKind::Signed, mask);
 
   // Subtracting the row's max keeps exp from overflowing; a row with every
   // key blocked has weights 0, as the trace defines them.
@@ -180,17 +131,17 @@ Row query_head(DecodeStep& step, const StepScene& sc, const Row& x, int h) {
   for (int j = 0; j < L; ++j)
     if (!blocked(0, j)) sum += weights(0, j) = std::exp(logits(0, j) - max);
   if (sum > 0) weights /= sum;
-  push(step, sc, K::step_weights, h, "a_t = softmax(l_t) over the cached keys", {{K::step_logits, h}}, weights,
-       sc.new_token, sc.cached, ValueKind::Probability, mask);
+  push_step_stage(step, sc, K::step_weights, h, "a_t = softmax(l_t) over the cached keys", {{K::step_logits, h}},
+                  weights, sc.new_token, sc.cached, ValueKind::Probability, mask);
 
   const Row z = weights * v_cache;  // (1, d_v)
-  push(step, sc, K::step_head_output, h, std::string(info_of(K::step_head_output).formula),
-       {{K::step_weights, h}, {K::v_cache, leader}}, z, sc.new_token, sc.dims_v);
+  push_step_stage(step, sc, K::step_head_output, h, std::string(info_of(K::step_head_output).formula),
+                  {{K::step_weights, h}, {K::v_cache, leader}}, z, sc.new_token, sc.dims_v);
   return z;
 }
 
 DecodeStep unchecked_step(const Scenario& s, const DecodeCache& before) {
-  const StepScene sc = step_scene(s, before.tokens);
+  const StepScene sc = detail::step_scene(s, before.tokens);
   DecodeStep step;
   step.t = step.new_row = sc.t;
   step.cache.tokens = sc.t + 1;
@@ -206,8 +157,9 @@ DecodeStep unchecked_step(const Scenario& s, const DecodeCache& before) {
   }
   if (s.w_o) heads_in.push_back({K::w_o, -1});
   const Mat output = s.w_o ? Mat(concat * *s.w_o) : Mat(concat);  // (1, d_out)
-  push(step, sc, K::step_output, -1, s.w_o ? std::string(info_of(K::step_output).formula) : "y_t = [z_t of every head] (no W_O)",
-       heads_in, output, sc.new_token, detail::index_labels(sc.d.d_out));
+  push_step_stage(step, sc, K::step_output, -1,
+                  s.w_o ? std::string(info_of(K::step_output).formula) : "y_t = [z_t of every head] (no W_O)", heads_in,
+                  output, sc.new_token, detail::index_labels(sc.d.d_out));
   step.cost = decode_cost(sc.d, s.w_o.has_value(), sc.t);
   return step;
 }

@@ -55,10 +55,10 @@ void refuse_later_keys(const Scenario& s, int first_row, int last_row) {
   for (int i = first_row; i <= last_row; ++i)
     for (int j = i + 1; j < n_k; ++j)
       if (!mask_blocks(s, i, j))
-        throw std::invalid_argument(
-            "mask: the KV cache needs a mask that hides later tokens, but custom mask cell [" + std::to_string(i) +
-            "][" + std::to_string(j) + "] lets query " + std::to_string(i) + " see key " + std::to_string(j) +
-            ", which has not been decoded yet at step " + std::to_string(i));
+        throw std::invalid_argument("mask: the KV cache needs a mask that hides later tokens, but custom mask cell [" +
+                                    std::to_string(i) + "][" + std::to_string(j) + "] lets query " + std::to_string(i) +
+                                    " see key " + std::to_string(j) + ", which has not been decoded yet at step " +
+                                    std::to_string(i));
 }
 
 }  // namespace attn::detail

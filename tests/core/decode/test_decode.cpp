@@ -35,8 +35,8 @@ struct Worst {
 };
 
 std::string at(const char* what, int t, int h, int r, int c) {
-  return std::string(what) + " step " + std::to_string(t) + " head " + std::to_string(h) + " row " +
-         std::to_string(r) + " col " + std::to_string(c);
+  return std::string(what) + " step " + std::to_string(t) + " head " + std::to_string(h) + " row " + std::to_string(r) +
+         " col " + std::to_string(c);
 }
 
 // K and V of a key/value head as the trace keeps them: at the group's first
@@ -60,10 +60,12 @@ TEST_CASE("decode: every step's head outputs and output equal the full trace's r
       for (int h = 0; h < full.dims.n_heads; ++h) {
         const attn::StageValues& z = step.find(StageKind::step_head_output, h)->value;
         const attn::StageValues& z_full = full.find(StageKind::head_output, h)->value;
-        for (int col = 0; col < full.dims.d_v; ++col) worst.see(z(0, col), z_full(t, col), at("head_output", t, h, 0, col));
+        for (int col = 0; col < full.dims.d_v; ++col)
+          worst.see(z(0, col), z_full(t, col), at("head_output", t, h, 0, col));
         const attn::StageValues& a = step.find(StageKind::step_weights, h)->value;
         const attn::StageValues& a_full = full.find(StageKind::weights, h)->value;
-        for (int j = 0; j < full.dims.n_k; ++j) worst.see(j <= t ? a(0, j) : 0.0, a_full(t, j), at("weights", t, h, 0, j));
+        for (int j = 0; j < full.dims.n_k; ++j)
+          worst.see(j <= t ? a(0, j) : 0.0, a_full(t, j), at("weights", t, h, 0, j));
       }
       const attn::StageValues& y = step.find(StageKind::step_output)->value;
       const attn::StageValues& y_full = full.find(StageKind::output)->value;

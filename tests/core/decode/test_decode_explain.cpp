@@ -35,7 +35,8 @@ TEST_CASE("decode explain: every cell's explanation ends at the cell's value") {
             const double cell = st.value(r, col);
             INFO("step " << step.t << " " << attn::to_string(st.id) << " head " << st.head << " [" << r << "," << col
                          << "]: cell " << cell << ", explained " << (e.steps.empty() ? NAN : e.steps.back().result)
-                         << "\n" << e.to_text());
+                         << "\n"
+                         << e.to_text());
             REQUIRE(!e.steps.empty());
             CHECK(e.value == st.value(r, col));
             CHECK(same(e.steps.back().result, cell));

@@ -118,3 +118,17 @@ TEST_CASE("decode_step refuses a cache of another scene") {
   wrong.v = {std::make_shared<const attn::Mat>(attn::Mat::Zero(1, 2))};
   CHECK(has(step_refusal(s, wrong), "the cache does not belong to this scene"));
 }
+
+TEST_CASE("decode: a score that overflows is a ComputeError naming the step, stage and cell") {
+  attn::Scenario s = causal_scene();
+  s.x.row(1) *= 1e155;  // q_1 · k_1 ≈ 1e310: past double's range
+  try {
+    attn::compute_decode(s);
+    FAIL("no error");
+  } catch (const attn::ComputeError& e) {
+    CAPTURE(e.what());
+    CHECK(std::string(e.what()).find("decode step 1") != std::string::npos);
+    CHECK(e.stage.id == attn::StageKind::step_scores);
+    CHECK(e.row == 0);
+  }
+}

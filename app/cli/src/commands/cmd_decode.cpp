@@ -66,13 +66,17 @@ int run_decode(const DecodeOptions& opts) {
     }
     check.see(step, loaded.trace);
     if (opts.step < 0 || opts.step == t) {
-      if (opts.json) json_steps.push_back(step_json(step, opts.head));
-      else print_step(std::cout, step, opts.head);
+      if (opts.json)
+        json_steps.push_back(step_json(step, opts.head));
+      else
+        print_step(std::cout, step, opts.head);
     }
     cache = step.cache;
   }
   if (opts.json) {
-    const nlohmann::json out{{"format", "attnviz-decode"}, {"version", 1}, {"steps", std::move(json_steps)},
+    const nlohmann::json out{{"format", "attnviz-decode"},
+                             {"version", 1},
+                             {"steps", std::move(json_steps)},
                              {"summary", summary_json(step, check)}};
     std::cout << out.dump() << "\n";
   } else {
@@ -90,8 +94,9 @@ int run_decode(const DecodeOptions& opts) {
 void add_decode_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<DecodeOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "decode", "Generate the tokens one at a time with a KV cache: what each step computes and reuses, its rows "
-                "and counts, checked against the full causal trace.");
+      "decode",
+      "Generate the tokens one at a time with a KV cache: what each step computes and reuses, its rows "
+      "and counts, checked against the full causal trace.");
   cmd->add_option("file", opts->path, "Scenario file (JSON, format \"attnviz-scenario\"), with a causal-like mask")
       ->required();
   cmd->add_option("--steps", opts->steps, "Decode only the first N tokens (default: all)")->check(kDecimal);
