@@ -92,3 +92,26 @@ TEST_CASE("decode: a scene the KV cache cannot decode, or a step it lacks, exits
   CHECK(step.status == 2);
   CHECK(step.err == "attn: --step: 3 is out of range (the decode has 3 steps, 0 to 2)\n");
 }
+
+TEST_CASE("decode --explain: a score cell of one step, with its number and where its key came from") {
+  const auto r = run_attn({"decode", kScene, "--step", "3", "--explain", "step_scores", "--head", "1", "--col", "2"});
+  REQUIRE(r.status == 0);
+  CAPTURE(r.out);
+  // The printed value is the full trace's score of query 3 and key 2 (head 1), to the 6 digits printed.
+  const std::string head = "step_scores (head 1) [0,2] = ";
+  REQUIRE(r.out.rfind(head, 0) == 0);
+  const double printed = std::stod(r.out.substr(head.size()));
+  const attn::Trace full = attn::compute_trace(attn::io::load_scenario(kScene).scenario);
+  const double score = full.find(attn::StageKind::scores, 1)->value(3, 2);
+  CHECK(std::abs(printed - score) <= 1e-5 * std::abs(score));
+  CHECK(r.out.find("k_2 was reused from the cache (computed at step 2)") != std::string::npos);
+  CHECK(r.out.find("head 1 reads the cache of head 0") != std::string::npos);
+  // Head 3 shares head 2's cache: its k_cache is head 2's, and row 3 was appended at step 3.
+  const auto k = run_attn({"decode", kScene, "--step", "3", "--explain", "k_cache", "--head", "3", "--row", "3"});
+  REQUIRE(k.status == 0);
+  CHECK(k.out.rfind("k_cache (head 2) [3,0]", 0) == 0);
+  CHECK(k.out.find("appended this step") != std::string::npos);
+  const auto bad = run_attn({"decode", kScene, "--step", "3", "--explain", "scores", "--head", "0"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("--explain: \"scores\" is no decode stage (valid: step_q,") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "attn/decode_explain.hpp"
 #include "attn/rope.hpp"
@@ -95,12 +96,11 @@ void projection(const Cell& x) {
                        std::to_string(pos) + " × θ_" + std::to_string(p->pair) + " = " + format_number(angle),
                        angle});
   const double v = p->is_a ? xa * c - xb * sn : xb * c + xa * sn;
-  x.e.steps.push_back({"turn",
-                       {{p->is_a ? "u_a" : "u_b", p->is_a ? xa : xb, "×", "cos", c, (p->is_a ? xa : xb) * c},
-                        {p->is_a ? "u_b" : "u_a", p->is_a ? xb : xa, "×", p->is_a ? "−sin" : "sin", p->is_a ? -sn : sn,
-                         p->is_a ? -xb * sn : xa * sn}},
-                       format_number(v),
-                       v});
+  // out_a = u_a·cos − u_b·sin, out_b = u_b·cos + u_a·sin: own term first, partner's second.
+  const double own = p->is_a ? xa : xb, partner = p->is_a ? xb : xa, turn = p->is_a ? -sn : sn;
+  std::vector<Term> terms{{p->is_a ? "u_a" : "u_b", own, "×", "cos", c, own * c},
+                          {p->is_a ? "u_b" : "u_a", partner, "×", p->is_a ? "−sin" : "sin", turn, partner * turn}};
+  x.e.steps.push_back({"turn", terms, sum_equation(terms, v), v});
   x.e.note = "turned at position m = " + std::to_string(pos) + (x.st.id == K::step_k ? ", then cached turned" : "");
 }
 
