@@ -44,7 +44,7 @@ void refuse_undecodable_options(const Scenario& s, int tokens) {
         "steps: " + std::to_string(tokens) + " tokens is more than the decoder's cap of " +
         std::to_string(kMaxDecodeTokens) +
         ": every step keeps its own copy of the cache to show and explain it, so memory grows with the square of "
-        "the tokens; decode fewer with --steps");
+        "the tokens; decode fewer tokens");
 }
 
 void refuse_later_keys(const Scenario& s, int first_row, int last_row) {

@@ -91,6 +91,11 @@ std::vector<Case> decodable_cases() {
   out.push_back({"RoPE interleaved", with_rope(base, RopePairing::Interleaved, 1.0, 0)});
   out.push_back({"RoPE half, partial 0.5, offset 5", with_rope(base, RopePairing::Half, 0.5, 5)});
   out.push_back({"RoPE interleaved, partial 0.5, offset 3", with_rope(base, RopePairing::Interleaved, 0.5, 3)});
+  {
+    ref::CaseSpec c = spec(26, 0, 4, 4, 0);
+    c.d_model = 4;  // Q = K = X: RoPE turns pairs of X's own columns
+    out.push_back({"RoPE, no projections", with_rope(ref::make_scenario(c), RopePairing::Half, 1.0, 2)});
+  }
   const attn::Scenario four = ref::make_scenario(spec(24, 4, 4, 3, 5));
   out.push_back({"grouped-query, 2 of 4 heads", grouped(four, 2)});
   out.push_back({"multi-query, 1 of 4 heads", grouped(four, 1)});
