@@ -110,6 +110,21 @@ TEST_CASE("decode refuses steps outside the scene, an invalid scene, and more to
   CHECK(has(step_refusal(long_scene, full), "cap of 4096"));
 }
 
+TEST_CASE("compute_decode refuses to keep more caches than a trace may hold, before computing any") {
+  // 4000 tokens, one head 400 + 400 wide: each kept step's cache, summed, is
+  // about 4000²/2 × 800 × 8 bytes = 51 GB, past the 6 GB a trace may take.
+  attn::Scenario s;
+  s.x = attn::Mat::Zero(4000, 1);
+  s.heads.push_back({attn::Mat::Zero(1, 400), attn::Mat::Zero(1, 400), attn::Mat::Zero(1, 400)});
+  s.mask = attn::MaskKind::Causal;
+  const std::string why = refusal(s);
+  CAPTURE(why);
+  CHECK(has(why, "steps: keeping all 4000 steps would hold 51"));
+  CHECK(has(why, "one at a time with decode_step"));
+  // One step at a time holds one cache: the first step is fine.
+  CHECK(attn::decode_step(s, {}).cache.tokens == 1);
+}
+
 TEST_CASE("decode_step refuses a cache of another scene") {
   const attn::Scenario s = causal_scene();
   attn::DecodeCache wrong;
