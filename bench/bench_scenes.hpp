@@ -37,6 +37,20 @@ inline attn::Scenario scene(const Shape& s, bool causal) {
   return sc;
 }
 
+// The same shape with modern options: `kv_heads` key/value heads shared by
+// groups of query heads (the group's first head keeps its W_K and W_V),
+// RoPE on the queries and keys, and a sliding window of `window` keys (0: causal).
+inline attn::Scenario modern_scene(const Shape& s, int kv_heads, bool rope, int window) {
+  attn::Scenario sc = scene(s, true);
+  const int group = s.heads / kv_heads;
+  for (int h = 0; h < s.heads; ++h)
+    if (h % group != 0) sc.heads[static_cast<size_t>(h)].w_k = attn::Mat(), sc.heads[static_cast<size_t>(h)].w_v = attn::Mat();
+  sc.n_kv_heads = kv_heads == s.heads ? 0 : kv_heads;
+  sc.rope.on = rope;
+  if (window > 0) sc.mask = attn::MaskKind::SlidingWindow, sc.window = window;
+  return sc;
+}
+
 // Multiply-adds counted twice: projections, Q·Kᵀ, weights·V and W_O.
 inline double flops(const Shape& s) {
   const double n = s.n, d = s.d_model, h = s.heads, dk = d / h;

@@ -182,6 +182,41 @@ int repeats_for(const bench::Shape& s) { return s.n >= 2048 ? 3 : s.n >= 512 ? 5
 
 }  // namespace
 
+// Modern attention at the largest shape: grouped-query heads (12 query
+// heads on 4 key/value heads) against 12 full heads, with RoPE and a sliding
+// window, in alternating rounds so a slow spell of the machine falls on all.
+void modern_table() {
+  const bench::Shape s{2048, 768, 12};
+  struct Variant {
+    const char* name;
+    attn::Scenario scene;
+  };
+  const Variant variants[] = {{"12 heads (MHA), causal", bench::modern_scene(s, 12, false, 0)},
+                              {"12 q / 4 kv (GQA)", bench::modern_scene(s, 4, false, 0)},
+                              {"12 heads + RoPE", bench::modern_scene(s, 12, true, 0)},
+                              {"12 q / 4 kv + RoPE", bench::modern_scene(s, 4, true, 0)},
+                              {"12 q / 1 kv (MQA) + RoPE", bench::modern_scene(s, 1, true, 0)},
+                              {"GQA + RoPE + window 512", bench::modern_scene(s, 4, true, 512)}};
+  constexpr int kVariants = sizeof variants / sizeof variants[0];
+  std::vector<double> ms[kVariants];
+  for (int round = 0; round < 3; ++round)
+    for (int v = 0; v < kVariants; ++v) {
+      auto run = [&] { attn::Trace t = attn::compute_trace(variants[v].scene); };
+      warm_up(run);
+      time_into(ms[v], 1, run);
+    }
+  std::printf("\nModern attention at (2048,768,12): full trace (compute_trace), median of 3 alternating rounds\n");
+  std::printf("%-28s %10s %18s %14s\n", "variant", "ms", "spread", "vs MHA");
+  const double mha = timing_of(ms[0]).median;
+  for (int v = 0; v < kVariants; ++v) {
+    const Timing t = timing_of(ms[v]);
+    char spread[48];
+    std::snprintf(spread, sizeof spread, "%.1f-%.1f", t.min, t.max);
+    std::printf("%-28s %10.1f %18s %13.2fx\n", variants[v].name, t.median, spread, t.median / mha);
+  }
+  std::printf("vs MHA = time / the 12-head causal trace's (target for 12 q / 4 kv: <= 1.00)\n");
+}
+
 // `core_bench --write-scene N D H FILE`: the benchmark's causal scene as a
 // scenario file, so the app benchmark opens exactly the shapes measured here.
 int write_scene(int n, int d, int h, const char* path) {
@@ -206,6 +241,10 @@ int profile(int n, int d, int h, int count, bool causal) {
 }
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--modern") {  // the modern-attention table alone
+    modern_table();
+    return 0;
+  }
   if (argc == 6 && std::string(argv[1]) == "--write-scene")
     return write_scene(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), argv[5]);
   if ((argc == 6 || argc == 7) && std::string(argv[1]) == "--profile")
@@ -263,5 +302,6 @@ int main(int argc, char** argv) {
                 100 * median / row[0]);
   }
   std::printf("\nmedian/full: the median of the four edits as a share of a full recompute (target <= 25%% at (512,512,8))\n");
+  modern_table();
   return 0;
 }

@@ -16,11 +16,6 @@ namespace {
 
 constexpr double kGoldenTol = 1e-9;
 
-ref::RMat matrix_of(const nlohmann::json& j) {
-  ref::RMat m;
-  for (const auto& row : j) m.push_back(row.get<std::vector<double>>());
-  return m;
-}
 
 void check_fixture(const std::string& path) {
   const std::string text = ref::read_text(path);
@@ -34,13 +29,13 @@ void check_fixture(const std::string& path) {
   for (int h = 0; h < t.dims.n_heads; ++h) {
     const attn::Stage* w = t.find(attn::StageKind::weights, h);
     REQUIRE(w != nullptr);
-    const ref::Worst worst = ref::worst_element(w->value, matrix_of(heads[static_cast<size_t>(h)]));
+    const ref::Worst worst = ref::worst_element(w->value, ref::matrix_of(heads[static_cast<size_t>(h)]));
     INFO(ref::describe("weights head " + std::to_string(h), worst));
     CHECK(ref::within(worst, kGoldenTol));
   }
   const attn::Stage* out = t.find(attn::StageKind::output);
   REQUIRE(out != nullptr);
-  const ref::Worst worst = ref::worst_element(out->value, matrix_of(expected.at("output")));
+  const ref::Worst worst = ref::worst_element(out->value, ref::matrix_of(expected.at("output")));
   INFO(ref::describe("output", worst));
   CHECK(ref::within(worst, kGoldenTol));
 }

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "model/explore/rope_dial.hpp"
 #include <stb_image_write.h>
 
 #include "attn/io/text_file.hpp"
@@ -124,6 +126,15 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
     j["weights_row0"] = row_of(t.find(attn::StageKind::weights, 0), 0);
     j["weights_row_last"] = row_of(t.find(attn::StageKind::weights, 0), t.dims.n_q - 1);
     j["output_row0"] = row_of(t.find(attn::StageKind::output), 0);
+    // The RoPE dial of a pinned rotated cell, as the inspector draws it.
+    if (state.pinned)
+      if (const std::optional<model::RopeDial> dial = model::rope_dial(t, model.scenario(), state.pinned->stage, state.pinned->row)) {
+        nlohmann::json pairs = nlohmann::json::array();
+        for (const model::RopeDialPair& p : dial->pairs)
+          pairs.push_back({{"pair", p.pair}, {"dims", {p.dim_a, p.dim_b}}, {"theta", p.theta}, {"angle", p.angle},
+                           {"before", {p.a, p.b}}, {"after", {p.ra, p.rb}}});
+        j["rope_dial"] = {{"position", dial->position}, {"rotated", dial->rotated}, {"pairs", pairs}};
+      }
   }
   try {
     write_dump(path, j.dump(2));

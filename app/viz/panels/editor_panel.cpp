@@ -9,6 +9,8 @@
 #include "gl/theme_style.hpp"
 #include "widgets/typed_fields.hpp"
 #include "attn/explain.hpp"
+#include "attn/kv_cache_size.hpp"
+#include "attn/masks.hpp"
 #include "model/document/scenario_edit.hpp"
 #include "widgets/tiled_window.hpp"
 
@@ -16,6 +18,35 @@ namespace viz {
 namespace {
 
 using edit::Sequence;
+
+// A line of secondary information, wrapped to the panel.
+void muted_wrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+// Key/value heads: - and + step to the next count that divides the heads,
+// and a line says what the KV cache holds per token against MHA and MQA.
+void draw_kv_heads(AppState& state, WidgetProbe* probe) {
+  const attn::Scenario& s = state.doc.scenario;
+  const int heads = edit::n_heads(s), kv = edit::n_kv_heads(s);
+  shape_field(state, probe, "key/value heads", kv, 1, heads,
+              "Grouped-query attention: groups of query heads share one K and V (Llama 3, Mistral).\n"
+              "1 is multi-query attention; as many as the heads is ordinary multi-head attention",
+              [kv, heads](attn::Scenario& x, int asked) {
+                int to = asked;
+                if (asked > kv)
+                  while (to < heads && heads % to != 0) ++to;  // up to the next count that divides the heads
+                edit::fit_kv_heads(x, to);
+              });
+  const attn::KvCacheSize size = attn::kv_cache_size(attn::dims_of(s));
+  const std::string line = "KV cache: " + std::to_string(size.bytes) + " B per token and layer (every head its own: " +
+                           std::to_string(size.mha_bytes) + " B, one shared: " + std::to_string(size.mqa_bytes) + " B)";
+  muted_wrapped(line);
+  hover_tooltip("What a model keeps for each generated token in each layer: K and V of every key/value head,\n"
+                "d_k + d_v numbers each, at 2 bytes. Sharing heads divides it by the group size");
+}
 
 void draw_shape(AppState& state, WidgetProbe* probe) {
   const attn::Scenario& s = state.doc.scenario;
@@ -38,6 +69,7 @@ void draw_shape(AppState& state, WidgetProbe* probe) {
                   edit::set_n_heads(x, h);
                   if (state.view.head >= h) state.view.head = -1;
                 });
+    if (s.heads.size() > 1 && !s.is_cross()) draw_kv_heads(state, probe);
   }
   bool w_o = s.w_o.has_value();
   if (ImGui::Checkbox("output projection W_O", &w_o)) actions::reshape(state, [&](attn::Scenario& x) { edit::set_w_o(x, w_o); });
@@ -97,6 +129,60 @@ void draw_tokens(AppState& state, Sequence which, WidgetProbe* probe) {
   ImGui::PopID();
 }
 
+// RoPE: on or off, and when on, its base, pairing, rotated share and first position.
+void draw_rope(AppState& state) {
+  attn::Scenario& s = state.doc.scenario;
+  bool on = s.rope.on;
+  if (ImGui::Checkbox("rotary positions (RoPE)", &on))
+    actions::apply_edit(state, [&](attn::Scenario& x) { x.rope.on = on; });
+  hover_tooltip("Turn each query and key by its position after the projections (Llama, Mistral, Qwen):\n"
+                "scores then depend on how far apart two tokens are, not where they are");
+  if (!s.rope.on) return;
+  ImGui::Indent();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  value_cell(state, "base", &s.rope.base, 100.0f, "%.6g", 2, 1e7);
+  hover_tooltip("θ_i = base^(−2i/d): 10000 in most models, 500000 in Llama 3. Drag, or double-click to type");
+  int pairing = static_cast<int>(s.rope.pairing);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::Combo("pairs", &pairing, "half (i, i+d/2)\0interleaved (2i, 2i+1)\0"))
+    actions::apply_edit(state, [&](attn::Scenario& x) { x.rope.pairing = static_cast<attn::RopePairing>(pairing); });
+  hover_tooltip("Which dimensions turn together: Llama and GPT-NeoX pair i with i + d/2, GPT-J and the paper 2i with 2i+1");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  value_cell(state, "rotated share", &s.rope.fraction, 0.01f, "%.3g", 0.01, 1);
+  hover_tooltip("Partial rotary (GPT-NeoX 0.25, Phi-2 0.4): only the first part of each head turns");
+  shape_field(state, nullptr, "first position", s.rope.offset, 0, 1000000,
+              "The first token's position: a KV cache that continues a text starts here",
+              [](attn::Scenario& x, int p) { x.rope.offset = p; });
+  ImGui::Unindent();
+}
+
+// The window's width and sinks, or the stride, and how far information
+// travels through several layers of it.
+void draw_window_options(AppState& state) {
+  const attn::Scenario& s = state.doc.scenario;
+  if (s.mask != attn::MaskKind::SlidingWindow && s.mask != attn::MaskKind::Strided) return;
+  ImGui::Indent();
+  const int n_k = static_cast<int>(s.keys_source().rows());
+  if (s.mask == attn::MaskKind::SlidingWindow) {
+    shape_field(state, nullptr, "window", s.window, 1, 1 << 20, "Keys each query sees, itself included",
+                [](attn::Scenario& x, int w) { x.window = w; });
+    shape_field(state, nullptr, "sinks", s.sinks, 0, n_k, "The first tokens every query always sees (StreamingLLM's attention sinks)",
+                [](attn::Scenario& x, int k) { x.sinks = k; });
+  } else {
+    shape_field(state, nullptr, "stride", s.stride, 1, 1 << 20, "Each query sees the last `stride` keys and every stride-th key before them",
+                [](attn::Scenario& x, int l) { x.stride = l; });
+  }
+  std::string reach = "reach through layers:";
+  for (int layers : {1, 2, 4, 32}) {
+    const long long r = attn::window_reach(s, layers);
+    reach += "  " + std::to_string(layers) + ": " + (r < 0 ? std::string("all") : std::to_string(r));
+  }
+  muted_wrapped(reach);
+  hover_tooltip("How many positions back a token's information can reach after this many layers:\n"
+                "each layer lets it hop one window further (Mistral 7B: 32 layers of 4096 keys)");
+  ImGui::Unindent();
+}
+
 void draw_options(AppState& state) {
   attn::Scenario& s = state.doc.scenario;
   auto combo = [&](const char* label, auto* value, const char* items, const char* help) {
@@ -120,15 +206,18 @@ void draw_options(AppState& state) {
   combo("score", &s.score, "dot product q·k\0additive v·tanh(qW + kU)\0", "How a query and a key are compared");
   combo("positions", &s.positional, "none\0sinusoidal encoding\0ALiBi bias\0",
         "Position information: added to X (sinusoidal) or as a distance penalty on scores (ALiBi)");
+  draw_rope(state);
   combo("softmax over", &s.softmax_axis, "keys (rows)\0queries (columns)\0",
         "The axis softmax normalises: over keys (the usual choice) each row of weights sums to 1, so each query's weights sum to 1; over queries each column does");
   attn::MaskKind mask = s.mask;
   int m = static_cast<int>(mask);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::Combo("mask", &m, "none\0causal\0custom (painted)\0")) {
+  if (ImGui::Combo("mask", &m, "none\0causal\0custom (painted)\0sliding window\0strided (sparse)\0")) {
     actions::apply_edit(state, [&](attn::Scenario& sc) { edit::set_mask_kind(sc, static_cast<attn::MaskKind>(m)); });
   }
-  hover_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token");
+  hover_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token.\n"
+                "Sliding window (Mistral): only the last few keys. Strided (Sparse Transformer): the last few and every stride-th");
+  draw_window_options(state);
   ImGui::Checkbox("paint mask with the mouse", &state.paint_mask);
   hover_tooltip("Click or drag on a score or weight grid to block/unblock cells (switches the mask to custom). Key: M");
   combo("apply mask", &s.mask_mode, "before softmax (−∞)\0after softmax (0)\0",

@@ -7,6 +7,7 @@
 
 #include "gl/theme_style.hpp"
 #include "widgets/long_text.hpp"
+#include "widgets/rope_dial_view.hpp"
 #include "widgets/tiled_window.hpp"
 
 namespace viz {
@@ -124,7 +125,8 @@ void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal
 
 }  // namespace
 
-void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* e, AppState& state) {
+void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* e, const model::RopeDial* dial,
+                    AppState& state, WidgetProbe* probe) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Inspector", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -174,6 +176,7 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
   wrapped_text(e->formula);
   ImGui::Spacing();
   ImGui::BeginChild("steps", {0, 0}, false);
+  if (dial) draw_rope_dial(*dial, pal, probe);  // first: the picture of the whole row, then this cell's arithmetic
   for (size_t i = 0; i < e->steps.size(); ++i) draw_step(e->steps[i], static_cast<int>(i), pal);
   if (!e->note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.warning));

@@ -8,10 +8,13 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "attn/explain.hpp"
+#include "model/explore/rope_dial.hpp"
+#include "widgets/widget_probe.hpp"
 
 namespace viz {
 
+// `dial`: the RoPE dial of the explained cell's row (a rotated query or key), or null.
 void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* explanation,
-                    AppState& state);
+                    const model::RopeDial* dial, AppState& state, WidgetProbe* probe);
 
 }  // namespace viz

@@ -122,8 +122,13 @@ void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
     if (ImGui::TreeNodeEx(node.c_str(), h == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       attn::HeadWeights& w = s.heads[h];
       matrix_table({"w_q", "W_Q" + suffix, "W_Q", head}, w.w_q, state, ctx);
-      matrix_table({"w_k", "W_K" + suffix, "W_K", head}, w.w_k, state, ctx);
-      matrix_table({"w_v", "W_V" + suffix, "W_V", head}, w.w_v, state, ctx);
+      if (w.w_k.size() != 0) {
+        matrix_table({"w_k", "W_K" + suffix, "W_K", head}, w.w_k, state, ctx);
+        matrix_table({"w_v", "W_V" + suffix, "W_V", head}, w.w_v, state, ctx);
+      } else {  // grouped-query attention: the group's first head holds them
+        const attn::Dims d = attn::dims_of(s);
+        ImGui::TextDisabled("W_K, W_V: shared, edit them in head %d", d.kv_leader(head));
+      }
       ImGui::TreePop();
     }
     ImGui::PopID();

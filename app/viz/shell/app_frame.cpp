@@ -121,7 +121,8 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   draw_start_page(p.canvas_pos, p.canvas_size, state_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
   draw_lesson_check(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
-    draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(), state_);
+    draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
+                   session_.inspected_dial(), state_, probe);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   if (state_.view.show_why_scale)
     draw_why_scale_panel(session_.why_scale().inputs, session_.why_scale().result(), &state_.view.show_why_scale, p.canvas_pos,

@@ -156,12 +156,12 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     const std::string formula = (s.rope.pairing == RopePairing::Half ? "half pairs" : "interleaved pairs") +
                                 std::string(", θ_i = ") + format_number(s.rope.base) + "^(−2i/" +
                                 std::to_string(rope_dims(s.rope, d.d_k)) + ")";
-    push_stage(t, {K::q_rope, h, plain_title(K::q_rope) + " · " + rotated, plain_formula(K::q_rope) + ", " + formula,
+    push_stage(t, {K::q_rope, h, plain_title(K::q_rope), plain_formula(K::q_rope) + ": " + rotated + ", " + formula,
                    {{K::q, h}}, ValueKind::Signed, in.queries, dims_q}, apply_rope(*q, s.rope));
     q = t.stages.back().value.shared();
     q_ref = {K::q_rope, h};
     if (own_kv) {
-      push_stage(t, {K::k_rope, h, plain_title(K::k_rope) + " · " + rotated, plain_formula(K::k_rope) + ", " + formula,
+      push_stage(t, {K::k_rope, h, plain_title(K::k_rope), plain_formula(K::k_rope) + ": " + rotated + ", " + formula,
                      {{K::k, h}}, ValueKind::Signed, in.keys, dims_q}, apply_rope(*k, s.rope));
       k = t.stages.back().value.shared();
     }

@@ -54,4 +54,16 @@ int receptive_field(const Scenario& s, int n, int layers) {
   return 0;
 }
 
+long long window_reach(const Scenario& s, int layers) {
+  if (layers < 1) return 0;
+  switch (s.mask) {
+    case MaskKind::SlidingWindow: return static_cast<long long>(layers) * (s.window - 1);
+    case MaskKind::Strided: return s.stride <= 1 || layers >= 2 ? -1 : s.stride - 1;
+    case MaskKind::None:
+    case MaskKind::Causal:
+    case MaskKind::Custom: break;
+  }
+  return -1;
+}
+
 }  // namespace attn

@@ -159,3 +159,54 @@ TEST_CASE("edit: editable_value points at the scenario entry a stage cell shows"
   CHECK(model::edit::editable_value(s, {attn::StageKind::x_raw, -1}, 0, 0) == &s.x(0, 0));
   CHECK(model::edit::editable_value(s, {attn::StageKind::x, -1}, 0, 0) == nullptr);  // X + PE is computed
 }
+
+TEST_CASE("edit: shared key/value heads stay valid through every shape edit, and only group leaders own W_K, W_V") {
+  attn::Scenario s = test_scenes::small_projected();
+  model::edit::set_n_heads(s, 4);
+  model::edit::set_d_out(s, 3);
+  model::edit::fit_kv_heads(s, 3);  // 3 does not divide 4: the nearest count below that does
+  CHECK(s.n_kv_heads == 2);
+  CHECK(model::edit::n_kv_heads(s) == 2);
+  check_valid(s);
+  CHECK(s.heads[1].w_k.size() == 0);
+  CHECK(s.heads[2].w_k.size() != 0);
+  model::edit::set_d_k(s, 5);
+  model::edit::set_d_v(s, 2);
+  model::edit::set_d_model(s, 6);
+  model::edit::randomise(s, 9);
+  check_valid(s);
+  CHECK(s.heads[3].w_v.size() == 0);
+  model::edit::set_n_heads(s, 6);  // groups of 2 stay groups of 2
+  CHECK(model::edit::n_kv_heads(s) == 3);
+  check_valid(s);
+  model::edit::set_n_heads(s, 5);  // 2 does not divide 5: every head its own again
+  CHECK(model::edit::n_kv_heads(s) == 5);
+  CHECK(s.n_kv_heads == 0);
+  check_valid(s);
+  model::edit::fit_kv_heads(s, 1);  // multi-query
+  CHECK(s.n_kv_heads == 1);
+  for (size_t h = 1; h < 5; ++h) CHECK(s.heads[h].w_k.size() == 0);
+  check_valid(s);
+  model::edit::set_projected(s, false);
+  CHECK(s.n_kv_heads == 0);
+  check_valid(s);
+}
+
+TEST_CASE("edit: the sliding window and strided masks start from sensible sizes, and painting starts from their cells") {
+  attn::Scenario s = test_scenes::small_projected();
+  model::edit::set_n_tokens(s, Sequence::Queries, 7);
+  model::edit::set_mask_kind(s, attn::MaskKind::SlidingWindow);
+  CHECK(s.window == 4);
+  check_valid(s);
+  s.sinks = 1;
+  CHECK(model::edit::effective_blocked(s, 6, 2));
+  CHECK_FALSE(model::edit::effective_blocked(s, 6, 0));  // the sink
+  model::edit::set_blocked(s, 0, 0, false);  // painting switches to a custom mask of the same cells
+  CHECK(s.mask == attn::MaskKind::Custom);
+  CHECK(s.custom_mask(6, 2));
+  CHECK_FALSE(s.custom_mask(6, 0));
+  CHECK(s.custom_mask(1, 5));
+  model::edit::set_mask_kind(s, attn::MaskKind::Strided);
+  CHECK(s.stride == 3);
+  check_valid(s);
+}

@@ -33,7 +33,8 @@ struct Worst {
 // Checks every head of one trace; updates worst with the largest distance.
 void check_trace(const attn::Trace& t, const std::string& name, Worst& worst) {
   for (int h = 0; h < t.dims.n_heads; ++h) {
-    const attn::Stage& v = *t.find(attn::StageKind::v, h);         // (n_k, d_v)
+    // The V the head reads: its own, or its group's (grouped-query attention).
+    const attn::Stage& v = *t.find(t.find(attn::StageKind::head_output, h)->inputs.at(1));  // (n_k, d_v)
     const attn::Stage& w = *t.find(attn::StageKind::weights, h);   // (n_q, n_k)
     const attn::Mat out = t.find(attn::StageKind::head_output, h)->value.dense();  // (n_q, d_v)
     const double tol = kRelTol * std::max(1.0, v.value.dense().cwiseAbs().maxCoeff());

@@ -18,9 +18,9 @@ using attn::StageKind;
 // Both sides compute the same sums in a different order (a 1-row product
 // against the trace's blocked matrix product, an exp per cell against the
 // softmax's vector exp): they agree to a few ulps of values near 1.
-constexpr double kTol = 1e-12;
+constexpr double kDecodeTol = 1e-12;
 
-struct Worst {
+struct DecodeWorst {
   double diff = -1;
   std::string where;
   void see(double a, double b, const std::string& at) {
@@ -34,7 +34,7 @@ struct Worst {
   }
 };
 
-std::string at(const char* what, int t, int h, int r, int c) {
+std::string where(const char* what, int t, int h, int r, int c) {
   return std::string(what) + " step " + std::to_string(t) + " head " + std::to_string(h) + " row " + std::to_string(r) +
          " col " + std::to_string(c);
 }
@@ -54,26 +54,26 @@ TEST_CASE("decode: every step's head outputs and output equal the full trace's r
     const attn::Trace full = attn::compute_trace(c.s);
     const attn::DecodeTrace dec = attn::compute_decode(c.s);
     REQUIRE(dec.steps.size() == static_cast<size_t>(full.dims.n_q));
-    Worst worst;
+    DecodeWorst worst;
     for (const attn::DecodeStep& step : dec.steps) {
       const int t = step.t;
       for (int h = 0; h < full.dims.n_heads; ++h) {
         const attn::StageValues& z = step.find(StageKind::step_head_output, h)->value;
         const attn::StageValues& z_full = full.find(StageKind::head_output, h)->value;
         for (int col = 0; col < full.dims.d_v; ++col)
-          worst.see(z(0, col), z_full(t, col), at("head_output", t, h, 0, col));
+          worst.see(z(0, col), z_full(t, col), where("head_output", t, h, 0, col));
         const attn::StageValues& a = step.find(StageKind::step_weights, h)->value;
         const attn::StageValues& a_full = full.find(StageKind::weights, h)->value;
         for (int j = 0; j < full.dims.n_k; ++j)
-          worst.see(j <= t ? a(0, j) : 0.0, a_full(t, j), at("weights", t, h, 0, j));
+          worst.see(j <= t ? a(0, j) : 0.0, a_full(t, j), where("weights", t, h, 0, j));
       }
       const attn::StageValues& y = step.find(StageKind::step_output)->value;
       const attn::StageValues& y_full = full.find(StageKind::output)->value;
       REQUIRE(y.cols() == y_full.cols());
-      for (int col = 0; col < y.cols(); ++col) worst.see(y(0, col), y_full(t, col), at("output", t, -1, 0, col));
+      for (int col = 0; col < y.cols(); ++col) worst.see(y(0, col), y_full(t, col), where("output", t, -1, 0, col));
     }
     INFO("worst: " << worst.where);
-    CHECK(worst.diff <= kTol);
+    CHECK(worst.diff <= kDecodeTol);
   }
 }
 
@@ -82,7 +82,7 @@ TEST_CASE("decode: after step t each cache holds rows 0..t of the trace's K (rot
     CAPTURE(c.name);
     const attn::Trace full = attn::compute_trace(c.s);
     const attn::DecodeTrace dec = attn::compute_decode(c.s);
-    Worst worst;
+    DecodeWorst worst;
     for (const attn::DecodeStep& step : dec.steps) {
       const int t = step.t;
       CHECK(step.new_row == t);
@@ -102,8 +102,8 @@ TEST_CASE("decode: after step t each cache holds rows 0..t of the trace's K (rot
         const attn::StageValues& k_full = trace_keys(full, h).value;
         const attn::StageValues& v_full = full.find(StageKind::v, h)->value;
         for (int r = 0; r <= t; ++r) {
-          for (int col = 0; col < k.cols(); ++col) worst.see(k(r, col), k_full(r, col), at("K cache", t, h, r, col));
-          for (int col = 0; col < v.cols(); ++col) worst.see(v(r, col), v_full(r, col), at("V cache", t, h, r, col));
+          for (int col = 0; col < k.cols(); ++col) worst.see(k(r, col), k_full(r, col), where("K cache", t, h, r, col));
+          for (int col = 0; col < v.cols(); ++col) worst.see(v(r, col), v_full(r, col), where("V cache", t, h, r, col));
         }
         // Rows before t are the previous step's, bit for bit: reused, not recomputed.
         if (t > 0) {
@@ -115,7 +115,7 @@ TEST_CASE("decode: after step t each cache holds rows 0..t of the trace's K (rot
       }
     }
     INFO("worst: " << worst.where);
-    CHECK(worst.diff <= kTol);
+    CHECK(worst.diff <= kDecodeTol);
   }
 }
 

@@ -11,7 +11,7 @@
 namespace {
 
 // 2 query heads sharing 1 key/value head, d_model 3, d_k 2, d_v 1, W_O to 4.
-attn::Dims tiny() {
+attn::Dims tiny_dims() {
   attn::Dims d;
   d.n_q = d.n_k = 3;
   d.d_model = d.d_ctx = 3;
@@ -27,7 +27,7 @@ attn::Dims tiny() {
 TEST_CASE("decode cost: a tiny scene's counts, worked by hand") {
   // Per token: queries 2·3·2 = 12, keys and values 1·3·(2+1) = 9, so P = 21;
   // W_O: 2·1·4 = 8; per cached key: 2 heads × (2 + 1) = 6.
-  const attn::DecodeCost c = attn::decode_cost(tiny(), true, 2);  // step 2: 3 tokens
+  const attn::DecodeCost c = attn::decode_cost(tiny_dims(), true, 2);  // step 2: 3 tokens
   CHECK(c.tokens == 3);
   CHECK(c.cached_macs == 21 + 6 * 3 + 8);                 // 47
   CHECK(c.uncached_macs == 3 * 21 + 6 * 9 + 3 * 8);       // 141
@@ -38,13 +38,13 @@ TEST_CASE("decode cost: a tiny scene's counts, worked by hand") {
   CHECK(c.cache_bytes_f64 == 72);
   CHECK(c.cache_bytes_f16 == 18);
   // Step 0: with one token both ways cost the same.
-  const attn::DecodeCost first = attn::decode_cost(tiny(), true, 0);
+  const attn::DecodeCost first = attn::decode_cost(tiny_dims(), true, 0);
   CHECK(first.cached_macs == first.uncached_macs);
   CHECK(first.cached_macs == 21 + 6 + 8);
 }
 
 TEST_CASE("decode cost: no projections and no W_O count only the attention itself") {
-  attn::Dims d = tiny();
+  attn::Dims d = tiny_dims();
   d.projected = false, d.n_heads = 1, d.n_kv_heads = 1, d.d_k = d.d_v = 3;
   const attn::DecodeCost c = attn::decode_cost(d, false, 4);  // 5 tokens
   CHECK(c.cached_macs == 5 * (3 + 3));
@@ -52,7 +52,7 @@ TEST_CASE("decode cost: no projections and no W_O count only the attention itsel
 }
 
 TEST_CASE("decode cost: linear per step with the cache, quadratic without, totals the sums of the steps") {
-  const attn::Dims d = tiny();
+  const attn::Dims d = tiny_dims();
   long long cached_sum = 0, uncached_sum = 0;
   for (int t = 0; t < 60; ++t) {
     CAPTURE(t);
@@ -71,9 +71,9 @@ TEST_CASE("decode cost: linear per step with the cache, quadratic without, total
 }
 
 TEST_CASE("decode cost: grouped-query heads cache n_kv_heads heads, not n_heads") {
-  attn::Dims mha = tiny();
+  attn::Dims mha = tiny_dims();
   mha.n_kv_heads = mha.n_heads;
-  const attn::DecodeCost g = attn::decode_cost(tiny(), true, 9), m = attn::decode_cost(mha, true, 9);
+  const attn::DecodeCost g = attn::decode_cost(tiny_dims(), true, 9), m = attn::decode_cost(mha, true, 9);
   CHECK(g.cache_bytes_f64 == 10 * 1 * 3 * 8);
   CHECK(m.cache_bytes_f64 == 10 * 2 * 3 * 8);
   CHECK(m.cache_bytes_f16 * 4 == m.cache_bytes_f64);

@@ -13,11 +13,11 @@
 namespace {
 
 // Explanations redo sums in their own order (term by term): a few ulps.
-constexpr double kTol = 1e-12;
+constexpr double kExplainTol = 1e-12;
 
-bool same(double explained, double cell) {
+bool same_value(double explained, double cell) {
   if (std::isinf(cell)) return explained == cell;
-  return std::abs(explained - cell) <= kTol * std::max(1.0, std::abs(cell));
+  return std::abs(explained - cell) <= kExplainTol * std::max(1.0, std::abs(cell));
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ TEST_CASE("decode explain: every cell's explanation ends at the cell's value") {
                          << e.to_text());
             REQUIRE(!e.steps.empty());
             CHECK(e.value == st.value(r, col));
-            CHECK(same(e.steps.back().result, cell));
+            CHECK(same_value(e.steps.back().result, cell));
             ++cells;
           }
   }

@@ -38,7 +38,7 @@ std::string step_refusal(const attn::Scenario& s, const attn::DecodeCache& cache
   return "(accepted)";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -47,7 +47,7 @@ TEST_CASE("decode refuses cross-attention") {
   c.n_q = 3, c.n_k = 3, c.cross = true, c.n_heads = 1, c.mask = attn::MaskKind::Causal;
   const std::string why = refusal(ref::make_scenario(c));
   CAPTURE(why);
-  CHECK(has(why, "cross-attention"));
+  CHECK(mentions(why, "cross-attention"));
 }
 
 TEST_CASE("decode refuses a mask that shows a later key") {
@@ -55,7 +55,7 @@ TEST_CASE("decode refuses a mask that shows a later key") {
   s.mask = attn::MaskKind::None;
   std::string why = refusal(s);
   CAPTURE(why);
-  CHECK(has(why, "the KV cache needs a mask that hides later tokens"));
+  CHECK(mentions(why, "the KV cache needs a mask that hides later tokens"));
 
   s.mask = attn::MaskKind::Custom;
   s.custom_mask = attn::BoolMat::Constant(4, 4, false);
@@ -64,10 +64,10 @@ TEST_CASE("decode refuses a mask that shows a later key") {
   CHECK(refusal(s) == "(accepted)");  // lower triangular: as causal
   s.custom_mask(1, 3) = false;
   why = refusal(s);
-  CHECK(has(why, "the KV cache needs a mask that hides later tokens"));
-  CHECK(has(why, "cell [1][3]"));
+  CHECK(mentions(why, "the KV cache needs a mask that hides later tokens"));
+  CHECK(mentions(why, "cell [1][3]"));
   // Decoding only tokens 0 and 1 still meets query 1's view of key 3.
-  CHECK(has(refusal(s, 2), "cell [1][3]"));
+  CHECK(mentions(refusal(s, 2), "cell [1][3]"));
   CHECK(refusal(s, 1) == "(accepted)");
   // The same cell hidden by key padding is no longer seen: accepted.
   s.key_padding = {false, false, false, true};
@@ -77,22 +77,22 @@ TEST_CASE("decode refuses a mask that shows a later key") {
 TEST_CASE("decode refuses a mask after the softmax, a softmax over queries and additive scores") {
   attn::Scenario s = causal_scene();
   s.mask_mode = attn::MaskMode::AfterSoftmax;
-  CHECK(has(refusal(s), "mask_mode: the KV cache needs the mask before the softmax"));
+  CHECK(mentions(refusal(s), "mask_mode: the KV cache needs the mask before the softmax"));
   s = causal_scene();
   s.softmax_axis = attn::SoftmaxAxis::Queries;
-  CHECK(has(refusal(s), "softmax_axis: the KV cache needs the softmax over keys"));
+  CHECK(mentions(refusal(s), "softmax_axis: the KV cache needs the softmax over keys"));
   s = causal_scene();
   s.score = attn::ScoreFn::Additive;
-  CHECK(has(refusal(s), "score: the KV cache here decodes dot-product scores"));
+  CHECK(mentions(refusal(s), "score: the KV cache here decodes dot-product scores"));
 }
 
 TEST_CASE("decode refuses steps outside the scene, an invalid scene, and more tokens than its cap") {
   const attn::Scenario s = causal_scene();
-  CHECK(has(refusal(s, 5), "steps: 5 is out of range (the scene has 4 tokens, 1 to 4)"));
-  CHECK(has(refusal(s, 0), "steps: 0 is out of range"));
+  CHECK(mentions(refusal(s, 5), "steps: 5 is out of range (the scene has 4 tokens, 1 to 4)"));
+  CHECK(mentions(refusal(s, 0), "steps: 0 is out of range"));
   attn::Scenario bad = s;
   bad.heads[0].w_k = attn::Mat::Zero(2, 2);
-  CHECK(has(refusal(bad), "heads[0].w_k"));
+  CHECK(mentions(refusal(bad), "heads[0].w_k"));
 
   // 4097 one-wide tokens without projections: the cap, with its reason.
   attn::Scenario long_scene;
@@ -100,14 +100,14 @@ TEST_CASE("decode refuses steps outside the scene, an invalid scene, and more to
   long_scene.mask = attn::MaskKind::Causal;
   const std::string why = refusal(long_scene);
   CAPTURE(why);
-  CHECK(has(why, "4097 tokens is more than the decoder's cap of 4096"));
-  CHECK(has(why, "memory grows with the square of the tokens"));
+  CHECK(mentions(why, "4097 tokens is more than the decoder's cap of 4096"));
+  CHECK(mentions(why, "memory grows with the square of the tokens"));
   // decode_step meets the same cap on the 4097th token, from a full cache.
   attn::DecodeCache full;
   full.tokens = attn::kMaxDecodeTokens;
   full.k = {std::make_shared<const attn::Mat>(attn::Mat::Zero(full.tokens, 1))};
   full.v = full.k;
-  CHECK(has(step_refusal(long_scene, full), "cap of 4096"));
+  CHECK(mentions(step_refusal(long_scene, full), "cap of 4096"));
 }
 
 TEST_CASE("compute_decode refuses to keep more caches than a trace may hold, before computing any") {
@@ -119,8 +119,8 @@ TEST_CASE("compute_decode refuses to keep more caches than a trace may hold, bef
   s.mask = attn::MaskKind::Causal;
   const std::string why = refusal(s);
   CAPTURE(why);
-  CHECK(has(why, "steps: keeping all 4000 steps would hold 51"));
-  CHECK(has(why, "one at a time with decode_step"));
+  CHECK(mentions(why, "steps: keeping all 4000 steps would hold 51"));
+  CHECK(mentions(why, "one at a time with decode_step"));
   // One step at a time holds one cache: the first step is fine.
   CHECK(attn::decode_step(s, {}).cache.tokens == 1);
 }
@@ -131,7 +131,7 @@ TEST_CASE("decode_step refuses a cache of another scene") {
   wrong.tokens = 1;
   wrong.k = {std::make_shared<const attn::Mat>(attn::Mat::Zero(1, 3))};  // d_k is 2
   wrong.v = {std::make_shared<const attn::Mat>(attn::Mat::Zero(1, 2))};
-  CHECK(has(step_refusal(s, wrong), "the cache does not belong to this scene"));
+  CHECK(mentions(step_refusal(s, wrong), "the cache does not belong to this scene"));
 }
 
 TEST_CASE("decode: a score that overflows is a ComputeError naming the step, stage and cell") {

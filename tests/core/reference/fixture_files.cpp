@@ -28,4 +28,10 @@ std::vector<std::string> json_files_in(const std::string& dir) {
 
 std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
+RMat matrix_of(const nlohmann::json& rows) {
+  RMat m;
+  for (const auto& row : rows) m.push_back(row.get<std::vector<double>>());
+  return m;
+}
+
 }  // namespace ref

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "ref_matrix.hpp"
+
 namespace ref {
 
 std::string read_text(const std::string& path);
@@ -12,5 +16,7 @@ std::string read_text(const std::string& path);
 std::vector<std::string> json_files_in(const std::string& dir);
 // "dir/name.json" -> "name"
 std::string stem_of(const std::string& path);
+// A fixture's matrix, a JSON array of rows of numbers.
+RMat matrix_of(const nlohmann::json& rows);
 
 }  // namespace ref

@@ -36,8 +36,19 @@ attn::Scenario make_scenario(const CaseSpec& c) {
   const int d_ctx = !c.cross ? c.d_model : (projected ? c.d_ctx : c.d_model);
   s.x = f.mat(c.n_q, c.d_model);
   if (c.cross) s.context = f.mat(n_k, d_ctx);
-  for (int h = 0; h < c.n_heads; ++h)
-    s.heads.push_back({f.mat(c.d_model, c.d_k), f.mat(d_ctx, c.d_k), f.mat(d_ctx, c.d_v)});
+  // With shared key/value heads only each group's first head carries W_K, W_V.
+  const int group = c.n_kv_heads > 0 ? c.n_heads / c.n_kv_heads : 1;
+  for (int h = 0; h < c.n_heads; ++h) {
+    if (h % group == 0) s.heads.push_back({f.mat(c.d_model, c.d_k), f.mat(d_ctx, c.d_k), f.mat(d_ctx, c.d_v)});
+    else s.heads.push_back({f.mat(c.d_model, c.d_k), attn::Mat(), attn::Mat()});
+  }
+  s.n_kv_heads = c.n_kv_heads;
+  s.rope.on = c.rope;
+  s.rope.pairing = c.pairing;
+  s.rope.fraction = c.rope_fraction;
+  s.rope.offset = c.rope_offset;
+  s.rope.base = c.rope_base;
+  s.window = c.window, s.sinks = c.sinks, s.stride = c.stride;
   const int d_v = projected ? c.d_v : d_ctx;
   const int n_heads = projected ? c.n_heads : 1;
   if (c.d_out > 0) s.w_o = f.mat(n_heads * d_v, c.d_out);
@@ -76,7 +87,9 @@ std::string describe(const CaseSpec& c) {
      << " mode=" << static_cast<int>(c.mode) << " scale=" << static_cast<int>(c.scale)
      << " tau=" << c.temperature << " score=" << static_cast<int>(c.score) << " d_att=" << c.d_att
      << " positional=" << static_cast<int>(c.positional) << " axis=" << static_cast<int>(c.axis)
-     << " seed=" << c.seed << "]";
+     << " kv_heads=" << c.n_kv_heads << " rope=" << c.rope << "/" << static_cast<int>(c.pairing) << "/"
+     << c.rope_fraction << "/" << c.rope_offset << " window=" << c.window << " sinks=" << c.sinks
+     << " stride=" << c.stride << " seed=" << c.seed << "]";
   return os.str();
 }
 

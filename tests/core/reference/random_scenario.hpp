@@ -31,6 +31,15 @@ struct CaseSpec {
   int d_att = 0;      // additive: 0 uses the default W = U = I, v = 1
   attn::Positional positional = attn::Positional::None;
   attn::SoftmaxAxis axis = attn::SoftmaxAxis::Keys;
+  // Modern attention: key/value heads (0: one per head), RoPE, the window
+  // (with sinks) and the stride of those mask kinds.
+  int n_kv_heads = 0;
+  bool rope = false;
+  attn::RopePairing pairing = attn::RopePairing::Half;
+  double rope_fraction = 1.0;
+  int rope_offset = 0;
+  double rope_base = 10000;
+  int window = 0, sinks = 0, stride = 0;
   unsigned seed = 1;
 };
 

@@ -78,21 +78,41 @@ RefTrace reference_trace(const attn::Scenario& s) {
   t.fully_masked = fully_blocked_lines(t.blocked, s.softmax_axis);
 
   RMat concat;
+  // Grouped-query attention: query head h uses the keys and values of head
+  // h − h mod group (computed there, once); the others have none of their own.
+  const int group = s.n_kv_heads > 0 ? n_heads / s.n_kv_heads : 1;
+  RMat group_k, group_v;
   for (int h = 0; h < n_heads; ++h) {
+    const bool own = h % group == 0;
     RMat q = x, k = c, v = c;
     if (projected) {
       const auto& hw = s.heads[static_cast<size_t>(h)];
-      const RMat w_q = from_eigen(hw.w_q), w_k = from_eigen(hw.w_k), w_v = from_eigen(hw.w_v);
+      const RMat w_q = from_eigen(hw.w_q);
       t.stages.push_back({"w_q", h, w_q});
-      t.stages.push_back({"w_k", h, w_k});
-      t.stages.push_back({"w_v", h, w_v});
       q = matmul(x, w_q);  // (n_q, d_k)
-      k = matmul(c, w_k);  // (n_k, d_k)
-      v = matmul(c, w_v);  // (n_k, d_v)
+      if (own) {
+        const RMat w_k = from_eigen(hw.w_k), w_v = from_eigen(hw.w_v);
+        t.stages.push_back({"w_k", h, w_k});
+        t.stages.push_back({"w_v", h, w_v});
+        k = matmul(c, w_k);  // (n_k, d_k)
+        v = matmul(c, w_v);  // (n_k, d_v)
+      }
     }
     t.stages.push_back({"q", h, q});
-    t.stages.push_back({"k", h, k});
-    t.stages.push_back({"v", h, v});
+    if (own) {
+      t.stages.push_back({"k", h, k});
+      t.stages.push_back({"v", h, v});
+    }
+    if (s.rope.on) {
+      q = rotary(q, s.rope);
+      t.stages.push_back({"q_rope", h, q});
+      if (own) {
+        k = rotary(k, s.rope);
+        t.stages.push_back({"k_rope", h, k});
+      }
+    }
+    if (own) group_k = k, group_v = v;
+    k = group_k, v = group_v;
 
     const RMat scores = scores_for_head(s, h, q, k);  // (n_q, n_k)
     t.stages.push_back({"scores", h, scores});

@@ -40,6 +40,10 @@ RMask blocked_cells(const attn::Scenario& s, int n_q, int n_k) {
       bool b = false;
       if (s.mask == attn::MaskKind::Causal && j > i) b = true;
       if (s.mask == attn::MaskKind::Custom && s.custom_mask(i, j)) b = true;
+      // Mistral's window: the last `window` keys up to the query; StreamingLLM's sinks stay visible.
+      if (s.mask == attn::MaskKind::SlidingWindow && (j > i || (j < i - s.window + 1 && j >= s.sinks))) b = true;
+      // Sparse Transformer, strided: the previous `stride` keys, and every stride-th key before them.
+      if (s.mask == attn::MaskKind::Strided && (j > i || (i - j >= s.stride && (i - j) % s.stride != 0))) b = true;
       if (!s.key_padding.empty() && s.key_padding[static_cast<size_t>(j)]) b = true;
       blocked[i][j] = b;
     }
@@ -104,6 +108,26 @@ std::vector<int> fully_blocked_lines(const RMask& blocked, attn::SoftmaxAxis axi
     if (all) lines.push_back(a);
   }
   return lines;
+}
+
+RMat rotary(const RMat& m, const attn::Rope& rope) {
+  // Written from RoFormer's definition, not from the core: the rotated
+  // dimensions (⌊fraction·d⌋) form pairs, "half" pairing i with i + r/2 and
+  // "interleaved" 2i with 2i+1; pair i at position p turns by p·base^(−2i/r).
+  RMat out = m;
+  const int d = cols_of(m);
+  const int r = static_cast<int>(std::floor(rope.fraction * d + 1e-9));
+  for (int row = 0; row < rows_of(m); ++row)
+    for (int i = 0; i < r / 2; ++i) {
+      const int a = rope.pairing == attn::RopePairing::Half ? i : 2 * i;
+      const int b = rope.pairing == attn::RopePairing::Half ? i + r / 2 : 2 * i + 1;
+      const double angle = (rope.offset + row) / std::pow(rope.base, 2.0 * i / r);
+      const double xa = m[static_cast<size_t>(row)][static_cast<size_t>(a)];
+      const double xb = m[static_cast<size_t>(row)][static_cast<size_t>(b)];
+      out[static_cast<size_t>(row)][static_cast<size_t>(a)] = xa * std::cos(angle) - xb * std::sin(angle);
+      out[static_cast<size_t>(row)][static_cast<size_t>(b)] = xa * std::sin(angle) + xb * std::cos(angle);
+    }
+  return out;
 }
 
 }  // namespace ref

@@ -37,4 +37,7 @@ RMat fill_blocked(const RMat& m, const RMask& blocked, double fill);
 // Rows (keys axis) or columns (queries axis) whose every cell is blocked.
 std::vector<int> fully_blocked_lines(const RMask& blocked, attn::SoftmaxAxis axis);
 
+// Rows of m turned by rotary position embeddings (row r at position offset + r).
+RMat rotary(const RMat& m, const attn::Rope& rope);
+
 }  // namespace ref

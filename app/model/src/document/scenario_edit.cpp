@@ -39,6 +39,16 @@ Mat seeded(int rows, int cols, std::uint64_t seed, std::uint64_t tag, double sca
   return resized(Mat(0, 0), rows, cols, seed, tag, scale);
 }
 
+namespace {
+
+// W_K or W_V resized, unless the head has none: with shared key/value heads
+// only a group's first head carries them, and the others stay empty.
+Mat resized_kv(const Mat& m, int rows, int cols, std::uint64_t tag, double scale) {
+  return m.size() == 0 ? m : resized(m, rows, cols, kFillSeed, tag, scale);
+}
+
+}  // namespace
+
 double fan_in_scale(int fan_in) { return 1.0 / std::sqrt(std::max(1, fan_in)); }
 
 int d_ctx(const Scenario& s) { return s.context ? static_cast<int>(s.context->cols()) : d_model(s); }
@@ -68,6 +78,7 @@ int d_model(const Scenario& s) { return static_cast<int>(s.x.cols()); }
 int d_k(const Scenario& s) { return s.heads.empty() ? d_model(s) : static_cast<int>(s.heads[0].w_q.cols()); }
 int d_v(const Scenario& s) { return s.heads.empty() ? d_ctx(s) : static_cast<int>(s.heads[0].w_v.cols()); }
 int n_heads(const Scenario& s) { return s.heads.empty() ? 1 : static_cast<int>(s.heads.size()); }
+int n_kv_heads(const Scenario& s) { return attn::dims_of(s).n_kv_heads; }
 int d_out(const Scenario& s) { return s.w_o ? static_cast<int>(s.w_o->cols()) : n_heads(s) * d_v(s); }
 
 double seeded_value(std::uint64_t seed, std::uint64_t tag, std::uint64_t i, std::uint64_t j) {
@@ -83,8 +94,8 @@ void set_d_model(Scenario& s, int d) {
   for (attn::HeadWeights& h : s.heads) {
     h.w_q = resized(h.w_q, d, static_cast<int>(h.w_q.cols()), kFillSeed, kWq, fan_in_scale(d));
     if (!s.context) {
-      h.w_k = resized(h.w_k, d, static_cast<int>(h.w_k.cols()), kFillSeed, kWk, fan_in_scale(d));
-      h.w_v = resized(h.w_v, d, static_cast<int>(h.w_v.cols()), kFillSeed, kWv, fan_in_scale(d));
+      h.w_k = resized_kv(h.w_k, d, static_cast<int>(h.w_k.cols()), kWk, fan_in_scale(d));
+      h.w_v = resized_kv(h.w_v, d, static_cast<int>(h.w_v.cols()), kWv, fan_in_scale(d));
     }
   }
   if (s.heads.empty() && !s.context) reshape_w_o(s, 1, old_dv, 1, d);  // d_v follows d_model without projections
@@ -94,8 +105,8 @@ void set_d_context(Scenario& s, int d) {
   if (d < 1 || !s.context) return;
   s.context = resized(*s.context, static_cast<int>(s.context->rows()), d, kFillSeed, kContext);
   for (attn::HeadWeights& h : s.heads) {
-    h.w_k = resized(h.w_k, d, static_cast<int>(h.w_k.cols()), kFillSeed, kWk, fan_in_scale(d));
-    h.w_v = resized(h.w_v, d, static_cast<int>(h.w_v.cols()), kFillSeed, kWv, fan_in_scale(d));
+    h.w_k = resized_kv(h.w_k, d, static_cast<int>(h.w_k.cols()), kWk, fan_in_scale(d));
+    h.w_v = resized_kv(h.w_v, d, static_cast<int>(h.w_v.cols()), kWv, fan_in_scale(d));
   }
 }
 
@@ -103,7 +114,7 @@ void set_d_k(Scenario& s, int d) {
   if (d < 1 || s.heads.empty()) return;
   for (attn::HeadWeights& h : s.heads) {
     h.w_q = resized(h.w_q, static_cast<int>(h.w_q.rows()), d, kFillSeed, kWq, fan_in_scale(static_cast<int>(h.w_q.rows())));
-    h.w_k = resized(h.w_k, static_cast<int>(h.w_k.rows()), d, kFillSeed, kWk, fan_in_scale(static_cast<int>(h.w_k.rows())));
+    h.w_k = resized_kv(h.w_k, static_cast<int>(h.w_k.rows()), d, kWk, fan_in_scale(static_cast<int>(h.w_k.rows())));
   }
   for (attn::AdditiveParams& a : s.additive) {
     a.w = resized(a.w, d, static_cast<int>(a.w.cols()), kFillSeed, kAddW);
@@ -115,24 +126,49 @@ void set_d_v(Scenario& s, int d) {
   if (d < 1 || s.heads.empty()) return;
   const int old = d_v(s);
   for (attn::HeadWeights& h : s.heads)
-    h.w_v = resized(h.w_v, static_cast<int>(h.w_v.rows()), d, kFillSeed, kWv, fan_in_scale(static_cast<int>(h.w_v.rows())));
+    h.w_v = resized_kv(h.w_v, static_cast<int>(h.w_v.rows()), d, kWv, fan_in_scale(static_cast<int>(h.w_v.rows())));
   reshape_w_o(s, n_heads(s), old, n_heads(s), d);
 }
 
 void set_n_heads(Scenario& s, int count) {
   if (count < 1 || s.heads.empty()) return;
   const int old = static_cast<int>(s.heads.size()), dk = d_k(s), dv = d_v(s), dm = d_model(s), dc = d_ctx(s);
-  for (int h = old; h < count; ++h) {
+  for (int h = old; h < count; ++h) {  // new heads own W_K and W_V until fit_kv_heads shares them
     const std::uint64_t seed = kFillSeed + static_cast<std::uint64_t>(h) * 1000;
     s.heads.push_back({seeded(dm, dk, seed, kWq, fan_in_scale(dm)), seeded(dc, dk, seed, kWk, fan_in_scale(dc)),
                        seeded(dc, dv, seed, kWv, fan_in_scale(dc))});
   }
   s.heads.resize(static_cast<size_t>(count));
+  // Shared key/value heads keep their group size when it divides the new
+  // count; otherwise every head gets its own again.
+  if (s.n_kv_heads > 0) {
+    const int group = old / s.n_kv_heads;
+    fit_kv_heads(s, count % group == 0 ? count / group : count);
+  }
   if (!s.additive.empty()) {
     const attn::AdditiveParams first = s.additive.front();
     s.additive.resize(static_cast<size_t>(count), first);
   }
   reshape_w_o(s, old, dv, count, dv);
+}
+
+void fit_kv_heads(Scenario& s, int kv) {
+  const int heads = static_cast<int>(s.heads.size());
+  if (heads == 0) return;
+  kv = std::clamp(kv, 1, heads);
+  while (heads % kv != 0) --kv;  // the nearest count below that divides the heads
+  s.n_kv_heads = kv == heads ? 0 : kv;
+  const int group = heads / kv, dk = d_k(s), dv = d_v(s), dc = d_ctx(s);
+  for (int h = 0; h < heads; ++h) {
+    attn::HeadWeights& w = s.heads[static_cast<size_t>(h)];
+    if (h % group != 0) {
+      w.w_k = Mat(), w.w_v = Mat();
+      continue;
+    }
+    const std::uint64_t seed = kFillSeed + static_cast<std::uint64_t>(h) * 1000;
+    if (w.w_k.size() == 0) w.w_k = seeded(dc, dk, seed, kWk, fan_in_scale(dc));
+    if (w.w_v.size() == 0) w.w_v = seeded(dc, dv, seed, kWv, fan_in_scale(dc));
+  }
 }
 
 void set_d_out(Scenario& s, int d) {
@@ -147,6 +183,7 @@ void set_projected(Scenario& s, bool on) {
   if (!on) {
     s.heads.clear();
     s.additive.clear();
+    s.n_kv_heads = 0;
     if (s.w_o) reshape_w_o(s, 1, old_dv, 1, d_ctx(s));
     return;
   }
@@ -170,8 +207,8 @@ void set_cross(Scenario& s, bool on, int n) {
     s.context.reset();
     s.context_tokens.clear();
     for (attn::HeadWeights& h : s.heads) {
-      h.w_k = resized(h.w_k, d_model(s), static_cast<int>(h.w_k.cols()), kFillSeed, kWk, fan_in_scale(d_model(s)));
-      h.w_v = resized(h.w_v, d_model(s), static_cast<int>(h.w_v.cols()), kFillSeed, kWv, fan_in_scale(d_model(s)));
+      h.w_k = resized_kv(h.w_k, d_model(s), static_cast<int>(h.w_k.cols()), kWk, fan_in_scale(d_model(s)));
+      h.w_v = resized_kv(h.w_v, d_model(s), static_cast<int>(h.w_v.cols()), kWv, fan_in_scale(d_model(s)));
     }
   }
   const int n_k = on ? n_tokens(s, Sequence::Context) : n_tokens(s, Sequence::Queries);
@@ -186,8 +223,10 @@ void randomise(Scenario& s, std::uint64_t seed) {
     attn::HeadWeights& w = s.heads[h];
     const std::uint64_t hs = seed * 1315423911ull + h;
     w.w_q = seeded(static_cast<int>(w.w_q.rows()), static_cast<int>(w.w_q.cols()), hs, kWq, fan_in_scale(static_cast<int>(w.w_q.rows())));
-    w.w_k = seeded(static_cast<int>(w.w_k.rows()), static_cast<int>(w.w_k.cols()), hs, kWk, fan_in_scale(static_cast<int>(w.w_k.rows())));
-    w.w_v = seeded(static_cast<int>(w.w_v.rows()), static_cast<int>(w.w_v.cols()), hs, kWv, fan_in_scale(static_cast<int>(w.w_v.rows())));
+    if (w.w_k.size() != 0)  // a head that shares its group's keys and values has none to fill
+      w.w_k = seeded(static_cast<int>(w.w_k.rows()), static_cast<int>(w.w_k.cols()), hs, kWk, fan_in_scale(static_cast<int>(w.w_k.rows())));
+    if (w.w_v.size() != 0)
+      w.w_v = seeded(static_cast<int>(w.w_v.rows()), static_cast<int>(w.w_v.cols()), hs, kWv, fan_in_scale(static_cast<int>(w.w_v.rows())));
   }
   if (s.w_o) s.w_o = seeded(static_cast<int>(s.w_o->rows()), static_cast<int>(s.w_o->cols()), seed, kWo, fan_in_scale(static_cast<int>(s.w_o->rows())));
 }

@@ -4,6 +4,7 @@
 // blocked now, so painting refines the mask the student already sees.
 #include <algorithm>
 
+#include "attn/masks.hpp"
 #include "scenario_edit_detail.hpp"
 
 namespace model::edit {
@@ -124,12 +125,21 @@ void rename_token(Scenario& s, Sequence which, int index, const std::string& nam
   labels_of(s, which)[static_cast<size_t>(index)] = name;
 }
 
+namespace {
+
+// The mask's own rule (attn/masks.hpp) without the key padding, which stays apart.
+bool kind_blocks(const Scenario& s, int i, int j) {
+  if (s.mask == attn::MaskKind::Custom) return i < s.custom_mask.rows() && j < s.custom_mask.cols() && s.custom_mask(i, j);
+  Scenario rule;
+  rule.mask = s.mask, rule.window = s.window, rule.sinks = s.sinks, rule.stride = s.stride;
+  return attn::mask_blocks(rule, i, j);
+}
+
+}  // namespace
+
 bool effective_blocked(const Scenario& s, int i, int j) {
-  bool b = false;
-  if (s.mask == attn::MaskKind::Causal) b = j > i;
-  if (s.mask == attn::MaskKind::Custom && i < s.custom_mask.rows() && j < s.custom_mask.cols()) b = s.custom_mask(i, j);
-  if (j < static_cast<int>(s.key_padding.size()) && s.key_padding[static_cast<size_t>(j)]) b = true;
-  return b;
+  if (j < static_cast<int>(s.key_padding.size()) && s.key_padding[static_cast<size_t>(j)]) return true;
+  return kind_blocks(s, i, j);
 }
 
 void set_mask_kind(Scenario& s, attn::MaskKind kind) {
@@ -137,9 +147,11 @@ void set_mask_kind(Scenario& s, attn::MaskKind kind) {
     const int n_q = static_cast<int>(s.x.rows()), n_k = static_cast<int>(s.keys_source().rows());
     attn::BoolMat m(n_q, n_k);
     for (int i = 0; i < n_q; ++i)
-      for (int j = 0; j < n_k; ++j) m(i, j) = s.mask == attn::MaskKind::Causal && j > i;
+      for (int j = 0; j < n_k; ++j) m(i, j) = kind_blocks(s, i, j);
     s.custom_mask = m;
   }
+  if (kind == attn::MaskKind::SlidingWindow && s.window < 1) s.window = 4;
+  if (kind == attn::MaskKind::Strided && s.stride < 1) s.stride = 3;
   s.mask = kind;
 }
 

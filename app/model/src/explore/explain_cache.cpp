@@ -16,8 +16,10 @@ const attn::Explanation* ExplainCache::get(const attn::Trace& trace, const attn:
     ++computations_;
     try {
       value_ = attn::explain(trace, scenario, stage, row, col);
+      dial_ = rope_dial(trace, scenario, stage, row);
     } catch (const std::exception&) {
       value_.reset();  // the cell does not exist in this trace
+      dial_.reset();
     }
   }
   return value_ ? &*value_ : nullptr;

@@ -39,6 +39,12 @@ void set_d_k(attn::Scenario& s, int d);
 void set_d_v(attn::Scenario& s, int d);
 void set_n_heads(attn::Scenario& s, int h);
 void set_d_out(attn::Scenario& s, int d);  // adds W_O when absent
+// Key/value heads shared by groups of query heads: `kv` (moved down to the
+// nearest count that divides the heads; the heads' count means one each).
+// A group's first head gets W_K and W_V (seeded when it had none), the
+// others lose theirs.
+void fit_kv_heads(attn::Scenario& s, int kv);
+int n_kv_heads(const attn::Scenario& s);
 
 // Projections on: every head gets W_Q/W_K/W_V (seeded); off: Q = X, K = V = X.
 void set_projected(attn::Scenario& s, bool on);
@@ -53,6 +59,7 @@ void randomise(attn::Scenario& s, std::uint64_t seed);
 // Masks. Switching to Custom starts from the cells currently blocked, so
 // painting refines what the student already sees.
 bool effective_blocked(const attn::Scenario& s, int i, int j);
+// A sliding window starts at 4 keys and a stride at 3 when they were unset.
 void set_mask_kind(attn::Scenario& s, attn::MaskKind kind);
 void set_blocked(attn::Scenario& s, int i, int j, bool blocked);
 void set_key_padding(attn::Scenario& s, int j, bool blocked);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "attn/explain.hpp"
+#include "model/explore/rope_dial.hpp"
 
 namespace model {
 
@@ -16,11 +17,14 @@ class ExplainCache {
   // null when there is no such cell (e.g. it vanished after a resize).
   const attn::Explanation* get(const attn::Trace& trace, const attn::Scenario& scenario, std::uint64_t generation,
                                const attn::StageRef& stage, int row, int col);
+  // The RoPE dial of the same cell's row, when it is a rotated query or key.
+  const RopeDial* dial() const { return valid_ && dial_ ? &*dial_ : nullptr; }
   void clear() { valid_ = false; }
   int computations() const { return computations_; }  // for tests
 
  private:
   std::optional<attn::Explanation> value_;
+  std::optional<RopeDial> dial_;
   attn::StageRef stage_;
   int row_ = -1, col_ = -1;
   std::uint64_t generation_ = 0;

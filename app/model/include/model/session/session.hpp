@@ -92,6 +92,8 @@ class Session {
   const Frame& frame() const { return frame_; }
   const std::vector<int>& hidden() const { return hidden_; }  // stages an open lesson question hides
   const attn::Explanation* inspected() const { return inspected_; }
+  // The RoPE dial of the inspected cell's row (a rotated query or key), or null.
+  const RopeDial* inspected_dial() const { return inspected_ ? inspect_cache_.dial() : nullptr; }
   const attn::Explanation* active_cell() const { return active_cell_; }
   const StepCaption& caption() const { return caption_; }
   const LessonCatalogue& lessons() const { return lessons_; }
