@@ -3,6 +3,8 @@
 // cache's size in bytes.
 #include "attn/decode_cost.hpp"
 
+#include "attn/kv_cache_size.hpp"
+
 namespace attn {
 
 DecodeCost decode_cost(const Dims& d, bool has_w_o, int t) {
@@ -22,9 +24,9 @@ DecodeCost decode_cost(const Dims& d, bool has_w_o, int t) {
   const ll sum_l = L * (L + 1) / 2, sum_l2 = L * (L + 1) * (2 * L + 1) / 6;
   c.cached_total = L * (per_token_projections + per_token_output) + per_key * sum_l;
   c.uncached_total = sum_l * (per_token_projections + per_token_output) + per_key * sum_l2;
-  const ll numbers_per_token = kv_heads * (d_k + d_v);
-  c.bytes_per_token_f64 = numbers_per_token * 8;
-  c.bytes_per_token_f16 = numbers_per_token * 2;
+  // One rule for a token's K and V bytes, shared with the editor's figure.
+  c.bytes_per_token_f64 = kv_cache_size(d, 8).bytes;
+  c.bytes_per_token_f16 = kv_cache_size(d, 2).bytes;
   c.cache_bytes_f64 = c.bytes_per_token_f64 * L;
   c.cache_bytes_f16 = c.bytes_per_token_f16 * L;
   return c;
