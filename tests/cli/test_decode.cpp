@@ -4,11 +4,16 @@
 // the KV cache cannot decode exits 2 with one line saying why.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "attn/decode.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "attn/trace.hpp"
 #include "run_attn.hpp"
@@ -114,4 +119,36 @@ TEST_CASE("decode --explain: a score cell of one step, with its number and where
   const auto bad = run_attn({"decode", kScene, "--step", "3", "--explain", "scores", "--head", "0"});
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--explain: \"scores\" is no decode stage (valid: step_q,") != std::string::npos);
+}
+
+TEST_CASE("decode: every shipped scene is decoded to the full trace's rows, or refused with the core's reason") {
+  std::vector<std::string> scenes;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios"))
+    if (entry.path().extension() == ".json") scenes.push_back(entry.path().string());
+  std::sort(scenes.begin(), scenes.end());
+  int decoded = 0;
+  for (const std::string& path : scenes) {
+    CAPTURE(path);
+    const attn::Scenario s = attn::io::load_scenario(path).scenario;
+    std::string refusal;
+    try {
+      attn::check_decodable(s, static_cast<int>(s.x.rows()));
+    } catch (const std::invalid_argument& e) {
+      refusal = e.what();
+    }
+    // One step printed keeps the output small; the check covers every step.
+    const auto r = run_attn({"decode", path, "--json", "--step", "0"});
+    if (!refusal.empty()) {
+      CHECK(r.status == 2);
+      CHECK(r.err == "attn: " + path + ": " + refusal + "\n");
+      continue;
+    }
+    REQUIRE(r.status == 0);
+    const json check = json::parse(r.out)["summary"]["check"];
+    CHECK(check["steps"] == s.x.rows());
+    CHECK(check["max_abs_diff_head_output"].get<double>() <= 1e-12);
+    CHECK(check["max_abs_diff_output"].get<double>() <= 1e-12);
+    ++decoded;
+  }
+  CHECK(decoded >= 8);  // the causal article scenes and the modern ones
 }
