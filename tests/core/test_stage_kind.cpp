@@ -81,8 +81,8 @@ TEST_CASE("stage vocabulary: every stage of every shipped scenario has the table
     }
   }
   // Between them the scenes show every stage a trace holds (FlashAttention's
-  // tiles live beside a trace: tests/core/flash), so each rule above was
-  // checked once at least.
+  // tiles and the KV cache's steps live beside a trace: tests/core/flash,
+  // tests/core/decode), so each rule above was checked once at least.
   size_t trace_kinds = 0;
   for (const attn::StageInfo& info : attn::kStages) trace_kinds += attn::is_trace_stage(info.kind) ? 1 : 0;
   CHECK(seen.size() == trace_kinds);

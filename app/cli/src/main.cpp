@@ -29,6 +29,7 @@ constexpr const char* kFooter =
     "  attn lesson check assets/lessons/01_attention_from_scratch.json\n"
     "  attn why-scale --dk 64\n"
     "  attn flash assets/scenarios/flash_tiles.json --block-rows 4 --block-cols 4\n"
+    "  attn decode assets/scenarios/masking_causal.json --step 2 --head 0\n"
     "  attn train --task induction --steps 300 -o model.json\n"
     "  attn train --scenario model.json --input \"A B C A B\" --layer 1 -o scene.json";
 
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   add_export_command(app, action);
   add_train_command(app, action);
   add_flash_command(app, action);
+  add_decode_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -32,6 +32,13 @@ enum class StageKind : std::uint8_t {
   // tile (query block i × key block j) of one head.
   flash_scores, flash_max_old, flash_max, flash_rescale, flash_p, flash_sum, flash_o, flash_block_output,
   flash_output,
+  // The KV cache, one token at a time (attn/decode.hpp): stages of one
+  // decode step, never part of a Trace. Rows are the one new token, except
+  // the caches, which hold every token so far.
+  step_q, step_k, step_v,                // the new token's query, key and value rows
+  k_cache, v_cache,                      // per key/value head: cached rows + the new one
+  step_scores, step_logits, step_weights,  // the new query against the cache
+  step_head_output, step_output,         // weights · V_cache, then W_O
 };
 
 // What a stage is to the pipeline. The animation, the layout and the canvas
@@ -47,14 +54,17 @@ enum class StageRole : std::uint8_t {
   Concat,         // the heads side by side
   Output,         // the heads mixed by W_O
   FlashTile,      // one tile of FlashAttention's loop (attn/flash.hpp); never in a Trace
+  Cache,          // keys or values kept from earlier steps, plus this step's row (KV cache)
 };
 
 // One extent of a stage's shape, in terms of the scene's dimensions.
 // block_rows, block_cols: a FlashAttention tile's rows (B_r queries) and
 // columns (B_c keys); the last block may be shorter, and neither follows
-// from the scene's dimensions (extent_of gives 0). one: a column of one value
-// per row (a tile's running max and sum).
-enum class Extent : std::uint8_t { n_q, n_k, d_model, d_ctx, d_k, d_v, heads_d_v, d_out, block_rows, block_cols, one };
+// from the scene's dimensions (extent_of gives 0). one: a single value per
+// row (a tile's running max and sum) or a single row (a decode step's new
+// token). cached: the tokens a KV cache holds after a step (t + 1 at step
+// t), which the scene's dimensions cannot tell either (extent_of gives 0).
+enum class Extent : std::uint8_t { n_q, n_k, d_model, d_ctx, d_k, d_v, heads_d_v, d_out, block_rows, block_cols, one, cached };
 
 struct StageInfo {
   StageKind kind;
@@ -67,7 +77,7 @@ struct StageInfo {
   StageRole role;
 };
 
-inline constexpr std::array<StageInfo, 34> kStages = {{
+inline constexpr std::array<StageInfo, 44> kStages = {{
     {StageKind::x_raw, "x_raw", "E", "X (embeddings)", "X (input)", false, Extent::n_q, Extent::d_model,
      StageRole::Sequence},
     {StageKind::pe, "pe", "PE", "positional encoding", "PE(pos,2i)=sin(pos/10000^(2i/d)), PE(pos,2i+1)=cos(…)", false,
@@ -129,6 +139,27 @@ inline constexpr std::array<StageInfo, 34> kStages = {{
      true, Extent::block_rows, Extent::d_v, StageRole::FlashTile},
     {StageKind::flash_output, "flash_output", "Z_flash", "FlashAttention output", "the blocks' O_i / ℓ, stacked",
      true, Extent::n_q, Extent::d_v, StageRole::FlashTile},
+    // The KV cache, one token at a time
+    {StageKind::step_q, "step_q", "q_t", "new query row", "q_t = x_t · W_Q", true, Extent::one, Extent::d_k,
+     StageRole::Projection},
+    {StageKind::step_k, "step_k", "k_t", "new key row", "k_t = x_t · W_K", true, Extent::one, Extent::d_k,
+     StageRole::Projection},
+    {StageKind::step_v, "step_v", "v_t", "new value row", "v_t = x_t · W_V", true, Extent::one, Extent::d_v,
+     StageRole::Projection},
+    {StageKind::k_cache, "k_cache", "K_cache", "K cache", "K_cache = [K_cache; k_t]", true, Extent::cached,
+     Extent::d_k, StageRole::Cache},
+    {StageKind::v_cache, "v_cache", "V_cache", "V cache", "V_cache = [V_cache; v_t]", true, Extent::cached,
+     Extent::d_v, StageRole::Cache},
+    {StageKind::step_scores, "step_scores", "s_t", "score row", "s_t = q_t · K_cacheᵀ", true, Extent::one,
+     Extent::cached, StageRole::Logits},
+    {StageKind::step_logits, "step_logits", "l_t", "masked logit row", "l_t = blocked ? −∞ : s_t / √d_k", true,
+     Extent::one, Extent::cached, StageRole::Logits},
+    {StageKind::step_weights, "step_weights", "a_t", "weight row", "a_t = softmax(l_t)", true, Extent::one,
+     Extent::cached, StageRole::Probabilities},
+    {StageKind::step_head_output, "step_head_output", "z_t", "head output row", "z_t = a_t · V_cache", true,
+     Extent::one, Extent::d_v, StageRole::WeightedSum},
+    {StageKind::step_output, "step_output", "y_t", "output row", "y_t = [z_t of every head] · W_O", false,
+     Extent::one, Extent::d_out, StageRole::Output},
 }};
 
 // The table's entry for `kind` (the table is indexed by kind).
@@ -156,8 +187,12 @@ constexpr bool is_query_key_grid(StageKind kind) {
   return role_of(kind) == StageRole::Logits || role_of(kind) == StageRole::Probabilities;
 }
 
+// True for the stages of a KV-cache decode step (attn/decode.hpp).
+constexpr bool is_decode_stage(StageKind kind) { return kind >= StageKind::step_q && kind <= StageKind::step_output; }
+
 // True for the kinds a Trace holds; FlashAttention's tiles live in a
-// FlashAttention (attn/flash.hpp) beside the trace instead.
-constexpr bool is_trace_stage(StageKind kind) { return role_of(kind) != StageRole::FlashTile; }
+// FlashAttention (attn/flash.hpp) and a decode step's in a DecodeStep
+// (attn/decode.hpp), beside the trace instead.
+constexpr bool is_trace_stage(StageKind kind) { return role_of(kind) != StageRole::FlashTile && !is_decode_stage(kind); }
 
 }  // namespace attn

@@ -12,7 +12,7 @@ constexpr bool table_in_kind_order() {
   return true;
 }
 static_assert(table_in_kind_order(), "kStages must list the stages in StageKind's order");
-static_assert(kStages.size() == static_cast<std::size_t>(StageKind::flash_output) + 1, "every StageKind needs an entry");
+static_assert(kStages.size() == static_cast<std::size_t>(StageKind::step_output) + 1, "every StageKind needs an entry");
 
 }  // namespace
 
@@ -36,6 +36,7 @@ int extent_of(Extent e, const Dims& d) {
     case Extent::block_rows:
     case Extent::block_cols: return 0;
     case Extent::one: return 1;
+    case Extent::cached: return 0;  // t + 1 at decode step t: a property of the step, not of Dims
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "attn/rope.hpp"
 #include "compute/positional.hpp"
+#include "explain/explain_sums.hpp"
 
 namespace attn {
 namespace {
@@ -22,38 +23,8 @@ std::string cell(StageKind id, long r, long c) {
   return symbol(id) + "[" + std::to_string(r) + "," + std::to_string(c) + "]";
 }
 
-std::string sum_equation(const std::vector<Term>& terms, double result) {
-  std::string eq;
-  const size_t shown = std::min<size_t>(terms.size(), 8);
-  for (size_t i = 0; i < shown; ++i) {
-    // "a − b" rather than "a + -b": read aloud the way a teacher writes it.
-    const double v = terms[i].value;
-    if (i == 0) eq += format_number(v);
-    else eq += (v < 0 ? " − " : " + ") + format_number(std::abs(v));
-  }
-  if (terms.size() > shown) eq += " + … (" + std::to_string(terms.size() - shown) + " more)";
-  return eq + " = " + format_number(result);
-}
-
-// Σ_t a(t) × b(t): used for every matrix product (projections, scores,
-// weights · V, concat · W_O).
-void explain_sum_of_products(Explanation& e, int n, const std::function<double(int)>& a,
-                             const std::function<std::string(int)>& a_label,
-                             const std::function<double(int)>& b,
-                             const std::function<std::string(int)>& b_label) {
-  ExplainStep products{"products", {}, "", 0};
-  double sum = 0;
-  for (int t = 0; t < n; ++t) {
-    const double p = a(t) * b(t);
-    products.terms.push_back({a_label(t), a(t), "×", b_label(t), b(t), p});
-    sum += p;
-  }
-  products.result = sum;
-  ExplainStep total{"sum", products.terms, sum_equation(products.terms, sum), sum};
-  products.equation = std::to_string(n) + " products";
-  e.steps.push_back(std::move(products));
-  e.steps.push_back(std::move(total));
-}
+using detail::explain_sum_of_products;
+using detail::sum_equation;
 
 struct Context {
   const Trace& t;
@@ -402,6 +373,20 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
       break;
     case K::pe:
     case K::pe_context: explain_pe(x); break;
+    // A decode step's stages live in a DecodeStep, never in a Trace:
+    // explain_decode (attn/decode_explain.hpp) explains them.
+    case K::step_q:
+    case K::step_k:
+    case K::step_v:
+    case K::k_cache:
+    case K::v_cache:
+    case K::step_scores:
+    case K::step_logits:
+    case K::step_weights:
+    case K::step_head_output:
+    case K::step_output:
+      throw std::out_of_range("stage \"" + std::string(name_of(st->id)) +
+                              "\" belongs to a KV-cache decode step; explain it with explain_decode");
     case K::x_raw:
     case K::context_raw:
     case K::w_q:

@@ -21,5 +21,6 @@ void add_why_scale_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 void add_train_command(CLI::App& app, Action& action);
 void add_flash_command(CLI::App& app, Action& action);
+void add_decode_command(CLI::App& app, Action& action);
 
 }  // namespace attn::cli

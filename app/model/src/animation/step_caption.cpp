@@ -188,6 +188,17 @@ std::string stage_caption(const attn::Trace& trace, const attn::Stage& s, const 
     case K::flash_o:
     case K::flash_block_output:
     case K::flash_output: return std::string(attn::info_of(s.id).title) + ": one tile of FlashAttention's loop";
+    // A KV-cache decode step: one new token against the rows kept so far.
+    case K::step_q: return "the new token's query, the only query this step needs";
+    case K::step_k: return "the new token's key, appended to the cache";
+    case K::step_v: return "the new token's value, appended to the cache";
+    case K::k_cache: return "keys kept from earlier steps, plus the new token's (last row)";
+    case K::v_cache: return "values kept from earlier steps, plus the new token's (last row)";
+    case K::step_scores: return "the new query against every cached key";
+    case K::step_logits: return "scaled, biased and masked: hidden keys become −∞";
+    case K::step_weights: return "softmax over the cached keys";
+    case K::step_head_output: return "the cached values weighted by the new query's attention";
+    case K::step_output: return "the new token's output row";
   }
   return s.formula;
 }

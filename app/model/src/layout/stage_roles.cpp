@@ -20,6 +20,8 @@ Transition transition_of(const attn::Trace& trace, const attn::Stage& s) {
     case R::Parameter: return Transition::None;
     // Each value turns into its rotated one in place, like a scaling.
     case R::Rotation: return Transition::Scale;
+    // A cache grows by one appended row, like a projection's new row.
+    case R::Cache: return Transition::Project;
     case R::Logits:
     case R::Probabilities: break;
     case R::FlashTile: return Transition::None;  // tiles are never in a trace's timeline

@@ -1,0 +1,42 @@
+// The shared pieces of product explanations (explain_sums.hpp).
+#include "explain/explain_sums.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::detail {
+
+std::string sum_equation(const std::vector<Term>& terms, double result) {
+  std::string eq;
+  const size_t shown = std::min<size_t>(terms.size(), 8);
+  for (size_t i = 0; i < shown; ++i) {
+    // "a − b" rather than "a + -b": read aloud the way a teacher writes it.
+    const double v = terms[i].value;
+    if (i == 0) eq += format_number(v);
+    else eq += (v < 0 ? " − " : " + ") + format_number(std::abs(v));
+  }
+  if (terms.size() > shown) eq += " + … (" + std::to_string(terms.size() - shown) + " more)";
+  return eq + " = " + format_number(result);
+}
+
+// Used for every matrix product (projections, scores, weights · V,
+// concat · W_O), in the trace and in a decode step.
+void explain_sum_of_products(Explanation& e, int n, const std::function<double(int)>& a,
+                             const std::function<std::string(int)>& a_label,
+                             const std::function<double(int)>& b,
+                             const std::function<std::string(int)>& b_label) {
+  ExplainStep products{"products", {}, "", 0};
+  double sum = 0;
+  for (int t = 0; t < n; ++t) {
+    const double p = a(t) * b(t);
+    products.terms.push_back({a_label(t), a(t), "×", b_label(t), b(t), p});
+    sum += p;
+  }
+  products.result = sum;
+  ExplainStep total{"sum", products.terms, sum_equation(products.terms, sum), sum};
+  products.equation = std::to_string(n) + " products";
+  e.steps.push_back(std::move(products));
+  e.steps.push_back(std::move(total));
+}
+
+}  // namespace attn::detail
