@@ -62,7 +62,7 @@ void set_path(json& doc, const ScenarioEdit& e, const std::string& where) {
       // Optional top-level fields may be absent from a file; nested ones must exist.
       static const char* const optional[] = {"tokens", "context", "context_tokens", "heads", "w_o", "scale", "mask",
                                              "key_padding", "mask_mode", "score", "additive", "positional",
-                                             "softmax_axis", "title", "description"};
+                                             "softmax_axis", "title", "description", "rope", "n_kv_heads"};
       const bool may_add = last && k == 0 &&
                            std::any_of(std::begin(optional), std::end(optional), [&](const char* o) { return p.key == o; });
       if (!at->contains(p.key) && !may_add) fail(where, walked + ": no such field in a scenario");
