@@ -42,6 +42,10 @@ cp build-slides-tmp/slide-02-answer.png docs/slide.png
 rm -rf build-slides-tmp
 echo "docs/train.png: the Train view after 400 steps of the induction task, scrubbed back to step 150 as the induction head forms"
 shot --train induction --train-steps 400 --train-show 150 --screenshot docs/train.png --size 1600x1000
+echo "docs/modern-gqa.png: grouped-query attention, 4 query heads reading 2 shared key/value heads (RoPE on), one score pinned"
+shot assets/scenarios/grouped_query.json --screenshot docs/modern-gqa.png --size 1600x1000 --inspect scores:1:5:2
+echo "docs/rope-dial.png: a rotated query pinned, its pairs as arrows on the RoPE dial in the inspector"
+shot assets/scenarios/rope.json --screenshot docs/rope-dial.png --size 1280x800 --inspect q_rope:0:5:1
 echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"
 shot --export docs/animation.gif --size 1280x720 --fps 5
 echo "done: $(ls docs/*.png docs/*.gif | tr '\n' ' ')"
