@@ -25,7 +25,7 @@ std::vector<std::string> shipped_scenarios() {
 bool plain(const attn::Scenario& s) {
   return !s.context && !s.heads.empty() && s.score == attn::ScoreFn::Dot && s.scale == attn::ScaleMode::SqrtDk &&
          s.mask_mode == attn::MaskMode::BeforeSoftmax && s.softmax_axis == attn::SoftmaxAxis::Keys &&
-         s.positional == attn::Positional::None && s.w_o.has_value();
+         s.positional == attn::Positional::None && s.w_o.has_value() && !s.rope.on && s.n_kv_heads == 0;
 }
 
 }  // namespace

@@ -51,6 +51,12 @@ const Stage& resolve_stage(const Trace& trace, const StageChoice& opts) {
   }
   const int head = opts.head_given ? opts.head : 0;
   const Stage* st = trace.find(*kind, head);
+  if (!st && head >= 0 && head < n_heads && trace.dims.shares_kv(head)) {
+    const int leader = trace.dims.kv_leader(head);
+    throw CliError("--head: head " + std::to_string(head) + " has no stage \"" + opts.stage + "\" of its own: it reads " +
+                   "the keys and values of head " + std::to_string(leader) + " (grouped-query attention); pass --head " +
+                   std::to_string(leader));
+  }
   if (!st) {
     throw CliError("--head: " + std::to_string(head) + " is out of range (the scenario has " +
                    std::to_string(n_heads) + (n_heads == 1 ? " head" : " heads") + ", 0 to " +

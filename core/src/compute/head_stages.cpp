@@ -49,6 +49,15 @@ Mat additive_scores(const Mat& q, const Mat& k, const Scenario& s, int head) {
   return scores;
 }
 
+// "scores = Q · Kᵀ", naming the rotated Q and K it reads with RoPE and the
+// head whose keys it shares under grouped-query attention.
+std::string scores_formula(const StageRef& q, const StageRef& k, int h) {
+  if (q.id == StageKind::q && k.head == h) return plain_formula(StageKind::scores);
+  std::string f = "scores = " + std::string(info_of(q.id).symbol) + " · " + std::string(info_of(k.id).symbol) + "ᵀ";
+  if (k.head != h) f += " (K of head " + std::to_string(k.head) + ")";
+  return f;
+}
+
 struct ScaleInfo {
   double divisor = 1;
   std::string formula;
@@ -154,7 +163,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   if (s.rope.on) {
     const std::string rotated = std::to_string(rope_dims(s.rope, d.d_k)) + " of " + std::to_string(d.d_k) + " dims";
     const std::string formula = (s.rope.pairing == RopePairing::Half ? "half pairs" : "interleaved pairs") +
-                                std::string(", θ_i = ") + format_number(s.rope.base) + "^(−2i/" +
+                                std::string(", θ_i = ") + format_number(s.rope.base, 8) + "^(−2i/" +
                                 std::to_string(rope_dims(s.rope, d.d_k)) + ")";
     push_stage(t, {K::q_rope, h, plain_title(K::q_rope), plain_formula(K::q_rope) + ": " + rotated + ", " + formula,
                    {{K::q, h}}, ValueKind::Signed, in.queries, dims_q}, apply_rope(*q, s.rope));
@@ -215,7 +224,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     largest = max_abs(scores_m);
   }
   push_stage(t, {K::scores, h, additive ? "additive scores" : plain_title(K::scores),
-                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : plain_formula(K::scores),
+                 additive ? "scores[i,j] = v · tanh(q_i W + k_j U)" : scores_formula(q_ref, k_ref, h),
                  {q_ref, k_ref}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
              std::isfinite(largest));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
