@@ -89,3 +89,13 @@ TEST_CASE("hull view: the plot keeps equal scales, puts y up and finds the outpu
   CHECK(model::output_at(h, screen, {third.x + 2, third.y - 1}, 6) == 2);
   CHECK(model::output_at(h, screen, {screen.x0 + 1, screen.y0 + 1}, 6) == -1);
 }
+
+TEST_CASE("hull view: a head that shares its group's values (grouped-query attention) plots the values it read") {
+  const attn::Trace t = load_trace("grouped_query");  // d_v = 2; head 1 reads head 0's V
+  const model::HullView h = model::build_hull_view(t, 1);
+  REQUIRE_MESSAGE(h.ok, h.reason);
+  const attn::Mat v = t.find(attn::StageKind::v, 0)->value.dense();
+  REQUIRE(h.values.size() == static_cast<size_t>(v.rows()));
+  CHECK(h.values[2].x == v(2, 0));
+  for (double d : h.outside) CHECK(d <= 1e-9);
+}

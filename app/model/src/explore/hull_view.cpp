@@ -11,9 +11,10 @@ namespace model {
 HullView build_hull_view(const attn::Trace& trace, int head) {
   HullView h;
   h.head = std::clamp(head, 0, std::max(0, trace.dims.n_heads - 1));
-  const attn::Stage* v = trace.find(attn::StageKind::v, h.head);
   const attn::Stage* w = trace.find(attn::StageKind::weights, h.head);
   const attn::Stage* out = trace.find(attn::StageKind::head_output, h.head);
+  // The values the head read: its own, or its group's (grouped-query attention).
+  const attn::Stage* v = out && out->inputs.size() == 2 ? trace.find(out->inputs[1]) : nullptr;
   if (!v || !w || !out) {
     h.reason = "This trace has no values for head " + std::to_string(h.head) + ".";
     return h;
