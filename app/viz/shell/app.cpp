@@ -189,7 +189,7 @@ int App::run_interactive() {
     autosave();
   }
   if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), flash_dump());
   remember_settings();
   return 0;
 }
@@ -200,7 +200,8 @@ App::Pace App::wait_for_next_frame(int settle) {
   // recompute's pace, so they do not take the cores from it (any further
   // input wakes the window at once all the same).
   const bool settling = settle > 0 && !(settle < 3 && model_.computing());
-  if (settling || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
+  const bool flash_playing = state_.view.show_flash_tiles && state_.view.flash.playing;  // one tile a second
+  if (settling || state_.clock.playing || flash_playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
     platform_.poll();
     return Pace::Polled;
   }
@@ -287,7 +288,7 @@ int App::run_screenshot() {
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
   const bool ok = write_screenshot(options_.screenshot, w, h);
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), flash_dump());
   if (!ok) {
     std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
     return 1;
