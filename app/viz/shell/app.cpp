@@ -9,6 +9,7 @@
 #include <ctime>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
@@ -64,7 +65,10 @@ App::App(const Options& options, AppState initial)
   for (const std::string& panel : options.panels) {
     if (panel == "why-scale") state_.view.show_why_scale = true;
     if (panel == "hull") state_.view.show_hull = true;
+    if (panel == "flash-tiles") state_.view.show_flash_tiles = true;
   }
+  if (options.flash_blocks) std::tie(state_.view.flash.block_rows, state_.view.flash.block_cols) = *options.flash_blocks;
+  if (options.flash_tile) state_.view.flash.tile = {options.flash_tile->first, options.flash_tile->second};
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {
