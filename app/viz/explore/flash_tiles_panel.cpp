@@ -114,8 +114,9 @@ void draw_flash_stepper(const FlashTilesView& view, FlashTilesState& state, Widg
 }
 
 // One line of the loop: a grid's title and formula on the left, its cells on the right.
+// `reserve`: pixels kept free at the right (the overview sits there).
 void draw_flash_grid_line(const FlashGrid& g, const FlashTilesView& view, FlashTilesState& state, float label_width,
-                    const ColourOptions& colour, WidgetProbe* probe) {
+                          float reserve, const ColourOptions& colour, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
   const std::string name(attn::name_of(g.kind));
@@ -129,9 +130,9 @@ void draw_flash_grid_line(const FlashGrid& g, const FlashTilesView& view, FlashT
   ImGui::PopStyleColor();
   ImGui::EndGroup();
   ImGui::SameLine(x0 + label_width);
-  const float avail = ImGui::GetContentRegionAvail().x;
+  const float avail = ImGui::GetContentRegionAvail().x - reserve;
   const int cols = std::max(1, static_cast<int>(g.values.cols()));
-  const ImVec2 cell(std::clamp(avail / static_cast<float>(cols), font * 1.0f, font * 3.2f), font * 1.35f);
+  const ImVec2 cell(std::clamp(avail / static_cast<float>(cols), font * 1.0f, font * 3.2f), font * 1.25f);
   const auto [r, c] = draw_flash_cells(g, cell, colour, "##" + name, probe, "flash:grid:" + name);
   if (r < 0) return;
   const FlashTileIndex tile = view.tile;
@@ -149,7 +150,9 @@ void draw_flash_overview(const FlashTilesView& view, const ColourOptions& colour
   const float n = static_cast<float>(std::max(g.values.rows(), g.values.cols()));
   const float px = std::clamp(side / std::max(1.0f, n), 2.0f, font * 1.2f);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("where the tile sits in S");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
+  ImGui::TextWrapped("the whole S, this tile outlined");
+  ImGui::PopTextWrapPos();
   const ImVec2 top = ImGui::GetCursorScreenPos();
   const auto [r, c] = draw_flash_cells(g, ImVec2(px, px), colour, "##overview", probe, "flash:overview");
   const attn::FlashTile& t = view.run.tile(view.tile.i, view.tile.j);
@@ -201,7 +204,7 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   // Wider than a narrow canvas if need be (it may cover a side panel): the
   // tile's lines need room for a formula beside their cells.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const ImVec2 size(std::min(font * 46, display.x - 2 * font), std::min(font * 62, display.y - canvas_pos.y - 2 * font));
+  const ImVec2 size(std::min(font * 46, display.x - 2 * font), std::min(font * 56, display.y - canvas_pos.y - 2 * font));
   const ImVec2 pos(std::max(font, canvas_pos.x + canvas_size.x - size.x - font), canvas_pos.y + font * 0.5f);
   if (!begin_panel("FlashAttention tiles", open, pos, size, probe, "panel.flash")) return;
   state.hover.reset();  // set again below while the mouse is on a cell
@@ -210,7 +213,7 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   draw_flash_blocks(view, state, probe);
   if (!view.ok()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(to_imgui(palette(colour.theme).error)));
-    ImGui::TextWrapped("FlashAttention cannot run here: %s", view.error.c_str());
+    ImGui::TextWrapped("No tiles for this head: %s", view.error.c_str());
     ImGui::PopStyleColor();
     probe_item(probe, "flash:error");
     ImGui::End();
@@ -220,13 +223,17 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   ImGui::TextUnformatted(difference_label(view).c_str());
   probe_item(probe, "flash:difference");
   ImGui::Separator();
-  const float label_width = std::min(font * 17, ImGui::GetContentRegionAvail().x * 0.42f);
-  for (const FlashGrid& g : view.grids) draw_flash_grid_line(g, view, state, label_width, colour, probe);
-  if (view.block_done) draw_flash_grid_line(view.block_output, view, state, label_width, colour, probe);
+  // The tile's lines on the left, the whole score matrix beside them.
+  const float overview = font * 9;
+  const float label_width = std::min(font * 17, (ImGui::GetContentRegionAvail().x - overview) * 0.5f);
+  ImGui::BeginGroup();
+  for (const FlashGrid& g : view.grids) draw_flash_grid_line(g, view, state, label_width, overview + font, colour, probe);
+  if (view.block_done) draw_flash_grid_line(view.block_output, view, state, label_width, overview + font, colour, probe);
   else ImGui::TextDisabled("O_i / ℓ comes after key block %d, the last", view.key_blocks());
+  ImGui::EndGroup();
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - overview);
+  draw_flash_overview(view, colour, overview, probe);
   ImGui::Separator();
-  draw_flash_overview(view, colour, font * 9, probe);
-  ImGui::SameLine(0, font);
   draw_flash_traffic(view, probe);
   ImGui::End();
 }
