@@ -6,7 +6,9 @@
 
 #include <string>
 
+#include "attn/io/lesson_file.hpp"
 #include "attn/io/scenario_file.hpp"
+#include "model/lessons/lesson_actions.hpp"
 #include "model/explore/flash_tiles.hpp"
 
 namespace {
@@ -141,4 +143,18 @@ TEST_CASE("flash tiles: a hovered cell is explained by the core") {
   s.hover.reset();
   m.update(t, 1, 0, s);
   CHECK_FALSE(v.hovered_ok);
+}
+
+TEST_CASE("flash tiles: a lesson step opens the panel by the name \"flash_tiles\" and the next one closes it") {
+  const std::string text = R"({
+    "format": "attnviz-lesson", "version": 1, "title": "Tiles", "article": "FlashAttention",
+    "steps": [
+      {"title": "tiles", "text": "x", "scene": "flash_tiles.json", "view": {"panels": {"flash_tiles": true}}},
+      {"title": "done", "text": "x", "view": {"panels": {"flash_tiles": false}}}
+    ]})";
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::parse_lesson(text, std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios", "flash_test"));
+  CHECK(s.view.show_flash_tiles);
+  model::actions::lesson_step(s, 1);
+  CHECK_FALSE(s.view.show_flash_tiles);
 }
