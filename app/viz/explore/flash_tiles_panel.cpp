@@ -137,9 +137,11 @@ void draw_flash_grid_line(const FlashGrid& g, const FlashTilesView& view, FlashT
   if (r < 0) return;
   const FlashTileIndex tile = view.tile;
   state.hover = FlashHover{static_cast<int>(g.kind), tile, r, c};
+  // The core's explanation arrives a frame after the hover (the session makes
+  // it); until then, and where there is none, the value alone.
   ImGui::BeginTooltip();
-  ImGui::Text("%s [%d, %d] = %s", g.title.c_str(), r, c, attn::format_number(g.values(r, c), 6).c_str());
   if (view.hovered_ok && view.hovered_cell == *state.hover) ImGui::TextUnformatted(view.hovered.to_text().c_str());
+  else ImGui::Text("%s [%d, %d] = %s", g.title.c_str(), r, c, attn::format_number(g.values(r, c), 6).c_str());
   ImGui::EndTooltip();
 }
 
