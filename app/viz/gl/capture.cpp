@@ -54,9 +54,10 @@ bool write_screenshot(const std::string& path, int width, int height) {
 }
 
 void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model,
-                      const nlohmann::json& train) {
+                      const nlohmann::json& train, const nlohmann::json& flash) {
   nlohmann::json j;
   j["train"] = train;
+  j["flash"] = flash;
   j["revision"] = state.revision;
   j["document"] = state.document;
   j["assets_dir"] = state.assets_dir;

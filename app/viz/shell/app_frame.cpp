@@ -20,6 +20,7 @@
 #include "dialogs/go_to_dialog.hpp"
 #include "widgets/notice_lines.hpp"
 #include "export/export_dialog.hpp"
+#include "explore/flash_tiles_panel.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"
 #include "panels/menu_bar.hpp"
@@ -130,6 +131,9 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   if (state_.view.show_hull && model_.has_trace())
     draw_hull_panel(session_.hull().view(), session_.hull(), model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
                     p.canvas_pos, p.canvas_size, probe);
+  if (state_.view.show_flash_tiles && model_.has_trace())
+    draw_flash_tiles_panel(session_.flash_tiles().view(), state_.view.flash, state_.view.colour, &state_.view.show_flash_tiles,
+                           p.canvas_pos, p.canvas_size, probe);
 }
 
 void App::frame(double dt) {
@@ -167,9 +171,10 @@ void App::frame(double dt) {
   remember_settings();
 
   if (!options_.dump_state.empty()) {
-    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump();
+    const nlohmann::json flash = flash_dump();
+    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump() + "/flash " + flash.dump();
     if (key != dumped_key_) {
-      write_state_dump(options_.dump_state, state_, model_, train_dump());
+      write_state_dump(options_.dump_state, state_, model_, train_dump(), flash);
       dumped_key_ = std::move(key);
     }
   }
@@ -183,6 +188,10 @@ std::string App::layout_dump_now(int width, int height) {
   const Rect& canvas = state_.view.area;  // the grid area the painter used
   return layout_dump_text(session_.layout(), number_inputs(model_.trace(), session_.frame(), fonts_, state_), canvas, state_.view.pinned_axes, probe_,
                           width, height, textures_->uploads(), textures_->prepared_uploads());
+}
+
+nlohmann::json App::flash_dump() const {
+  return flash_tiles_dump(state_.view.show_flash_tiles, state_.view.flash, session_.flash_tiles().view());
 }
 
 }  // namespace viz

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,14 @@
 #include "model/export/export_plan.hpp"
 
 namespace viz {
+
+// "A,B": two whole numbers, each at least `least` (--flash-blocks, --flash-tile).
+std::optional<std::pair<int, int>> parse_int_pair(const std::string& text, int least) {
+  int a = 0, b = 0, used = 0;
+  if (std::sscanf(text.c_str(), "%d,%d%n", &a, &b, &used) != 2 || used != static_cast<int>(text.size())) return std::nullopt;
+  if (a < least || b < least) return std::nullopt;
+  return std::make_pair(a, b);
+}
 
 std::optional<InspectTarget> parse_inspect(const std::string& text) {
   std::istringstream in(text);
@@ -65,7 +74,7 @@ ColourOptions with_colour_options(ColourOptions c, const Options& o) {
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App app{"attnviz: see attention compute, one step at a time"};
   std::string size, export_size, inspect, go_to, granularity = "stage";
-  std::string signed_map, probability_map, theme, contrast;
+  std::string signed_map, probability_map, theme, contrast, flash_blocks, flash_tile;
   std::vector<std::string> maps;
   for (const Colourmap& m : colourmaps()) maps.push_back(m.name);
   int head = -2;
@@ -121,8 +130,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
       ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides", "go-to", "file-changed", "save-conflict"}));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
-  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale or hull (repeatable)")
-      ->check(CLI::IsMember({"why-scale", "hull"}));
+  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale, hull or flash-tiles (repeatable)")
+      ->check(CLI::IsMember({"why-scale", "hull", "flash-tiles"}));
+  app.add_option("--flash-blocks", flash_blocks, "The FlashAttention tiles panel's block sizes B_r,B_c (e.g. 2,4)");
+  app.add_option("--flash-tile", flash_tile, "The tile it shows: I,J (query block, key block, from 0)");
   app.add_option("--train", o.train_task,
                  "Open the Train view on this task: copy, reverse, sort, previous-token, induction or key-value")
       ->check(CLI::IsMember({"copy", "reverse", "sort", "previous-token", "induction", "key-value"}));
@@ -190,6 +201,20 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     if (!o.inspect) {
       std::fprintf(stderr, "attnviz: --inspect expects STAGE:HEAD:ROW:COL, e.g. weights:0:2:1 (got \"%s\")\n",
                    inspect.c_str());
+      return 2;
+    }
+  }
+  if (!flash_blocks.empty()) {
+    o.flash_blocks = parse_int_pair(flash_blocks, 1);
+    if (!o.flash_blocks) {
+      std::fprintf(stderr, "attnviz: --flash-blocks expects R,C, two whole numbers from 1, e.g. 2,4 (got \"%s\")\n", flash_blocks.c_str());
+      return 2;
+    }
+  }
+  if (!flash_tile.empty()) {
+    o.flash_tile = parse_int_pair(flash_tile, 0);
+    if (!o.flash_tile) {
+      std::fprintf(stderr, "attnviz: --flash-tile expects I,J, two whole numbers from 0, e.g. 1,2 (got \"%s\")\n", flash_tile.c_str());
       return 2;
     }
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model_names.hpp"
@@ -51,7 +52,9 @@ struct Options {
   bool presentation = false;
   int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
   bool spotlight = false;            // start with the spotlight on
-  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
+  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull", "flash-tiles"
+  std::optional<std::pair<int, int>> flash_blocks;  // --flash-blocks R,C: the tiles panel's B_r, B_c
+  std::optional<std::pair<int, int>> flash_tile;    // --flash-tile I,J: the tile it shows
   bool test_mode = false;            // UI tests: the user's settings are neither read nor written
   std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 

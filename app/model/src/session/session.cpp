@@ -47,6 +47,10 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   if (state_.view.show_why_scale) why_scale_.update();
   if (!trace_.has_trace()) return;
   if (state_.view.show_hull) hull_.update(trace_.trace(), trace_.generation(), state_.view.head);
+  if (state_.view.show_flash_tiles) {
+    if (state_.view.flash.playing) state_.view.flash.play_seconds += dt;
+    flash_.update(trace_.trace(), trace_.generation(), state_.view.head, state_.view.flash);
+  }
   apply_start_view();
   derive_view(dt, canvas, at_end);
   if (state_.train.open) train_grids();

@@ -27,6 +27,7 @@
 #include "model/files/desktop_chooser.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/document/undo_history.hpp"
+#include "model/explore/flash_tiles_state.hpp"
 #include "model/layout/view_transform.hpp"
 
 namespace model {
@@ -121,6 +122,8 @@ struct ViewOptions {
   // grids with no control on them: no transport bar, buttons or fields.
   bool slide = false;
   bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
+  bool show_flash_tiles = false;                    // the "FlashAttention tiles" panel
+  FlashTilesState flash;                            // its blocks, tile and play
   ViewTransform transform;
   ColourOptions colour;        // theme, colourmaps, contrast (remembered in the settings)
 };

@@ -26,6 +26,7 @@
 #include "model/compare/compare.hpp"
 #include "model/document/app_state.hpp"
 #include "model/explore/explain_cache.hpp"
+#include "model/explore/flash_tiles.hpp"
 #include "model/explore/hull_view.hpp"
 #include "model/explore/why_scale_model.hpp"
 #include "model/files/disk_watcher.hpp"
@@ -99,6 +100,7 @@ class Session {
   const LessonCatalogue& lessons() const { return lessons_; }
   WhyScaleModel& why_scale() { return why_scale_; }  // its panel edits the inputs
   HullModel& hull() { return hull_; }                // its panel edits the choices
+  const FlashTilesModel& flash_tiles() const { return flash_; }  // its panel edits state().view.flash
   const CompareTraces& compare_traces() const { return compare_traces_; }
   const std::optional<CompareGrids>& compare_grids() const { return compare_grids_; }
   const std::string& compare_error() const { return compare_error_; }
@@ -162,6 +164,7 @@ class Session {
   StepCaption caption_;
   WhyScaleModel why_scale_;
   HullModel hull_;
+  FlashTilesModel flash_;
   CompareTraces compare_traces_;
   std::optional<CompareGrids> compare_grids_;
   std::string compare_error_;

@@ -1,0 +1,27 @@
+// The "FlashAttention tiles" window: one head computed tile by tile as
+// FlashAttention does it. Block sizes and the on-chip memory M are edited
+// here, a stepper walks the loop, and the current tile's grids (S_ij, the
+// running max, α, P̃, ℓ, O_i) are drawn from a FlashTilesView the session
+// built; nothing is computed here.
+#pragma once
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "model/colour/colour_options.hpp"
+#include "model/explore/flash_tiles.hpp"
+#include "model_names.hpp"
+#include "widgets/widget_probe.hpp"
+
+namespace viz {
+
+// `state` is AppState's view.flash (blocks, M, tile, play, hovered cell);
+// the window first opens at the right of the canvas (canvas_pos, canvas_size).
+void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, bool* open,
+                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe);
+
+// The panel's state for --dump-state: open, head, blocks, tile, tile counts,
+// the largest difference to the plain path and the core's refusal.
+nlohmann::json flash_tiles_dump(bool open, const FlashTilesState& state, const FlashTilesView& view);
+
+}  // namespace viz
