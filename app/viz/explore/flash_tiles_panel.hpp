@@ -1,7 +1,7 @@
 // The "FlashAttention tiles" window: one head computed tile by tile as
 // FlashAttention does it. Block sizes and the on-chip memory M are edited
 // here, a stepper walks the loop, and the current tile's grids (S_ij, the
-// running max, α, P̃, ℓ, O_i) are drawn from a FlashTilesView the session
+// running max, α, P, ℓ, O_i) are drawn from a FlashTilesView the session
 // built; nothing is computed here.
 #pragma once
 

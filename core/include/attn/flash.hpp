@@ -24,7 +24,7 @@ struct FlashOptions {
 // them. Refused above this, with a suggestion of larger blocks.
 inline constexpr long long kMaxFlashTiles = 4096;
 // The most numbers all the tiles' grids may hold together (256 MB of
-// doubles): about 2 n_q n_k for the scores and P̃, plus n_q (d_v + 4) for
+// doubles): about 2 n_q n_k for the scores and P, plus n_q (d_v + 4) for
 // each key block's partial outputs and running values.
 inline constexpr long long kMaxFlashCells = 1LL << 25;
 
@@ -38,7 +38,7 @@ struct FlashTile {
   Stage max_old;   // m before this tile (r, 1); −∞ at j = 0
   Stage max_new;   // m after it (r, 1)
   Stage rescale;   // exp(m_old − m_new) (r, 1): how much the old sum and output shrink
-  Stage p;         // P̃_ij = exp(S_ij − m_new) (r, c)
+  Stage p;         // P_ij = exp(S_ij − m_new) (r, c)
   Stage sum;       // ℓ after this tile (r, 1)
   Stage o;         // O_i after this tile, not yet divided by ℓ (r, d_v)
 };

@@ -114,8 +114,8 @@ void explain_rescale(const Cell& x) {
 void explain_p(const Cell& x) {
   const double s = x.at(StageKind::flash_scores, x.r, x.c), m = x.at(StageKind::flash_max, x.r);
   if (m == -std::numeric_limits<double>::infinity()) {
-    x.e.note = "every key so far is blocked: P̃ is 0";
-    x.step("nothing open yet", {}, "P̃ = 0", 0.0);
+    x.e.note = "every key so far is blocked: P is 0";
+    x.step("nothing open yet", {}, "P = 0", 0.0);
     return;
   }
   const double diff = s - m, p = std::exp(diff);
@@ -143,7 +143,7 @@ void explain_sum(const Cell& x) {
     const double p = x.at(StageKind::flash_p, x.r, c);
     terms.push_back({cell(StageKind::flash_p, x.r, c), p, "", "", 0, p});
   }
-  rescaled_sum(x, "ℓ_old", b ? b->sum.value(x.r, 0) : 0.0, "row sum of P̃", std::move(terms));
+  rescaled_sum(x, "ℓ_old", b ? b->sum.value(x.r, 0) : 0.0, "row sum of P", std::move(terms));
 }
 
 void explain_o(const Cell& x) {
@@ -155,7 +155,7 @@ void explain_o(const Cell& x) {
     const double p = x.at(StageKind::flash_p, x.r, c), vv = v(key, x.c);
     terms.push_back({cell(StageKind::flash_p, x.r, c), p, "×", "V[" + std::to_string(key) + "," + std::to_string(x.c) + "]", vv, p * vv});
   }
-  rescaled_sum(x, "O_old", b ? b->o.value(x.r, x.c) : 0.0, "P̃ · V_j", std::move(terms));
+  rescaled_sum(x, "O_old", b ? b->o.value(x.r, x.c) : 0.0, "P · V_j", std::move(terms));
   x.e.sources.push_back({x.fa.v, x.tile->col0, x.tile->col0 + x.tile->cols, x.c, x.c + 1});
 }
 

@@ -103,7 +103,7 @@ FlashTile run_tile(const HeadSource& src, FlashTile t, int h, const Vec& m_old, 
   for (int r = 0; r < r_n; ++r) {
     m_new(r) = std::max(m_old(r), s.row(r).maxCoeff());
     // Until a row has seen an open key its max is −∞: nothing to rescale, and
-    // exp(−∞ − (−∞)) would be NaN, so P̃ is 0 there.
+    // exp(−∞ − (−∞)) would be NaN, so P is 0 there.
     const bool nothing_yet = m_new(r) == kMinusInf;
     alpha(r) = nothing_yet ? 1.0 : std::exp(m_old(r) - m_new(r));
     double row_sum = 0;

@@ -16,7 +16,7 @@ namespace {
 
 // The tiles add the same terms as the plain path in another order (the
 // plain scores come from a blocked matrix product, the tiles' from a loop,
-// and P̃ · V is summed a key block at a time), so they agree to rounding:
+// and P · V is summed a key block at a time), so they agree to rounding:
 // with inputs in [−1, 1) and at most 7 keys, well under 1e-12.
 constexpr double kTol = 1e-12;
 

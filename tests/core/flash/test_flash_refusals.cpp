@@ -92,7 +92,7 @@ TEST_CASE("flash: a tile or cell that does not exist is named, not read") {
   const attn::FlashAttention fa = attn::compute_flash(t, {0, 2, 2});
   CHECK_THROWS_WITH_AS(fa.tile(3, 0), "tile (3, 0) does not exist (3 query blocks × 3 key blocks)", std::out_of_range);
   CHECK_THROWS_WITH_AS(attn::explain_flash(fa, t, {attn::StageKind::flash_p, 2, 2, 1, 0}),
-                       "cell [1][0] is out of range (P̃_ij (i = 2, j = 2) is 1×1)", std::out_of_range);
+                       "cell [1][0] is out of range (P_ij (before ÷ ℓ) (i = 2, j = 2) is 1×1)", std::out_of_range);
   CHECK_THROWS_WITH_AS(attn::explain_flash(fa, t, {attn::StageKind::weights, 0, 0, 0, 0}),
                        "stage \"weights\" is not one of FlashAttention's tiles", std::out_of_range);
 }

@@ -55,7 +55,7 @@ std::string difference_label(const FlashTilesView& view) {
 
 namespace {
 
-// Probabilities (P̃, α) and the running sum are never negative: a one-sided
+// Probabilities (P, α) and the running sum are never negative: a one-sided
 // map reads better for them than a diverging one centred on a zero they never cross.
 bool flash_one_sided(attn::StageKind k) {
   return k == attn::StageKind::flash_p || k == attn::StageKind::flash_rescale || k == attn::StageKind::flash_sum;

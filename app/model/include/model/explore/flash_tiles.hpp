@@ -34,7 +34,7 @@ struct FlashTilesView {
   int n_q = 0, n_k = 0, d_k = 0, d_v = 0;
   attn::FlashAttention run;
   FlashTileIndex tile;         // the tile the grids below belong to
-  std::vector<FlashGrid> grids;     // S_ij, m_old, m_new, α, P̃, ℓ, O_i
+  std::vector<FlashGrid> grids;     // S_ij, m_old, m_new, α, P, ℓ, O_i
   bool block_done = false;          // the tile is its query block's last: its output is final
   FlashGrid block_output;           // O_i / ℓ, when block_done
   FlashGrid scores;                 // the whole (n_q, n_k) S, from the tiles, for the overview
