@@ -47,6 +47,8 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   if (state_.view.show_why_scale) why_scale_.update();
   if (!trace_.has_trace()) return;
   if (state_.view.show_hull) hull_.update(trace_.trace(), trace_.generation(), state_.view.head);
+  if (state_.view.show_kv_cache)
+    kv_cache_.update(trace_.trace(), trace_.scenario(), trace_.generation(), state_.view.head, state_.view.kv_cache, dt);
   apply_start_view();
   derive_view(dt, canvas, at_end);
   if (state_.train.open) train_grids();

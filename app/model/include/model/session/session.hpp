@@ -27,6 +27,7 @@
 #include "model/document/app_state.hpp"
 #include "model/explore/explain_cache.hpp"
 #include "model/explore/hull_view.hpp"
+#include "model/explore/kv_cache_model.hpp"
 #include "model/explore/why_scale_model.hpp"
 #include "model/files/disk_watcher.hpp"
 #include "model/files/file_loader.hpp"
@@ -99,6 +100,7 @@ class Session {
   const LessonCatalogue& lessons() const { return lessons_; }
   WhyScaleModel& why_scale() { return why_scale_; }  // its panel edits the inputs
   HullModel& hull() { return hull_; }                // its panel edits the choices
+  const KvCacheModel& kv_cache() const { return kv_cache_; }  // its panel edits state().view.kv_cache
   const CompareTraces& compare_traces() const { return compare_traces_; }
   const std::optional<CompareGrids>& compare_grids() const { return compare_grids_; }
   const std::string& compare_error() const { return compare_error_; }
@@ -162,6 +164,7 @@ class Session {
   StepCaption caption_;
   WhyScaleModel why_scale_;
   HullModel hull_;
+  KvCacheModel kv_cache_;
   CompareTraces compare_traces_;
   std::optional<CompareGrids> compare_grids_;
   std::string compare_error_;
