@@ -64,7 +64,9 @@ App::App(const Options& options, AppState initial)
   for (const std::string& panel : options.panels) {
     if (panel == "why-scale") state_.view.show_why_scale = true;
     if (panel == "hull") state_.view.show_hull = true;
+    if (panel == "kv-cache") state_.view.show_kv_cache = true;
   }
+  state_.view.kv_cache.step = options.kv_step;
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {
@@ -189,7 +191,7 @@ int App::run_interactive() {
     autosave();
   }
   if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), kv_cache_dump());
   remember_settings();
   return 0;
 }
@@ -200,7 +202,8 @@ App::Pace App::wait_for_next_frame(int settle) {
   // recompute's pace, so they do not take the cores from it (any further
   // input wakes the window at once all the same).
   const bool settling = settle > 0 && !(settle < 3 && model_.computing());
-  if (settling || state_.clock.playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
+  const bool kv_playing = state_.view.show_kv_cache && state_.view.kv_cache.playing;
+  if (settling || state_.clock.playing || kv_playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
     platform_.poll();
     return Pace::Polled;
   }
@@ -287,7 +290,7 @@ int App::run_screenshot() {
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
   const bool ok = write_screenshot(options_.screenshot, w, h);
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump());
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), kv_cache_dump());
   if (!ok) {
     std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
     return 1;

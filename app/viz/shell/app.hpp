@@ -138,6 +138,7 @@ class App {
   // The Train view's start from the command line (app_train.cpp).
   void apply_train_options();  // --train and its companions, once
   nlohmann::json train_dump();  // the Train view in --dump-state
+  nlohmann::json kv_cache_dump() const { return {{"kv_cache", session_.kv_cache().dump(state_.view.show_kv_cache)}}; }
   bool train_options_applied_ = false;
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;

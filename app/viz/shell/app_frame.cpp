@@ -21,6 +21,7 @@
 #include "widgets/notice_lines.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
+#include "explore/kv_cache_panel.hpp"
 #include "explore/why_scale_panel.hpp"
 #include "panels/menu_bar.hpp"
 #include "shell/shortcuts.hpp"
@@ -130,6 +131,9 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   if (state_.view.show_hull && model_.has_trace())
     draw_hull_panel(session_.hull().view(), session_.hull(), model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
                     p.canvas_pos, p.canvas_size, probe);
+  if (state_.view.show_kv_cache && model_.has_trace())
+    draw_kv_cache_panel(session_.kv_cache(), state_.view.kv_cache, state_.view.colour, &state_.view.show_kv_cache, p.canvas_pos,
+                        p.canvas_size, probe);
 }
 
 void App::frame(double dt) {
@@ -167,9 +171,9 @@ void App::frame(double dt) {
   remember_settings();
 
   if (!options_.dump_state.empty()) {
-    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump();
+    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump() + "/" + kv_cache_dump().dump();
     if (key != dumped_key_) {
-      write_state_dump(options_.dump_state, state_, model_, train_dump());
+      write_state_dump(options_.dump_state, state_, model_, train_dump(), kv_cache_dump());
       dumped_key_ = std::move(key);
     }
   }

@@ -51,7 +51,8 @@ struct Options {
   bool presentation = false;
   int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
   bool spotlight = false;            // start with the spotlight on
-  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull"
+  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull", "kv-cache"
+  int kv_step = 0;                   // the KV cache panel's step at start (--kv-step)
   bool test_mode = false;            // UI tests: the user's settings are neither read nor written
   std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 
