@@ -123,8 +123,12 @@ void draw_grids(const KvCacheModel& model, const attn::DecodeStep& step, const C
   token_width += font * 0.6f;
   const int cols = (k_cache ? static_cast<int>(k_cache->value.cols()) : 0) + (v_cache ? static_cast<int>(v_cache->value.cols()) : 0);
   ImVec2 cell = kv_cell_size(cols, room - token_width - font * 2, font * 2.8f);
-  // Tall caches shrink their rows so the rows below stay in view.
-  cell.y = std::min(cell.y, std::max(font * 0.35f, font * 14 / static_cast<float>(step.t + 1)));
+  // Tall caches shrink their rows so that what comes below them (four
+  // one-row grids and about eight lines: a caption, the table, the check)
+  // stays in view; past a minimum the window scrolls instead.
+  const float below = ImGui::GetTextLineHeightWithSpacing() * 8 + 4 * font * 1.25f;
+  const float cache_room = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - below;
+  cell.y = std::min(cell.y, std::max(font * 0.6f, cache_room / static_cast<float>(step.t + 1)));
   const ImVec2 caption = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
   ImGui::BeginGroup();
