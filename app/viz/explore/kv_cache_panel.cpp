@@ -100,7 +100,7 @@ void draw_grids(const KvCacheModel& model, const attn::DecodeStep& step, const C
                                 step.find(attn::StageKind::step_v, leader)};
   const char* names[] = {"q_t", "k_t", "v_t"};
   const char* probes[] = {"kv:grid:q", "kv:grid:k", "kv:grid:v"};
-  const float short_label = font * 2.0f, gap = font * 0.6f;
+  const float short_label = font * 2.2f, gap = font * 1.2f;
   float line = 0;
   for (const attn::Stage* st : fresh)
     if (st) line += short_label + static_cast<float>(st->value.cols()) * font * 2.5f + gap;
@@ -180,9 +180,8 @@ void draw_counters(const KvCacheModel& model, const attn::DecodeStep& step, Widg
     macs_row("so far", c.cached_total, c.uncached_total);
     ImGui::EndTable();
   }
-  const std::string heads = d.n_kv_heads < d.n_heads ? std::to_string(d.n_kv_heads) + " key/value heads cached for " +
-                                                           std::to_string(d.n_heads) + " query heads"
-                                                     : std::to_string(d.n_kv_heads) + " key/value head" + (d.n_kv_heads == 1 ? "" : "s") + " cached";
+  std::string heads = std::to_string(d.n_kv_heads) + (d.n_kv_heads == 1 ? " key/value head" : " key/value heads") + " cached";
+  if (d.n_kv_heads < d.n_heads) heads += " for " + std::to_string(d.n_heads) + " query heads";
   ImGui::TextWrapped("Cache (fp16): %s bytes, %s per token; %s.", with_thousands(c.cache_bytes_f16).c_str(),
                      with_thousands(c.bytes_per_token_f16).c_str(), heads.c_str());
   ImGui::EndGroup();
@@ -215,7 +214,8 @@ void draw_tooltip(const KvCacheModel& model, const KvCacheChoice& choice) {
 void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const ColourOptions& colour, bool* open,
                          ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe) {
   const float font = ImGui::GetFontSize();
-  const ImVec2 size(std::min(font * 36, canvas_size.x - 2 * font), canvas_size.y - 2 * font);
+  // As tall as the canvas allows, up to what a scene of a dozen tokens needs.
+  const ImVec2 size(std::min(font * 36, canvas_size.x - 2 * font), std::min(font * 44, canvas_size.y - 2 * font));
   const ImVec2 pos(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font);
   if (!begin_panel("KV cache", open, pos, size, probe, "panel.kv_cache")) return;
   const KvCacheView& view = model.view();
