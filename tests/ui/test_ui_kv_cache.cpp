@@ -67,9 +67,13 @@ TEST_SUITE("kv_cache") {
     REQUIRE(wait_for(app.state, [](const nlohmann::json& j) { return j.contains("kv_cache") && j["kv_cache"]["steps"] == 8; })
                 .is_object());
     settled(app.layout, "kv:play");
-    REQUIRE(click_until(app, "kv:play", [](const nlohmann::json& j) { return j["kv_cache"]["step"].get<int>() >= 1; }).is_object());
+    // Done as soon as play is on, so that a retry never clicks it off again.
+    REQUIRE(click_until(app, "kv:play", [](const nlohmann::json& j) {
+              return j["kv_cache"]["playing"] == true || j["kv_cache"]["step"].get<int>() >= 1;
+            }).is_object());
     // The window keeps drawing while play runs: later tokens arrive unprompted.
-    const nlohmann::json later = wait_for(app.state, [](const nlohmann::json& j) { return j["kv_cache"]["step"].get<int>() >= 3; });
+    const nlohmann::json later = wait_for(app.state, [](const nlohmann::json& j) { return j["kv_cache"]["step"].get<int>() >= 3; }, 30000);
+    INFO("the last state: " << load_json(app.state)["kv_cache"].dump());
     REQUIRE(later.is_object());
     CHECK(later["kv_cache"]["cache_rows"].get<int>() == later["kv_cache"]["step"].get<int>() + 1);
   }

@@ -88,6 +88,7 @@ void KvCacheModel::update(const attn::Trace& trace, const attn::Scenario& scenar
   }
   choice.step = std::clamp(choice.step, 0, std::max(0, n - 1));
   step_ = choice.step;
+  playing_ = choice.playing;
   explain_hover(scenario, choice);
 }
 
@@ -108,7 +109,8 @@ void KvCacheModel::explain_hover(const attn::Scenario& scenario, const KvCacheCh
 }
 
 nlohmann::json KvCacheModel::dump(bool open) const {
-  nlohmann::json j{{"open", open}, {"head", head_}, {"step", step_}, {"steps", steps()}, {"error", view_.error}};
+  nlohmann::json j{{"open", open}, {"head", head_}, {"step", step_}, {"steps", steps()}, {"playing", playing_},
+                   {"error", view_.error}};
   const attn::DecodeStep* s = current();
   j["new_row"] = s ? s->new_row : -1;
   j["cache_rows"] = s ? s->cache.tokens : 0;

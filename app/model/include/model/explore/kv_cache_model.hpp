@@ -57,6 +57,7 @@ class KvCacheModel {
 
   // The panel's state for --dump-state.
   nlohmann::json dump(bool open) const;
+  bool playing() const { return playing_; }
 
  private:
   void build(const attn::Trace& trace, const attn::Scenario& scenario);
@@ -66,6 +67,7 @@ class KvCacheModel {
   std::uint64_t generation_ = 0;
   int builds_ = 0;
   int head_ = 0, step_ = 0;
+  bool playing_ = false;
   std::optional<KvCacheChoice::Hover> hover_key_;
   int hover_step_ = -1;
   bool hover_ok_ = false;
