@@ -1,8 +1,8 @@
 // The "KV cache" panel under Xvfb: `--panel kv-cache` on kv_cache.json opens
 // the window with its step control and cache grids (--dump-layout), the
 // state dump reports the step, clicking "token >" advances the step and
-// grows the cache by one row, and play brings the next tokens by itself.
-// A refused scene says why instead of drawing.
+// grows the cache by one row. A refused scene says why instead of drawing.
+// (Play is tested in the model: tests/app/view/test_kv_cache_model.cpp.)
 #include <doctest/doctest.h>
 
 #include <string>
@@ -57,25 +57,10 @@ TEST_SUITE("kv_cache") {
     CHECK(kv["macs_cached"].get<long long>() < kv["macs_uncached"].get<long long>());
     settled(app.layout, "kv:next");
     const nlohmann::json after = click_until(app, "kv:next", [](const nlohmann::json& j) { return j["kv_cache"]["step"] == 3; });
+    INFO("the last state: " << load_json(app.state)["kv_cache"].dump() << (app.alive() ? std::string(", the app runs") : std::string(", the app has gone")));
     REQUIRE(after.is_object());
     CHECK(after["kv_cache"]["cache_rows"] == 4);
     CHECK(after["kv_cache"]["new_row"] == 3);
-  }
-
-  TEST_CASE("ui: play brings one token a second without any input") {
-    RunningApp app(kScene + " --panel kv-cache", "kv_play");
-    REQUIRE(wait_for(app.state, [](const nlohmann::json& j) { return j.contains("kv_cache") && j["kv_cache"]["steps"] == 8; })
-                .is_object());
-    settled(app.layout, "kv:play");
-    // Done as soon as play is on, so that a retry never clicks it off again.
-    REQUIRE(click_until(app, "kv:play", [](const nlohmann::json& j) {
-              return j["kv_cache"]["playing"] == true || j["kv_cache"]["step"].get<int>() >= 1;
-            }).is_object());
-    // The window keeps drawing while play runs: later tokens arrive unprompted.
-    const nlohmann::json later = wait_for(app.state, [](const nlohmann::json& j) { return j["kv_cache"]["step"].get<int>() >= 3; }, 30000);
-    INFO("the last state: " << load_json(app.state)["kv_cache"].dump());
-    REQUIRE(later.is_object());
-    CHECK(later["kv_cache"]["cache_rows"].get<int>() == later["kv_cache"]["step"].get<int>() + 1);
   }
 
   TEST_CASE("ui: a cross-attention scene is refused with the reason in the panel") {

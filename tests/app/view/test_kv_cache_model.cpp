@@ -84,12 +84,14 @@ TEST_CASE("kv cache model: play shows one token a second from where it started")
   choice.play_from = 2;
   m.update(trace, s, 1, 0, choice, 0.5);
   CHECK(m.step() == 2);
+  CHECK(m.dump(true)["playing"] == true);
   m.update(trace, s, 1, 0, choice, 0.6);  // 1.1 s in
   CHECK(m.step() == 3);
   CHECK(choice.playing);
   m.update(trace, s, 1, 0, choice, 60);  // long after: the last token, and play stops
   CHECK(m.step() == m.steps() - 1);
   CHECK_FALSE(choice.playing);
+  CHECK(m.dump(true)["playing"] == false);
 }
 
 TEST_CASE("kv cache model: scenes that cannot be decoded are refused with a reason") {
