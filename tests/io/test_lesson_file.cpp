@@ -209,6 +209,12 @@ TEST_CASE("lesson: header and structure") {
   doc = sample();
   doc["steps"][0].erase("title");
   CHECK(first_problem(doc) == "steps[0].title: missing (a short heading)");
+  // Panels are named: the KV cache panel is one of them, a typo is not.
+  doc = sample();
+  doc["steps"][0]["view"]["panels"] = {{"kv_cache", true}};
+  CHECK(problems_of(doc) == "");
+  doc["steps"][0]["view"]["panels"] = {{"kv_cahce", true}};
+  CHECK(problems_of(doc).find("kv_cahce: unknown key") != std::string::npos);
 }
 
 TEST_CASE("lesson: view timing and play ranges name real stages") {

@@ -54,10 +54,11 @@ bool write_screenshot(const std::string& path, int width, int height) {
 }
 
 void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model,
-                      const nlohmann::json& train, const nlohmann::json& flash) {
+                      const nlohmann::json& train, const nlohmann::json& extra) {
   nlohmann::json j;
   j["train"] = train;
-  j["flash"] = flash;
+  if (extra.is_object())
+    for (const auto& [key, value] : extra.items()) j[key] = value;
   j["revision"] = state.revision;
   j["document"] = state.document;
   j["assets_dir"] = state.assets_dir;

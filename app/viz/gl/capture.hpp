@@ -18,9 +18,9 @@ namespace viz {
 bool write_screenshot(const std::string& path, int width, int height);
 
 // `train`: the Train view's state (App::train_dump), reported as "train".
-// `flash`: the FlashAttention tiles panel (flash_tiles_dump), reported as "flash".
+// `extra`'s keys (a panel's state, e.g. "kv_cache") join the dump's top level.
 void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model,
-                      const nlohmann::json& train = nullptr, const nlohmann::json& flash = nullptr);
+                      const nlohmann::json& train = nullptr, const nlohmann::json& extra = nullptr);
 // Changes whenever something the state dump reports changes (cheap: no scenario).
 std::string state_dump_key(const AppState& state, const TraceModel& model);
 

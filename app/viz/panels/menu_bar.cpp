@@ -127,6 +127,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::MenuItem("Why scale (q·k histogram)", nullptr, &state.view.show_why_scale);
     ImGui::MenuItem("Convex hull of the values", nullptr, &state.view.show_hull);
     ImGui::MenuItem("FlashAttention tiles", nullptr, &state.view.show_flash_tiles);
+    ImGui::MenuItem("KV cache (generation token by token)", nullptr, &state.view.show_kv_cache);
     ImGui::Separator();
     if (ImGui::MenuItem("All heads side by side", nullptr, state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < n_heads; ++h)

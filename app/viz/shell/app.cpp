@@ -66,9 +66,11 @@ App::App(const Options& options, AppState initial)
     if (panel == "why-scale") state_.view.show_why_scale = true;
     if (panel == "hull") state_.view.show_hull = true;
     if (panel == "flash-tiles") state_.view.show_flash_tiles = true;
+    if (panel == "kv-cache") state_.view.show_kv_cache = true;
   }
   if (options.flash_blocks) std::tie(state_.view.flash.block_rows, state_.view.flash.block_cols) = *options.flash_blocks;
   if (options.flash_tile) state_.view.flash.tile = {options.flash_tile->first, options.flash_tile->second};
+  state_.view.kv_cache.step = options.kv_step;
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty()) {
@@ -193,7 +195,7 @@ int App::run_interactive() {
     autosave();
   }
   if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), flash_dump());
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), panels_dump());
   remember_settings();
   return 0;
 }
@@ -205,7 +207,9 @@ App::Pace App::wait_for_next_frame(int settle) {
   // input wakes the window at once all the same).
   const bool settling = settle > 0 && !(settle < 3 && model_.computing());
   const bool flash_playing = state_.view.show_flash_tiles && state_.view.flash.playing;  // one tile a second
-  if (settling || state_.clock.playing || flash_playing || state_.gesture.kind != CanvasGesture::Kind::None || export_job_) {
+  const bool kv_playing = state_.view.show_kv_cache && state_.view.kv_cache.playing;     // one token a second
+  if (settling || state_.clock.playing || flash_playing || kv_playing || state_.gesture.kind != CanvasGesture::Kind::None ||
+      export_job_) {
     platform_.poll();
     return Pace::Polled;
   }
@@ -292,7 +296,7 @@ int App::run_screenshot() {
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
   const bool ok = write_screenshot(options_.screenshot, w, h);
-  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), flash_dump());
+  if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), panels_dump());
   if (!ok) {
     std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
     return 1;

@@ -139,6 +139,10 @@ class App {
   void apply_train_options();  // --train and its companions, once
   nlohmann::json train_dump();  // the Train view in --dump-state
   nlohmann::json flash_dump() const;  // the FlashAttention tiles panel in --dump-state
+  // The explore panels' state for --dump-state: "flash" and "kv_cache".
+  nlohmann::json panels_dump() const {
+    return {{"flash", flash_dump()}, {"kv_cache", session_.kv_cache().dump(state_.view.show_kv_cache)}};
+  }
   bool train_options_applied_ = false;
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;

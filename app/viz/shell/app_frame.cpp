@@ -22,6 +22,7 @@
 #include "export/export_dialog.hpp"
 #include "explore/flash_tiles_panel.hpp"
 #include "explore/hull_panel.hpp"
+#include "explore/kv_cache_panel.hpp"
 #include "explore/why_scale_panel.hpp"
 #include "panels/menu_bar.hpp"
 #include "shell/shortcuts.hpp"
@@ -134,6 +135,9 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   if (state_.view.show_flash_tiles && model_.has_trace())
     draw_flash_tiles_panel(session_.flash_tiles().view(), state_.view.flash, state_.view.colour, &state_.view.show_flash_tiles,
                            p.canvas_pos, p.canvas_size, probe);
+  if (state_.view.show_kv_cache && model_.has_trace())
+    draw_kv_cache_panel(session_.kv_cache(), state_.view.kv_cache, state_.view.colour, &state_.view.show_kv_cache, p.canvas_pos,
+                        p.canvas_size, probe);
 }
 
 void App::frame(double dt) {
@@ -171,10 +175,10 @@ void App::frame(double dt) {
   remember_settings();
 
   if (!options_.dump_state.empty()) {
-    const nlohmann::json flash = flash_dump();
-    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump() + "/flash " + flash.dump();
+    const nlohmann::json panels = panels_dump();
+    std::string key = state_dump_key(state_, model_) + "/train " + train_dump().dump() + "/panels " + panels.dump();
     if (key != dumped_key_) {
-      write_state_dump(options_.dump_state, state_, model_, train_dump(), flash);
+      write_state_dump(options_.dump_state, state_, model_, train_dump(), panels);
       dumped_key_ = std::move(key);
     }
   }

@@ -130,10 +130,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
       ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides", "go-to", "file-changed", "save-conflict"}));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
-  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale, hull or flash-tiles (repeatable)")
-      ->check(CLI::IsMember({"why-scale", "hull", "flash-tiles"}));
+  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale, hull, flash-tiles or kv-cache (repeatable)")
+      ->check(CLI::IsMember({"why-scale", "hull", "flash-tiles", "kv-cache"}));
   app.add_option("--flash-blocks", flash_blocks, "The FlashAttention tiles panel's block sizes B_r,B_c (e.g. 2,4)");
   app.add_option("--flash-tile", flash_tile, "The tile it shows: I,J (query block, key block, from 0)");
+  app.add_option("--kv-step", o.kv_step, "With --panel kv-cache: show this token's step, counted from 0")->check(CLI::Range(0, 100000));
   app.add_option("--train", o.train_task,
                  "Open the Train view on this task: copy, reverse, sort, previous-token, induction or key-value")
       ->check(CLI::IsMember({"copy", "reverse", "sort", "previous-token", "induction", "key-value"}));

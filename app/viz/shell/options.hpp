@@ -52,9 +52,10 @@ struct Options {
   bool presentation = false;
   int ui_scale_percent = 0;          // 75..250; 0: follow the monitor
   bool spotlight = false;            // start with the spotlight on
-  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull", "flash-tiles"
+  std::vector<std::string> panels;   // explore panels open at start: "why-scale", "hull", "flash-tiles", "kv-cache"
   std::optional<std::pair<int, int>> flash_blocks;  // --flash-blocks R,C: the tiles panel's B_r, B_c
   std::optional<std::pair<int, int>> flash_tile;    // --flash-tile I,J: the tile it shows
+  int kv_step = 0;                   // the KV cache panel's step at start (--kv-step)
   bool test_mode = false;            // UI tests: the user's settings are neither read nor written
   std::string config_dir;            // instead of $XDG_CONFIG_HOME/attnviz (tests of what is remembered)
 

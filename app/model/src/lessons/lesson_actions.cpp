@@ -90,6 +90,7 @@ void lesson_step(AppState& s, int step) {
     if (panel == "why_scale") s.view.show_why_scale = shown;
     if (panel == "hull") s.view.show_hull = shown;
     if (panel == "flash_tiles") s.view.show_flash_tiles = shown;
+    if (panel == "kv_cache") s.view.show_kv_cache = shown;
   }
   s.view_request = v;
   s.view_request_at_end = false;

@@ -51,6 +51,8 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
     if (state_.view.flash.playing) state_.view.flash.play_seconds += dt;
     flash_.update(trace_.trace(), trace_.generation(), state_.view.head, state_.view.flash);
   }
+  if (state_.view.show_kv_cache)
+    kv_cache_.update(trace_.trace(), trace_.scenario(), trace_.generation(), state_.view.head, state_.view.kv_cache, dt);
   apply_start_view();
   derive_view(dt, canvas, at_end);
   if (state_.train.open) train_grids();

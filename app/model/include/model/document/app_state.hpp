@@ -19,6 +19,7 @@
 #include "model/animation/clock.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/compare/compare.hpp"
+#include "model/explore/kv_cache_choice.hpp"
 #include "model/settings/config_files.hpp"
 #include "model/lessons/lesson_session.hpp"
 #include "model/document/shape_memory.hpp"
@@ -124,6 +125,8 @@ struct ViewOptions {
   bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
   bool show_flash_tiles = false;                    // the "FlashAttention tiles" panel
   FlashTilesState flash;                            // its blocks, tile and play
+  bool show_kv_cache = false;  // the KV cache panel (View menu, lessons)
+  KvCacheChoice kv_cache;
   ViewTransform transform;
   ColourOptions colour;        // theme, colourmaps, contrast (remembered in the settings)
 };

@@ -28,6 +28,7 @@
 #include "model/explore/explain_cache.hpp"
 #include "model/explore/flash_tiles.hpp"
 #include "model/explore/hull_view.hpp"
+#include "model/explore/kv_cache_model.hpp"
 #include "model/explore/why_scale_model.hpp"
 #include "model/files/disk_watcher.hpp"
 #include "model/files/file_loader.hpp"
@@ -101,6 +102,7 @@ class Session {
   WhyScaleModel& why_scale() { return why_scale_; }  // its panel edits the inputs
   HullModel& hull() { return hull_; }                // its panel edits the choices
   const FlashTilesModel& flash_tiles() const { return flash_; }  // its panel edits state().view.flash
+  const KvCacheModel& kv_cache() const { return kv_cache_; }  // its panel edits state().view.kv_cache
   const CompareTraces& compare_traces() const { return compare_traces_; }
   const std::optional<CompareGrids>& compare_grids() const { return compare_grids_; }
   const std::string& compare_error() const { return compare_error_; }
@@ -165,6 +167,7 @@ class Session {
   WhyScaleModel why_scale_;
   HullModel hull_;
   FlashTilesModel flash_;
+  KvCacheModel kv_cache_;
   CompareTraces compare_traces_;
   std::optional<CompareGrids> compare_grids_;
   std::string compare_error_;

@@ -47,7 +47,7 @@ struct LessonView {
   std::string time_stage;               // Time::StageEnd
   std::string play_from, play_to;       // both set: play that range on entering
   std::string granularity;              // "", "stage", "row" or "cell"
-  std::vector<std::pair<std::string, bool>> panels;  // "editor", "inspector", "why_scale", "hull", "flash_tiles"
+  std::vector<std::pair<std::string, bool>> panels;  // "editor", "inspector", "why_scale", "hull", "flash_tiles", "kv_cache"
 };
 
 struct LessonQuestion {
