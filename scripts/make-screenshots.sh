@@ -46,6 +46,10 @@ echo "docs/modern-gqa.png: grouped-query attention, 4 query heads reading 2 shar
 shot assets/scenarios/grouped_query.json --screenshot docs/modern-gqa.png --size 1600x1000 --inspect scores:1:5:2
 echo "docs/rope-dial.png: a rotated query pinned, its pairs as arrows on the RoPE dial in the inspector"
 shot assets/scenarios/rope.json --screenshot docs/rope-dial.png --size 1280x800 --inspect q_rope:0:5:1
+echo "docs/flash-tiles.png: the FlashAttention tiles panel, blocks of 3 queries x 4 keys, the tile of query block 1 and key block 1"
+shot assets/scenarios/flash_tiles.json --panel flash-tiles --flash-blocks 3,4 --flash-tile 1,1 --screenshot docs/flash-tiles.png --size 1600x1000
+echo "docs/kv-cache.png: the KV cache panel mid-generation, token 5 of 8 arriving, its K and V rows appended to the caches"
+shot assets/scenarios/kv_cache.json --panel kv-cache --kv-step 4 --screenshot docs/kv-cache.png --size 1600x1000
 echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"
 shot --export docs/animation.gif --size 1280x720 --fps 5
 echo "done: $(ls docs/*.png docs/*.gif | tr '\n' ' ')"

@@ -206,8 +206,11 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   // Wider than a narrow canvas if need be (it may cover a side panel): the
   // tile's lines need room for a formula beside their cells.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const ImVec2 size(std::min(font * 46, display.x - 2 * font), std::min(font * 56, display.y - canvas_pos.y - 2 * font));
-  const ImVec2 pos(std::max(font, canvas_pos.x + canvas_size.x - size.x - font), canvas_pos.y + font * 0.5f);
+  // Wider than a small canvas, it may cover the inspector on the right, but
+  // never the editor or the lesson panel on the left (a lesson's Next).
+  const float left = canvas_pos.x + font * 0.5f;
+  const ImVec2 size(std::min(font * 46, display.x - left - font * 0.5f), std::min(font * 56, display.y - canvas_pos.y - 2 * font));
+  const ImVec2 pos(std::max(left, canvas_pos.x + canvas_size.x - size.x - font), canvas_pos.y + font * 0.5f);
   if (!begin_panel("FlashAttention tiles", open, pos, size, probe, "panel.flash")) return;
   state.hover.reset();  // set again below while the mouse is on a cell
   ImGui::TextWrapped("Head %d, tile by tile: B_r queries meet B_c keys at a time; a running max m and sum ℓ stand in "
