@@ -182,14 +182,28 @@ TEST_SUITE("colours") {
     const nlohmann::json before = settled(app.layout, "menu:View");
     REQUIRE(before.is_object());
     REQUIRE(before["texture_uploads"].get<int>() > 0);
-    click_widget(before, "menu:View");
-    const nlohmann::json menu = settled(app.layout, "menu:Colours");
-    REQUIRE_MESSAGE(menu.is_object(), "the View menu did not open");
-    hover_widget(menu, "menu:Colours");
-    const nlohmann::json colours = settled(app.layout, "colours:contrast row");
-    REQUIRE_MESSAGE(colours.is_object(), "the Colours menu did not open");
-    click_widget(colours, "colours:contrast row");
-    const nlohmann::json changed = wait_for(app.state, [](const nlohmann::json& j) { return j["colour"]["contrast"] == "row"; });
+    // View > Colours > Per row. A loaded machine (the suites run side by
+    // side) can drop a click on the submenu's entry: open the menus again
+    // and click again, up to three times.
+    // (The layout dump keeps a widget's last rectangle after it closes, so
+    // each try closes the menus and opens them again.)
+    nlohmann::json changed;
+    for (int attempt = 0; attempt < 3 && !changed.is_object(); ++attempt) {
+      if (attempt > 0) {
+        key("Escape");
+        key("Escape");
+      }
+      const nlohmann::json bar = settled(app.layout, "menu:View");
+      REQUIRE(bar.is_object());
+      click_widget(bar, "menu:View");
+      const nlohmann::json menu = settled(app.layout, "menu:Colours");
+      REQUIRE_MESSAGE(menu.is_object(), "the View menu did not open");
+      hover_widget(menu, "menu:Colours");
+      const nlohmann::json colours = settled(app.layout, "colours:contrast row");
+      REQUIRE_MESSAGE(colours.is_object(), "the Colours menu did not open");
+      click_widget(colours, "colours:contrast row");
+      changed = wait_for(app.state, [](const nlohmann::json& j) { return j["colour"]["contrast"] == "row"; }, 5000);
+    }
     REQUIRE_MESSAGE(changed.is_object(), "choosing Per row did not change the contrast");
     const int uploads = before["texture_uploads"].get<int>();
     const nlohmann::json after = wait_for(app.layout, [&](const nlohmann::json& j) { return j["texture_uploads"].get<int>() > uploads; });
