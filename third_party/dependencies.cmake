@@ -32,6 +32,19 @@ if(NOT TARGET simdjson::simdjson)
   message(STATUS "attnviz: simdjson not found; large files are read with nlohmann-json only")
 endif()
 
+# --- PCRE2 (Unicode regular expressions: the tokenizers' split patterns) -------
+# Debian's libpcre2-dev. Required: GPT-2's pattern needs \p{L} and \p{N}.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(PCRE2 QUIET IMPORTED_TARGET libpcre2-8)
+endif()
+if(NOT PCRE2_FOUND)
+  message(FATAL_ERROR "attnviz: PCRE2 not found; install libpcre2-dev (make deps does)")
+endif()
+add_library(attnviz_pcre2 INTERFACE)
+target_link_libraries(attnviz_pcre2 INTERFACE PkgConfig::PCRE2)
+target_compile_definitions(attnviz_pcre2 INTERFACE PCRE2_CODE_UNIT_WIDTH=8)
+
 # --- CLI11 2.1.2 (argument parsing) -------------------------------------------
 find_package(CLI11 2.1 QUIET)
 if(NOT TARGET CLI11::CLI11)
