@@ -137,3 +137,25 @@ TEST_CASE("a failed save reports the path and keeps the old file") {
   }
   check_same(good, attn::io::load_scenario(path));
 }
+
+TEST_CASE("rope.frequencies (a checkpoint's rescaled RoPE) round-trip exactly and are checked") {
+  json doc = attn::io::test::self_attention_sample();
+  // d_k = 3 in the sample: two thirds of it rotate, one pair.
+  doc["rope"] = {{"base", 500000}, {"fraction", 0.67}, {"frequencies", {1.0 / 3.0}}};
+  doc["score"] = "dot";
+  ScenarioFile f;
+  try {
+    f = attn::io::parse_scenario(doc.dump());
+  } catch (const attn::io::FormatError& e) {
+    FAIL(std::string(e.what()));
+  }
+  const ScenarioFile back = attn::io::parse_scenario(attn::io::scenario_to_json(f).dump());
+  check_same(f, back);
+  CHECK(back.scenario.rope.frequencies == std::vector<double>{1.0 / 3.0});
+  doc["rope"]["frequencies"] = {-2.0};
+  CHECK_THROWS_WITH_AS(attn::io::parse_scenario(doc.dump()), doctest::Contains("rope.frequencies[0]: must be a positive number"),
+                       attn::io::FormatError);
+  doc["rope"]["frequencies"] = {1.0, 2.0};
+  CHECK_THROWS_WITH_AS(attn::io::parse_scenario(doc.dump()), doctest::Contains("rope.frequencies: 2 given, but 2 rotated dimensions make 1 pair"),
+                       attn::io::FormatError);
+}

@@ -14,7 +14,7 @@ namespace attn {
 // GPT-NeoX counts them (validate() requires it even and at least 2).
 int rope_dims(const Rope& rope, int d_k);
 
-// θ_i = base^(−2i/r) for pair i of r rotated dimensions.
+// θ_i = base^(−2i/r) for pair i of r rotated dimensions, or rope.frequencies[i].
 double rope_theta(const Rope& rope, int rotated, int pair);
 
 // The pair a dimension belongs to: pair i, its two dimensions (the one that

@@ -54,8 +54,12 @@ struct Rope {
   double fraction = 1.0;
   RopePairing pairing = RopePairing::Half;
   int offset = 0;  // the first token's position (a KV cache continues from here)
+  // One angle per position for each rotated pair, when a checkpoint rescales
+  // them (Llama 3.1's rope_scaling); empty: θ_i = base^(−2i/r).
+  std::vector<double> frequencies;
   bool operator==(const Rope& o) const {
-    return on == o.on && base == o.base && fraction == o.fraction && pairing == o.pairing && offset == o.offset;
+    return on == o.on && base == o.base && fraction == o.fraction && pairing == o.pairing && offset == o.offset &&
+           frequencies == o.frequencies;
   }
   bool operator!=(const Rope& o) const { return !(*this == o); }
 };

@@ -260,9 +260,13 @@ void explain_rope(const Context& x) {
   x.e.note = "dimensions " + std::to_string(p->a) + " and " + std::to_string(p->b) + " form pair " +
              std::to_string(p->pair) + " (" + (x.s.rope.pairing == RopePairing::Half ? "half" : "interleaved") +
              " pairing), turned together at position m = " + std::to_string(pos);
-  x.e.steps.push_back({"θ_i = base^(−2i/r)", {{"base", x.s.rope.base, "^", "−2·" + std::to_string(p->pair) + "/" +
-                                               std::to_string(rotated), -2.0 * p->pair / rotated, theta}},
-                       "θ_" + std::to_string(p->pair) + " = " + format_number(theta, 6), theta});
+  if (x.s.rope.frequencies.empty())
+    x.e.steps.push_back({"θ_i = base^(−2i/r)", {{"base", x.s.rope.base, "^", "−2·" + std::to_string(p->pair) + "/" +
+                                                 std::to_string(rotated), -2.0 * p->pair / rotated, theta}},
+                         "θ_" + std::to_string(p->pair) + " = " + format_number(theta, 6), theta});
+  else  // a checkpoint's rope_scaling rescaled the ladder: the value is the model's own
+    x.e.steps.push_back({"θ_i from the model's rope_scaling", {{"θ", theta, "", "", 0, theta}},
+                         "θ_" + std::to_string(p->pair) + " = " + format_number(theta, 6), theta});
   x.e.steps.push_back({"angle = m × θ_i", {{"m", double(pos), "×", "θ", theta, angle}},
                        std::to_string(pos) + " × " + format_number(theta, 6) + " = " + format_number(angle), angle});
   x.e.steps.push_back({"cos and sin", {{"angle", angle, "cos", "", 0, c}, {"angle", angle, "sin", "", 0, sn}},

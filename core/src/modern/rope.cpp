@@ -10,6 +10,7 @@ namespace attn {
 int rope_dims(const Rope& rope, int d_k) { return static_cast<int>(std::floor(rope.fraction * d_k + 1e-9)); }
 
 double rope_theta(const Rope& rope, int rotated, int pair) {
+  if (!rope.frequencies.empty()) return rope.frequencies[static_cast<std::size_t>(pair)];  // validate() sized it
   return std::pow(rope.base, -2.0 * pair / rotated);
 }
 

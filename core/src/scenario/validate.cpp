@@ -144,6 +144,16 @@ std::string check_rope(const Scenario& s, const Dims& d) {
        << " dimensions; RoPE needs an even number, at least 2";
     return os.str();
   }
+  if (!r.frequencies.empty()) {
+    if (static_cast<int>(r.frequencies.size()) != rotated / 2)
+      return "rope.frequencies: " + std::to_string(r.frequencies.size()) + " given, but " + std::to_string(rotated) +
+             " rotated dimensions make " + std::to_string(rotated / 2) + (rotated == 2 ? " pair" : " pairs");
+    for (std::size_t i = 0; i < r.frequencies.size(); ++i)
+      if (!(std::isfinite(r.frequencies[i]) && r.frequencies[i] > 0)) {
+        os << "rope.frequencies[" << i << "]: must be a positive number, got " << r.frequencies[i];
+        return os.str();
+      }
+  }
   return {};
 }
 

@@ -128,7 +128,7 @@ void read_rope(const json& j, Scenario& s) {
     return;
   }
   if (!j.is_object()) fail("rope", "expected an object such as {\"base\": 10000} or true, got " + describe(j));
-  only_keys(j, "rope", {"base", "fraction", "pairing", "offset"});
+  only_keys(j, "rope", {"base", "fraction", "pairing", "offset", "frequencies"});
   s.rope.on = true;
   if (const json* v = member(j, "base")) s.rope.base = read_number(*v, "rope.base");
   if (const json* v = member(j, "fraction")) s.rope.fraction = read_number(*v, "rope.fraction");
@@ -136,6 +136,11 @@ void read_rope(const json& j, Scenario& s) {
     s.rope.pairing = read_choice<RopePairing>(*v, "rope.pairing",
                                               {{"half", RopePairing::Half}, {"interleaved", RopePairing::Interleaved}});
   if (const json* v = member(j, "offset")) s.rope.offset = read_int(*v, "rope.offset", 0, 100000000);
+  if (const json* v = member(j, "frequencies")) {
+    if (!v->is_array() || v->size() > 65536) fail("rope.frequencies", "expected an array of numbers, one per rotated pair");
+    for (std::size_t i = 0; i < v->size(); ++i)
+      s.rope.frequencies.push_back(read_number((*v)[i], "rope.frequencies[" + std::to_string(i) + "]"));
+  }
 }
 
 // Each head that carries its group's keys and values has both.

@@ -107,6 +107,7 @@ void write_options(const Scenario& s, json& out) {
                    {"fraction", s.rope.fraction},
                    {"pairing", s.rope.pairing == RopePairing::Interleaved ? "interleaved" : "half"},
                    {"offset", s.rope.offset}};
+    if (!s.rope.frequencies.empty()) out["rope"]["frequencies"] = s.rope.frequencies;
   }
   if (s.n_kv_heads > 0) out["n_kv_heads"] = s.n_kv_heads;
 }

@@ -1,0 +1,77 @@
+#pragma once
+// A checkpoint's forward pass on a list of token ids, keeping every layer's
+// attention weights: what the overview draws, what a head's scene is cut
+// from, and what `attn model attention` writes. Computed in float (fast, what
+// the app shows) or double (what the tests compare to PyTorch at 1e-9).
+#include <Eigen/Dense>
+#include <functional>
+#include <vector>
+
+#include "attn/hf/checkpoint.hpp"
+
+namespace attn::hf {
+
+template <class S>
+using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+
+enum class AblationMode {
+  Zero,  // the head's output (weights x V) becomes 0
+  Mean,  // each position gets the head's mean output over the sequence
+};
+
+struct HeadRef {
+  int layer = 0, head = 0;
+  bool operator==(const HeadRef& o) const { return layer == o.layer && head == o.head; }
+  bool operator<(const HeadRef& o) const { return layer != o.layer ? layer < o.layer : head < o.head; }
+};
+
+struct ForwardOptions {
+  std::vector<HeadRef> heads_off;
+  AblationMode mode = AblationMode::Zero;
+  bool keep_attentions = true;  // every layer's [head] (n, n) weights
+  bool keep_details = false;    // every layer's input, head outputs, outputs (tests, scenes)
+  int max_threads = 0;          // 0: every CPU this process may use
+  // After each layer, with the number done; returning false cancels (the
+  // result then has cancelled = true and only the layers done).
+  std::function<bool(int layers_done)> progress;
+};
+
+template <class S>
+struct LayerRecord {
+  std::vector<MatX<S>> attentions;    // [head] (n, n), masked entries exactly 0
+  MatX<S> input;                      // the residual stream entering the layer (details)
+  MatX<S> attn_input;                 // after the pre-norm; BERT: the input itself (details)
+  std::vector<MatX<S>> head_outputs;  // [head] (n, head_dim), after any switch-off (details)
+  MatX<S> attn_output;                // after W_O and its bias (details)
+  MatX<S> output;                     // the layer's output (details)
+};
+
+template <class S>
+struct ForwardResult {
+  std::vector<int> ids;
+  MatX<S> embeddings;  // (n, d): what enters layer 0
+  std::vector<LayerRecord<S>> layers;
+  MatX<S> final;  // (n, d) after the final norm (BERT: the last layer's output)
+  bool cancelled = false;
+};
+
+// Throws ModelError for ids outside the vocabulary, more tokens than the
+// model has positions for, no tokens, or a head to switch off that does not
+// exist; and for any tensor the family needs that is missing or malformed.
+template <class S>
+ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& options = {});
+
+// The next-token logits at `position` (causal families): the final hidden
+// state times the output embedding, read from the mapping row by row.
+template <class S>
+std::vector<S> logits_at(const Checkpoint& ck, const ForwardResult<S>& r, int position);
+
+struct Prediction {
+  int id = 0;
+  double probability = 0;
+};
+// The k most probable ids under the softmax of `logits`, most probable first.
+template <class S>
+std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k);
+
+}  // namespace attn::hf

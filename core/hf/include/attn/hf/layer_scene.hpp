@@ -1,0 +1,31 @@
+#pragma once
+// One layer of a real model as an ordinary scenario, so every grid, the
+// inspector, the explanations, compare and export work on it unchanged:
+// X is the layer's attention input (after its norm), each head carries its
+// slices of W_Q, W_K and W_V, then W_O of the whole layer.
+#include <string>
+#include <vector>
+
+#include "attn/hf/forward.hpp"
+#include "attn/scenario.hpp"
+
+namespace attn::hf {
+
+// A bias enters as the weight of a constant input: when the family has
+// Q/K/V biases, X gains a last column of ones ("bias") and each W a last
+// row holding the bias, so X·W is exactly X·W + b and every cell's
+// explanation shows the bias as one more term. W_O's bias is not part of the
+// scene's output (the core's output is concat·W_O); `output_bias` returns it.
+struct LayerScene {
+  Scenario scenario;
+  bool bias_column = false;     // X's last column is the constant 1
+  std::vector<double> output_bias;  // W_O's bias, added after the scene's output (empty if none)
+  std::string description;      // what the scene is, for its title and notes
+};
+
+// `r` must come from run_forward<double> with keep_details. `tokens` labels
+// the rows (may be empty). Throws ModelError for a layer out of range.
+LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int layer,
+                       const std::vector<std::string>& tokens);
+
+}  // namespace attn::hf

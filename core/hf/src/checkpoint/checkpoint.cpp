@@ -1,0 +1,119 @@
+#include "attn/hf/checkpoint.hpp"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "attn/hf/model_error.hpp"
+
+namespace attn::hf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// config.json and the index are a few kilobytes; a megabyte-sized one is not
+// a Hugging Face file.
+constexpr std::uintmax_t kMaxSmallFileBytes = 64u << 20;
+
+std::string read_small_file(const fs::path& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw ModelError(path.filename().string() + ": cannot read (" + ec.message() + ")");
+  if (size > kMaxSmallFileBytes)
+    throw ModelError(path.filename().string() + ": " + std::to_string(size >> 20) + " MB is far too large for this file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError(path.filename().string() + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The shards model.safetensors.index.json names, each a plain file name in
+// the folder: a "../" or an absolute path is refused, never followed.
+std::vector<std::string> shard_names(const fs::path& index_path) {
+  nlohmann::json index;
+  try {
+    index = nlohmann::json::parse(read_small_file(index_path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ModelError("model.safetensors.index.json: not valid JSON (" + std::string(e.what()) + ")");
+  }
+  if (!index.is_object() || !index.contains("weight_map") || !index["weight_map"].is_object())
+    throw ModelError("model.safetensors.index.json: no \"weight_map\" object");
+  std::set<std::string> names;
+  for (const auto& [tensor, file] : index["weight_map"].items()) {
+    if (!file.is_string()) throw ModelError("model.safetensors.index.json: the file of \"" + tensor + "\" is not a string");
+    const std::string name = file.get<std::string>();
+    if (name.empty() || name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
+        name == "..")
+      throw ModelError("model.safetensors.index.json: \"" + name + "\" is not a file name in the model folder");
+    names.insert(name);
+  }
+  if (names.empty()) throw ModelError("model.safetensors.index.json: the weight_map names no file");
+  return {names.begin(), names.end()};
+}
+
+}  // namespace
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ModelError(dir.string() + ": not a folder (a model is a folder with config.json)");
+  auto ck = std::make_shared<Checkpoint>();
+  ck->dir_ = dir;
+  const fs::path config = dir / "config.json";
+  if (!fs::exists(config, ec)) throw ModelError(dir.string() + ": no config.json, so this is not a Hugging Face model folder");
+  ck->config_ = parse_model_config(read_small_file(config));
+
+  std::vector<std::string> files;
+  if (fs::exists(dir / "model.safetensors", ec))
+    files.push_back("model.safetensors");
+  else if (fs::exists(dir / "model.safetensors.index.json", ec))
+    files = shard_names(dir / "model.safetensors.index.json");
+  else if (fs::exists(dir / "pytorch_model.bin", ec))
+    throw ModelError(dir.string() + ": only pytorch_model.bin is here; attnviz reads safetensors files (save the model "
+                                    "with save_pretrained(..., safe_serialization=True))");
+  else
+    throw ModelError(dir.string() + ": no model.safetensors and no model.safetensors.index.json");
+  for (const auto& name : files) {
+    if (!fs::exists(dir / name, ec))
+      throw ModelError(name + ": missing, though model.safetensors.index.json names it (an incomplete download?)");
+    ck->files_.push_back(SafetensorsFile::open(dir / name));
+  }
+  return ck;
+}
+
+std::size_t Checkpoint::weight_bytes() const {
+  std::size_t total = 0;
+  for (const auto& f : files_) total += f->file_bytes();
+  return total;
+}
+
+TensorRef Checkpoint::find(const std::string& name) const {
+  const std::string prefixes[] = {"", config_.prefix_hint, "transformer.", "bert.", "model."};
+  for (const auto& prefix : prefixes)
+    for (const auto& f : files_)
+      if (const TensorInfo* t = f->find(prefix + name)) return {t, f.get()};
+  return {};
+}
+
+TensorRef Checkpoint::tensor(const std::string& name, const std::vector<std::int64_t>& shape) const {
+  TensorRef r = find(name);
+  if (!r.info) throw ModelError("the weights have no tensor \"" + name + "\" (is this a " + config_.family_name() + " model?)");
+  if (!r.info->dtype)
+    throw ModelError(r.info->name + ": dtype " + r.info->dtype_name +
+                     " is not supported (F32, F16 and BF16 are; quantized weights are not)");
+  if (r.info->shape != shape)
+    throw ModelError(r.info->name + ": shape " + shape_text(r.info->shape) + ", but config.json implies " +
+                     shape_text(shape));
+  return r;
+}
+
+}  // namespace attn::hf

@@ -1,0 +1,100 @@
+#include "forward/block_math.hpp"
+
+#include <cmath>
+
+#include "attn/parallel.hpp"
+
+namespace attn::hf::detail {
+
+template <class S>
+MatX<S> layer_norm(const MatX<S>& x, const RowX<S>& w, const RowX<S>& b, double eps) {
+  MatX<S> out(x.rows(), x.cols());
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    const S mean = x.row(i).mean();
+    const RowX<S> centred = x.row(i).array() - mean;
+    const S var = centred.squaredNorm() / static_cast<S>(x.cols());
+    const S inv = S(1) / std::sqrt(var + static_cast<S>(eps));
+    out.row(i) = (centred.array() * inv * w.array() + b.array()).matrix();
+  }
+  return out;
+}
+
+template <class S>
+MatX<S> rms_norm(const MatX<S>& x, const RowX<S>& w, double eps) {
+  MatX<S> out(x.rows(), x.cols());
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    const S ms = x.row(i).squaredNorm() / static_cast<S>(x.cols());
+    const S inv = S(1) / std::sqrt(ms + static_cast<S>(eps));
+    out.row(i) = (x.row(i).array() * inv * w.array()).matrix();
+  }
+  return out;
+}
+
+template <class S>
+void activate(MatX<S>& x, Activation a) {
+  const S k = static_cast<S>(std::sqrt(2.0 / std::acos(-1.0)));
+  S* p = x.data();
+  const Eigen::Index n = x.size();
+  switch (a) {
+    case Activation::GeluTanh:  // GPT-2's gelu_new
+      for (Eigen::Index i = 0; i < n; ++i)
+        p[i] = S(0.5) * p[i] * (S(1) + std::tanh(k * (p[i] + S(0.044715) * p[i] * p[i] * p[i])));
+      return;
+    case Activation::GeluErf:
+      for (Eigen::Index i = 0; i < n; ++i) p[i] = S(0.5) * p[i] * (S(1) + std::erf(p[i] / std::sqrt(S(2))));
+      return;
+    case Activation::Relu:
+      for (Eigen::Index i = 0; i < n; ++i) p[i] = p[i] > S(0) ? p[i] : S(0);
+      return;
+    case Activation::SiluGated:
+      for (Eigen::Index i = 0; i < n; ++i) p[i] = p[i] / (S(1) + std::exp(-p[i]));
+      return;
+  }
+}
+
+template <class S>
+void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<double>& inv_freq) {
+  const int half = head_dim / 2;
+  for (Eigen::Index pos = 0; pos < x.rows(); ++pos) {
+    for (int i = 0; i < half; ++i) {
+      // The angle in double whatever S is: position x frequency loses digits
+      // fast in float at long contexts.
+      const double angle = static_cast<double>(pos) * inv_freq[static_cast<std::size_t>(i)];
+      const S c = static_cast<S>(std::cos(angle)), s = static_cast<S>(std::sin(angle));
+      for (int h = 0; h < heads; ++h) {
+        S& a = x(pos, h * head_dim + i);
+        S& b = x(pos, h * head_dim + i + half);
+        const S a0 = a, b0 = b;
+        a = a0 * c - b0 * s;
+        b = b0 * c + a0 * s;
+      }
+    }
+  }
+}
+
+template <class S>
+MatX<S> affine(const MatX<S>& x, const MatX<S>& w, const RowX<S>& bias, int threads) {
+  constexpr int kBlock = 128;  // columns per task: fixed, so the sums never depend on the thread count
+  MatX<S> y(x.rows(), w.cols());
+  const int blocks = static_cast<int>((w.cols() + kBlock - 1) / kBlock);
+  const double work = static_cast<double>(x.rows()) * static_cast<double>(x.cols()) * kBlock;
+  parallel_for(blocks, threads, work, [&](int b) {
+    const Eigen::Index c0 = static_cast<Eigen::Index>(b) * kBlock;
+    const Eigen::Index cols = std::min<Eigen::Index>(kBlock, w.cols() - c0);
+    y.middleCols(c0, cols).noalias() = x * w.middleCols(c0, cols);
+    if (bias.size() > 0) y.middleCols(c0, cols).rowwise() += bias.segment(c0, cols);
+  });
+  return y;
+}
+
+#define ATTN_HF_INSTANTIATE(S)                                                                      \
+  template MatX<S> layer_norm<S>(const MatX<S>&, const RowX<S>&, const RowX<S>&, double);           \
+  template MatX<S> rms_norm<S>(const MatX<S>&, const RowX<S>&, double);                             \
+  template void activate<S>(MatX<S>&, Activation);                                                  \
+  template void apply_rope_half<S>(MatX<S>&, int, int, const std::vector<double>&);                 \
+  template MatX<S> affine<S>(const MatX<S>&, const MatX<S>&, const RowX<S>&, int);
+ATTN_HF_INSTANTIATE(float)
+ATTN_HF_INSTANTIATE(double)
+#undef ATTN_HF_INSTANTIATE
+
+}  // namespace attn::hf::detail

@@ -1,0 +1,27 @@
+#pragma once
+// The element-wise pieces of a transformer block, as the published model
+// definitions write them: LayerNorm, RMSNorm, the activations, RoPE's
+// half-split rotation, and a matrix product split over threads.
+#include "attn/hf/model_config.hpp"
+#include "forward/tensor_load.hpp"
+
+namespace attn::hf::detail {
+
+// (x - mean) / sqrt(var + eps) * w + b per row, var without Bessel's correction.
+template <class S>
+MatX<S> layer_norm(const MatX<S>& x, const RowX<S>& w, const RowX<S>& b, double eps);
+// x / sqrt(mean(x^2) + eps) * w per row (Llama, Qwen2, Mistral).
+template <class S>
+MatX<S> rms_norm(const MatX<S>& x, const RowX<S>& w, double eps);
+template <class S>
+void activate(MatX<S>& x, Activation a);  // in place; SiluGated applies SiLU only
+// Rotates each head's columns of `x` (rows = positions from 0) in Llama's
+// half convention: dimension i pairs with i + head_dim/2.
+template <class S>
+void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<double>& inv_freq);
+// x * w (+ bias), the columns computed in fixed blocks spread over threads:
+// the same blocks whatever the thread count, so results are identical.
+template <class S>
+MatX<S> affine(const MatX<S>& x, const MatX<S>& w, const RowX<S>& bias, int threads);
+
+}  // namespace attn::hf::detail

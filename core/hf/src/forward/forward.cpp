@@ -1,0 +1,177 @@
+#include "attn/hf/forward.hpp"
+
+#include <algorithm>
+
+#include "attn/hf/model_error.hpp"
+#include "forward/block_math.hpp"
+#include "forward/layer_attention.hpp"
+#include "forward/layer_weights.hpp"
+
+namespace attn::hf {
+
+namespace {
+
+using detail::RowX;
+
+void check_inputs(const ModelConfig& c, const std::vector<int>& ids, const ForwardOptions& o) {
+  if (ids.empty()) throw ModelError("no tokens to run the model on");
+  if (c.family != Family::Llama && static_cast<long long>(ids.size()) > c.max_positions)
+    throw ModelError(std::to_string(ids.size()) + " tokens, but this " + c.family_name() + " model has positions for " +
+                     std::to_string(c.max_positions));
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] < 0 || ids[i] >= c.vocab)
+      throw ModelError("token " + std::to_string(i) + " has id " + std::to_string(ids[i]) + ", outside the vocabulary of " +
+                       std::to_string(c.vocab));
+  for (const auto& h : o.heads_off)
+    if (h.layer < 0 || h.layer >= c.n_layers || h.head < 0 || h.head >= c.n_heads)
+      throw ModelError("head " + std::to_string(h.layer) + "." + std::to_string(h.head) + " does not exist (the model has " +
+                       std::to_string(c.n_layers) + " layers of " + std::to_string(c.n_heads) + " heads)");
+}
+
+template <class S>
+MatX<S> embed(const Checkpoint& ck, const detail::EmbeddingTensors& e, const std::vector<int>& ids) {
+  const auto& c = ck.config();
+  MatX<S> x = detail::load_rows<S>(e.tokens, c.d_model, ids);
+  if (e.positions.info) {
+    std::vector<int> positions(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) positions[i] = static_cast<int>(i);
+    x += detail::load_rows<S>(e.positions, c.d_model, positions);
+  }
+  if (e.types.info) {  // every token is segment 0: one sentence
+    const MatX<S> type0 = detail::load_rows<S>(e.types, c.d_model, {0});
+    x.rowwise() += type0.row(0);
+  }
+  if (e.embed_norm_w.info)
+    x = detail::layer_norm<S>(x, detail::load_vector<S>(e.embed_norm_w), detail::load_vector<S>(e.embed_norm_b),
+                              c.norm_eps);
+  return x;
+}
+
+template <class S>
+MatX<S> norm(const ModelConfig& c, const MatX<S>& x, const RowX<S>& w, const RowX<S>& b) {
+  return c.norm == NormKind::RmsNorm ? detail::rms_norm<S>(x, w, c.norm_eps) : detail::layer_norm<S>(x, w, b, c.norm_eps);
+}
+
+template <class S>
+MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S>& x, int threads) {
+  MatX<S> up = detail::affine<S>(x, w.w_up, w.b_up, threads);
+  if (c.activation == Activation::SiluGated) {
+    MatX<S> gate = detail::affine<S>(x, w.w_gate, RowX<S>(), threads);
+    detail::activate(gate, c.activation);
+    up = gate.cwiseProduct(up);
+  } else {
+    detail::activate(up, c.activation);
+  }
+  return detail::affine<S>(up, w.w_down, w.b_down, threads);
+}
+
+}  // namespace
+
+template <class S>
+ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o) {
+  const ModelConfig& c = ck.config();
+  check_inputs(c, ids, o);
+  const int threads = o.max_threads > 0 ? o.max_threads : 1024;  // the pool caps it at the CPUs we have
+  const detail::EmbeddingTensors e = detail::embedding_tensors(ck);
+  ForwardResult<S> r;
+  r.ids = ids;
+  MatX<S> h = embed<S>(ck, e, ids);
+  r.embeddings = h;
+  const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.sliding_window.value_or(0)};
+  for (int l = 0; l < c.n_layers; ++l) {
+    const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer expanded at a time
+    LayerRecord<S> rec;
+    if (o.keep_details) rec.input = h;
+    const MatX<S> a_in = c.pre_norm ? norm<S>(c, h, w.norm1_w, w.norm1_b) : h;
+    MatX<S> q = detail::affine<S>(a_in, w.w_q, w.b_q, threads);
+    MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
+    const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
+    if (c.rope) {
+      detail::apply_rope_half<S>(q, c.n_heads, c.head_dim, c.rope_inv_freq);
+      detail::apply_rope_half<S>(k, c.n_kv_heads, c.head_dim, c.rope_inv_freq);
+    }
+    std::vector<bool> off(static_cast<std::size_t>(c.n_heads), false);
+    for (const auto& hr : o.heads_off)
+      if (hr.layer == l) off[static_cast<std::size_t>(hr.head)] = true;
+    const MatX<S> concat =
+        detail::multi_head_attention<S>(q, k, v, shape, off, o.mode, o.keep_attentions, rec.attentions, threads);
+    const MatX<S> attn_out = detail::affine<S>(concat, w.w_o, w.b_o, threads);
+    if (c.pre_norm) {
+      h += attn_out;
+      h += mlp<S>(c, w, norm<S>(c, h, w.norm2_w, w.norm2_b), threads);
+    } else {  // BERT: add, then norm, around each sub-block
+      h = detail::layer_norm<S>(h + attn_out, w.norm1_w, w.norm1_b, c.norm_eps);
+      h = detail::layer_norm<S>(h + mlp<S>(c, w, h, threads), w.norm2_w, w.norm2_b, c.norm_eps);
+    }
+    if (o.keep_details) {
+      rec.attn_input = a_in;
+      for (int hh = 0; hh < c.n_heads; ++hh) rec.head_outputs.push_back(concat.middleCols(hh * c.head_dim, c.head_dim));
+      rec.attn_output = attn_out;
+      rec.output = h;
+    }
+    r.layers.push_back(std::move(rec));
+    if (o.progress && !o.progress(l + 1)) {
+      r.cancelled = true;
+      return r;
+    }
+  }
+  if (e.final_norm_w.info) {
+    const RowX<S> b = e.final_norm_b.info ? detail::load_vector<S>(e.final_norm_b) : RowX<S>();
+    h = norm<S>(c, h, detail::load_vector<S>(e.final_norm_w), b);
+  }
+  r.final = std::move(h);
+  return r;
+}
+
+template <class S>
+std::vector<S> logits_at(const Checkpoint& ck, const ForwardResult<S>& r, int position) {
+  const ModelConfig& c = ck.config();
+  const detail::EmbeddingTensors e = detail::embedding_tensors(ck);
+  if (!e.lm_head.info) throw ModelError(c.family_name() + " has no next-token head here (it is not a causal model)");
+  if (position < 0 || position >= r.final.rows()) throw ModelError("position " + std::to_string(position) + " is outside the text");
+  // One output row at a time from the mapping: the whole table would be
+  // vocab x d converted copies (150 MB for GPT-2 in float).
+  std::vector<S> logits(static_cast<std::size_t>(c.vocab));
+  const RowX<S> hidden = r.final.row(position);
+  constexpr int kRows = 256;
+  const int blocks = (c.vocab + kRows - 1) / kRows;
+  parallel_for(blocks, 1024, static_cast<double>(kRows) * c.d_model, [&](int b) {
+    RowX<S> row(c.d_model);
+    for (int v = b * kRows; v < std::min(c.vocab, (b + 1) * kRows); ++v) {
+      detail::convert_elements(e.lm_head, static_cast<std::size_t>(v) * c.d_model, static_cast<std::size_t>(c.d_model),
+                               row.data());
+      logits[static_cast<std::size_t>(v)] = row.dot(hidden);
+    }
+  });
+  return logits;
+}
+
+template <class S>
+std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k) {
+  if (logits.empty()) return {};
+  const double top = static_cast<double>(*std::max_element(logits.begin(), logits.end()));
+  double sum = 0;
+  for (S l : logits) sum += std::exp(static_cast<double>(l) - top);
+  std::vector<int> order(logits.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  const auto kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(k, 0)), order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kk), order.end(), [&](int a, int b) {
+    return logits[static_cast<std::size_t>(a)] != logits[static_cast<std::size_t>(b)]
+               ? logits[static_cast<std::size_t>(a)] > logits[static_cast<std::size_t>(b)]
+               : a < b;
+  });
+  std::vector<Prediction> out;
+  for (std::size_t i = 0; i < kk; ++i)
+    out.push_back({order[i], std::exp(static_cast<double>(logits[static_cast<std::size_t>(order[i])]) - top) / sum});
+  return out;
+}
+
+#define ATTN_HF_INSTANTIATE(S)                                                                                 \
+  template ForwardResult<S> run_forward<S>(const Checkpoint&, const std::vector<int>&, const ForwardOptions&); \
+  template std::vector<S> logits_at<S>(const Checkpoint&, const ForwardResult<S>&, int);                       \
+  template std::vector<Prediction> top_predictions<S>(const std::vector<S>&, int);
+ATTN_HF_INSTANTIATE(float)
+ATTN_HF_INSTANTIATE(double)
+#undef ATTN_HF_INSTANTIATE
+
+}  // namespace attn::hf

@@ -1,0 +1,24 @@
+#pragma once
+// One layer's multi-head attention from its projected Q, K and V: scores,
+// the family's mask, softmax and weights x V per head, heads spread over
+// threads, with the chosen heads switched off.
+#include "attn/hf/forward.hpp"
+#include "forward/tensor_load.hpp"
+
+namespace attn::hf::detail {
+
+struct AttentionShape {
+  int heads = 0, kv_heads = 0, head_dim = 0;
+  bool causal = true;
+  int window = 0;  // keys each query sees, itself included; 0 = all
+};
+
+// q: (n, heads * hd), k and v: (n, kv_heads * hd). Fills `weights` [head]
+// (n, n) when `keep` and returns the concatenated head outputs (n, heads * hd).
+// `off[h]` switches head h off in `mode`.
+template <class S>
+MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& v, const AttentionShape& shape,
+                             const std::vector<bool>& off, AblationMode mode, bool keep, std::vector<MatX<S>>& weights,
+                             int threads);
+
+}  // namespace attn::hf::detail

@@ -1,0 +1,76 @@
+#include "attn/hf/layer_scene.hpp"
+
+#include <cmath>
+
+#include "attn/hf/model_error.hpp"
+#include "forward/layer_weights.hpp"
+
+namespace attn::hf {
+
+namespace {
+
+// W's columns [c0, c0 + width), with the bias's entries as one more row when `bias_row`.
+Mat head_slice(const MatX<double>& w, const detail::RowX<double>& b, int c0, int width, bool bias_row) {
+  Mat m(w.rows() + (bias_row ? 1 : 0), width);
+  m.topRows(w.rows()) = w.middleCols(c0, width);
+  if (bias_row) m.row(w.rows()) = b.segment(c0, width);
+  return m;
+}
+
+}  // namespace
+
+LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int layer,
+                       const std::vector<std::string>& tokens) {
+  const ModelConfig& c = ck.config();
+  if (layer < 0 || layer >= static_cast<int>(r.layers.size()))
+    throw ModelError("layer " + std::to_string(layer) + " is out of range (the model has " + std::to_string(c.n_layers) +
+                     " layers, 0 to " + std::to_string(c.n_layers - 1) + ")");
+  const LayerRecord<double>& rec = r.layers[static_cast<std::size_t>(layer)];
+  if (rec.attn_input.size() == 0) throw ModelError("layer_scene needs a forward pass kept with details");
+  const detail::LayerWeights<double> w = detail::load_layer<double>(ck, layer);
+  LayerScene out;
+  Scenario& s = out.scenario;
+  const int n = static_cast<int>(rec.attn_input.rows()), d = c.d_model, hd = c.head_dim;
+  out.bias_column = c.qkv_bias;
+  s.x.resize(n, d + (out.bias_column ? 1 : 0));
+  s.x.leftCols(d) = rec.attn_input;
+  if (out.bias_column) s.x.col(d).setOnes();
+  s.tokens = tokens;
+  const int group = c.n_heads / c.n_kv_heads;
+  for (int h = 0; h < c.n_heads; ++h) {
+    HeadWeights hw;
+    hw.w_q = head_slice(w.w_q, w.b_q, h * hd, hd, out.bias_column);
+    if (h % group == 0) {  // the group's first head carries the shared K and V (the core's GQA layout)
+      hw.w_k = head_slice(w.w_k, w.b_k, (h / group) * hd, hd, out.bias_column);
+      hw.w_v = head_slice(w.w_v, w.b_v, (h / group) * hd, hd, out.bias_column);
+    }
+    s.heads.push_back(std::move(hw));
+  }
+  if (c.n_kv_heads != c.n_heads) s.n_kv_heads = c.n_kv_heads;
+  s.w_o = w.w_o;
+  if (w.b_o.size() > 0) out.output_bias.assign(w.b_o.data(), w.b_o.data() + w.b_o.size());
+  s.scale = ScaleMode::SqrtDk;
+  if (c.causal) s.mask = MaskKind::Causal;
+  if (c.sliding_window && *c.sliding_window < n) {
+    s.mask = MaskKind::SlidingWindow;
+    s.window = *c.sliding_window;
+  }
+  if (c.rope) {
+    s.rope.on = true;
+    s.rope.base = c.rope_theta;
+    s.rope.pairing = RopePairing::Half;
+    // Only a rescaled ladder is spelled out; a plain one is base^(−2i/r), as the explanations say.
+    for (std::size_t i = 0; i < c.rope_inv_freq.size(); ++i)
+      if (std::abs(c.rope_inv_freq[i] / std::pow(c.rope_theta, -2.0 * static_cast<double>(i) / hd) - 1) > 1e-12)
+        s.rope.frequencies = c.rope_inv_freq;
+  }
+  out.description = c.model_type + " layer " + std::to_string(layer) + " of " + std::to_string(c.n_layers) + ": " +
+                    std::to_string(c.n_heads) + " heads of width " + std::to_string(hd) +
+                    (c.n_kv_heads != c.n_heads ? ", " + std::to_string(c.n_kv_heads) + " key/value heads" : "") +
+                    "; X is the attention input after the layer's norm" +
+                    (out.bias_column ? "; its last column is a constant 1 whose weights are the biases" : "") +
+                    (out.output_bias.empty() ? "" : "; W_O's bias is added after this output");
+  return out;
+}
+
+}  // namespace attn::hf
