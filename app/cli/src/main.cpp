@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   add_train_command(app, action);
   add_flash_command(app, action);
   add_decode_command(app, action);
+  add_model_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -22,5 +22,6 @@ void add_export_command(CLI::App& app, Action& action);
 void add_train_command(CLI::App& app, Action& action);
 void add_flash_command(CLI::App& app, Action& action);
 void add_decode_command(CLI::App& app, Action& action);
+void add_model_command(CLI::App& app, Action& action);
 
 }  // namespace attn::cli

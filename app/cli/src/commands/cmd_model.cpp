@@ -1,0 +1,169 @@
+// `attn model info|attention|scene DIR ...`: a Hugging Face model folder on
+// disk, headless. info: its family, sizes, dtypes and files. attention: every
+// layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
+// in float64. scene: one layer as an ordinary scenario file.
+#include <charconv>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "attn/hf/forward.hpp"
+#include "attn/hf/layer_scene.hpp"
+#include "attn/hf/model_error.hpp"
+#include "attn/io/scenario_file.hpp"
+#include "cli_error.hpp"
+#include "commands/commands.hpp"
+#include "model/model_input.hpp"
+
+namespace attn::cli {
+
+namespace {
+
+struct ModelCommandOptions {
+  ModelInput in;
+  std::string out;
+  int layer = 0, head = 0;
+};
+
+std::string size_text(std::size_t bytes) {
+  char buf[64];
+  if (bytes >= (1u << 30)) std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(bytes) / (1 << 30));
+  else std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / (1 << 20));
+  return buf;
+}
+
+int run_info(const ModelCommandOptions& o) {
+  const OpenedModel m = open_model(o.in, false);
+  const hf::ModelConfig& c = m.checkpoint->config();
+  std::map<std::string, long long> by_dtype;
+  long long parameters = 0;
+  for (const auto& f : m.checkpoint->files())
+    for (const auto& t : f->tensors()) {
+      by_dtype[t.dtype_name] += t.elements();
+      parameters += t.elements();
+    }
+  std::cout << "family:      " << c.family_name() << " (model_type \"" << c.model_type << "\")\n"
+            << "layers:      " << c.n_layers << "\n"
+            << "width:       " << c.d_model << "\n"
+            << "heads:       " << c.n_heads << " of width " << c.head_dim;
+  if (c.n_kv_heads != c.n_heads) std::cout << ", " << c.n_kv_heads << " key/value heads (grouped-query)";
+  std::cout << "\nMLP width:   " << c.d_ff << "\n"
+            << "vocabulary:  " << c.vocab << "\n"
+            << "positions:   " << (c.rope ? "RoPE, theta " : "learned, up to ")
+            << (c.rope ? std::to_string(static_cast<long long>(c.rope_theta)) : std::to_string(c.max_positions)) << "\n"
+            << "attention:   " << (c.causal ? "causal" : "bidirectional");
+  if (c.sliding_window) std::cout << ", sliding window of " << *c.sliding_window;
+  std::cout << "\nparameters:  " << parameters << "\ndtypes:     ";
+  for (const auto& [name, count] : by_dtype) std::cout << " " << name << " (" << count << ")";
+  std::cout << "\nfiles:      ";
+  for (const auto& f : m.checkpoint->files()) std::cout << " " << f->what() << " (" << size_text(f->file_bytes()) << ")";
+  std::cout << "\n";
+  return kExitOk;
+}
+
+void write_number(std::ostream& out, double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
+  out.write(buf, r.ptr - buf);
+}
+
+int run_attention(const ModelCommandOptions& o) {
+  const OpenedModel m = open_model(o.in, true);
+  hf::ForwardOptions fo;
+  hf::ForwardResult<double> r;
+  try {
+    r = hf::run_forward<double>(*m.checkpoint, m.ids, fo);
+  } catch (const hf::ModelError& e) {
+    throw CliError(e.what());
+  }
+  std::ofstream file;
+  if (o.out != "-") {
+    file.open(o.out, std::ios::binary);
+    if (!file) throw CliError("-o: cannot write " + o.out);
+  }
+  std::ostream& out = o.out == "-" ? std::cout : file;
+  // Streamed, never built as one JSON value: GPT-2 at 1024 tokens is 150 million numbers.
+  out << "{\"format\": \"attnviz-model-attention\", \"tokens\": " << nlohmann::json(m.tokens).dump()
+      << ", \"ids\": " << nlohmann::json(m.ids).dump() << ", \"attentions\": [";
+  for (std::size_t l = 0; l < r.layers.size(); ++l) {
+    out << (l ? ",\n[" : "\n[");
+    for (std::size_t h = 0; h < r.layers[l].attentions.size(); ++h) {
+      const auto& w = r.layers[l].attentions[h];
+      out << (h ? ",[" : "[");
+      for (Eigen::Index i = 0; i < w.rows(); ++i) {
+        out << (i ? ",[" : "[");
+        for (Eigen::Index j = 0; j < w.cols(); ++j) {
+          if (j) out << ',';
+          write_number(out, w(i, j));
+        }
+        out << ']';
+      }
+      out << ']';
+    }
+    out << ']';
+  }
+  out << "]}\n";
+  if (!out) throw CliError("-o: writing " + o.out + " failed (disk full?)");
+  return kExitOk;
+}
+
+int run_scene(const ModelCommandOptions& o) {
+  const OpenedModel m = open_model(o.in, true);
+  hf::ForwardOptions fo;
+  fo.keep_details = true;
+  io::ScenarioFile file;
+  try {
+    const hf::ForwardResult<double> r = hf::run_forward<double>(*m.checkpoint, m.ids, fo);
+    const hf::LayerScene scene = hf::layer_scene(*m.checkpoint, r, o.layer, m.tokens);
+    if (o.head < 0 || o.head >= static_cast<int>(scene.scenario.heads.size()))
+      throw CliError("--head: " + std::to_string(o.head) + " is out of range (the layer has " +
+                     std::to_string(scene.scenario.heads.size()) + " heads)");
+    file.scenario = scene.scenario;
+    file.title = m.checkpoint->config().model_type + ", layer " + std::to_string(o.layer) + ", head " + std::to_string(o.head);
+    file.description = scene.description;
+    // Opens on the chosen head's weights, as clicking it in the overview does.
+    file.app["view"] = {{"stage", "weights"}, {"head", o.head}};
+  } catch (const hf::ModelError& e) {
+    throw CliError(e.what());
+  }
+  try {
+    io::save_scenario(o.out, file);
+  } catch (const io::FormatError& e) {
+    throw CliError(std::string("-o: ") + e.what());
+  }
+  return kExitOk;
+}
+
+void add_tokens_options(CLI::App* cmd, ModelCommandOptions& o) {
+  cmd->add_option("--ids", o.in.ids, "Token ids, comma-separated (15496,11,995)");
+}
+
+}  // namespace
+
+void add_model_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ModelCommandOptions>();
+  CLI::App* model = app.add_subcommand("model", "A Hugging Face model folder (GPT-2, BERT, Llama, Mistral, Qwen2 safetensors)");
+  model->require_subcommand(1);
+
+  CLI::App* info = model->add_subcommand("info", "Family, sizes, dtypes and files of a model folder");
+  info->add_option("dir", o->in.dir, "The model folder (config.json, model.safetensors)")->required();
+  info->callback([o, &action] { action = [o] { return run_info(*o); }; });
+
+  CLI::App* attention = model->add_subcommand(
+      "attention", "Every layer's attention weights on the tokens, as JSON [layer][head][query][key] in float64");
+  attention->add_option("dir", o->in.dir, "The model folder")->required();
+  add_tokens_options(attention, *o);
+  attention->add_option("-o,--output", o->out, "Where to write the JSON (- for standard output)")->required();
+  attention->callback([o, &action] { action = [o] { return run_attention(*o); }; });
+
+  CLI::App* scene = model->add_subcommand("scene", "One layer as an ordinary scenario file, opened on one head");
+  scene->add_option("dir", o->in.dir, "The model folder")->required();
+  add_tokens_options(scene, *o);
+  scene->add_option("--layer", o->layer, "The layer (0-based)")->required();
+  scene->add_option("--head", o->head, "The head the scene opens on (0-based)");
+  scene->add_option("-o,--output", o->out, "The scenario file to write")->required();
+  scene->callback([o, &action] { action = [o] { return run_scene(*o); }; });
+}
+
+}  // namespace attn::cli
