@@ -32,22 +32,26 @@ MatX<S> rms_norm(const MatX<S>& x, const RowX<S>& w, double eps) {
 
 template <class S>
 void activate(MatX<S>& x, Activation a) {
-  const S k = static_cast<S>(std::sqrt(2.0 / std::acos(-1.0)));
-  S* p = x.data();
-  const Eigen::Index n = x.size();
+  // Whole-array expressions: Eigen vectorises tanh and exp for float, where
+  // an element loop would call the scalar functions 40 million times for
+  // GPT-2 at 1024 tokens.
+  auto v = x.array();
   switch (a) {
-    case Activation::GeluTanh:  // GPT-2's gelu_new
-      for (Eigen::Index i = 0; i < n; ++i)
-        p[i] = S(0.5) * p[i] * (S(1) + std::tanh(k * (p[i] + S(0.044715) * p[i] * p[i] * p[i])));
+    case Activation::GeluTanh: {  // GPT-2's gelu_new
+      const S k = static_cast<S>(std::sqrt(2.0 / std::acos(-1.0)));
+      v = S(0.5) * v * (S(1) + (k * (v + S(0.044715) * v.cube())).tanh());
       return;
-    case Activation::GeluErf:
-      for (Eigen::Index i = 0; i < n; ++i) p[i] = S(0.5) * p[i] * (S(1) + std::erf(p[i] / std::sqrt(S(2))));
+    }
+    case Activation::GeluErf: {
+      S* p = x.data();
+      for (Eigen::Index i = 0; i < x.size(); ++i) p[i] = S(0.5) * p[i] * (S(1) + std::erf(p[i] / std::sqrt(S(2))));
       return;
+    }
     case Activation::Relu:
-      for (Eigen::Index i = 0; i < n; ++i) p[i] = p[i] > S(0) ? p[i] : S(0);
+      v = v.max(S(0));
       return;
     case Activation::SiluGated:
-      for (Eigen::Index i = 0; i < n; ++i) p[i] = p[i] / (S(1) + std::exp(-p[i]));
+      v = v / (S(1) + (-v).exp());
       return;
   }
 }
@@ -73,15 +77,18 @@ void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<doub
 }
 
 template <class S>
-MatX<S> affine(const MatX<S>& x, const MatX<S>& w, const RowX<S>& bias, int threads) {
+MatX<S> affine(const MatX<S>& x, const Weight<S>& w, const RowX<S>& bias, int threads) {
   constexpr int kBlock = 128;  // columns per task: fixed, so the sums never depend on the thread count
-  MatX<S> y(x.rows(), w.cols());
-  const int blocks = static_cast<int>((w.cols() + kBlock - 1) / kBlock);
+  MatX<S> y(x.rows(), w.out);
+  const int blocks = static_cast<int>((w.out + kBlock - 1) / kBlock);
   const double work = static_cast<double>(x.rows()) * static_cast<double>(x.cols()) * kBlock;
   parallel_for(blocks, threads, work, [&](int b) {
     const Eigen::Index c0 = static_cast<Eigen::Index>(b) * kBlock;
-    const Eigen::Index cols = std::min<Eigen::Index>(kBlock, w.cols() - c0);
-    y.middleCols(c0, cols).noalias() = x * w.middleCols(c0, cols);
+    const Eigen::Index cols = std::min<Eigen::Index>(kBlock, w.out - c0);
+    if (w.transposed)
+      y.middleCols(c0, cols).noalias() = x * w.stored_t().middleRows(c0, cols).transpose();
+    else
+      y.middleCols(c0, cols).noalias() = x * w.plain().middleCols(c0, cols);
     if (bias.size() > 0) y.middleCols(c0, cols).rowwise() += bias.segment(c0, cols);
   });
   return y;
@@ -92,7 +99,7 @@ MatX<S> affine(const MatX<S>& x, const MatX<S>& w, const RowX<S>& bias, int thre
   template MatX<S> rms_norm<S>(const MatX<S>&, const RowX<S>&, double);                             \
   template void activate<S>(MatX<S>&, Activation);                                                  \
   template void apply_rope_half<S>(MatX<S>&, int, int, const std::vector<double>&);                 \
-  template MatX<S> affine<S>(const MatX<S>&, const MatX<S>&, const RowX<S>&, int);
+  template MatX<S> affine<S>(const MatX<S>&, const Weight<S>&, const RowX<S>&, int);
 ATTN_HF_INSTANTIATE(float)
 ATTN_HF_INSTANTIATE(double)
 #undef ATTN_HF_INSTANTIATE

@@ -22,6 +22,6 @@ void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<doub
 // x * w (+ bias), the columns computed in fixed blocks spread over threads:
 // the same blocks whatever the thread count, so results are identical.
 template <class S>
-MatX<S> affine(const MatX<S>& x, const MatX<S>& w, const RowX<S>& bias, int threads);
+MatX<S> affine(const MatX<S>& x, const Weight<S>& w, const RowX<S>& bias, int threads);
 
 }  // namespace attn::hf::detail

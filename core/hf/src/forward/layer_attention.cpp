@@ -1,7 +1,8 @@
 #include "forward/layer_attention.hpp"
 
 #include <cmath>
-#include <limits>
+#include <algorithm>
+#include <utility>
 
 #include "attn/parallel.hpp"
 
@@ -9,26 +10,29 @@ namespace attn::hf::detail {
 
 namespace {
 
-bool blocked(int i, int j, const AttentionShape& s) {
-  if (s.causal && j > i) return true;
-  return s.window > 0 && j <= i - s.window;
+template <class S>
+using RowMajor = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The keys query i may see: [first, last] (causal: up to itself; a sliding
+// window: its last `window` keys).
+std::pair<int, int> visible(int i, int n, const AttentionShape& s) {
+  const int last = s.causal ? i : n - 1;
+  const int first = s.window > 0 ? std::max(0, i - s.window + 1) : 0;
+  return {first, last};
 }
 
-// Row-wise softmax over the keys a query may see; blocked keys get exactly 0.
+// Row-wise softmax over the keys a query may see, on contiguous rows so the
+// exponentials vectorise; blocked keys get exactly 0.
 template <class S>
-void masked_softmax(MatX<S>& scores, const AttentionShape& shape) {
+void masked_softmax(RowMajor<S>& scores, const AttentionShape& shape) {
   const int n = static_cast<int>(scores.rows());
   for (int i = 0; i < n; ++i) {
-    S top = -std::numeric_limits<S>::infinity();
-    for (int j = 0; j < n; ++j)
-      if (!blocked(i, j, shape)) top = std::max(top, scores(i, j));
-    S sum = 0;
-    for (int j = 0; j < n; ++j) {
-      const S e = blocked(i, j, shape) ? S(0) : std::exp(scores(i, j) - top);
-      scores(i, j) = e;
-      sum += e;
-    }
-    scores.row(i) /= sum;
+    const auto [first, last] = visible(i, n, shape);
+    auto seen = scores.row(i).segment(first, last - first + 1).array();
+    seen = (seen - seen.maxCoeff()).exp();
+    seen /= seen.sum();
+    scores.row(i).head(first).setZero();
+    scores.row(i).tail(n - 1 - last).setZero();
   }
 }
 
@@ -46,7 +50,8 @@ MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& 
   const double work = 2.0 * n * n * hd;
   parallel_for(shape.heads, threads, work, [&](int h) {
     const int kv = h / group;
-    MatX<S> p = (q.middleCols(h * hd, hd) * k.middleCols(kv * hd, hd).transpose()) * scale;
+    RowMajor<S> p(n, n);
+    p.noalias() = (q.middleCols(h * hd, hd) * scale) * k.middleCols(kv * hd, hd).transpose();
     masked_softmax(p, shape);
     MatX<S> out = p * v.middleCols(kv * hd, hd);
     if (off[static_cast<std::size_t>(h)]) {
@@ -56,7 +61,7 @@ MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& 
         out.rowwise() = out.colwise().mean();
     }
     concat.middleCols(h * hd, hd) = out;
-    if (keep) weights[static_cast<std::size_t>(h)] = std::move(p);
+    if (keep) weights[static_cast<std::size_t>(h)] = p;
   });
   return concat;
 }

@@ -10,10 +10,10 @@ namespace attn::hf {
 namespace {
 
 // W's columns [c0, c0 + width), with the bias's entries as one more row when `bias_row`.
-Mat head_slice(const MatX<double>& w, const detail::RowX<double>& b, int c0, int width, bool bias_row) {
-  Mat m(w.rows() + (bias_row ? 1 : 0), width);
-  m.topRows(w.rows()) = w.middleCols(c0, width);
-  if (bias_row) m.row(w.rows()) = b.segment(c0, width);
+Mat head_slice(const detail::Weight<double>& w, const detail::RowX<double>& b, int c0, int width, bool bias_row) {
+  Mat m(w.in + (bias_row ? 1 : 0), width);
+  m.topRows(w.in) = w.cols(c0, width).matrix();
+  if (bias_row) m.row(w.in) = b.segment(c0, width);
   return m;
 }
 
@@ -47,7 +47,7 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
     s.heads.push_back(std::move(hw));
   }
   if (c.n_kv_heads != c.n_heads) s.n_kv_heads = c.n_kv_heads;
-  s.w_o = w.w_o;
+  s.w_o = w.w_o.matrix();
   if (w.b_o.size() > 0) out.output_bias.assign(w.b_o.data(), w.b_o.data() + w.b_o.size());
   s.scale = ScaleMode::SqrtDk;
   if (c.causal) s.mask = MaskKind::Causal;

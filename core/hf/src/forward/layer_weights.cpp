@@ -26,11 +26,11 @@ void load_gpt2(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   w.norm1_w = load_vector<S>(norm_param(ck, p + "ln_1", true, d));
   w.norm1_b = load_vector<S>(norm_param(ck, p + "ln_1", false, d));
   // c_attn packs Q, K and V side by side in its output columns.
-  const MatX<S> qkv = load_conv1d<S>(ck.tensor(p + "attn.c_attn.weight", {d, 3 * inner}), d, 3 * inner);
+  const Weight<S> qkv = load_conv1d<S>(ck.tensor(p + "attn.c_attn.weight", {d, 3 * inner}), d, 3 * inner);
   const RowX<S> qkv_b = load_vector<S>(ck.tensor(p + "attn.c_attn.bias", {3 * inner}));
-  w.w_q = qkv.leftCols(inner);
-  w.w_k = qkv.middleCols(inner, inner);
-  w.w_v = qkv.rightCols(inner);
+  w.w_q = qkv.cols(0, inner);
+  w.w_k = qkv.cols(inner, inner);
+  w.w_v = qkv.cols(2 * inner, inner);
   w.b_q = qkv_b.head(inner);
   w.b_k = qkv_b.segment(inner, inner);
   w.b_v = qkv_b.tail(inner);
@@ -45,7 +45,7 @@ void load_gpt2(const Checkpoint& ck, int l, LayerWeights<S>& w) {
 }
 
 template <class S>
-void linear(const Checkpoint& ck, const std::string& name, int in, int out, bool bias, MatX<S>& w, RowX<S>& b) {
+void linear(const Checkpoint& ck, const std::string& name, int in, int out, bool bias, Weight<S>& w, RowX<S>& b) {
   w = load_linear<S>(ck.tensor(name + ".weight", {out, in}), in, out);
   if (bias) b = load_vector<S>(ck.tensor(name + ".bias", {out}));
 }

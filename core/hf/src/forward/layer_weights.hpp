@@ -9,12 +9,12 @@ namespace attn::hf::detail {
 template <class S>
 struct LayerWeights {
   RowX<S> norm1_w, norm1_b;  // pre-norm: before attention; BERT: after it
-  MatX<S> w_q, w_k, w_v;     // (d, heads * hd), (d, kv * hd), (d, kv * hd)
+  Weight<S> w_q, w_k, w_v;   // (d, heads * hd), (d, kv * hd), (d, kv * hd)
   RowX<S> b_q, b_k, b_v;     // empty when the family has none
-  MatX<S> w_o;               // (heads * hd, d)
+  Weight<S> w_o;             // (heads * hd, d)
   RowX<S> b_o;
   RowX<S> norm2_w, norm2_b;  // before the MLP (pre-norm) or after it (BERT)
-  MatX<S> w_up, w_gate, w_down;  // w_gate only for SwiGLU
+  Weight<S> w_up, w_gate, w_down;  // w_gate only for SwiGLU
   RowX<S> b_up, b_down;
 };
 

@@ -1,5 +1,6 @@
 #include "forward/tensor_load.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 namespace attn::hf::detail {
@@ -41,19 +42,43 @@ void convert_elements(const TensorRef& t, std::size_t first, std::size_t count, 
   }
 }
 
+namespace {
+
 template <class S>
-MatX<S> load_linear(const TensorRef& t, int in, int out) {
-  MatX<S> m(in, out);
-  convert_elements(t, 0, static_cast<std::size_t>(in) * out, m.data());
-  return m;
+bool servable(const TensorRef& t) {
+  const DType want = sizeof(S) == 4 ? DType::F32 : DType::F64;
+  return *t.info->dtype == want && reinterpret_cast<std::uintptr_t>(t.bytes()) % alignof(S) == 0;
 }
 
 template <class S>
-MatX<S> load_conv1d(const TensorRef& t, int in, int out) {
-  // Converted as stored (row-major [in, out] = column-major [out, in]), then transposed.
-  MatX<S> stored(out, in);
-  convert_elements(t, 0, static_cast<std::size_t>(in) * out, stored.data());
-  return stored.transpose();
+Weight<S> load_weight(const TensorRef& t, int in, int out, bool transposed) {
+  Weight<S> w;
+  w.in = in;
+  w.out = out;
+  w.transposed = transposed;
+  w.ld = transposed ? out : in;
+  const std::size_t count = static_cast<std::size_t>(in) * static_cast<std::size_t>(out);
+  if (servable<S>(t)) {
+    w.data = reinterpret_cast<const S*>(t.bytes());  // straight from the mapping
+  } else {
+    auto copy = std::make_shared<std::vector<S>>(count);
+    convert_elements(t, 0, count, copy->data());
+    w.data = copy->data();
+    w.owned = std::move(copy);
+  }
+  return w;
+}
+
+}  // namespace
+
+template <class S>
+Weight<S> load_linear(const TensorRef& t, int in, int out) {
+  return load_weight<S>(t, in, out, false);
+}
+
+template <class S>
+Weight<S> load_conv1d(const TensorRef& t, int in, int out) {
+  return load_weight<S>(t, in, out, true);
 }
 
 template <class S>
@@ -76,8 +101,8 @@ MatX<S> load_rows(const TensorRef& t, int width, const std::vector<int>& rows) {
 
 #define ATTN_HF_INSTANTIATE(S)                                                          \
   template void convert_elements<S>(const TensorRef&, std::size_t, std::size_t, S*);    \
-  template MatX<S> load_linear<S>(const TensorRef&, int, int);                          \
-  template MatX<S> load_conv1d<S>(const TensorRef&, int, int);                          \
+  template Weight<S> load_linear<S>(const TensorRef&, int, int);                        \
+  template Weight<S> load_conv1d<S>(const TensorRef&, int, int);                        \
   template RowX<S> load_vector<S>(const TensorRef&);                                    \
   template MatX<S> load_rows<S>(const TensorRef&, int, const std::vector<int>&);
 ATTN_HF_INSTANTIATE(float)

@@ -1,0 +1,188 @@
+// Every family's forward pass against float64 references computed by
+// PyTorch from the published model definitions (tests/fixtures/
+// make_hf_fixtures.py, Debian's torch 1.13; the weights as stored, BF16 and
+// F16 included): embeddings, each layer's attention input, attention
+// weights, head outputs, attention output and output, the final hidden
+// state, the next-token logits, and both ways of switching heads off. Held
+// to 1e-9 (absolute, values of order 1); a failure names the worst element.
+// The float path is held to 1e-4 on the weights it draws.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "attn/hf/checkpoint.hpp"
+#include "attn/hf/forward.hpp"
+#include "attn/hf/layer_scene.hpp"
+#include "attn/trace.hpp"
+
+using namespace attn::hf;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kTolerance = 1e-9;
+constexpr double kFloatTolerance = 1e-4;
+const char* kFolders[] = {"gpt2", "gpt2_prefixed", "gpt2_sharded", "bert", "llama_gqa_bf16", "qwen2_bias_f16",
+                          "mistral_window"};
+
+std::string dir_of(const std::string& name) { return std::string(ATTN_HF_DATA_DIR) + "/" + name; }
+
+json reference(const std::string& name) {
+  std::ifstream in(dir_of(name) + "/reference.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+// The largest |ours - theirs| over a matrix given as nested JSON rows, with
+// where it is, for the failure message.
+template <class M>
+void check_matrix(const M& ours, const json& theirs, const std::string& what, double tolerance) {
+  REQUIRE_MESSAGE(static_cast<std::size_t>(ours.rows()) == theirs.size(), what << ": rows differ");
+  double worst = 0;
+  long wr = 0, wc = 0;
+  for (Eigen::Index r = 0; r < ours.rows(); ++r) {
+    REQUIRE_MESSAGE(static_cast<std::size_t>(ours.cols()) == theirs[static_cast<std::size_t>(r)].size(),
+                    what << ": columns differ");
+    for (Eigen::Index c = 0; c < ours.cols(); ++c) {
+      const double diff =
+          std::abs(static_cast<double>(ours(r, c)) - theirs[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].get<double>());
+      if (!(diff <= worst)) worst = diff, wr = static_cast<long>(r), wc = static_cast<long>(c);
+    }
+  }
+  INFO(what << ": worst |difference| " << worst << " at [" << wr << "][" << wc << "] (ours "
+            << static_cast<double>(ours(wr, wc)) << ", PyTorch " << theirs[static_cast<std::size_t>(wr)][static_cast<std::size_t>(wc)].get<double>() << ")");
+  CHECK(worst <= tolerance);
+}
+
+void check_vector(const std::vector<double>& ours, const json& theirs, const std::string& what) {
+  Eigen::MatrixXd m(1, static_cast<Eigen::Index>(ours.size()));
+  for (std::size_t i = 0; i < ours.size(); ++i) m(0, static_cast<Eigen::Index>(i)) = ours[i];
+  check_matrix(m, json::array({theirs}), what, kTolerance);
+}
+
+std::vector<int> ids_of(const json& ref) { return ref["ids"].get<std::vector<int>>(); }
+
+}  // namespace
+
+TEST_CASE("forward: every family matches PyTorch's float64 forward layer by layer") {
+  for (const char* name : kFolders) {
+    INFO("model " << name);
+    const json ref = reference(name);
+    const auto ck = Checkpoint::open(dir_of(name));
+    ForwardOptions o;
+    o.keep_details = true;
+    const auto r = run_forward<double>(*ck, ids_of(ref), o);
+    check_matrix(r.embeddings, ref["embeddings"], std::string(name) + " embeddings", kTolerance);
+    REQUIRE(r.layers.size() == ref["layers"].size());
+    for (std::size_t l = 0; l < r.layers.size(); ++l) {
+      const json& rl = ref["layers"][l];
+      const std::string at = std::string(name) + " layer " + std::to_string(l);
+      check_matrix(r.layers[l].attn_input, rl["attn_input"], at + " attn_input", kTolerance);
+      for (std::size_t h = 0; h < r.layers[l].attentions.size(); ++h) {
+        check_matrix(r.layers[l].attentions[h], rl["attentions"][h], at + " head " + std::to_string(h) + " weights",
+                     kTolerance);
+        check_matrix(r.layers[l].head_outputs[h], rl["head_outputs"][h],
+                     at + " head " + std::to_string(h) + " output", kTolerance);
+      }
+      check_matrix(r.layers[l].attn_output, rl["attn_output"], at + " attn_output", kTolerance);
+      check_matrix(r.layers[l].output, rl["output"], at + " output", kTolerance);
+    }
+    check_matrix(r.final, ref["final"], std::string(name) + " final", kTolerance);
+    if (ref.contains("logits_last"))
+      check_vector(logits_at(*ck, r, static_cast<int>(r.ids.size()) - 1), ref["logits_last"],
+                   std::string(name) + " logits at the last position");
+  }
+}
+
+TEST_CASE("forward: heads switched off (zero and mean) match PyTorch's") {
+  for (const char* name : kFolders) {
+    const json ref = reference(name);
+    const auto ck = Checkpoint::open(dir_of(name));
+    for (const char* key : {"ablation", "ablation_mean"}) {
+      INFO("model " << name << ", " << key);
+      const json& a = ref[key];
+      ForwardOptions o;
+      o.mode = a["mode"] == "mean" ? AblationMode::Mean : AblationMode::Zero;
+      for (const auto& h : a["heads"]) o.heads_off.push_back({h[0].get<int>(), h[1].get<int>()});
+      const auto r = run_forward<double>(*ck, ids_of(ref), o);
+      check_matrix(r.final, a["final"], std::string(name) + " " + key + " final", kTolerance);
+      if (a.contains("logits_last"))
+        check_vector(logits_at(*ck, r, static_cast<int>(r.ids.size()) - 1), a["logits_last"],
+                     std::string(name) + " " + key + " logits");
+      // And the switch is real: the output moved.
+      const auto plain = run_forward<double>(*ck, ids_of(ref));
+      CHECK((plain.final - r.final).cwiseAbs().maxCoeff() > 1e-6);
+    }
+  }
+}
+
+TEST_CASE("forward: the float path draws the same weights within float rounding") {
+  for (const char* name : kFolders) {
+    INFO("model " << name);
+    const json ref = reference(name);
+    const auto ck = Checkpoint::open(dir_of(name));
+    const auto r = run_forward<float>(*ck, ids_of(ref));
+    for (std::size_t l = 0; l < r.layers.size(); ++l)
+      for (std::size_t h = 0; h < r.layers[l].attentions.size(); ++h)
+        check_matrix(r.layers[l].attentions[h], ref["layers"][l]["attentions"][h],
+                     std::string(name) + " float layer " + std::to_string(l) + " head " + std::to_string(h), kFloatTolerance);
+  }
+}
+
+TEST_CASE("forward: results do not depend on the thread count") {
+  const json ref = reference("gpt2");
+  const auto ck = Checkpoint::open(dir_of("gpt2"));
+  ForwardOptions one, two;
+  one.max_threads = 1;
+  two.max_threads = 2;
+  const auto a = run_forward<double>(*ck, ids_of(ref), one), b = run_forward<double>(*ck, ids_of(ref), two);
+  CHECK((a.final - b.final).cwiseAbs().maxCoeff() == 0.0);
+}
+
+TEST_CASE("forward: progress reports each layer and cancel stops after it") {
+  const json ref = reference("llama_gqa_bf16");
+  const auto ck = Checkpoint::open(dir_of("llama_gqa_bf16"));
+  ForwardOptions o;
+  std::vector<int> seen;
+  o.progress = [&](int done) {
+    seen.push_back(done);
+    return done < 1;
+  };
+  const auto r = run_forward<double>(*ck, ids_of(ref), o);
+  CHECK(r.cancelled);
+  CHECK(r.layers.size() == 1);
+  CHECK(seen == std::vector<int>{1});
+}
+
+TEST_CASE("layer scene: the core's trace of a layer reproduces the model's weights and attention output") {
+  for (const char* name : kFolders) {
+    INFO("model " << name);
+    const json ref = reference(name);
+    const auto ck = Checkpoint::open(dir_of(name));
+    ForwardOptions o;
+    o.keep_details = true;
+    const auto r = run_forward<double>(*ck, ids_of(ref), o);
+    for (int l = 0; l < static_cast<int>(r.layers.size()); ++l) {
+      const LayerScene scene = layer_scene(*ck, r, l, {});
+      REQUIRE(attn::validate(scene.scenario) == "");
+      const attn::Trace t = attn::compute_trace(scene.scenario);
+      for (int h = 0; h < ck->config().n_heads; ++h) {
+        const attn::Stage* w = t.find(attn::StageKind::weights, h);
+        REQUIRE(w);
+        check_matrix(w->value, ref["layers"][static_cast<std::size_t>(l)]["attentions"][static_cast<std::size_t>(h)],
+                     std::string(name) + " scene layer " + std::to_string(l) + " head " + std::to_string(h), kTolerance);
+      }
+      const attn::Stage* out = t.find(attn::StageKind::output);
+      REQUIRE(out);
+      attn::Mat with_bias = out->value.dense();
+      for (std::size_t c = 0; c < scene.output_bias.size(); ++c)
+        with_bias.col(static_cast<Eigen::Index>(c)).array() += scene.output_bias[c];
+      check_matrix(with_bias, ref["layers"][static_cast<std::size_t>(l)]["attn_output"],
+                   std::string(name) + " scene layer " + std::to_string(l) + " output + W_O bias", kTolerance);
+    }
+  }
+}
