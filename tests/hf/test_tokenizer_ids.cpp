@@ -33,3 +33,12 @@ TEST_CASE("mistral: Metaspace prepend_scheme first matches HF") { check_folder("
 TEST_CASE("bert: WordPiece with BertNormalizer matches HF") { check_folder("bert", "bert"); }
 TEST_CASE("gpt2_legacy: vocab.json + merges.txt give gpt2's ids") { check_folder("gpt2_legacy", "gpt2"); }
 TEST_CASE("bert_legacy: vocab.txt gives bert's ids") { check_folder("bert_legacy", "bert"); }
+TEST_CASE("roberta_small: ByteLevel add_prefix_space, RobertaProcessing, <mask> lstrip match HF") {
+  check_folder("roberta_small", "roberta_small");
+}
+TEST_CASE("clip_small: Replace regex, Split invert Removed, end_of_word_suffix match HF") {
+  check_folder("clip_small", "clip_small");
+}
+TEST_CASE("wordpiece_small: NFKD, StripAccents, Strip, WhitespaceSplit, Digits match HF") {
+  check_folder("wordpiece_small", "wordpiece_small");
+}
