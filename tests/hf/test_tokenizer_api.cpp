@@ -107,3 +107,19 @@ TEST_CASE("thousands of words encode in milliseconds") {
     CHECK(ms < 500.0);  // a few ms in Release; generous for sanitizer builds
   }
 }
+
+TEST_CASE("long runs without a break encode in linear time") {
+  for (const char* name : {"gpt2", "llama3", "qwen2", "llama2", "mistral", "bert", "clip_small"}) {
+    const Tokenizer& t = load(name);
+    for (const std::string& run : {std::string(200000, 'a'), std::string(200000, ' '), std::string(100000, ' ') + "x",
+                                   [] { std::string s; for (int k = 0; k < 20000; ++k) s += "東京"; return s; }()}) {
+      const auto start = std::chrono::steady_clock::now();
+      const auto ids = t.encode(run);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      CAPTURE(name);
+      CAPTURE(ms);
+      CHECK(!ids.empty());
+      CHECK(ms < 2000.0);
+    }
+  }
+}

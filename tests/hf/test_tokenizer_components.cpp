@@ -81,6 +81,8 @@ TEST_CASE("Punctuation isolates each punctuation character") {
 
 TEST_CASE("Whitespace splits words and punctuation runs, over all of Unicode") {
   check_pre("Café naïve, ok!?  東京", {"Café", "naïve", ",", "ok", "!?", "東京"}, {{"type", "Whitespace"}});
+  // Rust's \w takes combining marks and joiners inside a word.
+  check_pre("nai\u0308ve a\u200Db", {"nai\u0308ve", "a\u200Db"}, {{"type", "Whitespace"}});
 }
 
 TEST_CASE("WhitespaceSplit, BertPreTokenizer and Digits") {
@@ -118,6 +120,7 @@ TEST_CASE("normalizers: Strip, Lowercase, Replace, Prepend, NFKC, StripAccents")
                       {{"type", "Prepend"}, {"prepend", ">"}}}}};
   check_split("  HAHA ", {">h4h4 "}, seq, nullptr);
   check_split("ﬁ①", {"fi1"}, {{"type", "NFKC"}}, nullptr);
+  check_split("İSTANBUL", {"i\u0307stanbul"}, {{"type", "Lowercase"}}, nullptr);  // the full mapping, as Rust's
   check_split("e\u0301", {"é"}, {{"type", "NFC"}}, nullptr);
   check_split("é", {"e\u0301"}, {{"type", "NFD"}}, nullptr);
   check_split("ﬁé", {"fie\u0301"}, {{"type", "NFKD"}}, nullptr);

@@ -9,6 +9,8 @@
 namespace attn::hf::tokenizer_detail {
 namespace {
 
+constexpr std::size_t kMaxCachedWordBytes = 256;
+
 struct Merge {
   int rank;
   int new_id;
@@ -71,10 +73,13 @@ class Bpe final : public Model {
         return;
       }
     }
-    if (cache_->get(piece, out)) return;
+    // Like HF, only short words are cached: long ones are rare and would
+    // fill the cache with text.
+    const bool cacheable = piece.size() <= kMaxCachedWordBytes;
+    if (cacheable && cache_->get(piece, out)) return;
     const std::size_t first = out.size();
     merge_word(piece, out);
-    cache_->put(piece, out.data() + first, out.size() - first);
+    if (cacheable) cache_->put(piece, out.data() + first, out.size() - first);
   }
 
   const Vocab& vocab() const override { return vocab_; }

@@ -20,7 +20,7 @@ std::string map_chars(const std::string& text, F f) {
 }
 
 std::string lowercase(const std::string& s) {
-  return map_chars(s, [](std::string& out, char32_t c) { append_utf8(out, to_lower(c)); });
+  return map_chars(s, [](std::string& out, char32_t c) { append_lower(out, c); });
 }
 
 std::string strip_accents(const std::string& s) {

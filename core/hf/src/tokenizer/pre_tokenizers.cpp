@@ -184,7 +184,13 @@ PreTokenizer make_pre_tokenizer(const Json& config, const Where& where, PreToken
     const SplitBehavior behavior = parse_behavior(need_string(config, where, "behavior"), where.at("behavior"));
     return regex_split(pattern_regex(config, where), behavior, opt_bool(config, where, "invert", false));
   }
-  if (type == "Whitespace") return regex_split(Regex(R"(\w+|[^\w\s]+)", where.name()), SplitBehavior::Removed, true);
+  if (type == "Whitespace") {
+    // HF's \w+|[^\w\s]+ with Rust's Unicode \w (letters, marks, digits,
+    // connectors, joiners), which is wider than PCRE2's \w.
+    const std::string w = R"([\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}])";
+    const std::string not_w = R"([^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}\s])";
+    return regex_split(Regex(w + "+|" + not_w + "+", where.name()), SplitBehavior::Removed, true);
+  }
   if (type == "WhitespaceSplit") return char_split(is_whitespace, SplitBehavior::Removed);
   if (type == "BertPreTokenizer") {
     auto spaces = char_split(is_whitespace, SplitBehavior::Removed);

@@ -35,7 +35,9 @@ std::vector<Span> Regex::find_all(std::string_view text) const {
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   std::size_t start = 0;
   while (start <= text.size()) {
-    const int rc = pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK, data.get(), context.get());
+    int rc = pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK, data.get(), context.get());
+    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)  // the JIT's stack ran out: the interpreter uses the heap
+      rc = pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, data.get(), context.get());
     if (rc < 0) break;  // no match, or the match limit
     const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data.get());
     const std::size_t b = ov[0];

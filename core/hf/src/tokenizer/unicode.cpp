@@ -98,8 +98,14 @@ bool is_chinese_char(char32_t c) {
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
-char32_t to_lower(char32_t c) {
-  return static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c)));
+void append_lower(std::string& out, char32_t c) {
+  // Rust's to_lowercase is the full mapping; it differs from utf8proc's
+  // simple one only for U+0130 (İ), which becomes "i" + U+0307.
+  if (c == 0x130) {
+    out += "i\xCC\x87";
+    return;
+  }
+  append_utf8(out, static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
 }
 
 std::string normalize_form(std::string_view text, NormalForm form) {

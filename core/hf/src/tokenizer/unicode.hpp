@@ -29,7 +29,8 @@ bool is_bert_control(char32_t c);
 bool is_nonspacing_mark(char32_t c);
 // The CJK ideograph blocks BERT pads with spaces.
 bool is_chinese_char(char32_t c);
-char32_t to_lower(char32_t c);
+// Rust's char::to_lowercase, appended as UTF-8.
+void append_lower(std::string& out, char32_t c);
 
 enum class NormalForm { NFC, NFD, NFKC, NFKD };
 std::string normalize_form(std::string_view text, NormalForm form);
