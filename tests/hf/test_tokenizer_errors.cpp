@@ -103,6 +103,10 @@ TEST_CASE("wrong field types are named with their path") {
 }
 
 TEST_CASE("absurd sizes are refused with a message") {
+  CHECK(error_of(bpe_json(R"("vocab": {"a": 2000000000}, "merges": [])")) ==
+        "tokenizer.json: token id 2000000000 is beyond the 4000000 allowed");
+  CHECK(error_of(bpe_json(kVocab, R"("added_tokens": [{"id": 4000000, "content": "x"}], )")) ==
+        "tokenizer.json: token id 4000000 is beyond the 4000000 allowed");
   const std::string huge(257u * 1024u * 1024u, ' ');
   CHECK(error_of(huge) == "tokenizer.json: is 257 MB, more than the 256 MB allowed");
 }

@@ -80,7 +80,7 @@ std::shared_ptr<Impl> gpt2_files(const std::filesystem::path& dir) {
   impl->pre_tokenizer = make_pre_tokenizer(byte_level, {"vocab.json", "pre_tokenizer"}, impl->pre_info);
   std::vector<AddedToken> added = specials_in(vocab, {"<|endoftext|>"});
   impl->model = make_bpe(std::move(vocab), merges, BpeOptions{}, {"merges.txt", "merges"});
-  finish(*impl, added);
+  finish(*impl, added, "vocab.json");
   return impl;
 }
 
@@ -110,7 +110,7 @@ std::shared_ptr<Impl> bert_files(const std::filesystem::path& dir) {
   impl->post = PostProcessor::around({vocab.at("[CLS]")}, {vocab.at("[SEP]")});
   std::vector<AddedToken> added = specials_in(vocab, {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"});
   impl->model = make_wordpiece(std::move(vocab), "[UNK]", "##", 100, {"vocab.txt", ""});
-  finish(*impl, added);
+  finish(*impl, added, "vocab.txt");
   return impl;
 }
 

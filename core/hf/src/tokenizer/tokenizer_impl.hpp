@@ -32,8 +32,9 @@ struct Impl {
   std::string kind;
 };
 
-// Fills the added-token matchers, id tables and kind once the parts are set.
-void finish(Impl& impl, const std::vector<AddedToken>& added);
+// Fills the added-token matchers, id tables and kind once the parts are set;
+// throws (naming `file`) for an id of 4000000 or more.
+void finish(Impl& impl, const std::vector<AddedToken>& added, const std::string& file);
 
 // tokenizer.json's text; `file` names it in errors.
 std::shared_ptr<Impl> impl_from_json(std::string_view text, const std::string& file);

@@ -36,10 +36,13 @@ bool normalizer_writes_metaspace(const Json& normalizer) {
 
 }  // namespace
 
-void finish(Impl& impl, const std::vector<AddedToken>& added) {
+void finish(Impl& impl, const std::vector<AddedToken>& added, const std::string& file) {
   int largest = -1;
   for (const auto& [token, id] : impl.model->vocab()) largest = std::max(largest, id);
   for (const AddedToken& t : added) largest = std::max(largest, t.id);
+  // The id table is dense: one far id would make it gigabytes.
+  if (static_cast<std::size_t>(largest) >= kMaxVocabEntries)
+    throw std::runtime_error(file + ": token id " + std::to_string(largest) + " is beyond the 4000000 allowed");
   impl.id_to_token.assign(static_cast<std::size_t>(largest + 1), std::string());
   for (const auto& [token, id] : impl.model->vocab()) impl.id_to_token[static_cast<std::size_t>(id)] = token;
   for (const AddedToken& t : added) {
@@ -76,7 +79,7 @@ std::shared_ptr<Impl> impl_from_json(std::string_view text, const std::string& f
   impl->byte_fallback = model.is_object() && model.value("byte_fallback", false) == true;
   impl->post = PostProcessor::from_json(field("post_processor"), top.at("post_processor"));
   impl->pre_info.metaspace = impl->pre_info.metaspace || normalizer_writes_metaspace(field("normalizer"));
-  finish(*impl, read_added_tokens(root, top));
+  finish(*impl, read_added_tokens(root, top), file);
   return impl;
 }
 
