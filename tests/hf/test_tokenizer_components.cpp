@@ -174,6 +174,10 @@ TEST_CASE("BPE merges by rank, leftmost first, and without ignore_merges a whole
   CHECK(t.encode("bab") == std::vector<int>{3, 1});   // not "bab": no merge builds it
   const Tokenizer ignore = Tokenizer::from_json(R"({"model": {"type": "BPE", )" + vocab + R"(, "merges": ["b a", "a b"], "ignore_merges": true}})");
   CHECK(ignore.encode("bab") == std::vector<int>{5});
+  // A merge listed twice takes its later rank (HF collects the list into a map).
+  const Tokenizer repeated = Tokenizer::from_json(
+      R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4}, "merges": ["a b", "b c", "a b"]}})");
+  CHECK(repeated.encode("abc") == std::vector<int>{0, 4});
 }
 
 TEST_CASE("post-processors: TemplateProcessing as a string, BertProcessing, Sequence") {

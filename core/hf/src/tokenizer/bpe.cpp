@@ -57,7 +57,7 @@ class Bpe final : public Model {
       // With a subword prefix, "a ##b" makes "ab", not "a##b".
       const std::size_t skip = !prefix.empty() && b.rfind(prefix, 0) == 0 ? prefix.size() : 0;
       const int merged = lookup(a + b.substr(skip), where.index(rank), "makes");
-      merges_.emplace(pair_key(ia, ib), Merge{static_cast<int>(rank), merged});  // the first rank wins
+      merges_.insert_or_assign(pair_key(ia, ib), Merge{static_cast<int>(rank), merged});  // a repeat: the last wins, as in HF
     }
     if (!options_.unk_token.empty() && !vocab_.count(options_.unk_token))
       fail(where, "unk_token \"" + options_.unk_token + "\" is not in the vocabulary");

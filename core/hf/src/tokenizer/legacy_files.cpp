@@ -93,7 +93,7 @@ std::shared_ptr<Impl> bert_files(const std::filesystem::path& dir) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (static_cast<std::size_t>(id) >= kMaxVocabEntries)
       throw std::runtime_error("vocab.txt: has more than 4000000 entries");
-    vocab.emplace(line, id++);  // a repeated line keeps its first id, as transformers does
+    vocab.insert_or_assign(line, id++);  // a repeated line takes its last id, as transformers' load_vocab does
   }
   bool lower = true;
   if (std::filesystem::exists(dir / "tokenizer_config.json")) {
