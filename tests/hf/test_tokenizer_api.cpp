@@ -44,6 +44,7 @@ TEST_CASE("token_text shows byte-level pieces as text") {
   CHECK(gpt2.token_text(*gpt2.token_id("Ġthe")) == " the");
   CHECK(gpt2.token_text(*gpt2.token_id("Ċ")) == "\\n");
   CHECK(gpt2.token_text(*gpt2.token_id("Ã")) == "\\xC3");  // half of a two-byte character
+  CHECK(gpt2.token_text(*gpt2.token_id("Ã©")) == "é");  // both halves: the character
   CHECK(gpt2.token_text(*gpt2.token_id("<|endoftext|>")) == "<|endoftext|>");
   CHECK(gpt2.token_text(-1).empty());
   CHECK(gpt2.token_text(gpt2.vocab_size()).empty());

@@ -57,15 +57,16 @@ void append_escaped_byte(std::string& out, unsigned char b) {
   }
 }
 
-// Bytes as text: valid UTF-8 sequences kept, other bytes as "\xNN".
+// Bytes as text: whole valid UTF-8 characters kept, other bytes escaped
+// (a byte-level token often holds half a character).
 std::string show_bytes(std::string_view bytes) {
   std::string out;
   std::size_t i = 0;
   while (i < bytes.size()) {
-    const std::string one = sanitize_utf8(bytes.substr(i, utf8_length(static_cast<unsigned char>(bytes[i]))));
     const std::size_t n = utf8_length(static_cast<unsigned char>(bytes[i]));
-    if (n > 1 && i + n <= bytes.size() && one == bytes.substr(i, n)) {
-      out.append(bytes.substr(i, n));
+    const std::string_view one = bytes.substr(i, n);
+    if (n > 1 && one.size() == n && sanitize_utf8(one) == one) {
+      out.append(one);
       i += n;
     } else {
       append_escaped_byte(out, static_cast<unsigned char>(bytes[i]));
