@@ -146,6 +146,8 @@ TEST_CASE("added tokens: single_word, lstrip, rstrip and normalized matching") {
   const Tokenizer t = Tokenizer::from_json(config.dump());
   CHECK(t.encode("a [M] b") == std::vector<int>{0, 1, 3, 1, 2});
   CHECK(t.encode("a[M]b") == std::vector<int>{0, 2});  // not a word of its own: "[" "M" "]" are not in the vocabulary
+  CHECK(t.encode("_[M]") == std::vector<int>{});  // "_" is a word character (Rust's \w), so no match either
+  CHECK(t.encode("é[M] ") == std::vector<int>{1});
   CHECK(t.encode("a  <x>  b") == std::vector<int>{0, 4, 2});
   CHECK(t.encode("Hello a") == std::vector<int>{5, 1, 0});  // matched after lowercasing, as "hello"
 }

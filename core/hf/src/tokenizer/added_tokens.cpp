@@ -50,9 +50,9 @@ std::vector<TextSegment> AddedTokenMatcher::split(std::string_view text) const {
     std::size_t stop = pos + hit->match.size();
     pos = stop;  // the scan goes on after the match, as Aho-Corasick's does
     if (hit->token.single_word) {
-      const bool word_before = start > 0 && is_alphanumeric(last_char(text.substr(0, start)));
+      const bool word_before = start > 0 && is_word_char(last_char(text.substr(0, start)));
       std::size_t j = stop;
-      const bool word_after = stop < text.size() && is_alphanumeric(next_code_point(text, j));
+      const bool word_after = stop < text.size() && is_word_char(next_code_point(text, j));
       if (word_before || word_after) continue;
     }
     if (hit->token.lstrip) {

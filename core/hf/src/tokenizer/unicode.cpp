@@ -72,9 +72,11 @@ bool is_numeric(char32_t c) {
   return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_NO;
 }
 
-bool is_alphanumeric(char32_t c) {
+bool is_word_char(char32_t c) {
+  if (c == 0x200C || c == 0x200D) return true;  // Join_Control
   const auto cat = category(c);
-  return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) || is_numeric(c);
+  return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_ME) || cat == UTF8PROC_CATEGORY_ND ||
+         cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_PC;
 }
 
 bool is_bert_punctuation(char32_t c) {

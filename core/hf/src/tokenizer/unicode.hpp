@@ -19,9 +19,10 @@ std::size_t count_code_points(std::string_view text);
 
 // Rust's char::is_whitespace (the White_Space property).
 bool is_whitespace(char32_t c);
-// Rust's char::is_alphanumeric and char::is_numeric (letters, numbers).
-bool is_alphanumeric(char32_t c);
+// Rust's char::is_numeric (the N* categories).
 bool is_numeric(char32_t c);
+// Rust regex's \w: letters, marks, decimal digits, connectors, joiners.
+bool is_word_char(char32_t c);
 // ASCII punctuation or any Unicode P* category (BERT's is_punctuation).
 bool is_bert_punctuation(char32_t c);
 // C* categories except \t \n \r (BERT's is_control).
