@@ -98,6 +98,8 @@ TEST_CASE("wrong field types are named with their path") {
         "tokenizer.json: post_processor.single[0] names \"<s>\", which is not in special_tokens");
   CHECK(error_of(bpe_json(kVocab, R"("post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 1], "cls": "[CLS]"}, )")) ==
         "tokenizer.json: post_processor.cls must be [token, id]");
+  CHECK(error_of(bpe_json(kVocab, R"("post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 3], "cls": ["[CLS]", 1]}, )")) ==
+        "tokenizer.json: post_processor adds token id 3, beyond the vocabulary's largest id 2");
   CHECK(error_of(R"({"model": {"type": "WordPiece", "vocab": {"a": 0}}})") ==
         "tokenizer.json: model.unk_token \"[UNK]\" is not in the vocabulary");
 }

@@ -1,5 +1,7 @@
 #include "tokenizer/post_processor.hpp"
 
+#include <algorithm>
+
 namespace attn::hf::tokenizer_detail {
 namespace {
 
@@ -75,6 +77,13 @@ PostProcessor PostProcessor::around(std::vector<int> before, std::vector<int> af
   t.insert(t.end(), after.begin(), after.end());
   p.steps_.push_back(std::move(t));
   return p;
+}
+
+int PostProcessor::largest_id() const {
+  int largest = -1;
+  for (const Template& t : steps_)
+    for (int id : t) largest = std::max(largest, id);
+  return largest;
 }
 
 std::vector<int> PostProcessor::apply(std::vector<int> ids) const {

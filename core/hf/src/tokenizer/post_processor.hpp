@@ -16,6 +16,7 @@ class PostProcessor {
   static PostProcessor from_json(const Json& config, const Where& where);  // null: adds nothing
   static PostProcessor around(std::vector<int> before, std::vector<int> after);
   std::vector<int> apply(std::vector<int> ids) const;
+  int largest_id() const;  // of the special tokens it adds; -1 for none
 
  private:
   std::vector<Template> steps_;

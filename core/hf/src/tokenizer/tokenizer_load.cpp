@@ -43,6 +43,11 @@ void finish(Impl& impl, const std::vector<AddedToken>& added, const std::string&
   // The id table is dense: one far id would make it gigabytes.
   if (static_cast<std::size_t>(largest) >= kMaxVocabEntries)
     throw std::runtime_error(file + ": token id " + std::to_string(largest) + " is beyond the 4000000 allowed");
+  // HF would emit a post-processor id the vocabulary lacks; a model's
+  // embedding table could not look it up, so it is refused here.
+  if (impl.post.largest_id() > largest)
+    throw std::runtime_error(file + ": post_processor adds token id " + std::to_string(impl.post.largest_id()) +
+                             ", beyond the vocabulary's largest id " + std::to_string(largest));
   impl.id_to_token.assign(static_cast<std::size_t>(largest + 1), std::string());
   for (const auto& [token, id] : impl.model->vocab()) impl.id_to_token[static_cast<std::size_t>(id)] = token;
   for (const AddedToken& t : added) {
