@@ -1,5 +1,6 @@
-// `attn model info|attention|scene DIR ...`: a Hugging Face model folder on
-// disk, headless. info: its family, sizes, dtypes and files. attention: every
+// `attn model info|tokens|attention|scene DIR ...`: a Hugging Face model
+// folder on disk, headless. info: its family, sizes, dtypes, files and
+// tokenizer. tokens: a text's ids and pieces. attention: every
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
 // in float64. scene: one layer as an ordinary scenario file.
 #include <charconv>
@@ -11,6 +12,7 @@
 #include "attn/hf/forward.hpp"
 #include "attn/hf/layer_scene.hpp"
 #include "attn/hf/model_error.hpp"
+#include "attn/hf/tokenizer.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
@@ -58,7 +60,13 @@ int run_info(const ModelCommandOptions& o) {
   for (const auto& [name, count] : by_dtype) std::cout << " " << name << " (" << count << ")";
   std::cout << "\nfiles:      ";
   for (const auto& f : m.checkpoint->files()) std::cout << " " << f->what() << " (" << size_text(f->file_bytes()) << ")";
-  std::cout << "\n";
+  std::cout << "\ntokenizer:   ";
+  try {
+    const hf::Tokenizer t = hf::Tokenizer::load_folder(o.in.dir);
+    std::cout << t.kind() << ", " << t.vocab_size() << " tokens\n";
+  } catch (const std::exception& e) {
+    std::cout << "none usable (" << e.what() << ")\n";
+  }
   return kExitOk;
 }
 
@@ -135,8 +143,16 @@ int run_scene(const ModelCommandOptions& o) {
   return kExitOk;
 }
 
+int run_tokens(const ModelCommandOptions& o) {
+  const OpenedModel m = open_model(o.in, true);
+  // One token a line: its id, a tab, the piece as the tokenizer shows it.
+  for (std::size_t i = 0; i < m.ids.size(); ++i) std::cout << m.ids[i] << '\t' << m.tokens[i] << '\n';
+  return kExitOk;
+}
+
 void add_tokens_options(CLI::App* cmd, ModelCommandOptions& o) {
-  cmd->add_option("--ids", o.in.ids, "Token ids, comma-separated (15496,11,995)");
+  CLI::Option* text = cmd->add_option("--text", o.in.text, "The text, tokenized by the model's own tokenizer");
+  cmd->add_option("--ids", o.in.ids, "Token ids instead of a text, comma-separated (15496,11,995)")->excludes(text);
 }
 
 }  // namespace
@@ -149,6 +165,12 @@ void add_model_command(CLI::App& app, Action& action) {
   CLI::App* info = model->add_subcommand("info", "Family, sizes, dtypes and files of a model folder");
   info->add_option("dir", o->in.dir, "The model folder (config.json, model.safetensors)")->required();
   info->callback([o, &action] { action = [o] { return run_info(*o); }; });
+
+  CLI::App* tokens = model->add_subcommand("tokens", "The token ids of a text and their pieces, one per line");
+  tokens->add_option("dir", o->in.dir, "The model folder (tokenizer.json, or vocab.json + merges.txt, or vocab.txt)")
+      ->required();
+  add_tokens_options(tokens, *o);
+  tokens->callback([o, &action] { action = [o] { return run_tokens(*o); }; });
 
   CLI::App* attention = model->add_subcommand(
       "attention", "Every layer's attention weights on the tokens, as JSON [layer][head][query][key] in float64");

@@ -1,8 +1,10 @@
 #include "model/model_input.hpp"
 
+#include <optional>
 #include <sstream>
 
 #include "attn/hf/model_error.hpp"
+#include "attn/hf/tokenizer.hpp"
 #include "cli_error.hpp"
 
 namespace attn::cli {
@@ -37,10 +39,19 @@ OpenedModel open_model(const ModelInput& in, bool need_tokens) {
   }
   if (!need_tokens) return m;
   if (!in.text.empty() && !in.ids.empty()) throw CliError("give the tokens as --text or --ids, not both");
-  if (in.ids.empty()) throw CliError("give the tokens to run the model on: --ids 15496,11,995");
-  m.ids = parse_ids(in.ids);
-  if (m.ids.empty()) throw CliError("--ids: no token ids given");
-  for (int id : m.ids) m.tokens.push_back("#" + std::to_string(id));
+  if (in.ids.empty() && in.text.empty())
+    throw CliError("give the text to run the model on: --text \"...\" (or token ids: --ids 15496,11,995)");
+  // The tokenizer labels the tokens either way; with --ids and no tokenizer
+  // they are labelled by id.
+  std::optional<hf::Tokenizer> tokenizer;
+  try {
+    tokenizer = hf::Tokenizer::load_folder(in.dir);
+  } catch (const std::exception& e) {
+    if (!in.text.empty()) throw CliError(e.what());
+  }
+  m.ids = in.ids.empty() ? tokenizer->encode(in.text) : parse_ids(in.ids);
+  if (m.ids.empty()) throw CliError(in.ids.empty() ? "--text: the tokenizer made no tokens of it" : "--ids: no token ids given");
+  for (int id : m.ids) m.tokens.push_back(tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id));
   return m;
 }
 

@@ -1,0 +1,126 @@
+// `attn model` run as a user runs it, on the committed tiny checkpoints
+// (tests/data/hf): info names the family and tokenizer, tokens prints one id
+// and piece a line, attention writes the weights PyTorch computed (held to
+// the fixture's float64 reference at 1e-9, masked entries exactly 0), scene
+// writes a scenario whose trace gives the same weights, and bad input exits
+// 2 with one line naming what is wrong.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/io/scenario_file.hpp"
+#include "attn/trace.hpp"
+#include "run_attn.hpp"
+
+using attn::cli::test::run_attn;
+using nlohmann::json;
+
+namespace {
+
+const std::string kModels = std::string(ATTN_CLI_DATA_DIR) + "/../../data/hf";
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+std::string ids_text(const json& ids) {
+  std::string s;
+  for (const auto& id : ids) s += (s.empty() ? "" : ",") + std::to_string(id.get<int>());
+  return s;
+}
+
+std::string scratch(const std::string& name) {
+  std::filesystem::create_directories(ATTN_CLI_TEST_TMP);
+  return std::string(ATTN_CLI_TEST_TMP) + "/" + name;
+}
+
+}  // namespace
+
+TEST_CASE("attn model info names the family, the shapes and the tokenizer") {
+  const auto r = run_attn({"model", "info", kModels + "/llama_gqa_bf16"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("family:      Llama (model_type \"llama\")") != std::string::npos);
+  CHECK(r.out.find("4 of width 8, 2 key/value heads (grouped-query)") != std::string::npos);
+  CHECK(r.out.find("BF16") != std::string::npos);
+  CHECK(r.out.find("tokenizer:   BPE, byte-level") != std::string::npos);
+}
+
+TEST_CASE("attn model tokens prints each id and its piece, special tokens included") {
+  const auto r = run_attn({"model", "tokens", kModels + "/bert", "--text", "the quick fox"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("2\t[CLS]\n", 0) == 0);
+  CHECK(r.out.find("\tquick\n") != std::string::npos);
+  REQUIRE(r.out.size() >= 8);
+  CHECK(r.out.substr(r.out.size() - 8) == "3\t[SEP]\n");
+}
+
+TEST_CASE("attn model attention writes PyTorch's weights, [layer][head][query][key]") {
+  for (const char* name : {"gpt2", "bert", "mistral_window"}) {
+    INFO(name);
+    const json ref = read_json(kModels + "/" + name + "/reference.json");
+    const std::string out = scratch(std::string("attention_") + name + ".json");
+    const auto r = run_attn({"model", "attention", kModels + "/" + name, "--ids", ids_text(ref["ids"]), "-o", out});
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const json got = read_json(out);
+    CHECK(got["ids"] == ref["ids"]);
+    REQUIRE(got["tokens"].size() == ref["ids"].size());
+    REQUIRE(got["attentions"].size() == ref["layers"].size());
+    double worst = 0;
+    for (std::size_t l = 0; l < ref["layers"].size(); ++l)
+      for (std::size_t h = 0; h < ref["layers"][l]["attentions"].size(); ++h)
+        for (std::size_t i = 0; i < ref["ids"].size(); ++i)
+          for (std::size_t j = 0; j < ref["ids"].size(); ++j) {
+            const double want = ref["layers"][l]["attentions"][h][i][j].get<double>();
+            const double have = got["attentions"][l][h][i][j].get<double>();
+            if (want == 0) CHECK(have == 0.0);  // masked: exactly 0
+            worst = std::max(worst, std::abs(want - have));
+          }
+    CHECK(worst <= 1e-9);
+  }
+}
+
+TEST_CASE("attn model scene writes a layer whose trace gives the model's weights") {
+  const json ref = read_json(kModels + "/qwen2_bias_f16/reference.json");
+  const std::string out = scratch("qwen2_scene.json");
+  const auto r = run_attn({"model", "scene", kModels + "/qwen2_bias_f16", "--ids", ids_text(ref["ids"]), "--layer", "1",
+                           "--head", "2", "-o", out});
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto file = attn::io::load_scenario(out);
+  CHECK(file.app["view"]["head"] == 2);
+  CHECK(file.description.find("constant 1") != std::string::npos);  // Qwen2's q/k/v biases
+  const attn::Trace t = attn::compute_trace(file.scenario);
+  const attn::Stage* w = t.find(attn::StageKind::weights, 2);
+  REQUIRE(w);
+  double worst = 0;
+  for (Eigen::Index i = 0; i < w->value.rows(); ++i)
+    for (Eigen::Index j = 0; j < w->value.cols(); ++j)
+      worst = std::max(worst, std::abs(w->value(i, j) - ref["layers"][1]["attentions"][2][static_cast<std::size_t>(i)]
+                                                            [static_cast<std::size_t>(j)].get<double>()));
+  CHECK(worst <= 1e-9);
+}
+
+TEST_CASE("attn model: bad input exits 2 with one line naming the problem") {
+  auto refused = [](std::vector<std::string> args, const std::string& words) {
+    const auto r = run_attn(args);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(words) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  };
+  refused({"model", "info", kModels + "/no_such_model"}, "not a folder");
+  refused({"model", "info", std::string(ATTN_CLI_DATA_DIR)}, "no config.json");
+  refused({"model", "attention", kModels + "/gpt2", "--ids", "1,99999", "-o", scratch("x.json")},
+          "token 1 has id 99999, outside the vocabulary of 320");
+  refused({"model", "attention", kModels + "/gpt2", "--ids", "1,x", "-o", scratch("x.json")}, "--ids: \"x\" is not a token id");
+  refused({"model", "scene", kModels + "/gpt2", "--text", "hi", "--layer", "7", "-o", scratch("x.json")},
+          "layer 7 is out of range");
+  refused({"model", "attention", kModels + "/gpt2", "-o", scratch("x.json")}, "give the text to run the model on");
+}
