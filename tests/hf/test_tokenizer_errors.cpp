@@ -32,12 +32,16 @@ TEST_CASE("a well-formed minimal BPE file loads") {
   CHECK(t.encode("abab") == std::vector<int>{2, 2});
   CHECK(t.encode("ba") == std::vector<int>{1, 0});
   CHECK(t.encode("c").empty());  // no unk_token: HF drops the character
+  // null is the default for every optional field, as serde reads it.
+  CHECK_NOTHROW(Tokenizer::from_json(bpe_json(kVocab + R"(, "byte_fallback": null, "fuse_unk": null, "unk_token": null)")));
 }
 
 TEST_CASE("malformed JSON names the byte") {
   CHECK(error_of(R"({"model": )") == "tokenizer.json: not valid JSON at byte 11");
   CHECK(error_of("") == "tokenizer.json: not valid JSON at byte 1");
   CHECK(error_of("[1, 2]") == "tokenizer.json: must hold a JSON object");
+  CHECK(error_of("[23e555555555]") ==
+        "tokenizer.json: not valid JSON ([json.exception.out_of_range.406] number overflow parsing '23e555555555')");
 }
 
 TEST_CASE("unknown model types are named") {

@@ -5,6 +5,16 @@
 
 namespace attn::hf::tokenizer_detail {
 
+Json parse_json(std::string_view text, const std::string& file) {
+  try {
+    return Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    throw std::runtime_error(file + ": not valid JSON at byte " + std::to_string(e.byte));
+  } catch (const Json::exception& e) {
+    throw std::runtime_error(file + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
 void fail(const Where& where, const std::string& what) { throw std::runtime_error(where.name() + " " + what); }
 void fail_file(const Where& where, const std::string& what) { throw std::runtime_error(where.file + ": " + what); }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace attn::hf::tokenizer_detail {
 
@@ -17,6 +18,10 @@ struct Where {
   Where index(std::size_t i) const { return {file, path + "[" + std::to_string(i) + "]"}; }
   std::string name() const { return file + ": " + (path.empty() ? std::string("top level") : path); }
 };
+
+// The text as JSON; throws std::runtime_error "<file>: not valid JSON at
+// byte N" (or with nlohmann's reason, e.g. a number too large for a double).
+Json parse_json(std::string_view text, const std::string& file);
 
 [[noreturn]] void fail(const Where& where, const std::string& what);  // "<file>: <path> <what>"
 [[noreturn]] void fail_file(const Where& where, const std::string& what);  // "<file>: <what>"

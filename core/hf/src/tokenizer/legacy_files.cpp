@@ -29,12 +29,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 Json parse_json_file(const std::filesystem::path& path) {
-  const std::string text = read_file(path);
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw std::runtime_error(path.filename().string() + ": not valid JSON at byte " + std::to_string(e.byte));
-  }
+  return parse_json(read_file(path), path.filename().string());
 }
 
 // The listed tokens that the vocabulary has, as special added tokens

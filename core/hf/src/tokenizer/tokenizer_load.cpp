@@ -31,10 +31,13 @@ std::vector<AddedToken> read_added_tokens(const Json& root, const Where& top) {
 // Llama 2 style files put the "▁" in through the normalizer, not a
 // Metaspace pre-tokenizer; both count as Metaspace for kind().
 bool normalizer_writes_metaspace(const Json& normalizer) {
-  return !normalizer.is_null() && normalizer.dump().find("\xE2\x96\x81") != std::string::npos;
+  return !normalizer.is_null() &&
+         normalizer.dump(-1, ' ', false, Json::error_handler_t::replace).find("\xE2\x96\x81") != std::string::npos;
 }
 
 }  // namespace
+
+std::shared_ptr<Impl> impl_from_root(const Json& root, const Where& top);
 
 void finish(Impl& impl, const std::vector<AddedToken>& added, const std::string& file) {
   int largest = -1;
@@ -67,13 +70,18 @@ std::shared_ptr<Impl> impl_from_json(std::string_view text, const std::string& f
   const Where top{file, ""};
   if (text.size() > kMaxTokenizerJsonBytes)
     fail_file(top, "is " + std::to_string(text.size() / (1024 * 1024)) + " MB, more than the 256 MB allowed");
-  Json root;
-  try {
-    root = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    fail_file(top, "not valid JSON at byte " + std::to_string(e.byte));
-  }
+  const Json root = parse_json(text, file);
   if (!root.is_object()) fail_file(top, "must hold a JSON object");
+  try {
+    return impl_from_root(root, top);
+  } catch (const Json::exception& e) {
+    // Every field is checked before use; this is a net for a check missed.
+    throw std::runtime_error(file + ": " + e.what());
+  }
+}
+
+std::shared_ptr<Impl> impl_from_root(const Json& root, const Where& top) {
+  const std::string& file = top.file;
   auto impl = std::make_shared<Impl>();
   const Json null;
   auto field = [&](const char* key) -> const Json& { return root.contains(key) ? root.at(key) : null; };
@@ -81,7 +89,7 @@ std::shared_ptr<Impl> impl_from_json(std::string_view text, const std::string& f
   impl->pre_tokenizer = make_pre_tokenizer(field("pre_tokenizer"), top.at("pre_tokenizer"), impl->pre_info);
   const Json& model = need(root, top, "model");
   impl->model = make_model(model, top.at("model"));
-  impl->byte_fallback = model.is_object() && model.value("byte_fallback", false) == true;
+  impl->byte_fallback = opt_bool(model, top.at("model"), "byte_fallback", false);
   impl->post = PostProcessor::from_json(field("post_processor"), top.at("post_processor"));
   impl->pre_info.metaspace = impl->pre_info.metaspace || normalizer_writes_metaspace(field("normalizer"));
   finish(*impl, read_added_tokens(root, top), file);
