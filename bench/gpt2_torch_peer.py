@@ -18,6 +18,8 @@ import struct
 import sys
 import time
 
+from torch_blas import blas_in_use
+
 
 def say(obj):
     print(json.dumps(obj), flush=True)
@@ -89,7 +91,7 @@ def main():
         return times
 
     run(1)
-    say({"ready": True, "torch": torch.__version__})
+    say({"ready": True, "torch": torch.__version__, "blas": blas_in_use()})
     for line in sys.stdin:
         words = line.split()
         if words[:1] == ["run"]:

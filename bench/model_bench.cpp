@@ -80,7 +80,8 @@ void gpt2_rows(const fs::path& dir, int threads) {
   const double peak = bench::peak_mb();
   std::printf("| GPT-2 small shape, 1024 tokens, every map kept | %d | %.0f ms | ", threads, median(ours));
   if (!theirs.empty())
-    std::printf("%.0f ms (torch %s float32) | %.2fx |\n", median(theirs), torch.ready()["torch"].get<std::string>().c_str(),
+    std::printf("%.0f ms (torch %s float32, %s) | %.2fx |\n", median(theirs),
+                torch.ready()["torch"].get<std::string>().c_str(), torch.ready().value("blas", std::string("?")).c_str(),
                 median(ours) / median(theirs));
   else
     std::printf("no PyTorch (%s) | |\n", torch.ready().value("error", std::string("?")).c_str());

@@ -16,6 +16,8 @@ import resource
 import sys
 import time
 
+from torch_blas import blas_in_use
+
 
 def say(obj):
     print(json.dumps(obj), flush=True)
@@ -64,18 +66,6 @@ def main():
             say({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
         else:
             say({"error": "unknown request " + line.strip()})
-
-
-def blas_in_use():
-    """The BLAS library torch's GEMMs ran on, as loaded in this process.
-    Debian's torch uses whichever libblas.so.3 the alternatives system picks:
-    the reference BLAS is about ten times slower than OpenBLAS."""
-    with open("/proc/self/maps") as maps:
-        paths = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
-    for path in sorted(paths):
-        if "libblas.so" in path or "openblas" in path or "mkl" in path or "blis" in path:
-            return path
-    return "unknown"
 
 
 if __name__ == "__main__":

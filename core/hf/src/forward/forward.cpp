@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "attn/hf/model_error.hpp"
+#include "attn/parallel.hpp"
 #include "forward/block_math.hpp"
 #include "forward/layer_attention.hpp"
 #include "forward/layer_weights.hpp"
@@ -79,7 +80,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
   r.embeddings = h;
   const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.sliding_window.value_or(0)};
   for (int l = 0; l < c.n_layers; ++l) {
-    const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer expanded at a time
+    const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;
     if (o.keep_details) rec.input = h;
     const MatX<S> a_in = c.pre_norm ? norm<S>(c, h, w.norm1_w, w.norm1_b) : h;
@@ -110,6 +111,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
       rec.output = h;
     }
     r.layers.push_back(std::move(rec));
+    w.release();  // the layer's weights leave memory (the file keeps them)
     if (o.progress && !o.progress(l + 1)) {
       r.cancelled = true;
       return r;

@@ -18,6 +18,13 @@ TensorRef norm_param(const Checkpoint& ck, const std::string& base, bool weight,
   return ck.tensor(modern, {d});
 }
 
+// The big tensors a layer reads, remembered so their pages can go once it is done.
+template <class S>
+TensorRef tracked(LayerWeights<S>& w, TensorRef t) {
+  w.sources.push_back(t);
+  return t;
+}
+
 template <class S>
 void load_gpt2(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   const auto& c = ck.config();
@@ -26,7 +33,7 @@ void load_gpt2(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   w.norm1_w = load_vector<S>(norm_param(ck, p + "ln_1", true, d));
   w.norm1_b = load_vector<S>(norm_param(ck, p + "ln_1", false, d));
   // c_attn packs Q, K and V side by side in its output columns.
-  const Weight<S> qkv = load_conv1d<S>(ck.tensor(p + "attn.c_attn.weight", {d, 3 * inner}), d, 3 * inner);
+  const Weight<S> qkv = load_conv1d<S>(tracked(w, ck.tensor(p + "attn.c_attn.weight", {d, 3 * inner})), d, 3 * inner);
   const RowX<S> qkv_b = load_vector<S>(ck.tensor(p + "attn.c_attn.bias", {3 * inner}));
   w.w_q = qkv.cols(0, inner);
   w.w_k = qkv.cols(inner, inner);
@@ -34,19 +41,22 @@ void load_gpt2(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   w.b_q = qkv_b.head(inner);
   w.b_k = qkv_b.segment(inner, inner);
   w.b_v = qkv_b.tail(inner);
-  w.w_o = load_conv1d<S>(ck.tensor(p + "attn.c_proj.weight", {inner, d}), inner, d);
+  w.w_o = load_conv1d<S>(tracked(w, ck.tensor(p + "attn.c_proj.weight", {inner, d})), inner, d);
   w.b_o = load_vector<S>(ck.tensor(p + "attn.c_proj.bias", {d}));
   w.norm2_w = load_vector<S>(norm_param(ck, p + "ln_2", true, d));
   w.norm2_b = load_vector<S>(norm_param(ck, p + "ln_2", false, d));
-  w.w_up = load_conv1d<S>(ck.tensor(p + "mlp.c_fc.weight", {d, ff}), d, ff);
+  w.w_up = load_conv1d<S>(tracked(w, ck.tensor(p + "mlp.c_fc.weight", {d, ff})), d, ff);
   w.b_up = load_vector<S>(ck.tensor(p + "mlp.c_fc.bias", {ff}));
-  w.w_down = load_conv1d<S>(ck.tensor(p + "mlp.c_proj.weight", {ff, d}), ff, d);
+  w.w_down = load_conv1d<S>(tracked(w, ck.tensor(p + "mlp.c_proj.weight", {ff, d})), ff, d);
   w.b_down = load_vector<S>(ck.tensor(p + "mlp.c_proj.bias", {d}));
 }
 
 template <class S>
-void linear(const Checkpoint& ck, const std::string& name, int in, int out, bool bias, Weight<S>& w, RowX<S>& b) {
-  w = load_linear<S>(ck.tensor(name + ".weight", {out, in}), in, out);
+void linear(const Checkpoint& ck, const std::string& name, int in, int out, bool bias, Weight<S>& w, RowX<S>& b,
+            std::vector<TensorRef>& sources) {
+  const TensorRef t = ck.tensor(name + ".weight", {out, in});
+  sources.push_back(t);
+  w = load_linear<S>(t, in, out);
   if (bias) b = load_vector<S>(ck.tensor(name + ".bias", {out}));
 }
 
@@ -55,14 +65,14 @@ void load_bert(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   const auto& c = ck.config();
   const int d = c.d_model, ff = c.d_ff, inner = c.n_heads * c.head_dim;
   const std::string p = "encoder.layer." + std::to_string(l) + ".";
-  linear(ck, p + "attention.self.query", d, inner, true, w.w_q, w.b_q);
-  linear(ck, p + "attention.self.key", d, inner, true, w.w_k, w.b_k);
-  linear(ck, p + "attention.self.value", d, inner, true, w.w_v, w.b_v);
-  linear(ck, p + "attention.output.dense", inner, d, true, w.w_o, w.b_o);
+  linear(ck, p + "attention.self.query", d, inner, true, w.w_q, w.b_q, w.sources);
+  linear(ck, p + "attention.self.key", d, inner, true, w.w_k, w.b_k, w.sources);
+  linear(ck, p + "attention.self.value", d, inner, true, w.w_v, w.b_v, w.sources);
+  linear(ck, p + "attention.output.dense", inner, d, true, w.w_o, w.b_o, w.sources);
   w.norm1_w = load_vector<S>(norm_param(ck, p + "attention.output.LayerNorm", true, d));
   w.norm1_b = load_vector<S>(norm_param(ck, p + "attention.output.LayerNorm", false, d));
-  linear(ck, p + "intermediate.dense", d, ff, true, w.w_up, w.b_up);
-  linear(ck, p + "output.dense", ff, d, true, w.w_down, w.b_down);
+  linear(ck, p + "intermediate.dense", d, ff, true, w.w_up, w.b_up, w.sources);
+  linear(ck, p + "output.dense", ff, d, true, w.w_down, w.b_down, w.sources);
   w.norm2_w = load_vector<S>(norm_param(ck, p + "output.LayerNorm", true, d));
   w.norm2_b = load_vector<S>(norm_param(ck, p + "output.LayerNorm", false, d));
 }
@@ -73,15 +83,15 @@ void load_llama(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   const int d = c.d_model, ff = c.d_ff, q = c.n_heads * c.head_dim, kv = c.n_kv_heads * c.head_dim;
   const std::string p = "layers." + std::to_string(l) + ".";
   w.norm1_w = load_vector<S>(ck.tensor(p + "input_layernorm.weight", {d}));
-  linear(ck, p + "self_attn.q_proj", d, q, c.qkv_bias, w.w_q, w.b_q);
-  linear(ck, p + "self_attn.k_proj", d, kv, c.qkv_bias, w.w_k, w.b_k);
-  linear(ck, p + "self_attn.v_proj", d, kv, c.qkv_bias, w.w_v, w.b_v);
-  linear(ck, p + "self_attn.o_proj", q, d, c.o_bias, w.w_o, w.b_o);
+  linear(ck, p + "self_attn.q_proj", d, q, c.qkv_bias, w.w_q, w.b_q, w.sources);
+  linear(ck, p + "self_attn.k_proj", d, kv, c.qkv_bias, w.w_k, w.b_k, w.sources);
+  linear(ck, p + "self_attn.v_proj", d, kv, c.qkv_bias, w.w_v, w.b_v, w.sources);
+  linear(ck, p + "self_attn.o_proj", q, d, c.o_bias, w.w_o, w.b_o, w.sources);
   w.norm2_w = load_vector<S>(ck.tensor(p + "post_attention_layernorm.weight", {d}));
   RowX<S> unused;
-  linear(ck, p + "mlp.gate_proj", d, ff, false, w.w_gate, unused);
-  linear(ck, p + "mlp.up_proj", d, ff, false, w.w_up, unused);
-  linear(ck, p + "mlp.down_proj", ff, d, false, w.w_down, unused);
+  linear(ck, p + "mlp.gate_proj", d, ff, false, w.w_gate, unused, w.sources);
+  linear(ck, p + "mlp.up_proj", d, ff, false, w.w_up, unused, w.sources);
+  linear(ck, p + "mlp.down_proj", ff, d, false, w.w_down, unused, w.sources);
 }
 
 }  // namespace

@@ -16,6 +16,10 @@ struct LayerWeights {
   RowX<S> norm2_w, norm2_b;  // before the MLP (pre-norm) or after it (BERT)
   Weight<S> w_up, w_gate, w_down;  // w_gate only for SwiGLU
   RowX<S> b_up, b_down;
+  std::vector<TensorRef> sources;  // every tensor read, to release once the layer is done
+  void release() const {
+    for (const TensorRef& t : sources) t.file->release(*t.info);
+  }
 };
 
 template <class S>

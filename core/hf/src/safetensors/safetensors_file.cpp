@@ -169,6 +169,16 @@ void SafetensorsFile::parse_header() {
   for (std::size_t i = 0; i < tensors_.size(); ++i) by_name_.emplace(tensors_[i].name, i);
 }
 
+void SafetensorsFile::release(const TensorInfo& info) const {
+  if (!mapped_) return;
+  // Only whole pages inside the tensor: its neighbours' pages stay.
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto from = reinterpret_cast<std::uintptr_t>(data_ + info.begin);
+  const auto to = reinterpret_cast<std::uintptr_t>(data_ + info.end);
+  const std::uintptr_t first = (from + page - 1) / page * page, last = to / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
 const TensorInfo* SafetensorsFile::find(std::string_view name) const {
   auto it = by_name_.find(std::string(name));
   return it == by_name_.end() ? nullptr : &tensors_[it->second];

@@ -50,6 +50,11 @@ class SafetensorsFile {
   // The tensor's bytes: data_start + info.begin, end - begin of them.
   const unsigned char* bytes(const TensorInfo& info) const { return data_ + info.begin; }
   std::size_t file_bytes() const { return size_; }
+  // Lets the kernel drop the tensor's pages from this process's memory
+  // (they are read back from the file if touched again): the forward pass
+  // calls it on each layer it is done with, so a model streams through
+  // memory a layer at a time instead of staying resident whole.
+  void release(const TensorInfo& info) const;
   const std::string& what() const { return what_; }  // the file name, for messages
 
  private:
