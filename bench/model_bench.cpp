@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "attn/hf/checkpoint.hpp"
 #include "attn/hf/forward.hpp"
 #include "peak_memory.hpp"
@@ -62,11 +64,20 @@ double forward_ms(const attn::hf::Checkpoint& ck, const std::vector<int>& ids, i
   return ms;
 }
 
-void gpt2_rows(const fs::path& dir, int threads) {
+struct BenchOptions {
+  std::string scratch = (fs::temp_directory_path() / "attnviz-model-bench").string();
+  std::vector<int> threads{2};
+  bool skip_llama = false;
+  std::string python = "/usr/bin/python3";
+  std::string bench_dir = ATTNVIZ_BENCH_DIR;
+};
+
+void gpt2_rows(const fs::path& dir, int threads, const BenchOptions& opt) {
   const auto ck = attn::hf::Checkpoint::open(dir);
   const double ckpt_mb = static_cast<double>(ck->weight_bytes()) / (1 << 20);
   const auto ids = some_ids(1024, ck->config().vocab);
-  bench::PythonSession torch(ATTNVIZ_BENCH_DIR "/gpt2_torch_peer.py", {dir.string(), "1024", std::to_string(threads)});
+  bench::PythonSession torch(opt.bench_dir + "/gpt2_torch_peer.py", {dir.string(), "1024", std::to_string(threads)},
+                             opt.python);
   std::vector<double> ours, theirs;
   forward_ms(*ck, ids, threads);  // warm: page in the mapping
   bench::reset_peak();
@@ -121,19 +132,27 @@ void llama_rows(const fs::path& dir, int threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const fs::path scratch = argc > 1 ? fs::path(argv[1]) : fs::temp_directory_path() / "attnviz-model-bench";
-  const int threads = 2;
+  BenchOptions opt;
+  CLI::App app{"Real-model benchmarks: GPT-2 and Llama shapes with random weights"};
+  app.add_option("scratch", opt.scratch, "Folder for the generated checkpoints (kept for the next run)");
+  app.add_option("--threads", opt.threads, "Thread counts to time the GPT-2 forward at (default 2)");
+  app.add_flag("--skip-llama", opt.skip_llama, "Leave out the ~2 GB Llama-shaped checkpoint");
+  app.add_option("--python", opt.python, "The Python that has torch");
+  app.add_option("--bench-dir", opt.bench_dir, "Where gpt2_torch_peer.py is");
+  CLI11_PARSE(app, argc, argv);
+  const fs::path scratch = opt.scratch;
   std::printf("\n## Real models (random weights in each family's exact layout, %s)\n\n", scratch.c_str());
   if (!fs::exists(scratch / "gpt2" / "model.safetensors")) {
     std::printf("writing a GPT-2-small-shaped checkpoint...\n");
     bench::write_gpt2_checkpoint(scratch / "gpt2");
   }
   std::printf("| forward | threads | attnviz | PyTorch | ratio |\n|---|---|---|---|---|\n");
-  gpt2_rows(scratch / "gpt2", threads);
+  for (std::size_t i = 0; i < opt.threads.size(); ++i) gpt2_rows(scratch / "gpt2", opt.threads[i], opt);
+  if (opt.skip_llama) return 0;
   if (!fs::exists(scratch / "llama" / "model.safetensors")) {
     std::printf("writing a ~2 GB Llama-shaped BF16 checkpoint...\n");
     bench::write_llama_checkpoint(scratch / "llama");
   }
-  llama_rows(scratch / "llama", threads);
+  llama_rows(scratch / "llama", opt.threads.front());
   return 0;
 }

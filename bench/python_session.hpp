@@ -25,7 +25,9 @@ namespace bench {
 
 class PythonSession {
  public:
-  PythonSession(const std::string& script, const std::vector<std::string>& args) {
+  // `python`: the interpreter that has torch (Debian's by default).
+  PythonSession(const std::string& script, const std::vector<std::string>& args,
+                const std::string& python = "/usr/bin/python3") {
     int to_child[2], from_child[2];
     if (::pipe(to_child) != 0) return;
     if (::pipe(from_child) != 0) {
@@ -39,7 +41,7 @@ class PythonSession {
     posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) posix_spawn_file_actions_addclose(&actions, fd);
-    std::vector<std::string> argv_s{"/usr/bin/python3", script};
+    std::vector<std::string> argv_s{python, script};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& a : argv_s) argv.push_back(a.data());
@@ -52,7 +54,7 @@ class PythonSession {
       ::close(to_child[1]);
       ::close(from_child[0]);
       pid_ = -1;
-      ready_ = {{"error", "cannot start /usr/bin/python3"}};
+      ready_ = {{"error", "cannot start " + python}};
       return;
     }
     to_ = ::fdopen(to_child[1], "w");

@@ -5,6 +5,12 @@ than OpenBLAS."""
 
 
 def blas_in_use():
+    import torch
+
+    # Wheels from pytorch.org carry MKL inside torch; the maps would name
+    # whatever other library (numpy's OpenBLAS) happens to be loaded too.
+    if "BLAS_INFO=mkl" in torch.__config__.show():
+        return "MKL, built into torch"
     with open("/proc/self/maps") as maps:
         paths = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
     for path in sorted(paths):
