@@ -10,9 +10,6 @@ namespace attn::hf::detail {
 
 namespace {
 
-template <class S>
-using RowMajor = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
 // The keys query i may see: [first, last] (causal: up to itself; a sliding
 // window: its last `window` keys).
 std::pair<int, int> visible(int i, int n, const AttentionShape& s) {
@@ -24,7 +21,7 @@ std::pair<int, int> visible(int i, int n, const AttentionShape& s) {
 // Row-wise softmax over the keys a query may see, on contiguous rows so the
 // exponentials vectorise; blocked keys get exactly 0.
 template <class S>
-void masked_softmax(RowMajor<S>& scores, const AttentionShape& shape) {
+void masked_softmax(AttentionMap<S>& scores, const AttentionShape& shape) {
   const int n = static_cast<int>(scores.rows());
   for (int i = 0; i < n; ++i) {
     const auto [first, last] = visible(i, n, shape);
@@ -40,7 +37,8 @@ void masked_softmax(RowMajor<S>& scores, const AttentionShape& shape) {
 
 template <class S>
 MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& v, const AttentionShape& shape,
-                             const std::vector<bool>& off, AblationMode mode, bool keep, std::vector<MatX<S>>& weights,
+                             const std::vector<bool>& off, AblationMode mode, bool keep,
+                             std::vector<AttentionMap<S>>& weights,
                              int threads) {
   const int n = static_cast<int>(q.rows()), hd = shape.head_dim;
   const int group = shape.heads / shape.kv_heads;
@@ -50,7 +48,7 @@ MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& 
   const double work = 2.0 * n * n * hd;
   parallel_for(shape.heads, threads, work, [&](int h) {
     const int kv = h / group;
-    RowMajor<S> p(n, n);
+    AttentionMap<S> p(n, n);
     p.noalias() = (q.middleCols(h * hd, hd) * scale) * k.middleCols(kv * hd, hd).transpose();
     masked_softmax(p, shape);
     MatX<S> out = p * v.middleCols(kv * hd, hd);
@@ -61,16 +59,16 @@ MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& 
         out.rowwise() = out.colwise().mean();
     }
     concat.middleCols(h * hd, hd) = out;
-    if (keep) weights[static_cast<std::size_t>(h)] = p;
+    if (keep) weights[static_cast<std::size_t>(h)] = std::move(p);
   });
   return concat;
 }
 
 template MatX<float> multi_head_attention<float>(const MatX<float>&, const MatX<float>&, const MatX<float>&,
                                                  const AttentionShape&, const std::vector<bool>&, AblationMode, bool,
-                                                 std::vector<MatX<float>>&, int);
+                                                 std::vector<AttentionMap<float>>&, int);
 template MatX<double> multi_head_attention<double>(const MatX<double>&, const MatX<double>&, const MatX<double>&,
                                                    const AttentionShape&, const std::vector<bool>&, AblationMode, bool,
-                                                   std::vector<MatX<double>>&, int);
+                                                   std::vector<AttentionMap<double>>&, int);
 
 }  // namespace attn::hf::detail

@@ -18,7 +18,8 @@ struct AttentionShape {
 // `off[h]` switches head h off in `mode`.
 template <class S>
 MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& v, const AttentionShape& shape,
-                             const std::vector<bool>& off, AblationMode mode, bool keep, std::vector<MatX<S>>& weights,
+                             const std::vector<bool>& off, AblationMode mode, bool keep,
+                             std::vector<AttentionMap<S>>& weights,
                              int threads);
 
 }  // namespace attn::hf::detail
