@@ -81,6 +81,7 @@ void run(AppState& s, const PendingAction& a) {
       if (a.scene) {
         show_scene(s, *a.scene, a.label);
         s.train.open = false;
+        s.hf.open = false;
         s.compare.open = false;
         s.view.head = a.head;
         s.view.fit_pending = true;
