@@ -56,7 +56,7 @@ HeadAtlas build_atlas(const std::vector<std::vector<Thumbnail>>& thumbnails, con
           std::uint8_t* px = &a.rgba[(static_cast<size_t>(l * a.tile + y) * static_cast<size_t>(a.width) +
                                       static_cast<size_t>(h * a.tile + x)) * 4];
           if (t.masked[cell]) {
-            const std::uint8_t grey = ((x + y) / 2) % 3 == 0 ? 150 : 190;  // hatched: masked, not a weight of 0
+            const std::uint8_t grey = (x + y) % 4 == 0 ? 170 : 200;  // hatched grey: masked, not a weight of 0
             px[0] = px[1] = px[2] = grey;
           } else {
             const float u = t.max > 0 ? t.values[cell] / t.max : 0;

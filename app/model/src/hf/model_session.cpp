@@ -188,9 +188,11 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
     asked_[ui.hovered_position] = true;
     predict_.submit({checkpoint_, tokens_, before_->forward, ui.hovered_position});
   }
-  if (ui.open_in_pipeline) {
-    const attn::hf::HeadRef head = *std::exchange(ui.open_in_pipeline, std::nullopt);
-    if (checkpoint_ && !ids_.empty()) scene_.submit({checkpoint_, ids_, labels_, head});
+  // A head to open waits for the ids (the command line asks before the folder is open).
+  if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
+    scene_.submit({checkpoint_, ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt)});
+  } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
+    ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }
   if (auto o = scene_.take()) {
     if (o->done() && o->result) {
@@ -211,7 +213,8 @@ bool ModelSession::pending(const ModelUi& ui) const {
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
       scene_.has_outcome())
     return true;
-  if (ui.folder != folder_ || ui.open_in_pipeline) return true;
+  if (ui.folder != folder_) return true;
+  if (ui.open_in_pipeline && (checkpoint_ || load_.busy())) return true;
   return checkpoint_ && (!text_asked_ || ui.text != text_);
 }
 

@@ -26,6 +26,7 @@ struct ModelUi {
   HeadMeasure measure = HeadMeasure::Previous;  // the overview's border colour
   bool sort_by_measure = false;        // each layer's heads ordered by it, highest first
   bool switch_mode = false;            // a left click switches a head off/on instead of opening it
+  bool show_after = false;             // the overview shows the weights with the heads switched off
   std::vector<attn::hf::HeadRef> heads_off;
   attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
   int hovered_position = -1;           // the token under the mouse (its predictions are shown)
