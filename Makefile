@@ -78,7 +78,7 @@ fuzz:
 	@bash scripts/install-deps.sh --fuzz
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_FUZZ=ON \
 	  -DATTNVIZ_BUILD_APP=OFF -DATTNVIZ_BUILD_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson fuzz_model
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson fuzz_model fuzz_tokenizer fuzz_tokenizer_text
 	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # Not in `make test`: animates the built-in lesson and a four-head scene for

@@ -6,7 +6,8 @@
 set -euo pipefail
 build=$1
 seconds=$2
-mkdir -p "$build/corpus/scenario" "$build/corpus/lesson" "$build/corpus/model" "$build/crashes"
+mkdir -p "$build/corpus/scenario" "$build/corpus/lesson" "$build/corpus/model" "$build/corpus/tokenizer" \
+  "$build/corpus/tokenizer_text" "$build/crashes"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run() {
   local target=$1 corpus=$2
@@ -25,4 +26,10 @@ scenario=$!
 run fuzz_lesson "$build/corpus/lesson" assets/lessons tests/data/lessons || status=1
 wait "$scenario" || status=1
 run fuzz_model "$build/corpus/model" tests/data/malformed_models || status=1
+# The small tokenizer.json files fit -max_len; the big ones would be cut.
+tok=tests/data/tokenizers
+run fuzz_tokenizer "$build/corpus/tokenizer" "$tok/roberta_small" "$tok/clip_small" "$tok/wordpiece_small" &
+tokenizer=$!
+run fuzz_tokenizer_text "$build/corpus/tokenizer_text" "$tok/fuzz_texts" || status=1
+wait "$tokenizer" || status=1
 exit "$status"

@@ -45,6 +45,17 @@ add_library(attnviz_pcre2 INTERFACE)
 target_link_libraries(attnviz_pcre2 INTERFACE PkgConfig::PCRE2)
 target_compile_definitions(attnviz_pcre2 INTERFACE PCRE2_CODE_UNIT_WIDTH=8)
 
+# --- utf8proc (Unicode normalization and categories for the tokenizers) ------
+# Debian's libutf8proc-dev: NFC/NFD/NFKC/NFKD and general categories.
+if(PkgConfig_FOUND)
+  pkg_check_modules(UTF8PROC QUIET IMPORTED_TARGET libutf8proc)
+endif()
+if(NOT UTF8PROC_FOUND)
+  message(FATAL_ERROR "attnviz: utf8proc not found; install libutf8proc-dev (make deps does)")
+endif()
+add_library(attnviz_utf8proc INTERFACE)
+target_link_libraries(attnviz_utf8proc INTERFACE PkgConfig::UTF8PROC)
+
 # --- CLI11 2.1.2 (argument parsing) -------------------------------------------
 find_package(CLI11 2.1 QUIET)
 if(NOT TARGET CLI11::CLI11)

@@ -1,5 +1,5 @@
-// doctest entry point for the attn_hf model tests (checkpoints, safetensors,
-// the forward pass); the test cases live in the test_*.cpp files next to it.
+// doctest entry point for the attn_hf tests; the test cases live in the
+// test_*.cpp files next to this one.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
