@@ -97,6 +97,7 @@ bench: build
 	$(BUILD)/bench/core_bench
 	$(BUILD)/bench/train_bench
 	$(BUILD)/bench/lesson_bench
+	$(BUILD)/bench/model_bench
 	bash scripts/bench.sh $(BUILD)
 
 # A .deb for a room of machines (build-package/attnviz_*.deb); `sudo apt install ./build-package/attnviz_*.deb`.

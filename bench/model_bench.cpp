@@ -1,0 +1,138 @@
+// `make bench`, real models: a GPT-2-small-shaped checkpoint and a ~2 GB
+// Llama-shaped BF16 one, written with random weights into a scratch folder
+// (never committed), then opened and run as the app and `attn model` do.
+// Printed, never asserted:
+//  - GPT-2 at 1024 tokens: the float forward with every attention map kept,
+//    against the same forward in PyTorch float32 on the same threads (blocks
+//    alternated, python_session.hpp), and the ratio;
+//  - GPT-2 at 128 tokens: folder opened and every head's map computed (what
+//    the overview needs before it draws);
+//  - peak resident memory against 1.5 x the checkpoint + 300 MB;
+//  - Llama BF16 at 128 tokens: time, and the most anonymous memory (RssAnon,
+//    not the mapped file's pages) seen after any layer, against 1 GB.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "attn/hf/checkpoint.hpp"
+#include "attn/hf/forward.hpp"
+#include "peak_memory.hpp"
+#include "python_session.hpp"
+#include "random_checkpoint.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double rss_anon_mb() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("RssAnon:", 0) == 0) return std::stod(line.substr(8)) / 1024;
+  return 0;
+}
+
+std::vector<int> some_ids(int n, int vocab) {
+  std::vector<int> ids(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = (i * 7919) % vocab;
+  return ids;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double forward_ms(const attn::hf::Checkpoint& ck, const std::vector<int>& ids, int threads) {
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  const double t0 = now_ms();
+  const auto r = attn::hf::run_forward<float>(ck, ids, o);
+  const double ms = now_ms() - t0;
+  if (r.layers.empty() || r.layers.back().attentions.empty()) std::printf("(no attention kept?)\n");
+  return ms;
+}
+
+void gpt2_rows(const fs::path& dir, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  const double ckpt_mb = static_cast<double>(ck->weight_bytes()) / (1 << 20);
+  const auto ids = some_ids(1024, ck->config().vocab);
+  bench::PythonSession torch(ATTNVIZ_BENCH_DIR "/gpt2_torch_peer.py", {dir.string(), "1024", std::to_string(threads)});
+  std::vector<double> ours, theirs;
+  forward_ms(*ck, ids, threads);  // warm: page in the mapping
+  bench::reset_peak();
+  for (int block = 0; block < 3; ++block) {
+    ours.push_back(forward_ms(*ck, ids, threads));
+    if (torch.ok()) {
+      const auto answer = torch.request("run 1");
+      if (answer.contains("ms")) theirs.push_back(answer["ms"][0].get<double>());
+    }
+  }
+  const double peak = bench::peak_mb();
+  std::printf("| GPT-2 small shape, 1024 tokens, every map kept | %d | %.0f ms | ", threads, median(ours));
+  if (!theirs.empty())
+    std::printf("%.0f ms (torch %s float32) | %.2fx |\n", median(theirs), torch.ready()["torch"].get<std::string>().c_str(),
+                median(ours) / median(theirs));
+  else
+    std::printf("no PyTorch (%s) | |\n", torch.ready().value("error", std::string("?")).c_str());
+  std::printf("\nPeak resident memory at 1024 tokens: %.0f MB; target 1.5 x %.0f MB + 300 MB = %.0f MB (%s)\n", peak,
+              ckpt_mb, 1.5 * ckpt_mb + 300, peak <= 1.5 * ckpt_mb + 300 ? "met" : "missed");
+  const double t0 = now_ms();
+  const auto fresh = attn::hf::Checkpoint::open(dir);
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  attn::hf::run_forward<float>(*fresh, some_ids(128, fresh->config().vocab), o);
+  std::printf("GPT-2 at 128 tokens, folder opened and every head's map computed: %.0f ms (target: overview on screen "
+              "in 2000 ms)\n",
+              now_ms() - t0);
+}
+
+void llama_rows(const fs::path& dir, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  const double ckpt_mb = static_cast<double>(ck->weight_bytes()) / (1 << 20);
+  double most_anon = rss_anon_mb();
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  o.progress = [&](int) {
+    most_anon = std::max(most_anon, rss_anon_mb());
+    return true;
+  };
+  const double t0 = now_ms();
+  const auto r = attn::hf::run_forward<float>(*ck, some_ids(128, ck->config().vocab), o);
+  const double ms = now_ms() - t0;
+  most_anon = std::max(most_anon, rss_anon_mb());
+  std::printf("Llama shape, BF16, %.0f MB on disk, %d layers x %d heads, 128 tokens: %.0f ms; most anonymous memory "
+              "after any layer %.0f MB (target 1024 MB: %s)\n",
+              ckpt_mb, ck->config().n_layers, ck->config().n_heads, ms, most_anon,
+              most_anon <= 1024 ? "met" : "missed");
+  (void)r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const fs::path scratch = argc > 1 ? fs::path(argv[1]) : fs::temp_directory_path() / "attnviz-model-bench";
+  const int threads = 2;
+  std::printf("\n## Real models (random weights in each family's exact layout, %s)\n\n", scratch.c_str());
+  if (!fs::exists(scratch / "gpt2" / "model.safetensors")) {
+    std::printf("writing a GPT-2-small-shaped checkpoint...\n");
+    bench::write_gpt2_checkpoint(scratch / "gpt2");
+  }
+  std::printf("| forward | threads | attnviz | PyTorch | ratio |\n|---|---|---|---|---|\n");
+  gpt2_rows(scratch / "gpt2", threads);
+  if (!fs::exists(scratch / "llama" / "model.safetensors")) {
+    std::printf("writing a ~2 GB Llama-shaped BF16 checkpoint...\n");
+    bench::write_llama_checkpoint(scratch / "llama");
+  }
+  llama_rows(scratch / "llama", threads);
+  return 0;
+}
