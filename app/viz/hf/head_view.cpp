@@ -65,14 +65,15 @@ void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal
   const auto& weights = a.forward->layers[static_cast<size_t>(ui.layer)].attentions;
   const int heads = static_cast<int>(weights.size());
   head_checkboxes(ui, heads, probe);
-  const std::vector<std::string>& labels = d.session.labels();
+  std::vector<std::string> labels;
+  for (const std::string& s : d.session.labels()) labels.push_back(shown_token(s));
   const int n = static_cast<int>(labels.size());
   const float line = ImGui::GetTextLineHeightWithSpacing();
   float label_w = ImGui::CalcTextSize("W").x;
   for (const std::string& s : labels) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  const float span = std::clamp(avail_w - 2 * label_w - 20, 60.0f, ImGui::GetFontSize() * 16);
+  const float span = std::clamp(avail_w - 2 * label_w - 20, 60.0f, ImGui::GetFontSize() * 24);
   const float x_left = origin.x + label_w;  // the query column's right edge
   const float x_right = x_left + 10 + span;  // the key column's left edge
   ImDrawList* dl = ImGui::GetWindowDrawList();

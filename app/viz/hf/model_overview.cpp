@@ -29,7 +29,6 @@ void overview_controls(const ModelSession& session, ModelUi& ui) {
   ImGui::SameLine();
   ImGui::Checkbox("Sort", &ui.sort_by_measure);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Order each layer's heads by the measure, highest first.");
-  ImGui::SameLine();
   ImGui::Checkbox("Clicks switch off", &ui.switch_mode);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A click switches a head off or on (a right-click always does).");
   if (session.after()) {
@@ -75,7 +74,7 @@ void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float label_w = ImGui::CalcTextSize("L00 ").x;
-  const float gap = 5;
+  const float gap = 8;
   const float fit = std::min((avail.x - label_w) / static_cast<float>(heads), (avail.y - line) / static_cast<float>(layers));
   const float cell = std::clamp(std::floor(fit - gap), 8.0f, 160.0f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -36,7 +36,7 @@ void draw_model_predictions(const ModelSession& session, ModelUi& ui, const Them
   const int n = static_cast<int>(before->ids.size());
   const int position = ui.hovered_position >= 0 && ui.hovered_position < n ? ui.hovered_position : n - 1;
   const std::vector<TokenPrediction>* list = session.predictions_at(position);
-  const std::string& token = session.labels()[static_cast<size_t>(position)];
+  const std::string token = shown_token(session.labels()[static_cast<size_t>(position)]);
   ImGui::Text("Next token after \"%s\" (position %d)", token.c_str(), position);
   if (!list) {
     ImGui::TextDisabled("computing...");
@@ -59,7 +59,7 @@ void draw_model_predictions(const ModelSession& session, ModelUi& ui, const Them
     ImGui::TableNextColumn();
     if (i < list->size()) {
       const TokenPrediction& p = (*list)[i];
-      ImGui::TextUnformatted(p.text.c_str());
+      ImGui::TextUnformatted(shown_token(p.text).c_str());
       probe_item(probe, "model_prediction_" + std::to_string(i));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(percent(p.probability).c_str());
@@ -80,7 +80,7 @@ void draw_model_predictions(const ModelSession& session, ModelUi& ui, const Them
     if (after) {
       ImGui::TableNextColumn();
       if (i < after->predictions.size()) {
-        ImGui::TextUnformatted(after->predictions[i].text.c_str());
+        ImGui::TextUnformatted(shown_token(after->predictions[i].text).c_str());
         probe_item(probe, "model_prediction_after_" + std::to_string(i));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(percent(after->predictions[i].probability).c_str());

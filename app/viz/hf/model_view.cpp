@@ -68,13 +68,14 @@ void text_controls(const ModelSession& session, ModelUi& ui, const ThemePalette&
   ui.hovered_position = -1;
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
   for (size_t i = 0; i < labels.size(); ++i) {
-    const float w = ImGui::CalcTextSize(labels[i].c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    const std::string label = shown_token(labels[i]);
+    const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (i > 0) {
       ImGui::SameLine(0, 2);
       if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
     ImGui::PushID(static_cast<int>(i));
-    ImGui::SmallButton(labels[i].c_str());
+    ImGui::SmallButton(label.c_str());
     if (ImGui::IsItemHovered()) ui.hovered_position = static_cast<int>(i);
     ImGui::PopID();
   }
@@ -100,6 +101,12 @@ void switch_off_controls(ModelUi& ui) {
 }
 
 }  // namespace
+
+std::string shown_token(const std::string& token) {
+  std::string out;
+  for (char c : token) out += c == ' ' ? std::string("\xC2\xB7") : std::string(1, c);
+  return out;
+}
 
 bool head_is_off(const ModelUi& ui, int layer, int head) {
   return std::find(ui.heads_off.begin(), ui.heads_off.end(), attn::hf::HeadRef{layer, head}) != ui.heads_off.end();

@@ -7,6 +7,8 @@
 // model session and writes only requests to ModelUi.
 #pragma once
 
+#include <string>
+
 #include <imgui.h>
 
 #include "gl/font_set.hpp"
@@ -31,6 +33,10 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
 void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 void draw_model_predictions(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+
+// A token as the view prints it: a space shown as a middle dot, so " the"
+// and "the" differ and a lone space is not an empty box.
+std::string shown_token(const std::string& token);
 
 // Switches a head off, or back on (ModelUi::heads_off).
 void toggle_head(ModelUi& ui, int layer, int head);

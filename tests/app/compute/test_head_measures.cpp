@@ -117,7 +117,7 @@ TEST_CASE("the atlas puts head h of layer l at (h * tile, l * tile), not transpo
   CHECK(px(4 + 3, 4) <= 200);
 }
 
-TEST_CASE("until the tokenizer lands, the text is token ids") {
+TEST_CASE("a folder without a tokenizer reads its text as token ids") {
   const auto tokens = model::ModelTokens::load("/nonexistent");
   CHECK(tokens->encode("15496, 11,995") == std::vector<int>{15496, 11, 995});
   CHECK(tokens->text(11) == "#11");
