@@ -62,7 +62,7 @@ void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette
   if (heads == 0 || atlas.width == 0) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("Rows are layers, columns heads; each picture is one head's weights (queries down, keys across, grey: "
-                     "masked), its frame the %s measure (dark low, yellow high).", measure_name(ui.measure));
+                     "masked), its frame the %s measure (yellow low, purple high).", measure_name(ui.measure));
   ImGui::PopStyleColor();
   // Entropy has no fixed top: the frames run from 0 to the largest of any head.
   double top = 1;

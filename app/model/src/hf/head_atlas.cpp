@@ -56,8 +56,9 @@ HeadAtlas build_atlas(const std::vector<std::vector<Thumbnail>>& thumbnails, con
           std::uint8_t* px = &a.rgba[(static_cast<size_t>(l * a.tile + y) * static_cast<size_t>(a.width) +
                                       static_cast<size_t>(h * a.tile + x)) * 4];
           if (t.masked[cell]) {
-            const std::uint8_t grey = (x + y) % 4 == 0 ? 170 : 200;  // hatched grey: masked, not a weight of 0
-            px[0] = px[1] = px[2] = grey;
+            // Plain grey: masked, not a weight of 0 (a hatch at the atlas's few
+            // pixels a cell turned into scattered dots once enlarged).
+            px[0] = px[1] = px[2] = kMaskedGrey;
           } else {
             const float u = t.max > 0 ? t.values[cell] / t.max : 0;
             const size_t i = static_cast<size_t>(std::clamp(u, 0.0f, 1.0f) * 255.0f + 0.5f) * 4;

@@ -30,7 +30,8 @@ struct HeadAtlas {
   std::vector<std::uint8_t> rgba;  // (height, width, 4), row-major; head h of layer l at (h * tile, l * tile)
 };
 // [layer][head] thumbnails, each coloured from 0 to its own largest weight
-// (the long-range weights of a long text are small); masked cells hatched grey.
+// (the long-range weights of a long text are small); masked cells grey.
+constexpr std::uint8_t kMaskedGrey = 200;
 HeadAtlas build_atlas(const std::vector<std::vector<Thumbnail>>& thumbnails, const Colourmap& map);
 
 }  // namespace model
