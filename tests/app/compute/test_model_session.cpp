@@ -4,6 +4,8 @@
 // change the predictions, and a head's layer comes back as a scene to show.
 #include <doctest/doctest.h>
 
+#include "model/document/app_actions.hpp"
+#include "model/hf/model_folder.hpp"
 #include "model/hf/model_session.hpp"
 
 namespace {
@@ -87,4 +89,18 @@ TEST_CASE("the model session says why a folder or a text cannot run") {
   settle(s, ui);
   CHECK(s.error().find("Cannot open the model") != std::string::npos);
   CHECK(s.before() == nullptr);
+}
+
+TEST_CASE("File > Open or a drop of a model folder or its config.json opens the Model view, not a document") {
+  CHECK(model::model_folder_of(kGpt2) == kGpt2);
+  CHECK(model::model_folder_of(kGpt2 + "/config.json") == kGpt2);
+  CHECK(!model::model_folder_of(kGpt2 + "/tokenizer.json"));
+  CHECK(!model::model_folder_of(std::string(ATTNVIZ_HF_DATA_DIR)));  // no config.json in it
+  model::AppState s;
+  const std::uint64_t document = s.document;
+  model::actions::request(s, {model::PendingAction::Kind::Open, kGpt2 + "/config.json"});
+  CHECK(s.hf.open);
+  CHECK(s.hf.folder == kGpt2);
+  CHECK(s.document == document);
+  CHECK(s.message.empty());
 }
