@@ -50,6 +50,13 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
         if (ImGui::MenuItem(fs::path(p).stem().string().c_str())) open_request(state, p);
       ImGui::EndMenu();
     }
+    if (ImGui::MenuItem("Open model...")) {
+      state.hf.open = true;  // its folder field, or its config.json picked in the open dialog
+      state.train.open = false;
+      actions::ask_open(state);
+    }
+    probe_item(probe, "menu:File/Open model");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A Hugging Face model folder: pick its config.json (GPT-2, BERT, Llama, Mistral, Qwen2)");
     if (ImGui::MenuItem("Built-in first lesson")) actions::request(state, {PendingAction::Kind::OpenBuiltin, {}});
     ImGui::Separator();
     if (ImGui::MenuItem("Save", "Ctrl+S")) {
@@ -112,8 +119,11 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
       if (state.compare.open) actions::close_compare(state);
       else actions::open_compare(state);
     }
-    ImGui::MenuItem("Train a model", "T", &state.train.open);
+    if (ImGui::MenuItem("Train a model", "T", &state.train.open) && state.train.open) state.hf.open = false;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Train a tiny attention model on a toy task and watch its heads learn");
+    if (ImGui::MenuItem("Model", nullptr, &state.hf.open) && state.hf.open) state.train.open = false;
+    probe_item(probe, "menu:View/Model");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A real model's heads on a text: every layer and head at a glance");
     ImGui::Separator();
     if (ImGui::BeginMenu("UI size")) {
       for (int percent : {75, 100, 125, 150, 175, 200, 250})

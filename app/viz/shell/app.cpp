@@ -272,6 +272,7 @@ bool App::compare_failed() {
 int App::run_screenshot() {
   frame(0);
   platform_.swap();
+  wait_for_model();  // a model's passes, then any head it opens in the pipeline view
   if (options_.screenshot_first_grids) {
     // What a big scene shows first (attn::compute_preview): frames at the
     // window's pace until some trace is on screen, then the picture; a

@@ -20,6 +20,7 @@
 #include "gl/font_set.hpp"
 #include "canvas/grid_renderer.hpp"
 #include "canvas/grid_textures.hpp"
+#include "hf/atlas_textures.hpp"
 #include "shell/options.hpp"
 #include "gl/platform.hpp"
 #include "model/files/desktop_chooser.hpp"
@@ -130,6 +131,7 @@ class App {
   std::pair<bool, bool> panels_before_{true, true};  // editor, inspector before presenting
   std::unique_ptr<GridRenderer> renderer_;
   std::unique_ptr<GridTextures> textures_;
+  AtlasTextures model_textures_;  // the Model view's overview
   std::unique_ptr<AutosaveWriter> autosave_;  // null when the run remembers nothing
   std::uint64_t autosaved_revision_ = 0;
   bool autosave_written_ = false;
@@ -141,9 +143,15 @@ class App {
   nlohmann::json flash_dump() const;  // the FlashAttention tiles panel in --dump-state
   // The explore panels' state for --dump-state: "flash" and "kv_cache".
   nlohmann::json panels_dump() const {
-    return {{"flash", flash_dump()}, {"kv_cache", session_.kv_cache().dump(state_.view.show_kv_cache)}};
+    return {{"flash", flash_dump()},
+            {"kv_cache", session_.kv_cache().dump(state_.view.show_kv_cache)},
+            {"model", session_.hf().dump(state_.hf)}};
   }
   bool train_options_applied_ = false;
+  // The Model view's start from the command line (app_model.cpp).
+  void apply_model_options();  // --model and its companions, once
+  void wait_for_model();       // headless: until the model's background work has landed
+  bool model_options_applied_ = false;
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;
   ChooserTool chooser_tool_ = ChooserTool::None;

@@ -8,6 +8,7 @@
 #include "shell/app.hpp"
 #include "compare/compare_view.hpp"
 #include "train/train_view.hpp"
+#include "hf/model_view.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas/canvas_view.hpp"
 #include "gl/capture.hpp"
@@ -45,7 +46,7 @@ App::Panels App::panels() const {
   const bool presenting = state_.view.presentation;
   // The Train view needs neither the scenario editor, the inspector nor the
   // animation's transport bar: the canvas gets their room (a lesson stays).
-  const bool training = state_.train.open;
+  const bool training = state_.train.open || state_.hf.open;
   const bool left = (state_.view.show_editor && !training) || state_.lesson.has_value();
   // Presenting a lesson, its column is wider: the step is read from the
   // back of the room, and the grids it is about are few (shown_stages).
@@ -80,6 +81,7 @@ App::Panels App::panels() const {
 // what needs the window (its size, the text height, the GL textures) is here.
 void App::update_derived(const Panels& p, double dt) {
   apply_train_options();
+  apply_model_options();
   CanvasMetrics canvas;
   canvas.width = p.canvas_size.x;
   canvas.height = p.canvas_size.y;
@@ -89,6 +91,7 @@ void App::update_derived(const Panels& p, double dt) {
   session_.update(dt, canvas);
   if (const std::string problem = session_.take_start_problem(); !problem.empty())
     std::fprintf(stderr, "attnviz: %s\n", problem.c_str());
+  model_textures_.sync(session_.hf());  // once per result: the overview's atlases
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
   textures_->sync(trace, model_.generation(), session_.scales_revision(), session_.layout(), session_.scales(),
@@ -102,7 +105,10 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
                         session_.active_cell(), session_.caption(), fonts_, *textures_, state_,
                         state_.history.can_undo(), session_.hidden(), export_background_, state_.opening, export_grids_only_,
                         options_.dump_layout.empty() ? nullptr : &probe_};
-  if (state_.train.open) {
+  if (state_.hf.open) {
+    const ModelViewData view{session_.hf(), model_textures_, fonts_};
+    draw_model_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
+  } else if (state_.train.open) {
     const TrainViewData view{train_, session_.train_grids(), fonts_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   } else if (state_.compare.open) {
@@ -118,7 +124,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   }
   // The compare and Train views cover the status panel: its notices and
   // the changed-on-disk line come in a window of their own there.
-  if (state_.train.open || state_.compare.open)
+  if (state_.train.open || state_.hf.open || state_.compare.open)
     draw_notice_window(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
   draw_lesson_check(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);

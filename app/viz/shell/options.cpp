@@ -151,6 +151,18 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--train-seed", o.train_seed, "With --train: the seed of weights and data");
   app.add_option("--train-positions", o.train_positions, "With --train: learned or sinusoidal positions")
       ->check(CLI::IsMember({"learned", "sinusoidal"}));
+  std::string heads_off;
+  int open_layer = -1;
+  app.add_option("--model", o.model_dir, "Open the Model view on this Hugging Face model folder (config.json, model.safetensors)");
+  app.add_option("--text", o.model_text, "With --model: the text the model runs on");
+  app.add_option("--layer", open_layer, "With --model: open this layer (from 0) in the pipeline view, on --head (default 0)")
+      ->check(CLI::Range(0, 100000));
+  app.add_option("--heads-off", heads_off, "With --model: switch these heads off, LAYER.HEAD comma-separated (0.1,2.3)");
+  app.add_option("--ablate", o.ablate, "With --heads-off: a switched-off head's output becomes zero or its mean")
+      ->check(CLI::IsMember({"zero", "mean"}));
+  app.add_option("--model-tab", o.model_tab, "With --model: overview (every head) or heads (one layer's head view)")
+      ->check(CLI::IsMember({"overview", "heads"}));
+  app.add_option("--model-layer", o.model_layer, "With --model: the head view's layer (from 0)")->check(CLI::Range(0, 100000));
   app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
   app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
   app.add_option("--colormap", signed_map, "Colormap of signed values: " + colourmap_names())->check(CLI::IsMember(maps));
@@ -196,6 +208,25 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     o.export_height = parsed->height;
   }
   if (head >= -1) o.head = head;
+  if (open_layer >= 0) o.model_open_layer = open_layer;
+  if (!heads_off.empty()) {
+    std::stringstream list(heads_off);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      int layer = 0, h = 0, used = 0;
+      if (std::sscanf(item.c_str(), "%d.%d%n", &layer, &h, &used) != 2 || used != static_cast<int>(item.size()) || layer < 0 || h < 0) {
+        std::fprintf(stderr, "attnviz: --heads-off expects LAYER.HEAD, comma-separated, e.g. 0.1,2.3 (got \"%s\")\n", item.c_str());
+        return 2;
+      }
+      o.heads_off.emplace_back(layer, h);
+    }
+  }
+  const bool model_companion = !o.model_text.empty() || o.model_open_layer || !o.heads_off.empty() || !o.ablate.empty() ||
+                               !o.model_tab.empty() || o.model_layer >= 0;
+  if (model_companion && o.model_dir.empty()) {
+    std::fprintf(stderr, "attnviz: --text, --layer, --heads-off, --ablate, --model-tab and --model-layer go with --model DIR\n");
+    return 2;
+  }
   if (time >= 0) o.time = time;
   if (!inspect.empty()) {
     o.inspect = parse_inspect(inspect);

@@ -75,6 +75,15 @@ struct Options {
   std::optional<std::uint64_t> train_seed;
   std::string train_positions;       // "learned" or "sinusoidal"
 
+  // The Model view at start: a Hugging Face folder run on --text; with
+  // --layer (and --head) that head opens in the pipeline view.
+  std::string model_dir, model_text;
+  std::optional<int> model_open_layer;            // --layer
+  std::vector<std::pair<int, int>> heads_off;     // --heads-off 0.1,2.3: layer.head
+  std::string ablate;                             // --ablate zero|mean
+  std::string model_tab;                          // --model-tab overview|heads
+  int model_layer = -1;                           // --model-layer: the head view's layer
+
   double soak_seconds = 0;           // --soak: play for this long, print memory and frame time
   // Colour choices for this run only, over the remembered ones (what the
   // user then changes in the menu is remembered).

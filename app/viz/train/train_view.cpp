@@ -266,21 +266,21 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
 
 }  // namespace
 
+bool view_title(const FontSet& fonts, const char* title, float width) {
+  ImGui::PushFont(fonts.bold());
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+  ImGui::SameLine(width - ImGui::CalcTextSize("Close").x - 2 * ImGui::GetStyle().FramePadding.x - ImGui::GetFontSize());
+  return ImGui::Button("Close");
+}
+
 void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& state, WidgetProbe* probe) {
   const ThemePalette& pal = palette(state.view.colour.theme);
   TrainUi& ui = state.train;
-  ImGui::SetNextWindowPos(pos);
-  ImGui::SetNextWindowSize(size);
-  begin_tiled_window("##train",
-               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  begin_view_window("##train", pos, size);
   const float left_w = std::clamp(size.x * 0.36f, ImGui::GetFontSize() * 24, ImGui::GetFontSize() * 34);
   ImGui::BeginChild("##train_controls", {left_w, 0}, false);
-  ImGui::PushFont(d.fonts.bold());
-  ImGui::TextUnformatted("Train a tiny attention model");
-  ImGui::PopFont();
-  ImGui::SameLine(left_w - ImGui::GetFontSize() * 5);
-  if (ImGui::Button("Close")) ui.open = false;
+  if (view_title(d.fonts, "Train a tiny attention model", left_w)) ui.open = false;
   if (probe) (*probe)["train_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                               ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
   ImGui::TextWrapped("%s", attn::train::task_rule(ui.settings.task.kind).c_str());

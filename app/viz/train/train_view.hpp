@@ -22,6 +22,9 @@ struct TrainViewData {
   const FontSet& fonts;
 };
 
+// A view's bold title with a Close button at the right of `width`; true when Close is pressed.
+bool view_title(const FontSet& fonts, const char* title, float width);
+
 void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& data, AppState& state, WidgetProbe* probe);
 
 // The loss and held-out accuracy curves (train_curves.cpp); a click picks

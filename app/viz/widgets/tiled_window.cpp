@@ -43,4 +43,11 @@ bool begin_tiled_window(const char* name, ImGuiWindowFlags flags, bool* open) {
   return shown;
 }
 
+bool begin_view_window(const char* name, ImVec2 pos, ImVec2 size) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  return begin_tiled_window(name, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+}
+
 }  // namespace viz

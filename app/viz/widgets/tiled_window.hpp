@@ -17,4 +17,8 @@ namespace viz {
 // usual). Pair with ImGui::End as usual.
 bool begin_tiled_window(const char* name, ImGuiWindowFlags flags, bool* open = nullptr);
 
+// A view that takes the canvas's place (Train, Model): a tiled window fixed
+// at `pos` and `size`, with no title, never raised over the floating panels.
+bool begin_view_window(const char* name, ImVec2 pos, ImVec2 size);
+
 }  // namespace viz

@@ -16,6 +16,7 @@
 #include "model/files/disk_stamp.hpp"
 #include "model/files/file_loader.hpp"
 #include "model/document/scenario_edit.hpp"
+#include "model/hf/model_folder.hpp"
 
 namespace model::actions {
 namespace {
@@ -81,6 +82,7 @@ void run(AppState& s, const PendingAction& a) {
       if (a.scene) {
         show_scene(s, *a.scene, a.label);
         s.train.open = false;
+        s.hf.open = false;
         s.compare.open = false;
         s.view.head = a.head;
         s.view.fit_pending = true;
@@ -261,6 +263,12 @@ void ask_save_as(AppState& s) {
 }
 
 void request(AppState& s, PendingAction action) {
+  // A model folder (or its config.json) opens the Model view; the document stays.
+  if (action.kind == PendingAction::Kind::Open)
+    if (const std::optional<std::string> folder = model_folder_of(action.path)) {
+      open_model(s, *folder);
+      return;
+    }
   if (!s.dirty()) {
     run(s, action);
     return;

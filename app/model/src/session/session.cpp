@@ -25,6 +25,7 @@ Session::Session(AppState initial, SessionOptions options)
     loader_.set_on_ready(options_.wake);
     disk_watcher_.set_on_change(options_.wake);
     lesson_loader_.set_on_ready(options_.wake);
+    hf_.set_wake(options_.wake);
   }
 }
 
@@ -36,6 +37,7 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   watch_disk();
   update_lesson_opening();
   update_train();
+  update_model();
   if (state_.cancel_compute) trace_.cancel();
   if (state_.compute_again) trace_.compute_again();
   state_.cancel_compute = state_.compute_again = false;

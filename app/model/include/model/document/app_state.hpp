@@ -25,6 +25,7 @@
 #include "model/document/shape_memory.hpp"
 #include "model/animation/timeline.hpp"
 #include "model/train/train_ui.hpp"
+#include "model/hf/model_ui.hpp"
 #include "model/files/desktop_chooser.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/document/undo_history.hpp"
@@ -217,6 +218,8 @@ struct AppState {
   CompareState compare;
   // The Train view: a tiny model learning a task, its heads shown as it learns.
   TrainUi train;
+  // The Model view: a Hugging Face model folder run on a text, every head at a glance.
+  ModelUi hf;
   std::string answer_text;       // the number being typed for a question
   int answer_choice = -1;        // the choice picked for a question
 

@@ -32,6 +32,7 @@
 #include "model/explore/why_scale_model.hpp"
 #include "model/files/disk_watcher.hpp"
 #include "model/files/file_loader.hpp"
+#include "model/hf/model_session.hpp"
 #include "model/layout/layout.hpp"
 #include "model/lessons/lesson_catalogue.hpp"
 #include "model/lessons/lesson_loader.hpp"
@@ -73,6 +74,8 @@ class Session {
   const TraceModel& trace_model() const { return trace_; }
   TrainSession& train() { return train_; }
   const TrainSession& train() const { return train_; }
+  ModelSession& hf() { return hf_; }  // the Model view: a Hugging Face folder on a text
+  const ModelSession& hf() const { return hf_; }
 
   // One frame of the model, in the house order: what can replace the
   // document (a file read, a lesson checked, a trained layer opened) first,
@@ -113,7 +116,8 @@ class Session {
   bool opening() const { return !state_.open_request.empty() || loader_.busy() || loader_.has_result(); }
   // Background work is under way (a recompute, training, a file read, a
   // lesson check): the window redraws its progress a few times a second.
-  bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy(); }
+  bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() || hf_.computing() ||
+                                 hf_.opening_scene(); }
   // Why the start view could not be honoured ("no stage ..."), once; "" otherwise.
   std::string take_start_problem() { return std::exchange(start_problem_, std::string()); }
 
@@ -134,6 +138,7 @@ class Session {
   void watch_disk();
   void update_lesson_opening();
   void update_train();
+  void update_model();  // session_model.cpp
   void update_compare();
   void apply_start_view();
   void derive_view(double dt, const CanvasMetrics& canvas, bool at_end);
@@ -144,6 +149,7 @@ class Session {
   TraceModel trace_;
   TrainSession train_;
   TrainGridsCache train_grids_;
+  ModelSession hf_;
   FileLoader loader_;
   DiskWatcher disk_watcher_;
   LessonLoader lesson_loader_;

@@ -1,0 +1,116 @@
+// The Model view's side of the session: a Hugging Face folder opened on a
+// TaskRunner, the text run through it in the background (a new text
+// replaces the running pass), a second pass with heads switched off, the
+// predictions at a hovered position on demand, and one head's layer built as
+// a scene for the pipeline view. The UI thread only reads finished results.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/io/scenario_file.hpp"
+#include "model/colour/colourmap.hpp"
+#include "model/document/app_state.hpp"
+#include "model/hf/model_analysis.hpp"
+#include "model/hf/model_ui.hpp"
+#include "model/tasks/task_runner.hpp"
+
+namespace model {
+
+class ModelSession {
+ public:
+  ModelSession();
+  ModelSession(const ModelSession&) = delete;
+  ModelSession& operator=(const ModelSession&) = delete;
+  void set_wake(const std::function<void()>& wake);
+
+  // One frame: what changed in `ui` starts jobs, finished jobs are taken
+  // in. A head's layer that is ready comes back once, as the request that
+  // shows it in the pipeline view.
+  std::optional<PendingAction> update(ModelUi& ui, ColourmapId map);
+  // Work runs or waits, or `ui` asks for something not yet started.
+  bool pending(const ModelUi& ui) const;
+  void wait_idle();  // headless pictures and tests
+  bool computing() const;  // the forward passes (the progress line)
+  TaskProgress progress() const;
+  bool opening_scene() const { return scene_.busy(); }
+
+  const attn::hf::Checkpoint* checkpoint() const { return checkpoint_.get(); }
+  std::string family_line() const;  // "GPT-2, 12 layers x 12 heads, d 768, F32"
+  const std::string& error() const { return error_; }
+  bool cancelled() const { return cancelled_; }
+  const std::vector<int>& ids() const { return ids_; }
+  const std::vector<std::string>& labels() const { return labels_; }
+  const ModelAnalysis* before() const { return before_.get(); }
+  const ModelAnalysis* after() const { return after_.get(); }  // heads switched off (null when none)
+  const HeadAtlas& atlas() const { return atlas_; }
+  const HeadAtlas& atlas_after() const { return atlas_after_; }
+  std::uint64_t atlas_generation() const { return atlas_generation_; }  // moves when either atlas does
+  // The predictions at `position` once computed (the last position's come with the pass).
+  const std::vector<TokenPrediction>* predictions_at(int position) const;
+
+  nlohmann::json dump(const ModelUi& ui) const;  // --dump-state's "model"
+
+ private:
+  struct Loaded {
+    std::shared_ptr<const attn::hf::Checkpoint> checkpoint;
+    std::shared_ptr<const ModelTokens> tokens;
+  };
+  struct PredictInput {
+    std::shared_ptr<const attn::hf::Checkpoint> checkpoint;
+    std::shared_ptr<const ModelTokens> tokens;
+    std::shared_ptr<const attn::hf::ForwardResult<float>> forward;
+    int position = 0;
+  };
+  struct Predicted {
+    const attn::hf::ForwardResult<float>* forward = nullptr;  // which pass they belong to
+    int position = 0;
+    std::vector<TokenPrediction> predictions;
+  };
+  struct SceneInput {
+    std::shared_ptr<const attn::hf::Checkpoint> checkpoint;
+    std::vector<int> ids;
+    std::vector<std::string> labels;
+    attn::hf::HeadRef head;
+  };
+  struct Scene {
+    std::shared_ptr<const attn::io::ScenarioFile> file;
+    std::string label;
+    int head = 0;
+  };
+
+  void forget_model();
+  void start_passes(ModelUi& ui);
+  void take_outcomes(ColourmapId map);
+
+  TaskRunner<std::string, Loaded> load_;
+  TaskRunner<AnalysisInput, ModelAnalysis> before_runner_, after_runner_;
+  TaskRunner<PredictInput, Predicted> predict_;
+  TaskRunner<SceneInput, Scene> scene_;
+
+  std::string folder_;  // asked for
+  std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;
+  std::shared_ptr<const ModelTokens> tokens_;
+  std::string error_;
+  bool cancelled_ = false;
+  std::string text_;  // the text of the pass asked for
+  bool text_asked_ = false;
+  std::vector<int> ids_;
+  std::vector<std::string> labels_;
+  std::string after_key_;  // the heads switched off (and mode) of the second pass asked for
+  std::shared_ptr<const ModelAnalysis> before_, after_;
+  HeadAtlas atlas_, atlas_after_;
+  std::uint64_t atlas_generation_ = 0;
+  ColourmapId atlas_map_{};
+  std::map<int, std::vector<TokenPrediction>> hovered_;
+  std::map<int, bool> asked_;  // positions whose predictions were asked for
+};
+
+}  // namespace model

@@ -1,0 +1,40 @@
+// What the user chose in the Model view (part of AppState): the Hugging Face
+// folder and the text it runs on, what the overview colours by, the heads
+// switched off, the head view's layer and heads, and the requests the
+// session carries out (open a head in the pipeline view, cancel).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/hf/forward.hpp"
+
+namespace model {
+
+enum class HeadMeasure { Previous, First, Self, Entropy };
+
+struct ModelUi {
+  bool open = false;                   // the Model view takes the canvas's place
+  std::string folder;                  // the model folder ("" : none yet)
+  std::string folder_draft;            // the path typed in the view
+  std::string text;                    // what the model reads (token ids until the tokenizer lands)
+  enum class Tab { Overview, Heads };
+  Tab tab = Tab::Overview;
+  int layer = 0;                       // the head view's layer
+  std::vector<int> heads_hidden;       // head view: heads whose lines are not drawn
+  HeadMeasure measure = HeadMeasure::Previous;  // the overview's border colour
+  bool sort_by_measure = false;        // each layer's heads ordered by it, highest first
+  bool switch_mode = false;            // a left click switches a head off/on instead of opening it
+  bool show_after = false;             // the overview shows the weights with the heads switched off
+  std::vector<attn::hf::HeadRef> heads_off;
+  attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
+  int hovered_position = -1;           // the token under the mouse (its predictions are shown)
+  std::optional<attn::hf::HeadRef> open_in_pipeline;
+  bool cancel = false;                 // stop the running forward pass
+  bool rerun = false;                  // run it again after a cancel
+};
+
+const char* measure_name(HeadMeasure m);
+
+}  // namespace model

@@ -1,0 +1,49 @@
+// The Model view in --dump-state (ModelSession::dump): what the tests read
+// back, in the units the view shows.
+#include "model/hf/model_session.hpp"
+
+namespace model {
+
+namespace {
+
+nlohmann::json predictions_json(const std::vector<TokenPrediction>& list) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const TokenPrediction& p : list) j.push_back({{"id", p.id}, {"token", p.text}, {"probability", p.probability}});
+  return j;
+}
+
+nlohmann::json heads_json(const ModelAnalysis& a) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& layer : a.heads) {
+    nlohmann::json heads = nlohmann::json::array();
+    for (const HeadSummary& h : layer)
+      heads.push_back({{"previous", h.measures.previous}, {"first", h.measures.first}, {"self", h.measures.self},
+                       {"entropy", h.measures.entropy}, {"evenness", h.measures.evenness}, {"role", h.role}});
+    layers.push_back(std::move(heads));
+  }
+  return layers;
+}
+
+}  // namespace
+
+nlohmann::json ModelSession::dump(const ModelUi& ui) const {
+  nlohmann::json j = {{"open", ui.open}, {"folder", ui.folder}, {"text", ui.text},
+                      {"tab", ui.tab == ModelUi::Tab::Heads ? "heads" : "overview"}, {"layer", ui.layer},
+                      {"loaded", checkpoint_ != nullptr}, {"family", family_line()}, {"error", error_},
+                      {"computing", computing()}, {"cancelled", cancelled_}, {"tokens", labels_}, {"ids", ids_},
+                      {"mode", ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero"}};
+  nlohmann::json off = nlohmann::json::array();
+  for (const attn::hf::HeadRef& h : ui.heads_off) off.push_back({h.layer, h.head});
+  j["heads_off"] = off;
+  j["measure"] = measure_name(ui.measure);
+  j["sorted"] = ui.sort_by_measure;
+  j["heads"] = before_ ? heads_json(*before_) : nlohmann::json::array();
+  j["predictions"] = predictions_json(before_ ? before_->predictions : std::vector<TokenPrediction>{});
+  j["predictions_after"] = predictions_json(after_ ? after_->predictions : std::vector<TokenPrediction>{});
+  j["atlas"] = {{"width", atlas_.width}, {"height", atlas_.height}, {"tile", atlas_.tile}};
+  if (ui.hovered_position >= 0)
+    if (const auto* p = predictions_at(ui.hovered_position)) j["predictions_hovered"] = predictions_json(*p);
+  return j;
+}
+
+}  // namespace model

@@ -1,0 +1,41 @@
+// Model folders among the paths the app is asked to open (model_folder.hpp).
+#include "model/hf/model_folder.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+namespace model {
+
+std::optional<std::string> model_folder_of(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec)) {
+    if (fs::is_regular_file(p / "config.json", ec)) return p.string();
+    return std::nullopt;
+  }
+  // A config.json beside weights: the folder of a model, not a scenario.
+  if (p.filename() == "config.json" &&
+      (fs::exists(p.parent_path() / "model.safetensors", ec) || fs::exists(p.parent_path() / "model.safetensors.index.json", ec)))
+    return p.parent_path().empty() ? std::string(".") : p.parent_path().string();
+  return std::nullopt;
+}
+
+namespace actions {
+
+void open_model(AppState& s, const std::string& folder) {
+  s.hf.open = true;
+  s.train.open = false;
+  s.compare.open = false;
+  if (s.hf.folder != folder) {
+    s.hf.folder = folder;
+    s.hf.heads_off.clear();
+    s.hf.layer = 0;
+    s.hf.heads_hidden.clear();
+  }
+  s.hf.folder_draft = folder;
+}
+
+}  // namespace actions
+
+}  // namespace model

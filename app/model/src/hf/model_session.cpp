@@ -1,0 +1,260 @@
+// The Model view's jobs and the results the view reads (model_session.hpp).
+#include "model/hf/model_session.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "attn/hf/layer_scene.hpp"
+
+namespace model {
+
+namespace {
+
+std::string heads_off_key(const ModelUi& ui) {
+  std::string key = ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero";
+  for (const attn::hf::HeadRef& h : ui.heads_off) key += " " + std::to_string(h.layer) + "." + std::to_string(h.head);
+  return key;
+}
+
+}  // namespace
+
+ModelSession::ModelSession()
+    : load_([](const std::string& dir, TaskContext<Loaded>&) {
+                return Loaded{attn::hf::Checkpoint::open(dir), ModelTokens::load(dir)};
+              },
+              TaskPolicy::Replace),
+      before_runner_([](const AnalysisInput& in, TaskContext<ModelAnalysis>& c) { return analyse(in, c); }, TaskPolicy::Replace,
+                     {true}),
+      after_runner_([](const AnalysisInput& in, TaskContext<ModelAnalysis>& c) { return analyse(in, c); }, TaskPolicy::Replace,
+                    {true}),
+      predict_(
+          [](const PredictInput& in, TaskContext<Predicted>&) {
+            return Predicted{in.forward.get(), in.position, model::predictions_at(*in.checkpoint, *in.tokens, *in.forward, in.position)};
+          },
+          TaskPolicy::Queue, {true}),
+      scene_(
+          [](const SceneInput& in, TaskContext<Scene>& control) {
+            // The layer's scene needs every intermediate in double (layer_scene.hpp).
+            attn::hf::ForwardOptions options;
+            options.keep_details = true;
+            options.progress = [&](int) { return !control.cancelled(); };
+            const attn::hf::ForwardResult<double> r = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
+            control.throw_if_cancelled();
+            const attn::hf::LayerScene scene = attn::hf::layer_scene(*in.checkpoint, r, in.head.layer, in.labels);
+            auto file = std::make_shared<attn::io::ScenarioFile>();
+            file->scenario = scene.scenario;
+            const std::string name = in.checkpoint->config().model_type;
+            file->title = name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head);
+            file->description = scene.description;
+            return Scene{file, name + " layer " + std::to_string(in.head.layer) + " head " + std::to_string(in.head.head),
+                         in.head.head};
+          },
+          TaskPolicy::Replace, {true}) {}
+
+void ModelSession::set_wake(const std::function<void()>& wake) {
+  load_.set_wake(wake);
+  before_runner_.set_wake(wake);
+  after_runner_.set_wake(wake);
+  predict_.set_wake(wake);
+  scene_.set_wake(wake);
+}
+
+void ModelSession::forget_model() {
+  for (auto* r : {&before_runner_, &after_runner_}) {
+    r->cancel();
+    r->discard();
+  }
+  predict_.cancel();
+  predict_.discard();
+  scene_.cancel();
+  scene_.discard();
+  checkpoint_.reset();
+  tokens_.reset();
+  error_.clear();
+  cancelled_ = false;
+  text_asked_ = false;
+  ids_.clear();
+  labels_.clear();
+  after_key_.clear();
+  before_.reset();
+  after_.reset();
+  atlas_ = atlas_after_ = HeadAtlas{};
+  ++atlas_generation_;
+  hovered_.clear();
+  asked_.clear();
+}
+
+// A new text replaces the running pass (TaskPolicy::Replace); heads
+// switched off start a second pass on the same ids.
+void ModelSession::start_passes(ModelUi& ui) {
+  if (ui.cancel) {
+    ui.cancel = false;
+    before_runner_.cancel();
+    after_runner_.cancel();
+    cancelled_ = true;
+  }
+  if (ui.rerun) {
+    ui.rerun = false;
+    text_asked_ = false;
+    after_key_.clear();
+  }
+  if (!text_asked_ || ui.text != text_) {
+    text_ = ui.text;
+    text_asked_ = true;
+    cancelled_ = false;
+    after_key_.clear();
+    hovered_.clear();
+    asked_.clear();
+    try {
+      ids_ = tokens_->encode(text_);
+      labels_.clear();
+      for (int id : ids_) labels_.push_back(tokens_->text(id));
+      error_.clear();
+      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero});
+    } catch (const std::exception& e) {
+      before_runner_.cancel();
+      ids_.clear();
+      labels_.clear();
+      error_ = e.what();
+    }
+  }
+  const std::string key = ids_.empty() || ui.heads_off.empty() ? "" : heads_off_key(ui);
+  if (key != after_key_) {
+    after_key_ = key;
+    if (key.empty()) {
+      after_runner_.cancel();
+      after_runner_.discard();
+      after_.reset();
+      atlas_after_ = HeadAtlas{};
+      ++atlas_generation_;
+    } else {
+      after_runner_.submit({checkpoint_, tokens_, ids_, ui.heads_off, ui.mode});
+    }
+  }
+}
+
+void ModelSession::take_outcomes(ColourmapId map) {
+  if (auto o = before_runner_.take()) {
+    if (o->done() && o->result) {
+      before_ = std::make_shared<const ModelAnalysis>(std::move(*o->result));
+      atlas_ = build_atlas(before_->thumbnails, colourmap(map));
+      ++atlas_generation_;
+      hovered_.clear();
+      asked_.clear();
+    } else if (o->failed()) {
+      error_ = o->error;
+    }
+  }
+  if (auto o = after_runner_.take()) {
+    if (o->done() && o->result) {
+      after_ = std::make_shared<const ModelAnalysis>(std::move(*o->result));
+      atlas_after_ = build_atlas(after_->thumbnails, colourmap(map));
+      ++atlas_generation_;
+    } else if (o->failed()) {
+      error_ = o->error;
+    }
+  }
+  while (auto o = predict_.take())
+    if (o->done() && o->result && before_ && o->result->forward == before_->forward.get())
+      hovered_[o->result->position] = std::move(o->result->predictions);
+  if (map != atlas_map_) {  // another colourmap: the same thumbnails, coloured again
+    atlas_map_ = map;
+    if (before_) atlas_ = build_atlas(before_->thumbnails, colourmap(map));
+    if (after_) atlas_after_ = build_atlas(after_->thumbnails, colourmap(map));
+    ++atlas_generation_;
+  }
+}
+
+std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) {
+  if (ui.folder != folder_) {
+    forget_model();
+    folder_ = ui.folder;
+    if (!folder_.empty()) load_.submit(folder_);
+  }
+  if (auto o = load_.take()) {
+    if (o->done() && o->result) {
+      checkpoint_ = o->result->checkpoint;
+      tokens_ = o->result->tokens;
+    } else if (o->failed()) {
+      error_ = "Cannot open the model: " + o->error;
+    }
+  }
+  if (checkpoint_) start_passes(ui);
+  take_outcomes(map);
+  // The predictions at the hovered token, asked for once per pass.
+  const int n = static_cast<int>(ids_.size());
+  if (before_ && checkpoint_->config().causal && ui.hovered_position >= 0 && ui.hovered_position < n &&
+      !asked_[ui.hovered_position] && ui.hovered_position != n - 1) {
+    asked_[ui.hovered_position] = true;
+    predict_.submit({checkpoint_, tokens_, before_->forward, ui.hovered_position});
+  }
+  // A head to open waits for the ids (the command line asks before the folder is open).
+  if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
+    scene_.submit({checkpoint_, ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt)});
+  } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
+    ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
+  }
+  if (auto o = scene_.take()) {
+    if (o->done() && o->result) {
+      PendingAction a;
+      a.kind = PendingAction::Kind::ShowScene;
+      a.scene = o->result->file;
+      a.label = o->result->label;
+      a.head = o->result->head;
+      return a;
+    }
+    if (o->failed()) error_ = "Cannot open the head: " + o->error;
+  }
+  return std::nullopt;
+}
+
+bool ModelSession::pending(const ModelUi& ui) const {
+  if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy()) return true;
+  if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
+      scene_.has_outcome())
+    return true;
+  if (ui.folder != folder_) return true;
+  if (ui.open_in_pipeline && (checkpoint_ || load_.busy())) return true;
+  return checkpoint_ && (!text_asked_ || ui.text != text_);
+}
+
+void ModelSession::wait_idle() {
+  load_.wait_idle();
+  before_runner_.wait_idle();
+  after_runner_.wait_idle();
+  predict_.wait_idle();
+  scene_.wait_idle();
+}
+
+bool ModelSession::computing() const { return before_runner_.busy() || after_runner_.busy(); }
+
+TaskProgress ModelSession::progress() const {
+  return before_runner_.busy() ? before_runner_.progress() : after_runner_.progress();
+}
+
+const std::vector<TokenPrediction>* ModelSession::predictions_at(int position) const {
+  if (before_ && position == static_cast<int>(before_->ids.size()) - 1) return &before_->predictions;
+  const auto it = hovered_.find(position);
+  return it == hovered_.end() ? nullptr : &it->second;
+}
+
+std::string ModelSession::family_line() const {
+  if (!checkpoint_) return "";
+  const attn::hf::ModelConfig& c = checkpoint_->config();
+  std::map<std::string, long long> by_dtype;
+  for (const auto& f : checkpoint_->files())
+    for (const auto& t : f->tensors()) by_dtype[t.dtype_name] += t.elements();
+  std::string dtype;
+  long long most = -1;
+  for (const auto& [name, count] : by_dtype)
+    if (count > most) {
+      most = count;
+      dtype = name;
+    }
+  std::string line = c.family_name() + ", " + std::to_string(c.n_layers) + " layers x " + std::to_string(c.n_heads) +
+                     " heads, d " + std::to_string(c.d_model);
+  if (c.n_kv_heads != c.n_heads) line += ", " + std::to_string(c.n_kv_heads) + " key/value heads";
+  return line + (dtype.empty() ? "" : ", " + dtype);
+}
+
+}  // namespace model

@@ -1,0 +1,14 @@
+// The Model view's side of the session's frame: ModelUi's folder, text and
+// switched-off heads carried to the model session's jobs, and a head's layer,
+// once built, opened in the pipeline view like a trained layer.
+#include "model/document/app_actions.hpp"
+#include "model/session/session.hpp"
+
+namespace model {
+
+void Session::update_model() {
+  std::optional<PendingAction> show = hf_.update(state_.hf, state_.view.colour.probability_map);
+  if (show) actions::request(state_, std::move(*show));
+}
+
+}  // namespace model

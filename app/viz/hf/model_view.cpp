@@ -1,0 +1,157 @@
+// The Model view's frame and its left column (model_view.hpp).
+#include "hf/model_view.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <imgui_stdlib.h>
+
+#include "gl/theme_style.hpp"
+#include "train/train_view.hpp"
+#include "model/document/app_actions.hpp"
+#include "model/hf/model_folder.hpp"
+#include "widgets/long_text.hpp"
+#include "widgets/tiled_window.hpp"
+
+namespace viz {
+
+namespace {
+
+ImVec4 colour(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1); }
+
+void folder_controls(const ModelSession& session, AppState& state, const ThemePalette& pal, WidgetProbe* probe) {
+  ModelUi& ui = state.hf;
+  ImGui::TextUnformatted("Folder");
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 4);
+  const bool entered = ImGui::InputText("##model_folder", &ui.folder_draft, ImGuiInputTextFlags_EnterReturnsTrue);
+  probe_item(probe, "model_folder");
+  ImGui::SameLine();
+  if (ImGui::Button("Open") || entered) {
+    if (const std::optional<std::string> folder = model_folder_of(ui.folder_draft)) actions::open_model(state, *folder);
+    else state.message = "\"" + ui.folder_draft + "\" is not a model folder (it has no config.json).";
+  }
+  if (ImGui::Button("Choose its config.json...")) actions::ask_open(state);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick the config.json inside a model folder (with model.safetensors beside it).");
+  if (session.checkpoint()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour(pal.heading));
+    wrapped_text(session.family_line());
+    ImGui::PopStyleColor();
+    probe_item(probe, "model_family");
+  }
+}
+
+void text_controls(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe) {
+  ImGui::TextUnformatted("Text");
+  ImGui::InputTextMultiline("##model_text", &ui.text, {ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight() * 4});
+  probe_item(probe, "model_text");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every edit runs the model again in the background.");
+  if (session.computing()) {
+    const TaskProgress p = session.progress();
+    ImGui::ProgressBar(static_cast<float>(p.fraction()), {ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5, 0},
+                       ("Running the model: " + p.text).c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ui.cancel = true;
+    probe_item(probe, "model_cancel");
+  } else if (session.cancelled()) {
+    ImGui::TextUnformatted("Stopped.");
+    ImGui::SameLine();
+    if (ImGui::Button("Run again")) ui.rerun = true;
+  }
+  if (!session.error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour(pal.error));
+    wrapped_text(session.error());
+    ImGui::PopStyleColor();
+    probe_item(probe, "model_error");
+  }
+  // The tokens as the model reads them; hovering one shows what it predicts next.
+  const std::vector<std::string>& labels = session.labels();
+  ui.hovered_position = -1;
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const std::string label = shown_token(labels[i]);
+    const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (i > 0) {
+      ImGui::SameLine(0, 2);
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::SmallButton(label.c_str());
+    if (ImGui::IsItemHovered()) ui.hovered_position = static_cast<int>(i);
+    ImGui::PopID();
+  }
+}
+
+void switch_off_controls(ModelUi& ui) {
+  ImGui::TextUnformatted("Heads switched off");
+  std::string list;
+  for (const attn::hf::HeadRef& h : ui.heads_off)
+    list += (list.empty() ? "" : ", ") + std::string("L") + std::to_string(h.layer) + " H" + std::to_string(h.head);
+  wrapped_text(list.empty() ? "none (right-click a head in the overview)" : list);
+  int mode = ui.mode == attn::hf::AblationMode::Mean ? 1 : 0;
+  ImGui::RadioButton("zero", &mode, 0);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A switched-off head's output becomes 0.");
+  ImGui::SameLine();
+  ImGui::RadioButton("mean", &mode, 1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A switched-off head's output becomes its mean over the text.");
+  ui.mode = mode ? attn::hf::AblationMode::Mean : attn::hf::AblationMode::Zero;
+  ImGui::SameLine();
+  ImGui::BeginDisabled(ui.heads_off.empty());
+  if (ImGui::Button("Clear")) ui.heads_off.clear();
+  ImGui::EndDisabled();
+}
+
+}  // namespace
+
+std::string shown_token(const std::string& token) {
+  std::string out;
+  for (char c : token) out += c == ' ' ? std::string("\xC2\xB7") : std::string(1, c);
+  return out;
+}
+
+bool head_is_off(const ModelUi& ui, int layer, int head) {
+  return std::find(ui.heads_off.begin(), ui.heads_off.end(), attn::hf::HeadRef{layer, head}) != ui.heads_off.end();
+}
+
+void toggle_head(ModelUi& ui, int layer, int head) {
+  const attn::hf::HeadRef ref{layer, head};
+  const auto it = std::find(ui.heads_off.begin(), ui.heads_off.end(), ref);
+  if (it != ui.heads_off.end()) ui.heads_off.erase(it);
+  else ui.heads_off.insert(std::upper_bound(ui.heads_off.begin(), ui.heads_off.end(), ref), ref);
+}
+
+void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& state, WidgetProbe* probe) {
+  const ThemePalette& pal = palette(state.view.colour.theme);
+  ModelUi& ui = state.hf;
+  begin_view_window("##model", pos, size);
+  const float left_w = std::clamp(size.x * 0.32f, ImGui::GetFontSize() * 19, ImGui::GetFontSize() * 30);
+  ImGui::BeginChild("##model_controls", {left_w, 0}, false);
+  if (view_title(d.fonts, "A real model's heads", left_w)) ui.open = false;
+  probe_item(probe, "model_close");
+  folder_controls(d.session, state, pal, probe);
+  ImGui::Separator();
+  text_controls(d.session, ui, pal, probe);
+  ImGui::Separator();
+  draw_model_predictions(d.session, ui, pal, probe);
+  ImGui::Separator();
+  switch_off_controls(ui);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("##model_heads", {0, 0}, false);
+  if (ImGui::RadioButton("Overview", ui.tab == ModelUi::Tab::Overview)) ui.tab = ModelUi::Tab::Overview;
+  probe_item(probe, "model_tab_overview");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Head view", ui.tab == ModelUi::Tab::Heads)) ui.tab = ModelUi::Tab::Heads;
+  probe_item(probe, "model_tab_heads");
+  if (!d.session.before()) {
+    wrapped_text(d.session.checkpoint() ? "Type a text on the left: the model runs on it and every head shows here."
+                                        : "Open a model folder (a Hugging Face folder with config.json and model.safetensors).");
+  } else if (ui.tab == ModelUi::Tab::Overview) {
+    draw_model_overview(d, ui, pal, probe);
+  } else {
+    draw_head_view(d, ui, pal, probe);
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace viz

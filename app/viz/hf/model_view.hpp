@@ -1,0 +1,45 @@
+// The Model view (model_view.cpp): a Hugging Face model folder run on a
+// text, in the canvas's place. Left: the folder, the model's family, the
+// text, the progress of the forward pass, the next-token predictions
+// (before and after heads are switched off) and the switch-off controls.
+// Right: every layer and head at a glance (model_overview.cpp) or one
+// layer's heads as lines between tokens (head_view.cpp). It reads the
+// model session and writes only requests to ModelUi.
+#pragma once
+
+#include <string>
+
+#include <imgui.h>
+
+#include "gl/font_set.hpp"
+#include "hf/atlas_textures.hpp"
+#include "model_names.hpp"
+#include "model/document/app_state.hpp"
+#include "model/hf/model_session.hpp"
+#include "model/settings/theme.hpp"
+#include "widgets/widget_probe.hpp"
+
+namespace viz {
+
+struct ModelViewData {
+  const ModelSession& session;
+  const AtlasTextures& textures;
+  const FontSet& fonts;
+};
+
+void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& state, WidgetProbe* probe);
+
+// The parts, each in its own file.
+void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+void draw_model_predictions(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+
+// A token as the view prints it: a space shown as a middle dot, so " the"
+// and "the" differ and a lone space is not an empty box.
+std::string shown_token(const std::string& token);
+
+// Switches a head off, or back on (ModelUi::heads_off).
+void toggle_head(ModelUi& ui, int layer, int head);
+bool head_is_off(const ModelUi& ui, int layer, int head);
+
+}  // namespace viz

@@ -1,0 +1,37 @@
+// The Model view from the command line (--model and its companions, once)
+// and the headless wait for its background work. The view's frame itself is
+// the session's (model/session/session_model.cpp).
+#include "shell/app.hpp"
+#include "model_names.hpp"
+#include "model/hf/model_folder.hpp"
+
+namespace viz {
+
+void App::apply_model_options() {
+  if (model_options_applied_) return;
+  model_options_applied_ = true;
+  if (options_.model_dir.empty()) return;
+  actions::open_model(state_, options_.model_dir);
+  ModelUi& ui = state_.hf;
+  ui.text = options_.model_text;
+  for (const auto& [layer, head] : options_.heads_off) ui.heads_off.push_back({layer, head});
+  std::sort(ui.heads_off.begin(), ui.heads_off.end());
+  ui.heads_off.erase(std::unique(ui.heads_off.begin(), ui.heads_off.end()), ui.heads_off.end());
+  if (options_.ablate == "mean") ui.mode = attn::hf::AblationMode::Mean;
+  if (options_.model_tab == "heads") ui.tab = ModelUi::Tab::Heads;
+  if (options_.model_layer >= 0) ui.layer = options_.model_layer;
+  if (options_.model_open_layer) ui.open_in_pipeline = attn::hf::HeadRef{*options_.model_open_layer, options_.head.value_or(0)};
+}
+
+// Headless pictures and dumps show the model's results, not its progress:
+// each job that lands may start the next (the folder, then the passes, then
+// a head's scene), so the frames go on until nothing is left to start.
+void App::wait_for_model() {
+  for (int i = 0; i < 50 && session_.hf().pending(state_.hf); ++i) {
+    session_.hf().wait_idle();
+    frame(0);
+    platform_.swap();
+  }
+}
+
+}  // namespace viz

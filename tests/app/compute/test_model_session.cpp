@@ -1,0 +1,106 @@
+// The Model view's session without a window, on the tiny GPT-2 of
+// tests/data/hf: the folder opens, the text is tokenized and run in the
+// background, every head gets its measures and thumbnail, heads switched off
+// change the predictions, and a head's layer comes back as a scene to show.
+#include <doctest/doctest.h>
+
+#include "model/document/app_actions.hpp"
+#include "model/hf/model_folder.hpp"
+#include "model/hf/model_session.hpp"
+
+namespace {
+
+const std::string kGpt2 = std::string(ATTNVIZ_HF_DATA_DIR) + "/gpt2";
+
+// Frames until the session has nothing left to start or take in.
+std::optional<model::PendingAction> settle(model::ModelSession& s, model::ModelUi& ui) {
+  std::optional<model::PendingAction> shown;
+  for (int i = 0; i < 20; ++i) {
+    s.wait_idle();
+    if (auto a = s.update(ui, model::ColourmapId::Viridis)) shown = std::move(a);
+    if (!s.pending(ui)) break;
+  }
+  return shown;
+}
+
+}  // namespace
+
+TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails, predictions") {
+  model::ModelSession s;
+  model::ModelUi ui;
+  ui.folder = kGpt2;
+  ui.text = "the cat sat on the mat";
+  settle(s, ui);
+  REQUIRE_MESSAGE(s.error().empty(), s.error());
+  REQUIRE(s.before() != nullptr);
+  CHECK(s.family_line().rfind("GPT-2, 2 layers x 4 heads, d 32", 0) == 0);
+  const int n = static_cast<int>(s.ids().size());
+  CHECK(n >= 3);
+  CHECK(s.labels().size() == s.ids().size());
+  REQUIRE(s.before()->heads.size() == 2);
+  CHECK(s.before()->heads[0].size() == 4);
+  for (const auto& layer : s.before()->heads)
+    for (const model::HeadSummary& h : layer) {
+      CHECK(h.measures.previous >= 0);
+      CHECK(h.measures.previous <= 1 + 1e-6);
+      CHECK(h.measures.entropy >= 0);
+    }
+  CHECK(s.atlas().tile == std::min(n, 64));
+  CHECK(s.atlas().width == 4 * s.atlas().tile);
+  REQUIRE(s.before()->predictions.size() == 10);
+  double total = 0;
+  for (const model::TokenPrediction& p : s.before()->predictions) total += p.probability;
+  CHECK(total <= 1 + 1e-9);
+  CHECK(s.after() == nullptr);
+
+  // A head switched off: a second pass, other predictions.
+  ui.heads_off = {{0, 1}, {1, 2}};
+  settle(s, ui);
+  REQUIRE(s.after() != nullptr);
+  REQUIRE(s.after()->predictions.size() == 10);
+  bool changed = false;
+  for (size_t i = 0; i < 10; ++i)
+    changed = changed || s.after()->predictions[i].id != s.before()->predictions[i].id ||
+              std::abs(s.after()->predictions[i].probability - s.before()->predictions[i].probability) > 1e-6;
+  CHECK(changed);
+
+  // The predictions at another position, on demand.
+  ui.hovered_position = 1;
+  settle(s, ui);
+  REQUIRE(s.predictions_at(1) != nullptr);
+  CHECK(s.predictions_at(1)->size() == 10);
+
+  // A head opened in the pipeline view: its layer as a scene, on that head.
+  ui.open_in_pipeline = attn::hf::HeadRef{1, 3};
+  const std::optional<model::PendingAction> shown = settle(s, ui);
+  REQUIRE(shown.has_value());
+  CHECK(shown->kind == model::PendingAction::Kind::ShowScene);
+  CHECK(shown->label == "gpt2 layer 1 head 3");
+  CHECK(shown->head == 3);
+  REQUIRE(shown->scene != nullptr);
+  CHECK(shown->scene->scenario.heads.size() == 4);
+}
+
+TEST_CASE("the model session says why a folder or a text cannot run") {
+  model::ModelSession s;
+  model::ModelUi ui;
+  ui.folder = "/nonexistent/model";
+  ui.text = "hello";
+  settle(s, ui);
+  CHECK(s.error().find("Cannot open the model") != std::string::npos);
+  CHECK(s.before() == nullptr);
+}
+
+TEST_CASE("File > Open or a drop of a model folder or its config.json opens the Model view, not a document") {
+  CHECK(model::model_folder_of(kGpt2) == kGpt2);
+  CHECK(model::model_folder_of(kGpt2 + "/config.json") == kGpt2);
+  CHECK(!model::model_folder_of(kGpt2 + "/tokenizer.json"));
+  CHECK(!model::model_folder_of(std::string(ATTNVIZ_HF_DATA_DIR)));  // no config.json in it
+  model::AppState s;
+  const std::uint64_t document = s.document;
+  model::actions::request(s, {model::PendingAction::Kind::Open, kGpt2 + "/config.json"});
+  CHECK(s.hf.open);
+  CHECK(s.hf.folder == kGpt2);
+  CHECK(s.document == document);
+  CHECK(s.message.empty());
+}

@@ -1,0 +1,154 @@
+// The Model view in the running app, on the tiny GPT-2 of tests/data/hf.
+// Headless: --model with --text draws a thumbnail per layer and head (the
+// layout dump has one probe each), --layer/--head opens that layer in the
+// pipeline view on that head, --heads-off changes the predictions, and at
+// 1024x768 nothing of the view leaves the window. In a real window: a
+// right-click on a head switches it off, a click opens it.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "ui_support.hpp"
+
+using namespace ui_test;
+
+namespace {
+
+const std::string kGpt2 = std::string(ATTNVIZ_TEST_DATA_DIR) + "/hf/gpt2";
+const std::string kText = "The cat sat on the mat because the cat was tired";
+
+struct ModelShot {
+  nlohmann::json state, layout;
+};
+
+ModelShot shoot_model(const std::string& name, const std::string& extra, const std::string& size = "1400x900") {
+  const std::string png = temp_path(name + ".png"), state = temp_path(name + "_state.json"),
+                    layout = temp_path(name + "_layout.json");
+  std::string out;
+  const int code = run(attnviz("--test --size " + size + " --model \"" + kGpt2 + "\" --text \"" + kText + "\" " + extra +
+                               " --screenshot " + png + " --dump-state " + state + " --dump-layout " + layout),
+                       &out);
+  REQUIRE_MESSAGE(code == 0, out);
+  REQUIRE(load_png(png).ok());
+  return {load_json(state), load_json(layout)};
+}
+
+bool inside(const nlohmann::json& r, double width, double height) {
+  return r[0].get<double>() >= 0 && r[1].get<double>() >= 0 && r[2].get<double>() <= width && r[3].get<double>() <= height;
+}
+
+}  // namespace
+
+TEST_SUITE("model") {
+  TEST_CASE("ui: --model --text draws every layer x head and reports the run") {
+    const ModelShot s = shoot_model("model_overview", "");
+    const nlohmann::json& m = s.state["model"];
+    CHECK(m["open"] == true);
+    CHECK(m["loaded"] == true);
+    CHECK(m["error"] == "");
+    CHECK(m["family"].get<std::string>().rfind("GPT-2, 2 layers x 4 heads, d 32", 0) == 0);
+    REQUIRE(m["tokens"].size() >= 3);
+    CHECK(m["tokens"].size() == m["ids"].size());
+    REQUIRE(m["heads"].size() == 2);
+    CHECK(m["predictions"].size() == 10);
+    CHECK(m["predictions_after"].empty());
+    const nlohmann::json& w = s.layout["widgets"];
+    for (int l = 0; l < 2; ++l)
+      for (int h = 0; h < 4; ++h) {
+        const std::string id = "model_grid_" + std::to_string(l) + "_" + std::to_string(h);
+        REQUIRE_MESSAGE(w.contains(id), id);
+        const nlohmann::json& r = w[id];
+        CHECK(r[2].get<double>() - r[0].get<double>() > 20);  // a picture, not a speck
+        CHECK(std::abs((r[2].get<double>() - r[0].get<double>()) - (r[3].get<double>() - r[1].get<double>())) < 1);
+        CHECK(m["heads"][l][h]["role"].is_string());
+      }
+    // Layers down, heads across.
+    CHECK(w["model_grid_0_1"][0].get<double>() > w["model_grid_0_0"][0].get<double>());
+    CHECK(w["model_grid_1_0"][1].get<double>() > w["model_grid_0_0"][1].get<double>());
+    CHECK(w.contains("model_text"));
+    CHECK(w.contains("model_prediction_0"));
+  }
+
+  TEST_CASE("ui: --layer --head opens that layer in the pipeline view on that head") {
+    const ModelShot s = shoot_model("model_head", "--layer 1 --head 2");
+    CHECK(s.state["model"]["open"] == false);
+    CHECK(s.state["doc_label"] == "gpt2 layer 1 head 2");
+    CHECK(s.state["view_head"] == 2);
+    CHECK(s.state["has_trace"] == true);
+    CHECK(s.state["error"] == "");
+    CHECK(s.state["scenario"]["heads"].size() == 4);  // the layer's heads, one shown
+    CHECK(s.state["scenario"]["tokens"].size() == s.state["model"]["tokens"].size());
+    CHECK(grid_of(s.layout, "weights", 2) != nullptr);
+  }
+
+  TEST_CASE("ui: --heads-off changes the predictions (zero and mean)") {
+    for (const std::string mode : {"zero", "mean"}) {
+      const ModelShot s = shoot_model("model_off_" + mode, "--heads-off 0.1,1.2 --ablate " + mode);
+      const nlohmann::json& m = s.state["model"];
+      CHECK(m["mode"] == mode);
+      REQUIRE(m["heads_off"].size() == 2);
+      CHECK(m["heads_off"][0] == nlohmann::json::array({0, 1}));
+      const nlohmann::json &before = m["predictions"], &after = m["predictions_after"];
+      REQUIRE(before.size() == 10);
+      REQUIRE(after.size() == 10);
+      bool changed = false;
+      for (size_t i = 0; i < 10; ++i)
+        changed = changed || before[i]["id"] != after[i]["id"] ||
+                  std::abs(before[i]["probability"].get<double>() - after[i]["probability"].get<double>()) > 1e-6;
+      CHECK_MESSAGE(changed, mode);
+      CHECK(s.layout["widgets"].contains("model_prediction_after_0"));
+    }
+  }
+
+  TEST_CASE("ui: at 1024x768 nothing of the overview or the head view is cut off") {
+    for (const std::string tab : {"overview", "heads"}) {
+      const ModelShot s = shoot_model("model_small_" + tab, "--heads-off 0.1 --model-tab " + tab, "1024x768");
+      CHECK(s.state["model"]["tab"] == tab);
+      const nlohmann::json& w = s.layout["widgets"];
+      std::vector<std::string> names = {"model_text", "model_folder", "model_close", "model_family", "model_tab_overview",
+                                        "model_tab_heads"};
+      for (int i = 0; i < 10; ++i) names.push_back("model_prediction_" + std::to_string(i));
+      if (tab == "overview") {
+        for (int l = 0; l < 2; ++l)
+          for (int h = 0; h < 4; ++h) names.push_back("model_grid_" + std::to_string(l) + "_" + std::to_string(h));
+      } else {
+        names.push_back("model_layer");
+        for (int h = 0; h < 4; ++h) names.push_back("model_head_check_" + std::to_string(h));
+        names.push_back("model_head_view");
+      }
+      for (const std::string& n : names) {
+        REQUIRE_MESSAGE(w.contains(n), n);
+        CHECK_MESSAGE(inside(w[n], 1024, 768), n << " at " << w[n].dump());
+      }
+    }
+  }
+
+  TEST_CASE("ui: a right-click switches a head off, a click opens it in the pipeline view") {
+    if (std::string(XDOTOOL).empty() || std::string(XDOTOOL).find("NOTFOUND") != std::string::npos) {
+      MESSAGE("xdotool is not installed: skipped");
+      return;
+    }
+    RunningApp app("--model \"" + kGpt2 + "\" --text \"" + kText + "\"", "model_app");
+    const nlohmann::json ready = wait_for(app.state, [](const nlohmann::json& j) {
+      return j.contains("model") && j["model"]["predictions"].size() == 10;
+    });
+    REQUIRE(!ready.is_null());
+    const nlohmann::json layout = settled(app.layout, "model_grid_1_3");
+    const auto [x, y] = centre_of(layout, "model_grid_1_3");
+    nlohmann::json off;
+    for (int tries = 0; tries < 3 && off.is_null(); ++tries) {
+      xdo("mousemove " + std::to_string(x) + " " + std::to_string(y) + " click 3");
+      off = wait_for(app.state, [](const nlohmann::json& j) {
+        return j["model"]["heads_off"].size() == 1 && j["model"]["predictions_after"].size() == 10;
+      }, 8000);
+    }
+    REQUIRE(!off.is_null());
+    CHECK(off["model"]["heads_off"][0] == nlohmann::json::array({1, 3}));
+    const nlohmann::json opened = click_until(app, "model_grid_0_2", [](const nlohmann::json& j) {
+      return j["doc_label"] == "gpt2 layer 0 head 2" && j["has_trace"] == true;
+    });
+    REQUIRE(!opened.is_null());
+    CHECK(opened["view_head"] == 2);
+    CHECK(opened["model"]["open"] == false);
+  }
+}
