@@ -5,7 +5,7 @@
 
 namespace model {
 
-Thumbnail make_thumbnail(const attn::hf::MatX<float>& w, int max_side) {
+Thumbnail make_thumbnail(const attn::hf::AttentionMap<float>& w, int max_side) {
   Thumbnail t;
   const int n = static_cast<int>(std::min(w.rows(), w.cols()));
   t.side = std::min(n, std::max(1, max_side));

@@ -15,7 +15,7 @@ const char* measure_name(HeadMeasure m) {
   return "";
 }
 
-HeadMeasures measure_head(const attn::hf::MatX<float>& w) {
+HeadMeasures measure_head(const attn::hf::AttentionMap<float>& w) {
   HeadMeasures m;
   const Eigen::Index n = w.rows();
   if (n == 0 || w.cols() != n) return m;

@@ -32,7 +32,7 @@ ModelAnalysis analyse(const AnalysisInput& in, TaskControl& control) {
   for (const attn::hf::LayerRecord<float>& layer : forward->layers) {
     auto& heads = a.heads.emplace_back();
     auto& thumbs = a.thumbnails.emplace_back();
-    for (const attn::hf::MatX<float>& w : layer.attentions) {
+    for (const attn::hf::AttentionMap<float>& w : layer.attentions) {
       HeadSummary s;
       s.measures = measure_head(w);
       s.role = head_role(s.measures);

@@ -21,7 +21,7 @@ struct Thumbnail {
   std::vector<char> masked;   // same shape
   float max = 0;              // the largest value (the tile's colour range is 0..max)
 };
-Thumbnail make_thumbnail(const attn::hf::MatX<float>& w, int max_side = 64);
+Thumbnail make_thumbnail(const attn::hf::AttentionMap<float>& w, int max_side = 64);
 
 struct HeadAtlas {
   int layers = 0, heads = 0;

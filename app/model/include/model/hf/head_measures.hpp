@@ -21,7 +21,7 @@ struct HeadMeasures {
 };
 
 // `w` is one head's (n, n) weights, masked entries exactly 0.
-HeadMeasures measure_head(const attn::hf::MatX<float>& w);
+HeadMeasures measure_head(const attn::hf::AttentionMap<float>& w);
 
 // "mostly attends to the previous token" (previous > 0.5, the largest of the
 // three), "... the first token", "... itself", "spreads its attention evenly"
