@@ -53,3 +53,12 @@ shot assets/scenarios/kv_cache.json --panel kv-cache --kv-step 4 --screenshot do
 echo "docs/animation.gif: the built-in lesson's whole animation, exported as a GIF (5 frames a second)"
 shot --export docs/animation.gif --size 1280x720 --fps 5
 echo "done: $(ls docs/*.png docs/*.gif | tr '\n' ' ')"
+# Real models: the committed test checkpoints (tests/data/hf, random weights
+# in each family's exact layout), not real weights.
+model_text="The quick brown fox jumps over the lazy dog because it is quick"
+echo "docs/model-overview.png: the Model view on the test GPT-2 checkpoint, head 0.1 switched off, predictions before and after"
+shot --model tests/data/hf/gpt2 --text "$model_text" --heads-off 0.1 --screenshot docs/model-overview.png --size 1400x900
+echo "docs/model-head-view.png: the head view of layer 1 of the test Llama checkpoint (GQA, BF16)"
+shot --model tests/data/hf/llama_gqa_bf16 --text "$model_text" --model-tab heads --model-layer 1 --screenshot docs/model-head-view.png --size 1400x900
+echo "docs/model-head-pipeline.png: layer 1, head 2 of the test Qwen2 checkpoint (q/k/v biases, one key/value head) in the pipeline"
+shot --model tests/data/hf/qwen2_bias_f16 --text "$model_text" --layer 1 --head 2 --screenshot docs/model-head-pipeline.png --size 1400x900
