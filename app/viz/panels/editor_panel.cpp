@@ -139,9 +139,21 @@ void draw_rope(AppState& state) {
                 "scores then depend on how far apart two tokens are, not where they are");
   if (!s.rope.on) return;
   ImGui::Indent();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  value_cell(state, "base", &s.rope.base, 100.0f, "%.6g", 2, 1e7);
-  hover_tooltip("θ_i = base^(−2i/d): 10000 in most models, 500000 in Llama 3. Drag, or double-click to type");
+  if (s.rope.frequencies.empty()) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    value_cell(state, "base", &s.rope.base, 100.0f, "%.6g", 2, 1e7);
+    hover_tooltip("θ_i = base^(−2i/d): 10000 in most models, 500000 in Llama 3. Drag, or double-click to type");
+  } else {
+    // A checkpoint's rope_scaling set each pair's angle; the base no longer decides them.
+    ImGui::TextDisabled("θ from rope_scaling");
+    const std::string why = "The model's rope_scaling set each of the " + std::to_string(s.rope.frequencies.size()) +
+                            " pairs' angles per position, so no base decides them";
+    hover_tooltip(why.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("use a base"))
+      actions::apply_edit(state, [](attn::Scenario& x) { x.rope.frequencies.clear(); });
+    hover_tooltip("Go back to θ_i = base^(−2i/d), with the model's base, as models without rope_scaling have");
+  }
   int pairing = static_cast<int>(s.rope.pairing);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   if (ImGui::Combo("pairs", &pairing, "half (i, i+d/2)\0interleaved (2i, 2i+1)\0"))
