@@ -4,7 +4,8 @@
 # plays, and the benchmark's 512- and 2048-token scenes (written by
 # core_bench, so they are the shapes of the core table). Each run prints the
 # time to the first frame and to the drawn trace, the median and p95 frame,
-# the frames while an edit recomputes, and idle CPU. Timings vary 20-30%
+# the frames while an edit recomputes, and idle CPU; and the Model view on
+# model_bench's GPT-2 checkpoint, to its overview on screen. Timings vary 20-30%
 # run to run; they are printed, never asserted.
 # Usage: scripts/bench.sh [BUILD_DIR] [FRAMES]
 set -euo pipefail
@@ -23,3 +24,12 @@ run
 run assets/scenarios/four_heads.json --play
 run "$SCENES/bench_512x512x8.json"
 run "$SCENES/bench_2048x768x12.json"
+# The Model view on model_bench's GPT-2-small-shaped checkpoint (random
+# weights; no tokenizer, so the text is 128 token ids): launch to the
+# overview of all 144 heads on screen.
+MODEL="${TMPDIR:-/tmp}/attnviz-model-bench/gpt2"
+if [ -f "$MODEL/model.safetensors" ]; then
+  run --model "$MODEL" --text "$(seq -s, 1 128)"
+else
+  echo "(no $MODEL: run build/bench/model_bench first for the Model view's row)"
+fi
