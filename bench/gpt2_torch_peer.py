@@ -13,16 +13,11 @@ Prints {"ready": true, "torch": ...} (or {"error": ...}), then answers
 """
 import json
 import math
-import resource
 import struct
 import sys
 import time
 
-from torch_blas import blas_in_use
-
-
-def say(obj):
-    print(json.dumps(obj), flush=True)
+from peer_protocol import say, serve
 
 
 def read_safetensors(path, torch, numpy):
@@ -91,16 +86,7 @@ def main():
         return times
 
     run(1)
-    say({"ready": True, "torch": torch.__version__, "blas": blas_in_use()})
-    for line in sys.stdin:
-        words = line.split()
-        if words[:1] == ["run"]:
-            say({"ms": run(int(words[1]))})
-        elif words[:1] == ["peak"]:
-            say({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
-        else:
-            say({"error": "unknown request " + line.strip()})
-
+    serve(run, torch)
 
 if __name__ == "__main__":
     main()

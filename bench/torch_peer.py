@@ -11,16 +11,10 @@ answers each line on stdin with one JSON line:
   run K   -> {"ms": [K times in milliseconds]}, after 30 ms of untimed runs
   peak    -> {"peak_mb": peak resident memory}
 """
-import json
-import resource
 import sys
 import time
 
-from torch_blas import blas_in_use
-
-
-def say(obj):
-    print(json.dumps(obj), flush=True)
+from peer_protocol import say, serve
 
 
 def main():
@@ -57,16 +51,7 @@ def main():
         return times
 
     run(1)  # warms caches and allocators, and loads the BLAS it names
-    say({"ready": True, "torch": torch.__version__, "blas": blas_in_use()})
-    for line in sys.stdin:
-        words = line.split()
-        if words[:1] == ["run"]:
-            say({"ms": run(int(words[1]))})
-        elif words[:1] == ["peak"]:
-            say({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
-        else:
-            say({"error": "unknown request " + line.strip()})
-
+    serve(run, torch)
 
 if __name__ == "__main__":
     main()
