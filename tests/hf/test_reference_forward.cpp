@@ -186,3 +186,16 @@ TEST_CASE("layer scene: the core's trace of a layer reproduces the model's weigh
     }
   }
 }
+
+TEST_CASE("forward: stopping after a layer keeps that layer as the full pass computes it") {
+  const json ref = reference("llama_gqa_bf16");
+  const auto ck = Checkpoint::open(dir_of("llama_gqa_bf16"));
+  ForwardOptions o;
+  o.keep_details = true;
+  o.stop_after_layer = 0;
+  const auto r = run_forward<double>(*ck, ids_of(ref), o);
+  CHECK_FALSE(r.cancelled);
+  REQUIRE(r.layers.size() == 1);
+  CHECK(r.final.size() == 0);
+  check_matrix(r.layers[0].output, ref["layers"][0]["output"], "stopped after layer 0: output", kTolerance);
+}

@@ -120,6 +120,7 @@ int run_scene(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
   hf::ForwardOptions fo;
   fo.keep_details = true;
+  fo.stop_after_layer = o.layer;
   io::ScenarioFile file;
   try {
     const hf::ForwardResult<double> r = hf::run_forward<double>(*m.checkpoint, m.ids, fo);

@@ -37,6 +37,7 @@ ModelSession::ModelSession()
             // The layer's scene needs every intermediate in double (layer_scene.hpp).
             attn::hf::ForwardOptions options;
             options.keep_details = true;
+            options.stop_after_layer = in.head.layer;
             options.progress = [&](int) { return !control.cancelled(); };
             const attn::hf::ForwardResult<double> r = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
             control.throw_if_cancelled();

@@ -116,6 +116,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
       r.cancelled = true;
       return r;
     }
+    if (l == o.stop_after_layer) return r;
   }
   if (e.final_norm_w.info) {
     const RowX<S> b = e.final_norm_b.info ? detail::load_vector<S>(e.final_norm_b) : RowX<S>();

@@ -36,6 +36,9 @@ struct ForwardOptions {
   bool keep_attentions = true;  // every layer's [head] (n, n) weights
   bool keep_details = false;    // every layer's input, head outputs, outputs (tests, scenes)
   int max_threads = 0;          // 0: every CPU this process may use
+  // Stop once this layer is done (a layer's scene needs nothing after it);
+  // `final` is then left empty. -1: run every layer.
+  int stop_after_layer = -1;
   // After each layer, with the number done; returning false cancels (the
   // result then has cancelled = true and only the layers done).
   std::function<bool(int layers_done)> progress;
