@@ -66,6 +66,14 @@ void check_vector(const std::vector<double>& ours, const json& theirs, const std
 
 std::vector<int> ids_of(const json& ref) { return ref["ids"].get<std::vector<int>>(); }
 
+// The double forward on the fixture's ids with every intermediate kept.
+ForwardResult<double> detailed_forward(const Checkpoint& ck, const json& ref, int stop_after_layer = -1) {
+  ForwardOptions o;
+  o.keep_details = true;
+  o.stop_after_layer = stop_after_layer;
+  return run_forward<double>(ck, ids_of(ref), o);
+}
+
 }  // namespace
 
 TEST_CASE("forward: every family matches PyTorch's float64 forward layer by layer") {
@@ -73,9 +81,7 @@ TEST_CASE("forward: every family matches PyTorch's float64 forward layer by laye
     INFO("model " << name);
     const json ref = reference(name);
     const auto ck = Checkpoint::open(dir_of(name));
-    ForwardOptions o;
-    o.keep_details = true;
-    const auto r = run_forward<double>(*ck, ids_of(ref), o);
+    const auto r = detailed_forward(*ck, ref);
     check_matrix(r.embeddings, ref["embeddings"], std::string(name) + " embeddings", kTolerance);
     REQUIRE(r.layers.size() == ref["layers"].size());
     for (std::size_t l = 0; l < r.layers.size(); ++l) {
@@ -163,9 +169,7 @@ TEST_CASE("layer scene: the core's trace of a layer reproduces the model's weigh
     INFO("model " << name);
     const json ref = reference(name);
     const auto ck = Checkpoint::open(dir_of(name));
-    ForwardOptions o;
-    o.keep_details = true;
-    const auto r = run_forward<double>(*ck, ids_of(ref), o);
+    const auto r = detailed_forward(*ck, ref);
     for (int l = 0; l < static_cast<int>(r.layers.size()); ++l) {
       const LayerScene scene = layer_scene(*ck, r, l, {});
       REQUIRE(attn::validate(scene.scenario) == "");
@@ -190,10 +194,7 @@ TEST_CASE("layer scene: the core's trace of a layer reproduces the model's weigh
 TEST_CASE("forward: stopping after a layer keeps that layer as the full pass computes it") {
   const json ref = reference("llama_gqa_bf16");
   const auto ck = Checkpoint::open(dir_of("llama_gqa_bf16"));
-  ForwardOptions o;
-  o.keep_details = true;
-  o.stop_after_layer = 0;
-  const auto r = run_forward<double>(*ck, ids_of(ref), o);
+  const auto r = detailed_forward(*ck, ref, 0);
   CHECK_FALSE(r.cancelled);
   REQUIRE(r.layers.size() == 1);
   CHECK(r.final.size() == 0);
