@@ -66,6 +66,9 @@ std::vector<CaseSpec> table() {
   c = named("three heads, W_O");
   c.n_heads = 3, c.d_k = 2, c.d_v = 3, c.d_out = 4, c.n_q = 4;
   push(c);
+  c = named("three heads, W_O with a bias");
+  c.n_heads = 3, c.d_k = 2, c.d_v = 3, c.d_out = 4, c.n_q = 4, c.output_bias = true;
+  push(c);
   for (MaskMode mode : {MaskMode::BeforeSoftmax, MaskMode::AfterSoftmax}) {
     const std::string m = mode == MaskMode::BeforeSoftmax ? " (before)" : " (after)";
     c = named("causal" + m);
@@ -205,6 +208,7 @@ TEST_CASE("reference: seeded sweep over masks, modes, scales, scores, positions,
                 c.score = score == 0 ? ScoreFn::Dot : ScoreFn::Additive;
                 c.d_att = score == 2 ? 3 : 0;
                 c.positional = pos, c.axis = axis, c.seed = ++seed;
+                c.output_bias = seed % 2 == 0;  // half the W_O layouts carry b_O
                 ++cases;
                 const auto problems = run_case(c);
                 if (problems.empty()) continue;

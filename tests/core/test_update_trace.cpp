@@ -37,6 +37,10 @@ std::string random_edit(Rng& r, attn::Scenario& s) {
     }
     case 2:
       if (!s.w_o) return "nothing";
+      if (s.output_bias.size() > 0 && r.pick(0, 2) == 0) {
+        s.output_bias(r.pick(0, (int)s.output_bias.size() - 1)) = r.value();
+        return "b_O value";
+      }
       (*s.w_o)(r.pick(0, (int)s.w_o->rows() - 1), r.pick(0, (int)s.w_o->cols() - 1)) = r.value();
       return "W_O value";
     case 3: case 4:

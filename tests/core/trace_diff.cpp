@@ -32,6 +32,7 @@ attn::Scenario random_scene(Rng& r) {
   s.mask_mode = r.pick(0, 3) ? attn::MaskMode::BeforeSoftmax : attn::MaskMode::AfterSoftmax;
   s.softmax_axis = r.pick(0, 4) ? attn::SoftmaxAxis::Keys : attn::SoftmaxAxis::Queries;
   if (!s.context && r.pick(0, 3) == 0) s.positional = attn::Positional::Alibi;
+  if (s.w_o && r.pick(0, 1)) s.output_bias = r.mat(static_cast<int>(s.w_o->cols()), 1).col(0);  // W_O's bias b_O
   return s;
 }
 

@@ -1,5 +1,5 @@
 // Value tables for every input matrix (X, the context, each head's W_Q, W_K,
-// W_V, and W_O). Drag a number (live, one undo step per drag) or double-click
+// W_V, W_O and its bias b_O). Drag a number (live, one undo step per drag) or double-click
 // to type it (applied on Enter). When the scenario cannot be computed, the
 // tables open on the values behind the overflow and mark them red.
 #include <algorithm>
@@ -47,7 +47,8 @@ bool offending_at(const std::vector<InputCell>& bad, const TableInfo& t, int r, 
   });
 }
 
-void matrix_table(const TableInfo& t, attn::Mat& m, AppState& state, const EditorContext& ctx) {
+// A Ref, so a vector (W_O's bias) is edited in place as a one-row table.
+void matrix_table(const TableInfo& t, Eigen::Ref<attn::Mat> m, AppState& state, const EditorContext& ctx) {
   const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
   const int shown_cols = std::min(cols, kMaxColumns);
   const std::string head = t.head >= 0 && state.doc.scenario.heads.size() > 1 ? "head " + std::to_string(t.head) : "";
@@ -134,6 +135,9 @@ void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
     ImGui::PopID();
   }
   if (s.w_o) matrix_table({"w_o", "W_O", "W_O", -1}, *s.w_o, state, ctx);
+  if (s.output_bias.size() > 0)
+    matrix_table({"output_bias", "b_O (W_O's bias, added to every output row)", "b_O", -1},
+                 Eigen::Map<attn::Mat>(s.output_bias.data(), 1, s.output_bias.size()), state, ctx);
 }
 
 }  // namespace viz

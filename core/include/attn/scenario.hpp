@@ -73,6 +73,9 @@ struct Scenario {
   // Empty means one head without projections (Q = X, K = V = context or X).
   std::vector<HeadWeights> heads;
   std::optional<Mat> w_o;  // (n_heads * d_v, d_out); absent: output = concat
+  // W_O's bias b_O, added to every output row (a checkpoint's attention
+  // output bias: GPT-2's c_proj, BERT's output.dense); empty: none. Needs w_o.
+  Vec output_bias;  // d_out entries
 
   ScaleMode scale = ScaleMode::SqrtDk;
   double temperature = 1.0;  // used when scale == Temperature

@@ -234,10 +234,12 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
     }
     if (!before || t.output_drift < 0) {
       out = output_product(*concat_values, *s.w_o, max_threads);
+      if (s.output_bias.size() > 0) out.rowwise() += s.output_bias.transpose();
       t.output_drift = 0;
     }
     push_stage(t, {StageKind::output, -1, plain_title(StageKind::output),
-                   plain_formula(StageKind::output), {{StageKind::concat, -1}, {StageKind::w_o, -1}},
+                   s.output_bias.size() > 0 ? "output = concat · W_O + b_O" : plain_formula(StageKind::output),
+                   {{StageKind::concat, -1}, {StageKind::w_o, -1}},
                    ValueKind::Signed, queries, index_labels(d.d_out)}, std::move(out));
   } else {
     push_stage(t, {StageKind::output, -1, plain_title(StageKind::output), "output = concat (no W_O)",

@@ -72,7 +72,9 @@ bool proved_finite(const Scenario& s) {
     head_output = std::max(head_output, d.n_k * b.v);
     ok = ok && b.q <= kSafe && b.k <= kSafe && b.v <= kSafe && logits <= kSafe;
   }
-  const double output = s.w_o ? static_cast<double>(d.n_heads) * d.d_v * head_output * max_entry(*s.w_o) : head_output;
+  const double bias_o = s.output_bias.size() > 0 ? s.output_bias.cwiseAbs().maxCoeff() : 0.0;
+  const double output =
+      s.w_o ? static_cast<double>(d.n_heads) * d.d_v * head_output * max_entry(*s.w_o) + bias_o : head_output;
   return ok && head_output <= kSafe && output <= kSafe;
 }
 

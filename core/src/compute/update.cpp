@@ -56,7 +56,9 @@ std::optional<Change> classify(const Scenario& a, const Scenario& b) {
     const HeadWeights &pk = a.heads[(size_t)d.kv_leader((int)h)], &qk = b.heads[(size_t)d.kv_leader((int)h)];
     if (!same(p.w_q, q.w_q) || !same(pk.w_k, qk.w_k) || !same(pk.w_v, qk.w_v)) c.heads.push_back(static_cast<int>(h));
   }
-  c.w_o = a.w_o && !same(*a.w_o, *b.w_o);
+  // A new b_O is a new W_O to the update: the output is recomputed whole.
+  c.w_o = a.w_o && (!same(*a.w_o, *b.w_o) || a.output_bias.size() != b.output_bias.size() ||
+                    a.output_bias != b.output_bias);
   if (a.mask == MaskKind::Custom) {
     if (a.custom_mask.rows() != b.custom_mask.rows() || a.custom_mask.cols() != b.custom_mask.cols())
       return std::nullopt;
@@ -171,7 +173,10 @@ bool update_mask_rows(Trace& t, const Scenario& now, const std::vector<int>& row
   Stage& output = stage(t, StageKind::output, -1);
   if (now.w_o) {
     Mat o = output.value.stored();
-    for (int r : rows) o.row(r) = concat.value.stored().row(r) * *now.w_o;
+    for (int r : rows) {
+      o.row(r) = concat.value.stored().row(r) * *now.w_o;
+      if (now.output_bias.size() > 0) o.row(r) += now.output_bias.transpose();
+    }
     output.value = std::move(o);
     if (!output.value.allFinite()) return false;
   } else {

@@ -23,6 +23,7 @@ std::string cell(StageKind id, long r, long c) {
   return symbol(id) + "[" + std::to_string(r) + "," + std::to_string(c) + "]";
 }
 
+using detail::explain_plus_bias;
 using detail::explain_sum_of_products;
 using detail::sum_equation;
 
@@ -366,6 +367,10 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
     case K::output:
       if (scenario.w_o) explain_product(x, K::concat, -1, K::w_o, -1);
       else explain_copy(x, {K::concat, -1});
+      if (scenario.output_bias.size() > 0) {
+        e.formula = "output[i,c] = Σ_k concat[i,k] × W_O[k,c] + b_O[c]";
+        explain_plus_bias(e, "b_O[" + std::to_string(col) + "]", scenario.output_bias(col));
+      }
       break;
     case K::x:
       if (trace.find(K::x_raw)) explain_sum_of_two(x, K::x_raw, K::pe, -1);

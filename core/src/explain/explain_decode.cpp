@@ -135,6 +135,10 @@ void output(const Cell& x) {
   explain_sum_of_products(
       x.e, static_cast<int>(w_o.rows()), concat, concat_label, [&](int k) { return w_o(k, x.c); },
       [&](int k) { return at(K::w_o, k, x.c); });
+  if (x.s.output_bias.size() > 0) {
+    x.e.formula = "y_t[c] = Σ_k concat_t[k] × W_O[k,c] + b_O[c], concat_t = [z_t of every head]";
+    explain_plus_bias(x.e, "b_O[" + std::to_string(x.c) + "]", x.s.output_bias(x.c));
+  }
   for (int h = 0; h * d_v < w_o.rows(); ++h) x.source(K::step_head_output, h, 0, 1, 0, d_v);
   x.source(K::w_o, -1, 0, static_cast<int>(w_o.rows()), x.c, x.c + 1);
 }

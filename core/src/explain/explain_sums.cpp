@@ -39,4 +39,12 @@ void explain_sum_of_products(Explanation& e, int n, const std::function<double(i
   e.steps.push_back(std::move(total));
 }
 
+void explain_plus_bias(Explanation& e, const std::string& bias_label, double bias) {
+  const double sum = e.steps.empty() ? 0.0 : e.steps.back().result, total = sum + bias;
+  ExplainStep step{"plus the bias", {{"sum", sum, "+", bias_label, bias, total}}, "", total};
+  step.equation = format_number(sum) + (bias < 0 ? " − " : " + ") + format_number(std::abs(bias)) + " = " +
+                  format_number(total);
+  e.steps.push_back(std::move(step));
+}
+
 }  // namespace attn::detail

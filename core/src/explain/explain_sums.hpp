@@ -19,4 +19,7 @@ void explain_sum_of_products(Explanation& e, int n, const std::function<double(i
                              const std::function<std::string(int)>& a_label, const std::function<double(int)>& b,
                              const std::function<std::string(int)>& b_label);
 
+// "+ b_O[c]": the bias step after a product's sum (a checkpoint's W_O bias).
+void explain_plus_bias(Explanation& e, const std::string& bias_label, double bias);
+
 }  // namespace attn::detail

@@ -156,9 +156,12 @@ DecodeStep unchecked_step(const Scenario& s, const DecodeCache& before) {
     heads_in.push_back({K::step_head_output, h});
   }
   if (s.w_o) heads_in.push_back({K::w_o, -1});
-  const Mat output = s.w_o ? Mat(concat * *s.w_o) : Mat(concat);  // (1, d_out)
-  push_step_stage(step, sc, K::step_output, -1,
-                  s.w_o ? std::string(info_of(K::step_output).formula) : "y_t = [z_t of every head] (no W_O)", heads_in,
+  Mat output = s.w_o ? Mat(concat * *s.w_o) : Mat(concat);  // (1, d_out)
+  if (s.output_bias.size() > 0) output.row(0) += s.output_bias.transpose();
+  const std::string formula = !s.w_o                      ? "y_t = [z_t of every head] (no W_O)"
+                              : s.output_bias.size() > 0 ? "y_t = concat_t · W_O + b_O"
+                                                         : std::string(info_of(K::step_output).formula);
+  push_step_stage(step, sc, K::step_output, -1, formula, heads_in,
                   output, sc.new_token, detail::index_labels(sc.d.d_out));
   step.cost = decode_cost(sc.d, s.w_o.has_value(), sc.t);
   return step;

@@ -32,6 +32,7 @@ std::string scenario_difference(const Scenario& a, const Scenario& b) {
   }
   if (a.w_o.has_value() != b.w_o.has_value()) return "w_o presence differs";
   if (a.w_o && !same(*a.w_o, *b.w_o)) return "w_o differs";
+  if (a.output_bias.size() != b.output_bias.size() || a.output_bias != b.output_bias) return "output_bias differs";
   if (a.scale != b.scale) return "scale differs";
   if (a.scale == ScaleMode::Temperature && a.temperature != b.temperature) return "temperature differs";
   if (a.mask != b.mask) return "mask kind differs";

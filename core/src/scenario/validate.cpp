@@ -236,6 +236,18 @@ std::string validate(const Scenario& s, const Limits& limits) {
     if (s.w_o->cols() < 1) return "w_o: needs at least one column";
     if (!(e = first_non_finite({"w_o"}, *s.w_o)).empty()) return e;
   }
+  if (s.output_bias.size() > 0) {
+    if (!s.w_o) return "output_bias: given without a w_o (the bias belongs to the output projection)";
+    if (s.output_bias.size() != s.w_o->cols())
+      return "output_bias: " + std::to_string(s.output_bias.size()) + " entries, but w_o has " +
+             std::to_string(s.w_o->cols()) + " columns (one bias per output column)";
+    for (Eigen::Index i = 0; i < s.output_bias.size(); ++i)
+      if (!std::isfinite(s.output_bias(i))) {
+        std::ostringstream os;
+        os << "output_bias[" << i << "]: must be a finite number, got " << s.output_bias(i);
+        return os.str();
+      }
+  }
   if (s.scale == ScaleMode::Temperature && !(std::isfinite(s.temperature) && s.temperature > 0)) {
     std::ostringstream os;
     os << "scale: the temperature must be a positive number, got " << s.temperature;

@@ -210,3 +210,20 @@ TEST_CASE("edit: the sliding window and strided masks start from sensible sizes,
   CHECK(s.stride == 3);
   check_valid(s);
 }
+
+TEST_CASE("edit: W_O's bias follows W_O: kept when d_out changes, removed with W_O") {
+  attn::Scenario s = with_w_o();
+  s.output_bias = attn::Vec::LinSpaced(4, 1.0, 4.0);
+  check_valid(s);
+  model::edit::set_d_out(s, 6);
+  check_valid(s);
+  REQUIRE(s.output_bias.size() == 6);
+  CHECK(s.output_bias.head(4) == attn::Vec::LinSpaced(4, 1.0, 4.0));
+  CHECK(s.output_bias.tail(2).isZero());
+  model::edit::set_d_out(s, 2);
+  check_valid(s);
+  CHECK(s.output_bias == attn::Vec::LinSpaced(2, 1.0, 2.0));
+  model::edit::set_w_o(s, false);
+  check_valid(s);
+  CHECK(s.output_bias.size() == 0);
+}

@@ -145,4 +145,10 @@ TEST_CASE("undo history: every step has a name read off the two states, kept thr
   f.temperature = 2;
   CHECK(model::describe_change(c, f) == "τ 0.5 → 2");
   CHECK(model::describe_change(a, a) == "edit");
+  attn::Scenario g = a;
+  g.w_o = attn::Mat::Zero(static_cast<Eigen::Index>(g.heads.size()) * g.heads[0].w_v.cols(), 2);
+  g.output_bias = attn::Vec::Zero(2);
+  attn::Scenario k = g;
+  k.output_bias(1) = 0.25;
+  CHECK(model::describe_change(g, k) == "b_O[0, 1] 0 → 0.25");
 }

@@ -41,6 +41,11 @@ std::vector<Case> decodable_cases() {
   using attn::RopePairing;
   std::vector<Case> out;
   out.push_back({"causal, 2 heads, W_O", ref::make_scenario(spec(11, 2, 3, 3, 4))});
+  {
+    ref::CaseSpec c = spec(11, 2, 3, 3, 4);
+    c.output_bias = true;
+    out.push_back({"causal, 2 heads, W_O with its bias b_O", ref::make_scenario(c)});
+  }
   out.push_back({"causal, no W_O, d_k != d_v", ref::make_scenario(spec(12, 2, 4, 2, 0))});
   out.push_back({"causal, no projections", ref::make_scenario(spec(13, 0, 3, 3, 0))});
   {

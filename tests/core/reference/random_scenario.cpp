@@ -75,6 +75,7 @@ attn::Scenario make_scenario(const CaseSpec& c) {
   }
   s.positional = c.positional;
   s.softmax_axis = c.axis;
+  if (c.output_bias && c.d_out > 0) s.output_bias = f.vec(c.d_out);
   return s;
 }
 
@@ -82,7 +83,7 @@ std::string describe(const CaseSpec& c) {
   std::ostringstream os;
   os << c.name << " [n_q=" << c.n_q << " n_k=" << (c.cross ? c.n_k : c.n_q) << " d_model=" << c.d_model
      << " d_ctx=" << c.d_ctx << " d_k=" << c.d_k << " d_v=" << c.d_v << " heads=" << c.n_heads
-     << " d_out=" << c.d_out << " cross=" << c.cross << " mask=" << static_cast<int>(c.mask)
+     << " d_out=" << c.d_out << " b_O=" << c.output_bias << " cross=" << c.cross << " mask=" << static_cast<int>(c.mask)
      << " full_row=" << c.full_row << " padding=" << static_cast<int>(c.padding)
      << " mode=" << static_cast<int>(c.mode) << " scale=" << static_cast<int>(c.scale)
      << " tau=" << c.temperature << " score=" << static_cast<int>(c.score) << " d_att=" << c.d_att

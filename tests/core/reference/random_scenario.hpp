@@ -20,6 +20,7 @@ struct CaseSpec {
   int d_k = 3, d_v = 3;
   int n_heads = 0;    // 0: no projections (basic attention)
   int d_out = 0;      // 0: no W_O
+  bool output_bias = false;  // W_O's bias b_O (needs d_out > 0); drawn last, so other numbers stay put
   bool cross = false;
   attn::MaskKind mask = attn::MaskKind::None;
   bool full_row = false;  // custom mask blocks the whole first row

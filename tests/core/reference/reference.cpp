@@ -148,7 +148,10 @@ RefTrace reference_trace(const attn::Scenario& s) {
   if (s.w_o) {
     const RMat w_o = from_eigen(*s.w_o);
     t.stages.push_back({"w_o", -1, w_o});
-    t.stages.push_back({"output", -1, matmul(concat, w_o)});
+    RMat output = matmul(concat, w_o);
+    for (std::size_t i = 0; i < output.size(); ++i)  // plus b_O, entry by entry
+      for (Eigen::Index c = 0; c < s.output_bias.size(); ++c) output[i][static_cast<std::size_t>(c)] += s.output_bias(c);
+    t.stages.push_back({"output", -1, output});
   } else {
     t.stages.push_back({"output", -1, concat});
   }

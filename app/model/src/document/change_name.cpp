@@ -72,6 +72,10 @@ std::string describe_change(const attn::Scenario& a, const attn::Scenario& b) {
   }
   if (a.w_o.has_value() != b.w_o.has_value()) add(b.w_o ? "W_O added" : "W_O removed");
   else if (a.w_o) add(matrix_change("W_O", *a.w_o, *b.w_o));
+  if (a.output_bias.size() != b.output_bias.size())
+    add(b.output_bias.size() > 0 ? "b_O added" : "b_O removed");
+  else if (a.output_bias.size() > 0)
+    add(matrix_change("b_O", a.output_bias.transpose(), b.output_bias.transpose()));
   if (a.context.has_value() != b.context.has_value()) add(b.context ? "context added" : "context removed");
   else if (a.context) add(matrix_change("context", *a.context, *b.context, &b.context_tokens));
   if (a.scale != b.scale) add("scaling");

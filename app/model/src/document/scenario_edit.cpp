@@ -175,6 +175,11 @@ void set_d_out(Scenario& s, int d) {
   if (d < 1) return;
   const int rows = n_heads(s) * d_v(s);
   s.w_o = s.w_o ? resized(*s.w_o, rows, d, kFillSeed, kWo, fan_in_scale(rows)) : seeded(rows, d, kFillSeed, kWo, fan_in_scale(rows));
+  if (s.output_bias.size() > 0) {  // b_O follows W_O's columns: kept where they stay, 0 where new
+    const attn::Vec old = s.output_bias;
+    s.output_bias = attn::Vec::Zero(d);
+    s.output_bias.head(std::min<Eigen::Index>(d, old.size())) = old.head(std::min<Eigen::Index>(d, old.size()));
+  }
 }
 
 void set_projected(Scenario& s, bool on) {
@@ -195,8 +200,12 @@ void set_projected(Scenario& s, bool on) {
 }
 
 void set_w_o(Scenario& s, bool on) {
-  if (!on) s.w_o.reset();
-  else if (!s.w_o) set_d_out(s, n_heads(s) * d_v(s));
+  if (!on) {
+    s.w_o.reset();
+    s.output_bias.resize(0);  // the bias belongs to W_O
+  } else if (!s.w_o) {
+    set_d_out(s, n_heads(s) * d_v(s));
+  }
 }
 
 void set_cross(Scenario& s, bool on, int n) {

@@ -15,6 +15,7 @@ std::size_t scenario_bytes(const attn::Scenario& s) {
   for (const attn::HeadWeights& h : s.heads)
     n += static_cast<std::size_t>(h.w_q.size() + h.w_k.size() + h.w_v.size());
   if (s.w_o) n += static_cast<std::size_t>(s.w_o->size());
+  n += static_cast<std::size_t>(s.output_bias.size());
   for (const attn::AdditiveParams& a : s.additive)
     n += static_cast<std::size_t>(a.w.size() + a.u.size() + a.v.size());
   std::size_t bytes = n * sizeof(double) + static_cast<std::size_t>(s.custom_mask.size());

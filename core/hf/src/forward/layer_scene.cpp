@@ -48,7 +48,7 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
   }
   if (c.n_kv_heads != c.n_heads) s.n_kv_heads = c.n_kv_heads;
   s.w_o = w.w_o.matrix();
-  if (w.b_o.size() > 0) out.output_bias.assign(w.b_o.data(), w.b_o.data() + w.b_o.size());
+  if (w.b_o.size() > 0) s.output_bias = w.b_o.transpose();
   s.scale = ScaleMode::SqrtDk;
   if (c.causal) s.mask = MaskKind::Causal;
   if (c.sliding_window && *c.sliding_window < n) {
@@ -69,7 +69,7 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
                     (c.n_kv_heads != c.n_heads ? ", " + std::to_string(c.n_kv_heads) + " key/value heads" : "") +
                     "; X is the attention input after the layer's norm" +
                     (out.bias_column ? "; its last column is a constant 1 whose weights are the biases" : "") +
-                    (out.output_bias.empty() ? "" : "; W_O's bias is added after this output");
+                    (s.output_bias.size() > 0 ? "; the output adds W_O's bias b_O" : "");
   return out;
 }
 

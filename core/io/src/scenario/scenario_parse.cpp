@@ -226,6 +226,14 @@ void read_numbers(const json& doc, Scenario& s, const Limits& lim) {
   if (const json* v = member(doc, "w_o")) {
     s.w_o = read_matrix(*v, "w_o", lim.max_heads * lim.max_width, lim.max_width);
   }
+  if (const json* v = member(doc, "output_bias")) {
+    if (!v->is_array() || v->empty() || v->size() > static_cast<std::size_t>(lim.max_width))
+      fail("output_bias", "expected an array of numbers, one per column of w_o (at most " +
+                              std::to_string(lim.max_width) + "), got " + describe(*v));
+    s.output_bias.resize(static_cast<Eigen::Index>(v->size()));
+    for (std::size_t i = 0; i < v->size(); ++i)
+      s.output_bias(static_cast<Eigen::Index>(i)) = read_number((*v)[i], "output_bias[" + std::to_string(i) + "]");
+  }
 }
 
 void read_extras(const json& doc, ScenarioFile& f) {
@@ -240,7 +248,7 @@ void read_extras(const json& doc, ScenarioFile& f) {
 void warn_unknown_keys(const json& doc, ScenarioFile& f) {
   static const char* const known[] = {
       "format", "version", "title", "description", "attnviz", "x", "tokens", "context", "context_tokens",
-      "heads", "w_o", "scale", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
+      "heads", "w_o", "output_bias", "scale", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
       "softmax_axis", "rope", "n_kv_heads"};
   for (const auto& item : doc.items()) {
     const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });
@@ -260,7 +268,7 @@ ScenarioFile parse_scenario(const std::string& text, const Limits& limits) {
   read_numbers(doc, file.scenario, limits);
   read_options(doc, file.scenario, limits);
   if (version < 2 && uses_version_2(file.scenario))
-    file.warnings.push_back("version 1 has no RoPE, shared key/value heads or sliding-window and strided masks; "
+    file.warnings.push_back("version 1 has no RoPE, shared key/value heads, sliding-window and strided masks or W_O bias; "
                             "read as version 2");
   // A count that does not divide the heads is validate()'s to report.
   const Scenario& sc = file.scenario;

@@ -75,6 +75,7 @@ void write_numbers(const Scenario& s, json& out) {
     out["heads"] = std::move(heads);
   }
   if (s.w_o) out["w_o"] = finite_rows(*s.w_o, "w_o");
+  if (s.output_bias.size() > 0) out["output_bias"] = finite_list(s.output_bias, "output_bias");
 }
 
 void write_options(const Scenario& s, json& out) {
@@ -115,7 +116,8 @@ void write_options(const Scenario& s, json& out) {
 }  // namespace
 
 bool uses_version_2(const Scenario& s) {
-  return s.rope.on || s.n_kv_heads > 0 || s.mask == MaskKind::SlidingWindow || s.mask == MaskKind::Strided;
+  return s.rope.on || s.n_kv_heads > 0 || s.mask == MaskKind::SlidingWindow || s.mask == MaskKind::Strided ||
+         s.output_bias.size() > 0;
 }
 
 json scenario_to_json(const ScenarioFile& file) {

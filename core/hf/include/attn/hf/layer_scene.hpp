@@ -14,13 +14,12 @@ namespace attn::hf {
 // A bias enters as the weight of a constant input: when the family has
 // Q/K/V biases, X gains a last column of ones ("bias") and each W a last
 // row holding the bias, so X·W is exactly X·W + b and every cell's
-// explanation shows the bias as one more term. W_O's bias is not part of the
-// scene's output (the core's output is concat·W_O); `output_bias` returns it.
+// explanation shows the bias as one more term. W_O's bias is the scenario's
+// output_bias: the scene's output is the layer's attention output exactly.
 struct LayerScene {
   Scenario scenario;
-  bool bias_column = false;     // X's last column is the constant 1
-  std::vector<double> output_bias;  // W_O's bias, added after the scene's output (empty if none)
-  std::string description;      // what the scene is, for its title and notes
+  bool bias_column = false;  // X's last column is the constant 1
+  std::string description;   // what the scene is, for its title and notes
 };
 
 // `r` must come from run_forward<double> with keep_details. `tokens` labels

@@ -37,8 +37,8 @@ struct ScenarioFile {
 // Throws FormatError.
 ScenarioFile parse_scenario(const std::string& text, const Limits& limits = {});
 
-// Version 2 added RoPE, shared key/value heads (n_kv_heads) and the sliding
-// window and strided masks; a scenario without them is written as version 1,
+// Version 2 added RoPE, shared key/value heads (n_kv_heads), the sliding
+// window and strided masks, and W_O's bias (output_bias); a scenario without them is written as version 1,
 // so files older builds read stay readable by them.
 bool uses_version_2(const Scenario& s);
 ScenarioFile load_scenario(const std::string& path, const Limits& limits = {});
