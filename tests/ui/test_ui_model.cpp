@@ -6,7 +6,10 @@
 // right-click on a head switches it off, a click opens it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ui_support.hpp"
 
@@ -98,6 +101,35 @@ TEST_SUITE("model") {
       CHECK_MESSAGE(changed, mode);
       CHECK(s.layout["widgets"].contains("model_prediction_after_0"));
     }
+  }
+
+  TEST_CASE("ui: --measure --sort-heads orders each layer's heads by that measure, --show-switched-off shows the ablated run") {
+    const ModelShot s = shoot_model("model_sorted", "--measure entropy --sort-heads --heads-off 0.1 --show-switched-off");
+    const nlohmann::json& m = s.state["model"];
+    CHECK(m["measure"] == "entropy");
+    CHECK(m["sorted"] == true);
+    CHECK(m["show_after"] == true);
+    const nlohmann::json& w = s.layout["widgets"];
+    // The overview shows (and sorts) the run with head 0.1 switched off.
+    REQUIRE(m["heads_after"].size() == 2);
+    int swapped = 0;  // layers whose order is not 0, 1, 2, 3: the sort moved something
+    for (int l = 0; l < 2; ++l) {
+      std::vector<std::pair<double, double>> x_and_entropy;
+      for (int h = 0; h < 4; ++h) {
+        const std::string id = "model_grid_" + std::to_string(l) + "_" + std::to_string(h);
+        REQUIRE_MESSAGE(w.contains(id), id);
+        x_and_entropy.push_back({w[id][0].get<double>(), m["heads_after"][l][h]["entropy"].get<double>()});
+        if (h > 0 && x_and_entropy[h].first < x_and_entropy[h - 1].first) ++swapped;
+      }
+      std::sort(x_and_entropy.begin(), x_and_entropy.end());  // left to right
+      for (int c = 1; c < 4; ++c)
+        CHECK_MESSAGE(x_and_entropy[c - 1].second >= x_and_entropy[c].second,
+                      "layer " << l << ": entropy " << x_and_entropy[c - 1].second << " left of " << x_and_entropy[c].second);
+    }
+    CHECK(swapped > 0);
+    std::string out;
+    CHECK(run(attnviz("--test --model \"" + kGpt2 + "\" --show-switched-off --screenshot " + temp_path("never.png")), &out) == 2);
+    CHECK(out.find("--show-switched-off needs --heads-off") != std::string::npos);
   }
 
   TEST_CASE("ui: at 1024x768 nothing of the overview or the head view is cut off") {

@@ -104,6 +104,13 @@ void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette
       const double value = measure_value(a.heads[static_cast<size_t>(l)][static_cast<size_t>(h)].measures, ui.measure) / top;
       dl->AddRect({p0.x - 2, p0.y - 2}, {p1.x + 2, p1.y + 2}, to_imgui(sample(frames, static_cast<float>(std::clamp(value, 0.0, 1.0)))),
                   0, 0, 3);
+      if (ui.sort_by_measure) {  // sorted, the columns no longer say which head is which: each cell does
+        const std::string label = "H" + std::to_string(h);
+        const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+        const ImVec2 at{p1.x - size.x - 4, p0.y + 2};
+        dl->AddRectFilled({at.x - 2, at.y}, {at.x + size.x + 2, at.y + size.y}, to_imgui(pal.canvas));
+        dl->AddText(at, to_imgui(pal.label), label.c_str());
+      }
       const bool off = head_is_off(ui, l, h);
       if (off) {
         dl->AddLine(p0, p1, to_imgui(pal.error), 3);

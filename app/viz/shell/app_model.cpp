@@ -20,6 +20,11 @@ void App::apply_model_options() {
   if (options_.ablate == "mean") ui.mode = attn::hf::AblationMode::Mean;
   if (options_.model_tab == "heads") ui.tab = ModelUi::Tab::Heads;
   if (options_.model_layer >= 0) ui.layer = options_.model_layer;
+  if (options_.head_measure == "first") ui.measure = HeadMeasure::First;
+  else if (options_.head_measure == "self") ui.measure = HeadMeasure::Self;
+  else if (options_.head_measure == "entropy") ui.measure = HeadMeasure::Entropy;
+  ui.sort_by_measure = options_.sort_heads;
+  ui.show_after = options_.show_switched_off;
   if (options_.model_open_layer) ui.open_in_pipeline = attn::hf::HeadRef{*options_.model_open_layer, options_.head.value_or(0)};
 }
 

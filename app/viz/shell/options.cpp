@@ -163,6 +163,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--model-tab", o.model_tab, "With --model: overview (every head) or heads (one layer's head view)")
       ->check(CLI::IsMember({"overview", "heads"}));
   app.add_option("--model-layer", o.model_layer, "With --model: the head view's layer (from 0)")->check(CLI::Range(0, 100000));
+  app.add_option("--measure", o.head_measure, "With --model: what frames (and with --sort-heads orders) the overview's heads")
+      ->check(CLI::IsMember({"previous", "first", "self", "entropy"}));
+  app.add_flag("--sort-heads", o.sort_heads, "With --model: order each layer's heads by --measure, highest first");
+  app.add_flag("--show-switched-off", o.show_switched_off,
+               "With --heads-off: the overview shows the weights with those heads switched off");
   app.add_option("--config-dir", o.config_dir, "Keep settings, progress and autosaves here instead of the config folder");
   app.add_flag("--test", o.test_mode, "Test mode: never read or write the user's settings or progress");
   app.add_option("--colormap", signed_map, "Colormap of signed values: " + colourmap_names())->check(CLI::IsMember(maps));
@@ -222,9 +227,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     }
   }
   const bool model_companion = !o.model_text.empty() || o.model_open_layer || !o.heads_off.empty() || !o.ablate.empty() ||
-                               !o.model_tab.empty() || o.model_layer >= 0;
+                               !o.model_tab.empty() || o.model_layer >= 0 || !o.head_measure.empty() || o.sort_heads ||
+                               o.show_switched_off;
   if (model_companion && o.model_dir.empty()) {
-    std::fprintf(stderr, "attnviz: --text, --layer, --heads-off, --ablate, --model-tab and --model-layer go with --model DIR\n");
+    std::fprintf(stderr, "attnviz: --text, --layer, --heads-off, --ablate, --model-tab, --model-layer, --measure, "
+                         "--sort-heads and --show-switched-off go with --model DIR\n");
+    return 2;
+  }
+  if (o.show_switched_off && o.heads_off.empty()) {
+    std::fprintf(stderr, "attnviz: --show-switched-off needs --heads-off (which heads to switch off)\n");
     return 2;
   }
   if (time >= 0) o.time = time;

@@ -83,6 +83,9 @@ struct Options {
   std::string ablate;                             // --ablate zero|mean
   std::string model_tab;                          // --model-tab overview|heads
   int model_layer = -1;                           // --model-layer: the head view's layer
+  std::string head_measure;                       // --measure previous|first|self|entropy: the overview's colour
+  bool sort_heads = false;                        // --sort-heads: each layer's heads by that measure
+  bool show_switched_off = false;                 // --show-switched-off: the overview after the heads are off
 
   double soak_seconds = 0;           // --soak: play for this long, print memory and frame time
   // Colour choices for this run only, over the remembered ones (what the

@@ -37,7 +37,9 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   j["heads_off"] = off;
   j["measure"] = measure_name(ui.measure);
   j["sorted"] = ui.sort_by_measure;
+  j["show_after"] = ui.show_after;
   j["heads"] = before_ ? heads_json(*before_) : nlohmann::json::array();
+  j["heads_after"] = after_ ? heads_json(*after_) : nlohmann::json::array();  // the run with heads_off off
   j["predictions"] = predictions_json(before_ ? before_->predictions : std::vector<TokenPrediction>{});
   j["predictions_after"] = predictions_json(after_ ? after_->predictions : std::vector<TokenPrediction>{});
   j["atlas"] = {{"width", atlas_.width}, {"height", atlas_.height}, {"tile", atlas_.tile}};
