@@ -64,6 +64,24 @@ void check_vector(const std::vector<double>& ours, const json& theirs, const std
   check_matrix(m, json::array({theirs}), what, kTolerance);
 }
 
+// Two of our own matrices (a scene's trace against the forward pass).
+void check_close(const Eigen::MatrixXd& ours, const Eigen::MatrixXd& want, const std::string& what) {
+  REQUIRE_MESSAGE((ours.rows() == want.rows() && ours.cols() == want.cols()), what << ": shapes differ");
+  Eigen::Index wr = 0, wc = 0;
+  const double worst = (ours - want).cwiseAbs().maxCoeff(&wr, &wc);
+  INFO(what << ": worst |difference| " << worst << " at [" << wr << "][" << wc << "] (scene " << ours(wr, wc)
+            << ", forward " << want(wr, wc) << ")");
+  CHECK(worst <= kTolerance);
+}
+
+// A fixture's "ablation" entry as forward options: its heads and mode.
+ForwardOptions ablation_of(const json& a) {
+  ForwardOptions o;
+  o.mode = a["mode"] == "mean" ? AblationMode::Mean : AblationMode::Zero;
+  for (const auto& h : a["heads"]) o.heads_off.push_back({h[0].get<int>(), h[1].get<int>()});
+  return o;
+}
+
 std::vector<int> ids_of(const json& ref) { return ref["ids"].get<std::vector<int>>(); }
 
 // The double forward on the fixture's ids with every intermediate kept.
@@ -111,9 +129,7 @@ TEST_CASE("forward: heads switched off (zero and mean) match PyTorch's") {
     for (const char* key : {"ablation", "ablation_mean"}) {
       INFO("model " << name << ", " << key);
       const json& a = ref[key];
-      ForwardOptions o;
-      o.mode = a["mode"] == "mean" ? AblationMode::Mean : AblationMode::Zero;
-      for (const auto& h : a["heads"]) o.heads_off.push_back({h[0].get<int>(), h[1].get<int>()});
+      const ForwardOptions o = ablation_of(a);
       const auto r = run_forward<double>(*ck, ids_of(ref), o);
       check_matrix(r.final, a["final"], std::string(name) + " " + key + " final", kTolerance);
       if (a.contains("logits_last"))
@@ -187,6 +203,30 @@ TEST_CASE("layer scene: the core's trace of a layer reproduces the model's weigh
       CHECK(scene.scenario.output_bias.size() == (ck->config().o_bias ? ck->config().d_model : 0));
       check_matrix(out->value.dense(), ref["layers"][static_cast<std::size_t>(l)]["attn_output"],
                    std::string(name) + " scene layer " + std::to_string(l) + " output (with W_O's bias)", kTolerance);
+    }
+  }
+}
+
+TEST_CASE("layer scene: heads switched off fold into W_O and b_O, so the scene's output is the ablated layer's") {
+  for (const char* name : kFolders) {
+    const json ref = reference(name);
+    const auto ck = Checkpoint::open(dir_of(name));
+    for (const char* key : {"ablation", "ablation_mean"}) {
+      INFO("model " << name << ", " << key);
+      // The fixture's heads (checked against PyTorch above), and one of layer 1.
+      ForwardOptions o = ablation_of(ref[key]);
+      o.keep_details = true;
+      o.heads_off.push_back({1, 0});
+      const auto r = run_forward<double>(*ck, ids_of(ref), o);
+      for (int l = 0; l < 2; ++l) {
+        const attn::Trace folded = attn::compute_trace(layer_scene(*ck, r, l, {}, o.heads_off).scenario);
+        const attn::Trace unfolded = attn::compute_trace(layer_scene(*ck, r, l, {}).scenario);
+        const attn::Mat want = r.layers[static_cast<std::size_t>(l)].attn_output;
+        check_close(folded.find(attn::StageKind::output)->value.dense(), want,
+                    std::string(name) + " " + key + " layer " + std::to_string(l) + " folded output");
+        // Without the fold, the switched-off heads would still reach the output.
+        CHECK((unfolded.find(attn::StageKind::output)->value.dense() - want).cwiseAbs().maxCoeff() > 1e-6);
+      }
     }
   }
 }

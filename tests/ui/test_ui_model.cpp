@@ -103,6 +103,18 @@ TEST_SUITE("model") {
     }
   }
 
+  TEST_CASE("ui: a head opened with heads switched off opens the compare view on the layer before and after") {
+    const ModelShot s = shoot_model("model_compare", "--heads-off 0.1,0.3 --ablate mean --layer 1 --head 2");
+    CHECK(s.state["doc_label"] == "gpt2 layer 1 head 2");
+    const nlohmann::json& c = s.state["compare"];
+    CHECK(c["open"] == true);
+    CHECK(c["label_a"] == "all heads on");
+    CHECK(c["label_b"] == "L0 H1, L0 H3 off (mean)");
+    CHECK(c["stage"] == "weights");
+    CHECK(c["head"] == 2);
+    CHECK(s.state["error"] == "");
+  }
+
   TEST_CASE("ui: --measure --sort-heads orders each layer's heads by that measure, --show-switched-off shows the ablated run") {
     const ModelShot s = shoot_model("model_sorted", "--measure entropy --sort-heads --heads-off 0.1 --show-switched-off");
     const nlohmann::json& m = s.state["model"];

@@ -115,7 +115,12 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::Separator();
     if (ImGui::MenuItem("Take snapshot")) actions::take_snapshot(state);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this scene as A; after your edits, compare it with now");
-    if (ImGui::MenuItem("Compare with snapshot", nullptr, state.compare.open, state.compare.a || state.compare.b)) {
+    // Named by what is compared: a snapshot, or a real layer before and after switching heads off.
+    const std::string compare_item =
+        (state.compare.label_a == "snapshot" ? std::string("Compare with snapshot")
+                                             : "Compare " + state.compare.label_a + " / " + state.compare.label_b) +
+        "###compare";
+    if (ImGui::MenuItem(compare_item.c_str(), nullptr, state.compare.open, state.compare.a || state.compare.b)) {
       if (state.compare.open) actions::close_compare(state);
       else actions::open_compare(state);
     }

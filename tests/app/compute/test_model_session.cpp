@@ -79,6 +79,30 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
   CHECK(shown->head == 3);
   REQUIRE(shown->scene != nullptr);
   CHECK(shown->scene->scenario.heads.size() == 4);
+  // Heads 0.1 and 1.2 are off (above): the same layer with them off comes
+  // along for the compare view, and its output is not the plain layer's.
+  REQUIRE(shown->compare_b != nullptr);
+  CHECK(shown->compare_label_a == "all heads on");
+  CHECK(shown->compare_label_b == "L0 H1, L1 H2 off (zero)");
+  const attn::Mat on = attn::compute_trace(shown->scene->scenario).find(attn::StageKind::output)->value.dense();
+  const attn::Mat off = attn::compute_trace(*shown->compare_b).find(attn::StageKind::output)->value.dense();
+  CHECK((on - off).cwiseAbs().maxCoeff() > 1e-6);
+  // Run as the app runs it: the pipeline shows A, the compare view opens on both.
+  model::AppState app;
+  model::actions::request(app, *shown);
+  CHECK(app.compare.open);
+  CHECK(!app.compare.a);
+  REQUIRE(app.compare.b);
+  CHECK(app.compare.head == 3);
+  CHECK(app.doc.scenario.heads.size() == 4);
+
+  // Heads off only after the opened layer change nothing in it: no compare.
+  ui.heads_off = {{1, 2}};
+  settle(s, ui);
+  ui.open_in_pipeline = attn::hf::HeadRef{0, 0};
+  const std::optional<model::PendingAction> first = settle(s, ui);
+  REQUIRE(first.has_value());
+  CHECK(first->compare_b == nullptr);
 }
 
 TEST_CASE("the model session says why a folder or a text cannot run") {

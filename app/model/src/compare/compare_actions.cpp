@@ -22,6 +22,21 @@ void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, s
   ++c.revision;
 }
 
+void compare_switched_off(AppState& s, attn::Scenario b, std::string label_a, std::string label_b, int head) {
+  CompareState& c = s.compare;
+  c.a.reset();
+  c.b = std::move(b);
+  c.from_lesson = false;
+  c.label_a = std::move(label_a);
+  c.label_b = std::move(label_b);
+  c.stage = "weights";
+  c.head = std::max(head, 0);
+  c.open = true;
+  ++c.revision;
+  notify(s, "Before and after: this layer with every head on (A) and with " + c.label_b +
+                " (B). Pick any stage or head above the grids; Close (Esc) goes back to the pipeline.");
+}
+
 void take_snapshot(AppState& s) {
   compare_with_document(s, s.doc.scenario, "snapshot", "now", false);
   notify(s, "Snapshot taken. Change the scene, then View > Compare with snapshot shows both and their difference.");

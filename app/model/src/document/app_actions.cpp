@@ -15,6 +15,7 @@
 #include "model/files/disk_actions.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/files/file_loader.hpp"
+#include "model/compare/compare_actions.hpp"
 #include "model/document/scenario_edit.hpp"
 #include "model/hf/model_folder.hpp"
 
@@ -86,6 +87,7 @@ void run(AppState& s, const PendingAction& a) {
         s.compare.open = false;
         s.view.head = a.head;
         s.view.fit_pending = true;
+        if (a.compare_b) compare_switched_off(s, *a.compare_b, a.compare_label_a, a.compare_label_b, a.head);
       }
       break;
     case PendingAction::Kind::None: break;

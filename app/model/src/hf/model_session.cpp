@@ -10,6 +10,14 @@ namespace model {
 
 namespace {
 
+// "L0 H1, L0 H3 off (zero)": the compare view's name for the switched-off side.
+std::string heads_off_label(const std::vector<attn::hf::HeadRef>& heads, attn::hf::AblationMode mode) {
+  std::string s;
+  for (const attn::hf::HeadRef& h : heads)
+    s += (s.empty() ? "L" : ", L") + std::to_string(h.layer) + " H" + std::to_string(h.head);
+  return s + " off (" + (mode == attn::hf::AblationMode::Mean ? "mean" : "zero") + ")";
+}
+
 std::string heads_off_key(const ModelUi& ui) {
   std::string key = ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero";
   for (const attn::hf::HeadRef& h : ui.heads_off) key += " " + std::to_string(h.layer) + "." + std::to_string(h.head);
@@ -47,8 +55,23 @@ ModelSession::ModelSession()
             const std::string name = in.checkpoint->config().model_type;
             file->title = name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head);
             file->description = scene.description;
-            return Scene{file, name + " layer " + std::to_string(in.head.layer) + " head " + std::to_string(in.head.head),
-                         in.head.head};
+            Scene out{file, name + " layer " + std::to_string(in.head.layer) + " head " + std::to_string(in.head.head),
+                      in.head.head, nullptr, ""};
+            // Heads switched off at or before this layer change it: the same
+            // layer from a pass with them off is the compare view's B.
+            std::vector<attn::hf::HeadRef> reaching;
+            for (const attn::hf::HeadRef& h : in.heads_off)
+              if (h.layer <= in.head.layer) reaching.push_back(h);
+            if (!reaching.empty()) {
+              options.heads_off = reaching;
+              options.mode = in.mode;
+              const attn::hf::ForwardResult<double> off = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
+              control.throw_if_cancelled();
+              out.switched_off = std::make_shared<const attn::Scenario>(
+                  attn::hf::layer_scene(*in.checkpoint, off, in.head.layer, in.labels, reaching).scenario);
+              out.off_label = heads_off_label(reaching, in.mode);
+            }
+            return out;
           },
           TaskPolicy::Replace, {true}) {}
 
@@ -191,7 +214,7 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
   }
   // A head to open waits for the ids (the command line asks before the folder is open).
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
-    scene_.submit({checkpoint_, ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt)});
+    scene_.submit({checkpoint_, ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt), ui.heads_off, ui.mode});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }
@@ -202,6 +225,11 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
       a.scene = o->result->file;
       a.label = o->result->label;
       a.head = o->result->head;
+      if (o->result->switched_off) {
+        a.compare_b = o->result->switched_off;
+        a.compare_label_a = "all heads on";
+        a.compare_label_b = o->result->off_label;
+      }
       return a;
     }
     if (o->failed()) error_ = "Cannot open the head: " + o->error;

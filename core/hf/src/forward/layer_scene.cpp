@@ -20,7 +20,7 @@ Mat head_slice(const detail::Weight<double>& w, const detail::RowX<double>& b, i
 }  // namespace
 
 LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int layer,
-                       const std::vector<std::string>& tokens) {
+                       const std::vector<std::string>& tokens, const std::vector<HeadRef>& heads_off) {
   const ModelConfig& c = ck.config();
   if (layer < 0 || layer >= static_cast<int>(r.layers.size()))
     throw ModelError("layer " + std::to_string(layer) + " is out of range (the model has " + std::to_string(c.n_layers) +
@@ -49,6 +49,22 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
   if (c.n_kv_heads != c.n_heads) s.n_kv_heads = c.n_kv_heads;
   s.w_o = w.w_o.matrix();
   if (w.b_o.size() > 0) s.output_bias = w.b_o.transpose();
+  std::string off_note;
+  for (const HeadRef& off : heads_off) {
+    if (off.layer != layer || off.head < 0 || off.head >= c.n_heads) continue;
+    if (rec.head_outputs.size() != static_cast<std::size_t>(c.n_heads))
+      throw ModelError("layer_scene needs the head outputs of a forward pass kept with details");
+    auto rows = s.w_o->middleRows(static_cast<Eigen::Index>(off.head) * hd, hd);
+    // What the head's replacement adds to every output row: 0 when zeroed,
+    // its mean output (every row of head_outputs is that mean) times its rows.
+    const Vec added = (rec.head_outputs[static_cast<std::size_t>(off.head)].row(0) * rows).transpose();
+    if (!added.isZero(0)) {
+      if (s.output_bias.size() == 0) s.output_bias = Vec::Zero(s.w_o->cols());
+      s.output_bias += added;
+    }
+    rows.setZero();
+    off_note += (off_note.empty() ? "" : ", ") + std::to_string(off.head);
+  }
   s.scale = ScaleMode::SqrtDk;
   if (c.causal) s.mask = MaskKind::Causal;
   if (c.sliding_window && *c.sliding_window < n) {
@@ -69,7 +85,10 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
                     (c.n_kv_heads != c.n_heads ? ", " + std::to_string(c.n_kv_heads) + " key/value heads" : "") +
                     "; X is the attention input after the layer's norm" +
                     (out.bias_column ? "; its last column is a constant 1 whose weights are the biases" : "") +
-                    (s.output_bias.size() > 0 ? "; the output adds W_O's bias b_O" : "");
+                    (s.output_bias.size() > 0 ? "; the output adds W_O's bias b_O" : "") +
+                    (off_note.empty() ? ""
+                                      : "; switched off: head " + off_note +
+                                            " (their rows of W_O are zero; a mean replacement joins b_O)");
   return out;
 }
 

@@ -11,6 +11,10 @@ namespace model::actions {
 // A fixed scene as A against the document as B (which later edits change),
 // labelled; `open` also shows the view.
 void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, std::string label_b, bool open);
+// The Model view's before and after, opened at once on `head`'s weights:
+// A = the document (a real layer with every head on), B = the same layer
+// from a pass with heads switched off.
+void compare_switched_off(AppState& s, attn::Scenario b, std::string label_a, std::string label_b, int head);
 // Keeps the open scene as A; B stays the document, so the next edits show
 // against it.
 void take_snapshot(AppState& s);

@@ -162,6 +162,10 @@ struct PendingAction {
   std::string label;
   int head = -1;
   DiskStamp stamp;  // OpenRead: the bytes that were read
+  // ShowScene from the Model view with heads switched off: the same layer
+  // with them off, compared (B) with the scene shown (A).
+  std::shared_ptr<const attn::Scenario> compare_b;
+  std::string compare_label_a, compare_label_b;
 };
 
 struct AppState {

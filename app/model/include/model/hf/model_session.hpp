@@ -79,11 +79,15 @@ class ModelSession {
     std::vector<int> ids;
     std::vector<std::string> labels;
     attn::hf::HeadRef head;
+    std::vector<attn::hf::HeadRef> heads_off;  // switched off in the Model view: the compare view's B
+    attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
   };
   struct Scene {
     std::shared_ptr<const attn::io::ScenarioFile> file;
     std::string label;
     int head = 0;
+    std::shared_ptr<const attn::Scenario> switched_off;  // the same layer with heads_off (null: none reach it)
+    std::string off_label;                               // "L0 H1, L0 H3 off (zero)"
   };
 
   void forget_model();

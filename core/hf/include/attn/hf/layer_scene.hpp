@@ -24,7 +24,12 @@ struct LayerScene {
 
 // `r` must come from run_forward<double> with keep_details. `tokens` labels
 // the rows (may be empty). Throws ModelError for a layer out of range.
+// `heads_off`: the heads `r` was run with switched off. Those of this layer
+// still show their own stages, but leave the output as they left the
+// model's: their rows of W_O are zero and, with mean replacement, their
+// mean output times those rows joins b_O. The scene's output is then the
+// layer's attention output in `r`, switched-off heads and all.
 LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int layer,
-                       const std::vector<std::string>& tokens);
+                       const std::vector<std::string>& tokens, const std::vector<HeadRef>& heads_off = {});
 
 }  // namespace attn::hf
