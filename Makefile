@@ -113,8 +113,10 @@ bench: build
 package: deps
 	cmake -S . -B build-package-v3 -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_CPU=x86-64-v3 -DATTNVIZ_BUILD_TESTS=OFF
 	cmake --build build-package-v3 -j $(JOBS) --target attn attnviz
+	cmake -S . -B build-package-v4 -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_CPU=x86-64-v4 -DATTNVIZ_BUILD_TESTS=OFF
+	cmake --build build-package-v4 -j $(JOBS) --target attn attnviz
 	cmake -S . -B build-package -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_CPU=baseline -DATTNVIZ_BUILD_TESTS=OFF \
-	  -DATTNVIZ_TUNED_BUILD=$(CURDIR)/build-package-v3
+	  -DATTNVIZ_TUNED_BUILD=$(CURDIR)/build-package-v3 -DATTNVIZ_TUNED_V4_BUILD=$(CURDIR)/build-package-v4
 	cmake --build build-package -j $(JOBS)
 	cd build-package && cpack
 

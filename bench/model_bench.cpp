@@ -24,6 +24,7 @@
 
 #include "attn/hf/checkpoint.hpp"
 #include "attn/hf/forward.hpp"
+#include "best_blas.hpp"
 #include "peak_memory.hpp"
 #include "python_session.hpp"
 #include "random_checkpoint.hpp"
@@ -141,7 +142,10 @@ int main(int argc, char** argv) {
   app.add_option("--bench-dir", opt.bench_dir, "Where gpt2_torch_peer.py is");
   CLI11_PARSE(app, argc, argv);
   const fs::path scratch = opt.scratch;
+  // PyTorch's OpenBLAS (Debian's torch) gets the kernels this CPU runs (best_blas.hpp).
+  const std::string kernels = bench::pin_openblas_kernels();
   std::printf("\n## Real models (random weights in each family's exact layout, %s)\n\n", scratch.c_str());
+  if (!kernels.empty()) std::printf("OPENBLAS_CORETYPE=%s for the PyTorch peer\n\n", kernels.c_str());
   if (!fs::exists(scratch / "gpt2" / "model.safetensors")) {
     std::printf("writing a GPT-2-small-shaped checkpoint...\n");
     bench::write_gpt2_checkpoint(scratch / "gpt2");

@@ -10,15 +10,25 @@ if(TARGET attnviz)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 endif()
 # The tuned copies (app/launch/tuned_copy.hpp): `make package` builds attn
-# and attnviz a second time for x86-64-v3 in a folder of their own and names
-# it here; the programs in bin become them at start-up on a CPU with AVX2.
+# and attnviz again for x86-64-v3 and for x86-64-v4, each in a folder of its
+# own, and names them here; the programs in bin become the most capable copy
+# at start-up (AVX2, or AVX-512).
 set(ATTNVIZ_TUNED_BUILD "" CACHE PATH "A build for x86-64-v3 whose attn and attnviz are installed as tuned copies")
-if(ATTNVIZ_TUNED_BUILD)
-  install(PROGRAMS ${ATTNVIZ_TUNED_BUILD}/app/cli/attn DESTINATION lib/attnviz/x86-64-v3)
-  if(TARGET attnviz)
-    install(PROGRAMS ${ATTNVIZ_TUNED_BUILD}/app/viz/attnviz DESTINATION lib/attnviz/x86-64-v3)
+set(ATTNVIZ_TUNED_V4_BUILD "" CACHE PATH "A build for x86-64-v4 whose attn and attnviz are installed as tuned copies")
+foreach(level IN ITEMS x86-64-v3 x86-64-v4)
+  if(level STREQUAL "x86-64-v3")
+    set(dir "${ATTNVIZ_TUNED_BUILD}")
+  else()
+    set(dir "${ATTNVIZ_TUNED_V4_BUILD}")
   endif()
-endif()
+  if(NOT dir)
+    continue()
+  endif()
+  install(PROGRAMS ${dir}/app/cli/attn DESTINATION lib/attnviz/${level})
+  if(TARGET attnviz)
+    install(PROGRAMS ${dir}/app/viz/attnviz DESTINATION lib/attnviz/${level})
+  endif()
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/scenarios DESTINATION ${CMAKE_INSTALL_DATADIR}/attnviz)
 if(EXISTS ${PROJECT_SOURCE_DIR}/assets/lessons)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lessons DESTINATION ${CMAKE_INSTALL_DATADIR}/attnviz)

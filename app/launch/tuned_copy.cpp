@@ -22,19 +22,22 @@ std::string own_executable() {
 }
 }  // namespace
 
-std::string tuned_copy_path(const std::string& exe) {
+std::string tuned_copy_path(const std::string& exe, const std::string& level) {
   const fs::path p(exe);
-  return (p.parent_path().parent_path() / "lib" / "attnviz" / "x86-64-v3" / p.filename()).lexically_normal().string();
+  return (p.parent_path().parent_path() / "lib" / "attnviz" / level / p.filename()).lexically_normal().string();
 }
 
-bool cpu_runs_tuned_code() {
+bool cpu_runs(const std::string& level) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   __builtin_cpu_init();
-  return __builtin_cpu_supports("x86-64-v3");
-#else
-  return false;
+  if (level == "x86-64-v4") return __builtin_cpu_supports("x86-64-v4");
+  if (level == "x86-64-v3") return __builtin_cpu_supports("x86-64-v3");
 #endif
+  (void)level;
+  return false;
 }
+
+bool cpu_runs_tuned_code() { return cpu_runs("x86-64-v3"); }
 
 namespace {
 
@@ -53,19 +56,24 @@ const std::string& started_as() {
 }  // namespace
 
 void run_tuned_copy_if_any(char** argv) {
-  if (!started_as().empty() || !cpu_runs_tuned_code()) return;
+  if (!started_as().empty()) return;
   const std::string exe = own_executable();
   if (exe.empty()) return;
-  const std::string copy = tuned_copy_path(exe);
-  std::error_code ec;
-  if (copy == exe || !fs::is_regular_file(copy, ec) || access(copy.c_str(), X_OK) != 0) return;
-  setenv(kStartedAs, exe.c_str(), 1);
-  execv(copy.c_str(), argv);
-  unsetenv(kStartedAs);  // the copy would not start: go on as this program
+  for (const char* level : kTunedLevels) {
+    if (!cpu_runs(level)) continue;
+    const std::string copy = tuned_copy_path(exe, level);
+    std::error_code ec;
+    if (copy == exe || !fs::is_regular_file(copy, ec) || access(copy.c_str(), X_OK) != 0) continue;
+    setenv(kStartedAs, exe.c_str(), 1);
+    execv(copy.c_str(), argv);
+    unsetenv(kStartedAs);  // that copy would not start: try the next, or go on as this program
+  }
 }
 
 const char* built_for() {
-#if defined(__AVX2__) && defined(__FMA__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512CD__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  return "x86-64-v4";
+#elif defined(__AVX2__) && defined(__FMA__)
   return "x86-64-v3";
 #elif defined(__x86_64__)
   return "x86-64";

@@ -16,9 +16,38 @@
 namespace fs = std::filesystem;
 using attn::cli::test::run_program;
 
-TEST_CASE("tuned copy: its path sits beside bin, under lib/attnviz/x86-64-v3") {
+TEST_CASE("tuned copy: its path sits beside bin, under lib/attnviz/LEVEL") {
   CHECK(attn::launch::tuned_copy_path("/usr/bin/attnviz") == "/usr/lib/attnviz/x86-64-v3/attnviz");
   CHECK(attn::launch::tuned_copy_path("/opt/x/bin/attn") == "/opt/x/lib/attnviz/x86-64-v3/attn");
+  CHECK(attn::launch::tuned_copy_path("/usr/bin/attn", "x86-64-v4") == "/usr/lib/attnviz/x86-64-v4/attn");
+  // A CPU that runs v4 code runs v3 code.
+  if (attn::launch::cpu_runs("x86-64-v4")) CHECK(attn::launch::cpu_runs("x86-64-v3"));
+  CHECK(!attn::launch::cpu_runs("x86-64-v9"));
+}
+
+TEST_CASE("tuned copy: with a v3 and a v4 copy installed, a program becomes the most capable one its CPU runs") {
+  const fs::path prefix = fs::path(ATTN_CLI_TEST_TMP) / "tuned-levels";
+  fs::remove_all(prefix);
+  fs::create_directories(prefix / "bin");
+  const fs::path program = prefix / "bin" / "attn";
+  fs::copy_file(ATTN_EXE, program);
+  for (const char* level : {"x86-64-v3", "x86-64-v4"}) {
+    const fs::path copy = prefix / "lib" / "attnviz" / level / "attn";
+    fs::create_directories(copy.parent_path());
+    std::ofstream(copy) << "#!/bin/sh\necho \"" << level << " copy\"\n";
+    fs::permissions(copy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  }
+  const auto both = run_program(program.string(), {"--version"});
+  CHECK(both.status == 0);
+  if (attn::launch::cpu_runs("x86-64-v4")) CHECK(both.out == "x86-64-v4 copy\n");
+  else if (attn::launch::cpu_runs("x86-64-v3")) CHECK(both.out == "x86-64-v3 copy\n");
+  else CHECK(both.out.rfind("attn ", 0) == 0);
+  // Without the v4 copy, a v4 CPU takes the v3 one.
+  fs::remove(prefix / "lib" / "attnviz" / "x86-64-v4" / "attn");
+  const auto v3_only = run_program(program.string(), {"--version"});
+  if (attn::launch::cpu_runs("x86-64-v3")) CHECK(v3_only.out == "x86-64-v3 copy\n");
+  else CHECK(v3_only.out.rfind("attn ", 0) == 0);
+  fs::remove_all(prefix);
 }
 
 TEST_CASE("tuned copy: an installed program becomes its tuned copy exactly when the CPU runs it") {

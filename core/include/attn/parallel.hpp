@@ -15,4 +15,9 @@ namespace attn {
 // unguarded state between items.
 void parallel_for(int items, int max_threads, double work_per_item, const std::function<void(int)>& f);
 
+// The CPUs this process may use: the machine's, limited by its affinity
+// mask (taskset, a container's cpuset) and its cgroup's CPU quota (rounded
+// up), at least 1. Every thread count in the project starts from this.
+int usable_cores();
+
 }  // namespace attn

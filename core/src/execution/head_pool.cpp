@@ -4,6 +4,7 @@
 // on threads only when cores are left over (threads_inside_heads), so two
 // levels of threads never fight for two cores.
 #include "execution/head_pool.hpp"
+#include "attn/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -28,7 +29,7 @@ int thread_count(double work_per_item, int items, int max_threads) {
   if (work_per_item < kPoolWork || items < 2) return 1;
   // Asked once: glibc reads a sysfs file each time (microseconds, and a
   // small trace asks dozens of times).
-  static const unsigned machine_cores = std::max(1u, std::thread::hardware_concurrency());
+  static const unsigned machine_cores = static_cast<unsigned>(usable_cores());
   const int cap = thread_cap.load();
   unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : machine_cores;
   if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));

@@ -4,6 +4,7 @@
 // taken finds the job cleared, or no item left, and never calls a function
 // whose caller has returned: the caller waits until no thread is inside.
 #include "execution/worker_pool.hpp"
+#include "attn/parallel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -103,7 +104,7 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::start() {
   nice_ = this_threads_nice();  // the threads inherit it
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = static_cast<unsigned>(usable_cores());
   for (unsigned i = 1; i < cores; ++i) threads_.emplace_back([this] { work(); });
 }
 

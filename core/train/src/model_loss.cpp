@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "attn/parallel.hpp"
 #include "attn/train/model.hpp"
 #include "model_pass.hpp"
 
@@ -28,7 +29,7 @@ void check_batch(const Model& model, const Batch& batch) {
 }
 
 int resolve_threads(int requested, int sequences) {
-  int n = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+  int n = requested > 0 ? requested : attn::usable_cores();
   return std::clamp(n, 1, sequences);
 }
 

@@ -10,6 +10,8 @@
 #include <malloc.h>
 #endif
 
+#include "attn/parallel.hpp"
+
 namespace model {
 namespace {
 
@@ -39,8 +41,7 @@ TraceModel::TraceModel(double background_work)
                TaskOptions{true}) {
   // Every core: the jobs run at a lower priority than the window
   // (TaskOptions::below_window), so frames keep coming while they compute.
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  max_threads_ = std::max(1, cores);
+  max_threads_ = attn::usable_cores();
 }
 
 // Each runner's jobs look at the other (a recompute waits for the releaser,
@@ -393,4 +394,5 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   return changed;
 }
 
-}  // namespace model
+}  // namespace model#include "attn/parallel.hpp"
+
