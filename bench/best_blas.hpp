@@ -14,33 +14,19 @@
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <string>
-#include <thread>
-#include <vector>
+
+#include "tuned_copy.hpp"
 
 namespace bench {
 
-// What this build's arithmetic was compiled for (third_party/cpu.cmake).
-inline const char* isa_of_this_build() {
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
-  return "x86-64-v4";
-#elif defined(__AVX2__) && defined(__FMA__)
-  return "x86-64-v3";
-#else
-  return "x86-64";
-#endif
-}
-
-// The OpenBLAS kernel set for this CPU's instruction set, or "" when
-// OpenBLAS's own choice should stand (no AVX2).
+// The OpenBLAS kernel set for this CPU's instruction set (asked as the
+// launcher asks, app/launch/tuned_copy.hpp), or "" when OpenBLAS's own
+// choice should stand (no AVX2).
 inline std::string openblas_coretype_for_cpu() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("x86-64-v4")) return "SKYLAKEX";
-  if (__builtin_cpu_supports("x86-64-v3")) return "HASWELL";
-#endif
+  if (attn::launch::cpu_runs("x86-64-v4")) return "SKYLAKEX";
+  if (attn::launch::cpu_runs("x86-64-v3")) return "HASWELL";
   return "";
 }
 

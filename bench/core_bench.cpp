@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
   const double blas_one = gemm_gflops(1, 5, Gemm::OpenBlas), blas_all = gemm_gflops(cores, 5, Gemm::OpenBlas);
   const double limit = std::max(eigen_all, blas_all);
   std::printf("Limit: double GEMM 2048x768 * 768x2304, the better of:\n");
-  std::printf("  Eigen (this build, %s): %.1f GFLOP/s on %d cores, %.1f on one\n", bench::isa_of_this_build(), eigen_all,
+  std::printf("  Eigen (this build, %s): %.1f GFLOP/s on %d cores, %.1f on one\n", attn::launch::built_for(), eigen_all,
               cores, eigen_one);
   const std::string pinned = kernels.empty() ? "" : ", OPENBLAS_CORETYPE=" + kernels;
   if (bench::openblas().dgemm)

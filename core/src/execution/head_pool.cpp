@@ -27,11 +27,8 @@ constexpr double kPoolWork = 1e4, kStartWork = 2e6;
 
 int thread_count(double work_per_item, int items, int max_threads) {
   if (work_per_item < kPoolWork || items < 2) return 1;
-  // Asked once: glibc reads a sysfs file each time (microseconds, and a
-  // small trace asks dozens of times).
-  static const unsigned machine_cores = static_cast<unsigned>(usable_cores());
   const int cap = thread_cap.load();
-  unsigned cores = cap > 0 ? static_cast<unsigned>(cap) : machine_cores;
+  unsigned cores = static_cast<unsigned>(cap > 0 ? cap : usable_cores());  // usable_cores reads the system once
   if (max_threads > 0) cores = std::min(cores, static_cast<unsigned>(max_threads));
   return static_cast<int>(std::min<unsigned>(cores, static_cast<unsigned>(items)));
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "attn/io/machine_limits.hpp"
@@ -11,28 +12,33 @@
 
 namespace model::actions {
 
-void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, std::string label_b, bool open) {
-  CompareState& c = s.compare;
-  c.a = std::move(a);
-  c.b.reset();
-  c.from_lesson = false;
-  c.label_a = std::move(label_a);
-  c.label_b = std::move(label_b);
-  if (open) c.open = true;
-  ++c.revision;
-}
+namespace {
 
-void compare_switched_off(AppState& s, attn::Scenario b, std::string label_a, std::string label_b, int head) {
-  CompareState& c = s.compare;
-  c.a.reset();
+// The user's comparison (not a lesson's): the two sides (nullopt: the
+// document) and their labels; the fixed sides' traces are recomputed.
+void set_sides(CompareState& c, std::optional<attn::Scenario> a, std::optional<attn::Scenario> b, std::string label_a,
+               std::string label_b) {
+  c.a = std::move(a);
   c.b = std::move(b);
   c.from_lesson = false;
   c.label_a = std::move(label_a);
   c.label_b = std::move(label_b);
+  ++c.revision;
+}
+
+}  // namespace
+
+void compare_with_document(AppState& s, attn::Scenario a, std::string label_a, std::string label_b, bool open) {
+  set_sides(s.compare, std::move(a), std::nullopt, std::move(label_a), std::move(label_b));
+  if (open) s.compare.open = true;
+}
+
+void compare_switched_off(AppState& s, attn::Scenario b, std::string label_a, std::string label_b, int head) {
+  CompareState& c = s.compare;
+  set_sides(c, std::nullopt, std::move(b), std::move(label_a), std::move(label_b));
   c.stage = "weights";
   c.head = std::max(head, 0);
   c.open = true;
-  ++c.revision;
   notify(s, "Before and after: this layer with every head on (A) and with " + c.label_b +
                 " (B). Pick any stage or head above the grids; Close (Esc) goes back to the pipeline.");
 }
