@@ -44,7 +44,17 @@ constexpr double kExpZeroBelow = -708.0;
 // were a quarter of a trace. Its error is under 4 ulp (glibc's bound; about
 // 2.8 measured here); the tests hold the weights to the reference within
 // 1e-12. Elsewhere, Eigen's packet exp.
-#if defined(ATTNVIZ_HAVE_LIBMVEC) && defined(__AVX2__)
+#if defined(ATTNVIZ_HAVE_LIBMVEC) && defined(__AVX512F__)
+// x86-64-v4 builds: libmvec's AVX-512 exp, eight lanes a call (a 2048-token
+// trace's 50 million exps: 6.9% of its time with four lanes).
+extern "C" __m512d _ZGVeN8v_exp(__m512d);  // libmvec, AVX-512: eight lanes
+constexpr Eigen::Index kExpLanes = 8;
+void exp_packet(const double* x, double* out) {
+  const __m512d v = _mm512_loadu_pd(x), floor = _mm512_set1_pd(kExpZeroBelow);
+  const __m512d e = _ZGVeN8v_exp(_mm512_max_pd(v, floor));
+  _mm512_storeu_pd(out, _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(v, floor, _CMP_NLT_UQ), e));  // NaN stays NaN
+}
+#elif defined(ATTNVIZ_HAVE_LIBMVEC) && defined(__AVX2__)
 extern "C" __m256d _ZGVdN4v_exp(__m256d);  // libmvec, AVX2: four lanes
 constexpr Eigen::Index kExpLanes = 4;
 void exp_packet(const double* x, double* out) {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "execution/warm_heap.hpp"
 #include "execution/worker_pool.hpp"
 
 namespace attn::detail {
@@ -34,6 +35,7 @@ int thread_count(double work_per_item, int items, int max_threads) {
 }
 
 void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f) {
+  keep_heap_warm();  // every product of a trace runs in here
   if (threads > 1 && WorkerPool::shared().try_run(items, threads, f)) return;
   if (threads <= 1 || work_per_item < kStartWork) {
     for (int i = 0; i < items; ++i) f(i);
