@@ -70,6 +70,10 @@ TEST_SUITE("model") {
     CHECK(w["model_grid_1_0"][1].get<double>() > w["model_grid_0_0"][1].get<double>());
     CHECK(w.contains("model_text"));
     CHECK(w.contains("model_prediction_0"));
+    // The screen says which precision the weights are in, under the model's line.
+    CHECK(m["precision"] == "float32");
+    REQUIRE(w.contains("model_precision"));
+    CHECK(w["model_precision"][1].get<double>() >= w["model_family"][3].get<double>() - 1);
   }
 
   TEST_CASE("ui: --layer --head opens that layer in the pipeline view on that head") {

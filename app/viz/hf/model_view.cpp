@@ -37,6 +37,10 @@ void folder_controls(const ModelSession& session, AppState& state, const ThemePa
     wrapped_text(session.family_line());
     ImGui::PopStyleColor();
     probe_item(probe, "model_family");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(ModelSession::precision_line());
+    ImGui::PopStyleColor();
+    probe_item(probe, "model_precision");
   }
 }
 

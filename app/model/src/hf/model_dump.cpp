@@ -29,7 +29,7 @@ nlohmann::json heads_json(const ModelAnalysis& a) {
 nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   nlohmann::json j = {{"open", ui.open}, {"folder", ui.folder}, {"text", ui.text},
                       {"tab", ui.tab == ModelUi::Tab::Heads ? "heads" : "overview"}, {"layer", ui.layer},
-                      {"loaded", checkpoint_ != nullptr}, {"family", family_line()}, {"error", error_},
+                      {"loaded", checkpoint_ != nullptr}, {"family", family_line()}, {"precision", attn::hf::precision_name<float>()}, {"error", error_},
                       {"computing", computing()}, {"cancelled", cancelled_}, {"tokens", labels_}, {"ids", ids_},
                       {"mode", ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero"}};
   nlohmann::json off = nlohmann::json::array();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "attn/explain.hpp"
 #include "attn/hf/layer_scene.hpp"
 
 namespace model {
@@ -284,6 +285,15 @@ std::string ModelSession::family_line() const {
                      " heads, d " + std::to_string(c.d_model);
   if (c.n_kv_heads != c.n_heads) line += ", " + std::to_string(c.n_kv_heads) + " key/value heads";
   return line + (dtype.empty() ? "" : ", " + dtype);
+}
+
+std::string ModelSession::precision_line() {
+  // The overview's run is float32, as PyTorch runs these checkpoints; a
+  // layer opened in the pipeline is run again in float64, the precision
+  // every explanation there shows its numbers in.
+  return std::string("Computed in ") + attn::hf::precision_name<float>() + ", within " +
+         attn::format_number(attn::hf::kFloatWeightsAgreement, 3) + " of " + attn::hf::precision_name<double>() +
+         "; a head opened in the pipeline is recomputed in " + attn::hf::precision_name<double>() + ".";
 }
 
 }  // namespace model

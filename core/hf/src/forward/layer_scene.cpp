@@ -83,7 +83,7 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
   out.description = c.model_type + " layer " + std::to_string(layer) + " of " + std::to_string(c.n_layers) + ": " +
                     std::to_string(c.n_heads) + " heads of width " + std::to_string(hd) +
                     (c.n_kv_heads != c.n_heads ? ", " + std::to_string(c.n_kv_heads) + " key/value heads" : "") +
-                    "; X is the attention input after the layer's norm" +
+                    "; computed in float64; X is the attention input after the layer's norm" +
                     (out.bias_column ? "; its last column is a constant 1 whose weights are the biases" : "") +
                     (s.output_bias.size() > 0 ? "; the output adds W_O's bias b_O" : "") +
                     (off_note.empty() ? ""

@@ -82,4 +82,15 @@ struct Prediction {
 template <class S>
 std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k);
 
+// The precision a forward pass computes in, as the screen names it.
+template <class S>
+constexpr const char* precision_name() {
+  return sizeof(S) == sizeof(float) ? "float32" : "float64";
+}
+
+// How far the float32 pass's attention weights may be from a float64 run's
+// (absolute; weights lie in [0, 1]), and its next-token probabilities: what
+// the Model view promises on screen, and what tests/hf hold every fixture to.
+constexpr double kFloatWeightsAgreement = 1e-4;
+
 }  // namespace attn::hf
