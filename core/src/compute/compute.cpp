@@ -149,10 +149,11 @@ void run_some_heads(std::vector<HeadStages>& out, const Scenario& s, const Dims&
   if (which.empty()) return;
   ScratchPool scratch;
   const int count = static_cast<int>(which.size());
-  const int inside = threads_inside_heads(d, count, progress ? progress->max_threads : 0);
+  // One thread a head; the row blocks inside a head go to whichever threads
+  // of the loop have no head left (run_heads), not to threads of their own.
   run_heads(count, d, progress, [&](int i) {
     const size_t at = which[static_cast<size_t>(i)];
-    out[at] = compute_head(s, d, heads[at], in, &scratch, inside);
+    out[at] = compute_head(s, d, heads[at], in, &scratch, 1);
   });
 }
 

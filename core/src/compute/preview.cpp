@@ -36,7 +36,7 @@ Trace compute_preview(const Scenario& s, int head, const Limits& limits, Progres
                             std::to_string(t.dims.n_heads) + " heads");
   t.complete = false;
   const detail::HeadInputs in = detail::push_inputs(t, s);
-  // Alone, the head gets every core for its row blocks (threads_inside_heads).
+  // Alone, the head gets every core for its row blocks (run_heads' helpers).
   std::vector<int> heads{head};
   if (t.dims.shares_kv(head)) heads.insert(heads.begin(), t.dims.kv_leader(head));
   detail::push_heads(t, s, in, progress, heads);

@@ -1,8 +1,8 @@
 // Head parallelism: threads take heads (or other items, such as row blocks
 // of the output product) from a shared counter, so uneven items balance.
 // Eigen's own kernels stay single-threaded: a head runs its own row blocks
-// on threads only when cores are left over (threads_inside_heads), so two
-// levels of threads never fight for two cores.
+// with the help of the head loop's threads that have no head left
+// (help_board.hpp), so two levels of threads never fight for two cores.
 #include "execution/head_pool.hpp"
 #include "attn/parallel.hpp"
 
@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "execution/help_board.hpp"
 #include "execution/warm_heap.hpp"
 #include "execution/worker_pool.hpp"
 
@@ -36,6 +37,12 @@ int thread_count(double work_per_item, int items, int max_threads) {
 
 void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f) {
   keep_heap_warm();  // every product of a trace runs in here
+  // Inside a head of run_heads: the blocks go to the head loop's threads
+  // that have no head left (help_board.hpp), whatever `threads` says.
+  if (HelpBoard* board = HelpBoard::current(); board && items > 1) {
+    board->share(items, f);
+    return;
+  }
   if (threads > 1 && WorkerPool::shared().try_run(items, threads, f)) return;
   if (threads <= 1 || work_per_item < kStartWork) {
     for (int i = 0; i < items; ++i) f(i);
@@ -62,23 +69,38 @@ void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_thr
   for_each_item(d.n_heads, thread_count(head_work(d), d.n_heads, max_threads), head_work(d), f);
 }
 
-int threads_inside_heads(const Dims& d, int count, int max_threads) {
-  const int cores = thread_count(head_work(d), 1 << 20, max_threads);  // the cores work this size may take
-  return std::max(1, cores / thread_count(head_work(d), count, max_threads));
-}
-
 void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f) {
-  Dims list = d;
-  list.n_heads = count;
+  const int max_threads = progress ? progress->max_threads : 0;
+  const double work = head_work(d);
   std::atomic<bool> stopped{false};
-  for_each_head(list, [&](int i) {
+  auto one_head = [&](int i) {
     if (progress && progress->cancel.load()) {
       stopped = true;  // the remaining heads are skipped, not computed
       return;
     }
     f(i);
     if (progress) ++progress->heads_done;
-  }, progress ? progress->max_threads : 0);
+  };
+  // Every core this work may take, whether or not there is a head for each:
+  // after the heads come one item per extra thread, in which a thread with
+  // no head left helps the heads still running (help_board.hpp). Items are
+  // handed out in order, so a thread reaches a help item only once every
+  // head has been taken.
+  const int threads = count > 0 ? thread_count(work, 1 << 20, max_threads) : 1;
+  if (threads <= 1) {
+    for (int i = 0; i < count; ++i) one_head(i);
+  } else {
+    HelpBoard board(count);
+    for_each_item(count + threads - 1, threads, work, [&](int i) {
+      if (i >= count) return board.help();
+      struct Done {
+        HelpBoard& b;
+        ~Done() { b.head_done(); }  // even if the head threw: helpers must not wait for it
+      } done{board};
+      const HelpBoard::Scope scope(&board);
+      one_head(i);
+    });
+  }
   if (stopped) throw Cancelled();
 }
 

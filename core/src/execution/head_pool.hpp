@@ -46,10 +46,6 @@ void for_each_item(int items, int threads, double work_per_item, const std::func
 
 // max_threads > 0 caps the threads (below the set_compute_threads cap).
 void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);
-// The threads each of `count` heads may use inside itself once the heads
-// have their own (1 unless there are more cores than heads running: an
-// edit of one head gets every core).
-int threads_inside_heads(const Dims& d, int count, int max_threads = 0);
 
 // Rows per block of the products below: fixed, so results never depend on
 // the number of threads.
@@ -73,8 +69,11 @@ Mat row_blocked_product(const Mat& a, const B& b, int max_threads) {
   return out;
 }
 
-// f(0) .. f(count - 1) as for_each_head (threads sized by d), counting each
-// in progress->heads_done; throws Cancelled once progress->cancel is set.
+// f(0) .. f(count - 1), one head a thread on every core the work may take
+// (threads sized by d); a thread with no head left runs row blocks of the
+// heads still running (help_board.hpp), so an edit of one head gets every
+// core. Counts each in progress->heads_done; throws Cancelled once
+// progress->cancel is set.
 void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f);
 
 }  // namespace attn::detail
