@@ -65,10 +65,6 @@ double head_work(const Dims& d) {
 }
 }  // namespace
 
-void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads) {
-  for_each_item(d.n_heads, thread_count(head_work(d), d.n_heads, max_threads), head_work(d), f);
-}
-
 void run_heads(int count, const Dims& d, Progress* progress, const std::function<void(int)>& f) {
   const int max_threads = progress ? progress->max_threads : 0;
   const double work = head_work(d);

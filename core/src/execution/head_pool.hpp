@@ -44,9 +44,6 @@ int thread_count(double work_per_item, int items, int max_threads = 0);
 // millisecond of work), else the calling thread alone.
 void for_each_item(int items, int threads, double work_per_item, const std::function<void(int)>& f);
 
-// max_threads > 0 caps the threads (below the set_compute_threads cap).
-void for_each_head(const Dims& d, const std::function<void(int)>& f, int max_threads = 0);
-
 // Rows per block of the products below: fixed, so results never depend on
 // the number of threads.
 constexpr Eigen::Index kRowBlock = 256;
