@@ -1,7 +1,8 @@
 #pragma once
 // One layer's multi-head attention from its projected Q, K and V: scores,
-// the family's mask, softmax and weights x V per head, heads spread over
-// threads, with the chosen heads switched off.
+// the family's mask, softmax and weights x V per head, in blocks of 128
+// queries spread over threads (every core, whatever the number of heads),
+// with the chosen heads switched off.
 #include "attn/hf/forward.hpp"
 #include "forward/tensor_load.hpp"
 
