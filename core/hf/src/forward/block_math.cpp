@@ -6,27 +6,27 @@
 
 namespace attn::hf::detail {
 
+// The norms work down columns, which are contiguous in these column-major
+// matrices: each row's sums are a vector that every column adds to. Row by
+// row, each of a row's 768 entries sat 4 KB from the next (1024 tokens),
+// and the norms were 8% of GPT-2's forward pass.
 template <class S>
 MatX<S> layer_norm(const MatX<S>& x, const RowX<S>& w, const RowX<S>& b, double eps) {
-  MatX<S> out(x.rows(), x.cols());
-  for (Eigen::Index i = 0; i < x.rows(); ++i) {
-    const S mean = x.row(i).mean();
-    const RowX<S> centred = x.row(i).array() - mean;
-    const S var = centred.squaredNorm() / static_cast<S>(x.cols());
-    const S inv = S(1) / std::sqrt(var + static_cast<S>(eps));
-    out.row(i) = (centred.array() * inv * w.array() + b.array()).matrix();
-  }
+  using Col = Eigen::Array<S, Eigen::Dynamic, 1>;
+  const S cols = static_cast<S>(x.cols());
+  const Col mean = x.array().rowwise().sum() / cols;
+  MatX<S> out = (x.array().colwise() - mean).matrix();
+  const Col inv = ((out.array().square().rowwise().sum() / cols) + static_cast<S>(eps)).sqrt().inverse();
+  for (Eigen::Index c = 0; c < out.cols(); ++c) out.col(c).array() = out.col(c).array() * inv * w(c) + b(c);
   return out;
 }
 
 template <class S>
 MatX<S> rms_norm(const MatX<S>& x, const RowX<S>& w, double eps) {
+  using Col = Eigen::Array<S, Eigen::Dynamic, 1>;
+  const Col inv = ((x.array().square().rowwise().sum() / static_cast<S>(x.cols())) + static_cast<S>(eps)).sqrt().inverse();
   MatX<S> out(x.rows(), x.cols());
-  for (Eigen::Index i = 0; i < x.rows(); ++i) {
-    const S ms = x.row(i).squaredNorm() / static_cast<S>(x.cols());
-    const S inv = S(1) / std::sqrt(ms + static_cast<S>(eps));
-    out.row(i) = (x.row(i).array() * inv * w.array()).matrix();
-  }
+  for (Eigen::Index c = 0; c < x.cols(); ++c) out.col(c).array() = x.col(c).array() * inv * w(c);
   return out;
 }
 
