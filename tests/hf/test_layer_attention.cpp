@@ -12,19 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "random_matrix.hpp"
 #include "forward/layer_attention.hpp"
 
 using namespace attn::hf;
 using attn::hf::detail::AttentionShape;
 
 namespace {
-
-MatX<double> random(int rows, int cols, std::mt19937& rng) {
-  std::normal_distribution<double> d;
-  MatX<double> m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = d(rng);
-  return m;
-}
 
 struct Plain {
   std::vector<MatX<double>> weights;  // [head] (n, n)
@@ -93,8 +87,8 @@ TEST_CASE("layer attention: 300 tokens in blocks of queries equal the definition
   for (const Case& c : cases) {
     INFO(c.name);
     std::mt19937 rng(5);
-    const MatX<double> q = random(n, c.shape.heads * hd, rng), k = random(n, c.shape.kv_heads * hd, rng),
-                       v = random(n, c.shape.kv_heads * hd, rng);
+    const MatX<double> q = random_matrix(n, c.shape.heads * hd, rng), k = random_matrix(n, c.shape.kv_heads * hd, rng),
+                       v = random_matrix(n, c.shape.kv_heads * hd, rng);
     const Plain want = plain_attention(q, k, v, c.shape);
     const std::vector<bool> none(4, false);
     std::vector<AttentionMap<double>> weights;
@@ -114,7 +108,7 @@ TEST_CASE("layer attention: a head switched off is zero, or its mean over the te
   constexpr int n = 300, hd = 8;
   const AttentionShape shape{4, 4, hd, true, 0};
   std::mt19937 rng(9);
-  const MatX<double> q = random(n, 4 * hd, rng), k = random(n, 4 * hd, rng), v = random(n, 4 * hd, rng);
+  const MatX<double> q = random_matrix(n, 4 * hd, rng), k = random_matrix(n, 4 * hd, rng), v = random_matrix(n, 4 * hd, rng);
   const Plain want = plain_attention(q, k, v, shape);
   std::vector<AttentionMap<double>> w;
   const std::vector<bool> off{false, false, true, false};

@@ -19,7 +19,7 @@ void activate(MatX<S>& x, Activation a);  // in place; SiluGated applies SiLU on
 // half convention: dimension i pairs with i + head_dim/2.
 template <class S>
 void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<double>& inv_freq);
-// x * w (+ bias), the columns computed in fixed blocks spread over threads:
+// x * w (+ bias), in fixed tiles of rows and columns spread over threads:
 // the same blocks whatever the thread count, so results are identical.
 template <class S>
 MatX<S> affine(const MatX<S>& x, const Weight<S>& w, const RowX<S>& bias, int threads);
