@@ -153,7 +153,7 @@ void run_some_heads(std::vector<HeadStages>& out, const Scenario& s, const Dims&
   // of the loop have no head left (run_heads), not to threads of their own.
   run_heads(count, d, progress, [&](int i) {
     const size_t at = which[static_cast<size_t>(i)];
-    out[at] = compute_head(s, d, heads[at], in, &scratch, 1);
+    out[at] = compute_head(s, d, heads[at], in, &scratch);
   });
 }
 

@@ -21,6 +21,11 @@
 namespace attn::detail {
 namespace {
 
+// Threads a head's own row-block loops ask for: none beyond the caller's.
+// Inside run_heads the blocks are shared with the loop's threads that have
+// no head left (help_board.hpp) whatever is asked here.
+constexpr int kOwnThreads = 1;
+
 Mat additive_scores(const Mat& q, const Mat& k, const Scenario& s, int head) {
   const int d_k = (int)q.cols();
   Mat w, u;
@@ -84,18 +89,18 @@ ScaleInfo scale_info(const Scenario& s, int d_k) {
 // runs; 2048x768x12: 514-624 -> 415-547 ms). The choice depends on the
 // shapes alone, so a full trace and an update make every head alike, bit
 // for bit.
-void projections(const Mat& x, const Mat& kv, const HeadWeights& w, int threads, Mat& q, Mat& k, Mat& v) {
+void projections(const Mat& x, const Mat& kv, const HeadWeights& w, Mat& q, Mat& k, Mat& v) {
   const bool long_x = static_cast<double>(x.rows()) * x.cols() * sizeof(double) >= double(8 << 20);
   if (&x != &kv || !long_x) {
-    q = row_blocked_product(x, w.w_q, threads);
-    k = row_blocked_product(kv, w.w_k, threads);
-    v = row_blocked_product(kv, w.w_v, threads);
+    q = row_blocked_product(x, w.w_q, kOwnThreads);
+    k = row_blocked_product(kv, w.w_k, kOwnThreads);
+    v = row_blocked_product(kv, w.w_v, kOwnThreads);
     return;
   }
   const Eigen::Index dq = w.w_q.cols(), dk = w.w_k.cols(), dv = w.w_v.cols();
   Mat joined(w.w_q.rows(), dq + dk + dv);
   joined << w.w_q, w.w_k, w.w_v;
-  const Mat all = row_blocked_product(x, joined, threads);
+  const Mat all = row_blocked_product(x, joined, kOwnThreads);
   // Columns are contiguous (column-major): each split is one copy.
   q = fresh_matrix(x.rows(), dq);
   q = all.leftCols(dq);
@@ -108,8 +113,7 @@ void projections(const Mat& x, const Mat& kv, const HeadWeights& w, int threads,
 // Largest |value|: NaN or ∞ when any entry is not finite.
 double max_abs(const Mat& m) { return m.size() ? m.cwiseAbs().maxCoeff<Eigen::PropagateNaN>() : 0.0; }
 
-void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
-             int threads) {
+void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
   Trace t;  // this head's stages, appended to the real trace by the caller
   t.stages.reserve(kMostStagesPerHead);  // no regrowth: moving a stage moves its strings and lists
   const Labels& dims_q = in.d_k_dims;
@@ -132,9 +136,9 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                  true);
       push_stage(t, {K::w_v, h, plain_title(K::w_v), plain_formula(K::w_v), {}, ValueKind::Signed, in.d_ctx_dims, dims_v}, copy_of(w.w_v), {}, false,
                  true);
-      projections(*in.x, *in.kv, w, threads, pq, pk, pv);
+      projections(*in.x, *in.kv, w, pq, pk, pv);
     } else {
-      pq = row_blocked_product(*in.x, w.w_q, threads);
+      pq = row_blocked_product(*in.x, w.w_q, kOwnThreads);
     }
     push_stage(t, {K::q, h, plain_title(K::q), plain_formula(K::q), {{in.x_id, -1}, {K::w_q, h}}, ValueKind::Signed, in.queries, dims_q},
                std::move(pq));
@@ -218,9 +222,9 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   const bool in_cache = static_cast<double>(d.n_q) * d.n_k * sizeof(double) < double(1 << 20);
   const bool together = !additive && before && over_rows && !in_cache;
   if (together) {
-    sm.stats = scores_softmax_times(*q, *k, masked, *v, scores_m, largest, head_output, sm.empty, scratch, threads);
+    sm.stats = scores_softmax_times(*q, *k, masked, *v, scores_m, largest, head_output, sm.empty, scratch, kOwnThreads);
   } else {
-    scores_m = additive ? additive_scores(*q, *k, s, h) : row_blocked_product(*q, k->transpose(), threads);
+    scores_m = additive ? additive_scores(*q, *k, s, h) : row_blocked_product(*q, k->transpose(), kOwnThreads);
     largest = max_abs(scores_m);
   }
   push_stage(t, {K::scores, h, additive ? "additive scores" : plain_title(K::scores),
@@ -247,7 +251,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
 
   const std::string axis = over_rows ? "over keys (each row sums to 1)" : "over queries (each column sums to 1)";
   if (!together) {
-    if (before && over_rows) sm.stats = softmax_rows_times(*scores, masked, *v, head_output, sm.empty, scratch, threads);
+    if (before && over_rows) sm.stats = softmax_rows_times(*scores, masked, *v, head_output, sm.empty, scratch, kOwnThreads);
     else sm = masked_softmax(*scores, masked, s.softmax_axis);
   }
   std::vector<int> empty = sm.empty;
@@ -304,11 +308,10 @@ void set_dim_labels(HeadInputs& in, const Dims& d) {
   in.d_v_dims = d.d_v == d.d_k ? in.d_k_dims : Labels(index_labels(d.d_v));
 }
 
-HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
-                        int threads) {
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch) {
   HeadStages out;
   try {
-    compute(out, s, d, h, in, scratch, threads);
+    compute(out, s, d, h, in, scratch);
   } catch (...) {
     out.error = std::current_exception();  // rethrown in head order by compute_trace
   }

@@ -40,9 +40,9 @@ struct HeadStages {
 };
 
 class ScratchPool;
-// `scratch` (may be null) lends the head its working matrices; `threads`
-// is how many threads the head may run its row blocks on.
-HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch,
-                        int threads = 1);
+// `scratch` (may be null) lends the head its working matrices. Its row
+// blocks run on the calling thread, joined by run_heads' threads that have
+// no head left (help_board.hpp).
+HeadStages compute_head(const Scenario& s, const Dims& d, int h, const HeadInputs& in, ScratchPool* scratch);
 
 }  // namespace attn::detail
