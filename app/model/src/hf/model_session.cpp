@@ -287,13 +287,16 @@ std::string ModelSession::family_line() const {
   return line + (dtype.empty() ? "" : ", " + dtype);
 }
 
-std::string ModelSession::precision_line() {
+const std::string& ModelSession::precision_line() {
   // The overview's run is float32, as PyTorch runs these checkpoints; a
   // layer opened in the pipeline is run again in float64, the precision
   // every explanation there shows its numbers in.
-  return std::string("Computed in ") + attn::hf::precision_name<float>() + ", within " +
-         attn::format_number(attn::hf::kFloatWeightsAgreement, 3) + " of " + attn::hf::precision_name<double>() +
-         "; a head opened in the pipeline is recomputed in " + attn::hf::precision_name<double>() + ".";
+  // Built once: the view draws it every frame.
+  static const std::string line =
+      std::string("Computed in ") + attn::hf::precision_name<float>() + ", within " +
+      attn::format_number(attn::hf::kFloatWeightsAgreement, 3) + " of " + attn::hf::precision_name<double>() +
+      "; a head opened in the pipeline is recomputed in " + attn::hf::precision_name<double>() + ".";
+  return line;
 }
 
 }  // namespace model

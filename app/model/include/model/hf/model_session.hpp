@@ -46,7 +46,7 @@ class ModelSession {
   std::string family_line() const;  // "GPT-2, 12 layers x 12 heads, d 768, F32"
   // Which precision the overview, head view and predictions are in, and how
   // closely they agree with float64 (the pipeline's scenes are float64).
-  static std::string precision_line();
+  static const std::string& precision_line();
   const std::string& error() const { return error_; }
   bool cancelled() const { return cancelled_; }
   const std::vector<int>& ids() const { return ids_; }
