@@ -198,17 +198,24 @@ void push_heads(Trace& t, const Scenario& s, const HeadInputs& in, Progress* pro
 }
 
 Mat output_product(const Mat& concat, const Mat& w_o, int max_threads) {
-  return row_blocked_product(concat, w_o, max_threads);
+  return tiled_product(concat, w_o, max_threads);
 }
 
 void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads, const OutputBefore* before) {
   const Dims& d = t.dims;
   Mat concat = fresh_matrix(d.n_q, (Eigen::Index)d.n_heads * d.d_v);  // (n_q, heads * d_v), every column set below
   std::vector<StageRef> heads_in;
+  std::vector<const Mat*> outputs;
   for (int h = 0; h < d.n_heads; ++h) {
-    concat.middleCols((Eigen::Index)h * d.d_v, d.d_v) = t.find(StageKind::head_output, h)->value.stored();
+    outputs.push_back(&t.find(StageKind::head_output, h)->value.stored());
     heads_in.push_back({StageKind::head_output, h});
   }
+  // A head a thread: at 2048 tokens the copy is 12 MB, a few milliseconds
+  // that many cores would otherwise wait through.
+  const double copy_work = static_cast<double>(d.n_q) * d.d_v;
+  for_each_item(d.n_heads, thread_count(copy_work, d.n_heads, max_threads), copy_work, [&](int h) {
+    concat.middleCols((Eigen::Index)h * d.d_v, d.d_v) = *outputs[static_cast<size_t>(h)];
+  });
   push_stage(t, {StageKind::concat, -1, plain_title(StageKind::concat),
                  plain_formula(StageKind::concat), heads_in, ValueKind::Signed,
                  queries, index_labels((int)concat.cols())}, std::move(concat));
@@ -224,7 +231,7 @@ void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_thr
       for (int h : before->heads) {
         const Eigen::Index first = static_cast<Eigen::Index>(h) * d.d_v;
         const Mat change = concat_values->middleCols(first, d.d_v) - before->concat->middleCols(first, d.d_v);
-        const Mat step = row_blocked_product(change, s.w_o->middleRows(first, d.d_v), max_threads);
+        const Mat step = tiled_product(change, s.w_o->middleRows(first, d.d_v), max_threads);
         moved += step.cwiseAbs().maxCoeff();
         out += step;
       }

@@ -58,10 +58,11 @@ constexpr double kMaxOutputDrift = 1e-14;
 void push_output(Trace& t, const Scenario& s, const Labels& queries, int max_threads = 0,
                  const OutputBefore* before = nullptr);
 
-// concat · W_O in blocks of rows whose size depends only on the shape, so
-// the blocks can run on any number of threads with the same result bit for
-// bit (Eigen's kernels may round differently for a differently shaped
-// product, so the blocks are the same whether threaded or not).
+// concat · W_O in tiles whose size depends only on the shape
+// (tiled_product), so the tiles can run on any number of threads with the
+// same result bit for bit (Eigen's kernels may round differently for a
+// differently shaped product, so the tiles are the same whether threaded or
+// not).
 Mat output_product(const Mat& concat, const Mat& w_o, int max_threads = 0);
 
 }  // namespace attn::detail

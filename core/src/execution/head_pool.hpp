@@ -66,6 +66,33 @@ Mat row_blocked_product(const Mat& a, const B& b, int max_threads) {
   return out;
 }
 
+// Columns per tile of tiled_product.
+constexpr Eigen::Index kColBlock = 128;
+
+// a · b in tiles of kRowBlock rows × kColBlock columns, for products too
+// wide for row blocks alone to keep many cores busy: the output product
+// concat · W_O of a 512-token, 512-wide trace has 2 row blocks, so it ran on
+// 2 cores of 16 while the rest of the trace ran on all of them; as 2 × 4
+// tiles it has 8. The tiles are fixed, so the result is the same bit for
+// bit on any number of threads. A column's row blocks run one after another,
+// reading the same columns of b.
+template <class B>
+Mat tiled_product(const Mat& a, const B& b, int max_threads) {
+  const Eigen::Index n = a.rows(), m = b.cols();
+  const int row_blocks = static_cast<int>((n + kRowBlock - 1) / kRowBlock);
+  const int col_blocks = static_cast<int>((m + kColBlock - 1) / kColBlock);
+  Mat out = fresh_matrix(n, m);
+  const double work = static_cast<double>(std::min(kRowBlock, n)) * static_cast<double>(a.cols()) *
+                      static_cast<double>(std::min(kColBlock, m));
+  const int tiles = row_blocks * col_blocks;
+  for_each_item(tiles, thread_count(work, tiles, max_threads), work, [&](int t) {
+    const Eigen::Index r0 = (t % row_blocks) * kRowBlock, c0 = (t / row_blocks) * kColBlock;
+    const Eigen::Index rows = std::min(kRowBlock, n - r0), cols = std::min(kColBlock, m - c0);
+    out.block(r0, c0, rows, cols).noalias() = a.middleRows(r0, rows) * b.middleCols(c0, cols);
+  });
+  return out;
+}
+
 // f(0) .. f(count - 1), one head a thread on every core the work may take
 // (threads sized by d); a thread with no head left runs row blocks of the
 // heads still running (help_board.hpp), so an edit of one head gets every
