@@ -11,6 +11,7 @@
 
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"
+#include "execution/stream_copy.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -265,13 +266,13 @@ SoftmaxStats scores_softmax_times(const Mat& q, const Mat& k, const Derivation& 
     const Eigen::Index r0 = b * kRowBlock, rows = std::min(kRowBlock, n - r0);
     // The block of scores is made in a lent matrix, by the very product
     // row_blocked_product makes for these rows (the same shapes, so the same
-    // bits), copied into the stage, and read from the lent one while it is
-    // in cache: the n×n scores go to memory once instead of five times.
+    // bits), copied into the stage past the cache (stream_copy.hpp), and
+    // read from the lent one while it is in cache: the n×n scores go to
+    // memory once instead of five times.
     Mat block = scratch ? scratch->take() : Mat();
     block.resize(rows, k.rows());
     block.noalias() = q.middleRows(r0, rows) * k.transpose();
-    scores.middleRows(r0, rows) = block;
-    largest_of[static_cast<size_t>(b)] = block.size() ? block.cwiseAbs().maxCoeff<Eigen::PropagateNaN>() : 0.0;
+    largest_of[static_cast<size_t>(b)] = copy_rows_streaming(block, scores, r0);
     softmax_block_times(ScoreRows(block, r0), d, v, r0, rows, out, stats, empties[static_cast<size_t>(b)], scratch);
     if (scratch) scratch->give(std::move(block));
   });
