@@ -42,7 +42,7 @@ TEST_CASE("streaming copy: exact at every start row and length, and the rows aro
 }
 
 TEST_CASE("streaming copy: a NaN anywhere makes the largest value NaN, and infinities count") {
-  for (Eigen::Index at : {0, 5, 16, 38}) {  // the plain head, a vector, the tail
+  for (Eigen::Index at : {0, 5, 16, 38}) {  // first, middle and last rows: plain copies and vectors, whatever the lane count
     attn::Mat block = uniform_block(39, 3, 9);
     block(at, 1) = std::nan("");
     attn::Mat dst(41, 3);

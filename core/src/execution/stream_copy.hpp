@@ -4,7 +4,8 @@
 // line into the cache (to own it) and then push out lines the next block
 // needs. Streaming stores write memory directly: the copy of 12 heads'
 // scores took 51-58 ms with ordinary stores and 15 ms with streaming ones on
-// one core of the development machine.
+// one core of the development machine (AVX-512). Only x86-64 streams; other
+// CPUs copy plainly, with the same result.
 #pragma once
 
 #include "attn/matrix.hpp"
