@@ -34,7 +34,7 @@ struct FlashTile {
   int i = 0, j = 0;        // block indices
   int row0 = 0, rows = 0;  // query rows row0 .. row0 + rows − 1
   int col0 = 0, cols = 0;  // key rows col0 .. col0 + cols − 1
-  Stage scores;    // S_ij (r, c): Q_i K_jᵀ / d (+ bias), −∞ where blocked
+  Stage scores;    // S_ij (r, c): Q_i K_jᵀ / √d_k (the scaled stage's divisor) (+ bias), −∞ where blocked
   Stage max_old;   // m before this tile (r, 1); −∞ at j = 0
   Stage max_new;   // m after it (r, 1)
   Stage rescale;   // exp(m_old − m_new) (r, 1): how much the old sum and output shrink

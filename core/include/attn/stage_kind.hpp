@@ -121,7 +121,7 @@ inline constexpr std::array<StageInfo, 44> kStages = {{
      StageRole::Output},
     // FlashAttention's tiles
     {StageKind::flash_scores, "flash_scores", "S_ij", "tile scores S_ij",
-     "S_ij = Q_i · K_jᵀ / d (+ bias), −∞ where blocked", true, Extent::block_rows, Extent::block_cols,
+     "S_ij = Q_i · K_jᵀ / √d_k (+ bias), −∞ where blocked", true, Extent::block_rows, Extent::block_cols,
      StageRole::FlashTile},
     {StageKind::flash_max_old, "flash_max_old", "m_old", "row max before", "m_old = m after key block j − 1 (−∞ at j = 0)",
      true, Extent::block_rows, Extent::one, StageRole::FlashTile},

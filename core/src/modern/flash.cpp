@@ -53,6 +53,7 @@ Stage grid(StageKind kind, int head, const std::string& where, std::vector<Stage
 struct HeadSource {
   Mat q, k, v;   // (n_q, d_k), (n_k, d_k), (n_k, d_v)
   double divisor = 1;
+  std::string scale;  // how the scaled stage divides: " / √d_k", " / τ", or "" (no scaling)
   Mat bias;      // (n_q, n_k) ALiBi, or empty
   SharedMask blocked;
   Labels queries, keys, dims_v;
@@ -66,7 +67,11 @@ HeadSource source_of(const Trace& trace, int h, FlashAttention& fa) {
   s.q = stage_of(trace, fa.q).value.dense();
   s.k = stage_of(trace, fa.k).value.dense();
   s.v = stage_of(trace, fa.v).value.dense();
-  s.divisor = stage_of(trace, {StageKind::scaled, h}).value.derivation().divisor;
+  const Stage& scaled = stage_of(trace, {StageKind::scaled, h});
+  s.divisor = scaled.value.derivation().divisor;
+  // The tile's formula names the same divisor as the scaled stage's ("scaled
+  // = scores / √d_k", "scaled = scores / τ", "scaled = scores (no scaling)").
+  if (const size_t slash = scaled.formula.find(" / "); slash != std::string::npos) s.scale = scaled.formula.substr(slash);
   if (const Stage* alibi = trace.find(StageKind::alibi, h)) s.bias = alibi->value.dense();
   const Stage& masked = stage_of(trace, {StageKind::masked, h});
   s.blocked = masked.blocked;
@@ -119,6 +124,7 @@ FlashTile run_tile(const HeadSource& src, FlashTile t, int h, const Vec& m_old, 
     }
   }
   t.scores = grid(K::flash_scores, h, where, {}, std::move(s), rows, cols);
+  t.scores.formula = "S_ij = Q_i · K_jᵀ" + src.scale + (src.bias.size() ? " + ALiBi bias" : "") + ", −∞ where blocked";
   t.scores.blocked = blocked;
   t.max_old = grid(K::flash_max_old, h, where, {}, m_old, rows, column(K::flash_max_old));
   t.max_new = grid(K::flash_max, h, where, {{K::flash_max_old, h}, {K::flash_scores, h}}, m_new, rows,

@@ -69,3 +69,27 @@ TEST_CASE("flash explain: a score cell names Q's and K's rows and its products s
   const double plain = trace.find(attn::StageKind::scaled, 1)->value(2, 3);
   CHECK(std::abs(e.value - plain) <= 1e-12);
 }
+
+TEST_CASE("flash explain: a tile's score formula names the divisor the scaled stage uses, and ALiBi when it is there") {
+  struct Case {
+    attn::ScaleMode scale;
+    attn::Positional positional;
+    const char* formula;
+  };
+  const Case cases[] = {
+      {attn::ScaleMode::SqrtDk, attn::Positional::None, /* d_k = 4 */ "S_ij = Q_i · K_jᵀ / √d_k (√4), −∞ where blocked"},
+      {attn::ScaleMode::Temperature, attn::Positional::None, "S_ij = Q_i · K_jᵀ / τ, −∞ where blocked"},
+      {attn::ScaleMode::None, attn::Positional::None, "S_ij = Q_i · K_jᵀ, −∞ where blocked"},
+      {attn::ScaleMode::SqrtDk, attn::Positional::Alibi, "S_ij = Q_i · K_jᵀ / √d_k (√4) + ALiBi bias, −∞ where blocked"},
+  };
+  for (const Case& c : cases) {
+    flash_test::SceneSpec spec;
+    spec.positional = c.positional;
+    attn::Scenario scene = flash_test::make_flash_scene(spec);
+    scene.scale = c.scale;
+    scene.temperature = 2.5;
+    const attn::Trace trace = attn::compute_trace(scene);
+    const attn::FlashAttention fa = attn::compute_flash(trace, {0, 2, 2});
+    CHECK(fa.blocks.at(0).tiles.at(0).scores.formula == c.formula);
+  }
+}

@@ -65,7 +65,8 @@ FlashGrid flash_grid_of(const attn::Stage& s, attn::StageKind kind) {
   FlashGrid g;
   g.kind = kind;
   g.title = std::string(attn::info_of(kind).title);
-  g.formula = std::string(attn::info_of(kind).formula);
+  // The tile's own formula names this scene's divisor (√d_k, τ or none).
+  g.formula = s.formula.empty() ? std::string(attn::info_of(kind).formula) : s.formula;
   g.values = s.value.dense();
   g.row_labels = s.row_labels;
   g.col_labels = s.col_labels;
