@@ -5,6 +5,7 @@
 // --flash-tile choose what a screenshot shows; a refusal is a message.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "ui_support.hpp"
@@ -53,6 +54,24 @@ TEST_SUITE("flash_tiles") {
     const nlohmann::json& w = shot.layout["widgets"];
     CHECK(w.contains("flash:grid:flash_scores"));
     CHECK(w.contains("flash:grid:flash_block_output"));  // 10 keys in blocks of 4: key block 2 is the last
+  }
+
+  TEST_CASE("ui: --panel takes one panel, so a scene file after it is opened, not refused") {
+    // As a list option it took the file as a second panel and exited with 2.
+    const std::string png = temp_path("flash_panel_first.png"), layout = temp_path("flash_panel_first_layout.json");
+    std::remove(png.c_str());
+    std::remove(layout.c_str());
+    std::string out;
+    const int code = run(attnviz("--panel flash-tiles \"" + kFlashScene + "\" --panel kv-cache --screenshot \"" + png +
+                                 "\" --dump-layout \"" + layout + "\" --size 1024x768"),
+                         &out);
+    REQUIRE_MESSAGE(code == 0, "attnviz failed: " << out);
+    const nlohmann::json dump = load_json(layout);
+    REQUIRE(dump.is_object());
+    const nlohmann::json& w = dump["widgets"];
+    CHECK(w.contains("panel.flash"));
+    CHECK(w.contains("panel.kv_cache"));
+    CHECK(w.contains("flash:grid:flash_scores"));  // the panel runs on the scene given, which FlashAttention accepts
   }
 
   TEST_CASE("ui: a scene FlashAttention refuses shows the reason in the panel") {

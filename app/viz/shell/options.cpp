@@ -130,7 +130,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
       ->check(CLI::IsMember({"open", "save-as", "open-lesson", "export", "slides", "go-to", "file-changed", "save-conflict"}));
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
+  // One value an occurrence: as a list option it also took the scene file
+  // after it ("--panel hull scene.json" refused scene.json as a panel).
   app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale, hull, flash-tiles or kv-cache (repeatable)")
+      ->allow_extra_args(false)
       ->check(CLI::IsMember({"why-scale", "hull", "flash-tiles", "kv-cache"}));
   app.add_option("--flash-blocks", flash_blocks, "The FlashAttention tiles panel's block sizes B_r,B_c (e.g. 2,4)");
   app.add_option("--flash-tile", flash_tile, "The tile it shows: I,J (query block, key block, from 0)");
