@@ -9,6 +9,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "attn/io/scenario_file.hpp"
 #include "gl/theme_style.hpp"
 #include "ui_support.hpp"
 #include "model_names.hpp"
@@ -124,6 +125,30 @@ TEST_SUITE("screenshots") {
       told_apart |= distance(panel, canvas) > 4;
     }
     CHECK_MESSAGE(told_apart, "in no theme do the panel and the canvas differ: the test could not see a clear in the wrong place");
+  }
+}
+
+TEST_SUITE("screenshots") {
+  // A fully masked row adds a note to the caption ("…its weights are defined
+  // as 0"), which wraps at 1024×768. Counted as one line, it was drawn over
+  // the weights grid's title.
+  TEST_CASE("ui: a wrapped note stays inside the caption box, and the grids start below it") {
+    attn::io::ScenarioFile f = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/custom_mask.json");
+    REQUIRE(f.scenario.mask == attn::MaskKind::Custom);
+    f.scenario.custom_mask.row(0).setConstant(true);
+    const std::string scene = temp_path("caption_note.json");
+    attn::io::save_scenario(scene, f);
+    const Shot shot = shoot(scene, "caption_note", "--stage weights", 1024, 768);
+    REQUIRE_FALSE(shot.trace.notes.empty());
+    const nlohmann::json& w = shot.layout["widgets"];
+    REQUIRE(w.contains("caption:box"));
+    REQUIRE(w.contains("caption:text"));
+    const double box_bottom = w["caption:box"][3].get<double>(), text_bottom = w["caption:text"][3].get<double>();
+    const double box_width = w["caption:box"][2].get<double>() - w["caption:box"][0].get<double>();
+    CHECK_MESSAGE(text_bottom <= box_bottom, "caption text ends at y " << text_bottom << ", its box at " << box_bottom);
+    CHECK(shot.layout["canvas"][1].get<double>() >= box_bottom);  // the grid area starts below the box
+    // The note really is longer than a line of the box, so the wrapping was exercised.
+    CHECK(shot.trace.notes[0].size() * 7.0 > box_width);
   }
 }
 

@@ -118,13 +118,20 @@ void paint_hint_line(ImVec2 pos, ImVec2 size, const AppState& state, bool number
 }  // namespace
 
 float status_panel_height(const CanvasData& d, float canvas_width) {
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float wrap = panel_width(canvas_width) - 2 * kPad;
+  const float line = ImGui::GetTextLineHeightWithSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float wrap = panel_width(canvas_width, d.state.view.presentation) - 2 * kPad;
+  // A line of the panel as drawn below: wrapped at the panel's width, each
+  // wrapped line counted (a long note counted as one spilled onto the grids).
+  const auto wrapped = [&](const std::string& text) {
+    return ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + spacing;
+  };
   const bool strip = d.active_cell && d.frame.terms_total > 0;
   // At least two detail lines, so a longer caption later in the animation fits too.
-  float height = line + std::max(ImGui::CalcTextSize(d.caption.detail.c_str(), nullptr, false, wrap).y, 2 * line) +
-                 2 * kPad + (strip ? line * 1.3f : 0);
-  height += static_cast<float>(std::min<size_t>(d.model.trace().notes.size(), 2)) * line;
+  float height = wrapped(d.caption.status) +
+                 std::max(ImGui::CalcTextSize(d.caption.detail.c_str(), nullptr, false, wrap).y, 2 * line) + 2 * kPad +
+                 (strip ? line * 1.3f : 0);
+  const std::vector<std::string>& notes = d.model.trace().notes;
+  for (size_t i = 0; i < notes.size() && i < 2; ++i) height += wrapped("note: " + notes[i]);
   if (!d.model.error().empty()) height += ImGui::CalcTextSize(error_text(d).c_str(), nullptr, false, wrap).y + kPad;
   if (!d.background) height += notice_lines_height(d.state, wrap);  // not in an exported picture
   if (!d.opening.empty()) height += ImGui::GetFrameHeightWithSpacing();
@@ -236,10 +243,15 @@ void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& stat
   ImGui::TextWrapped("%s", d.caption.detail.c_str());
   if (strip) product_strip(list, {a.x + pad, ImGui::GetCursorScreenPos().y + 2}, d, line * 0.95f, pal);
   if (strip) ImGui::Dummy({1, line * 1.3f});
+  // As many as status_panel_height() makes room for.
   for (size_t i = 0; i < notes.size() && i < 2; ++i) ImGui::TextColored(to_imvec4(pal.warning), "note: %s", notes[i].c_str());
   if (!d.background) draw_notice_lines(state, d.probe);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
+  // --dump-layout: the box and what was written in it, so a test can tell
+  // that the text stays inside (a wrapped note once spilled onto the grids).
+  probe_item(d.probe, "caption:text");
+  if (d.probe) (*d.probe)["caption:box"] = ImVec4(a.x, a.y, b.x, b.y);
 
   // An exported picture or animation shows no control and no mouse hint
   // (a GIF carried the "Fit (F) 19%" button and "numbers hidden" hint);
