@@ -6,10 +6,10 @@
 // a double-click on a grid title zooming to it (Escape goes back).
 #include <doctest/doctest.h>
 
-#include <tuple>
-
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 #include "attn/io/lesson_file.hpp"
 #include "ui_support.hpp"
@@ -42,9 +42,56 @@ int grids_named(const nlohmann::json& layout, const std::string& id, int head) {
   return n;
 }
 
+// How far above a grid's cells the upright label of its last column
+// reaches: the highest dark pixel in that column's band between the title
+// and the cells.
+int last_label_height(const Image& image, const nlohmann::json& g) {
+  const double cell = g["cell_w"].get<double>();
+  const int x0 = static_cast<int>(g["x1"].get<double>() - cell) + 2, x1 = static_cast<int>(g["x1"].get<double>()) - 2;
+  const int top = static_cast<int>(g["title"][3].get<double>()) + 1, cells = static_cast<int>(g["y0"].get<double>());
+  for (int y = top; y < cells; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const viz::Rgba p = image.at(x, y);
+      if (p.r + p.g + p.b < 300) return cells - y;
+    }
+  return 0;
+}
+
 }  // namespace
 
 TEST_SUITE("presentation") {
+  // Upright labels are drawn flat and then turned; ImGui dropped the glyphs
+  // that lay past the canvas's right edge while flat, so the last grid's
+  // labels were cut short ("roma" for "romantic come…") where the same
+  // label beside it ended in "…".
+  TEST_CASE("ui: a presented grid at the right edge shows its column labels as long as the grid beside it") {
+    const std::string png = temp_path("present_labels.png"), layout = temp_path("present_labels_layout.json");
+    std::remove(layout.c_str());
+    std::string out;
+    const int code = run(attnviz("--presentation --lesson \"" + std::string(ATTNVIZ_ASSETS_DIR) +
+                                 "/lessons/01_attention_from_scratch.json\" --step 2 --size 1024x768 --screenshot \"" + png +
+                                 "\" --dump-layout \"" + layout + "\""),
+                         &out);
+    REQUIRE_MESSAGE(code == 0, out);
+    const nlohmann::json dump = load_json(layout);
+    const Image image = load_png(png);
+    REQUIRE(image.ok());
+    const nlohmann::json* scaled = nullptr;
+    const nlohmann::json* weights = nullptr;
+    for (const nlohmann::json& g : dump["grids"]) {
+      if (g["id"] == "scaled") scaled = &g;
+      if (g["id"] == "weights") weights = &g;
+    }
+    REQUIRE(scaled);
+    REQUIRE(weights);
+    // The precondition of the old bug: the weights grid ends at the canvas's right edge.
+    REQUIRE((*weights)["x1"].get<double>() > dump["canvas"][2].get<double>() - 20);
+    const int beside = last_label_height(image, *scaled), at_edge = last_label_height(image, *weights);
+    INFO("last column's label: " << beside << " px tall beside, " << at_edge << " px at the edge");
+    CHECK(beside > 60);  // "romantic come…" stands well above the cells
+    CHECK(std::abs(beside - at_edge) <= 4);
+  }
+
   TEST_CASE("ui: every built-in lesson as slides at 1024x768: each step's grids, text, question and choices fit") {
     namespace fs = std::filesystem;
     std::vector<std::string> lessons;

@@ -48,6 +48,13 @@ void hatch(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour) {
 // Text turned a quarter to the left, reading upwards from `foot`: drawn
 // flat, then its vertices rotated (ImGui 1.86 has no rotated text).
 void text_upright(const PaintContext& ctx, float px, ImVec2 foot, ImU32 colour, const std::string& s) {
+  // ImGui drops the glyphs that fall past the clip rectangle as it lays text
+  // out, and flat, a label near the canvas's right edge ran past it: a
+  // presented grid's labels lost their ends ("roma" for "romantic come…").
+  // So the text is laid out with no clip, and the draw command holding it
+  // gets the canvas's clip back once it stands upright.
+  const ImVec2 clip_min = ctx.list->GetClipRectMin(), clip_max = ctx.list->GetClipRectMax();
+  ctx.list->PushClipRect({-1e6f, -1e6f}, {1e6f, 1e6f}, false);
   const int first = ctx.list->VtxBuffer.Size;
   text(ctx, px, foot, colour, s);
   px = std::max(px, kMinTextPx);
@@ -56,6 +63,8 @@ void text_upright(const PaintContext& ctx, float px, ImVec2 foot, ImU32 colour, 
     const float dx = p.x - foot.x, dy = p.y - foot.y;
     p = {foot.x + dy, foot.y - dx};
   }
+  ctx.list->CmdBuffer.back().ClipRect = ImVec4(clip_min.x, clip_min.y, clip_max.x, clip_max.y);
+  ctx.list->PopClipRect();
 }
 
 // Shortens text with "…" until it fits max_w pixels.
