@@ -77,6 +77,30 @@ TEST_SUITE("train") {
     CHECK(checked > 100);
   }
 
+  // At 1024x768 four heads' "prev 0.01  ind 0.45" lines filled their
+  // columns and ran into each other ("ind 0.45prev 0.08").
+  TEST_CASE("ui: at 1024x768 each head's scores stay inside its column") {
+    const std::string png = temp_path("train_small.png"), layout = temp_path("train_small_layout.json");
+    std::string out;
+    const int code = run(attnviz("--train induction --train-steps 20 --size 1024x768 --screenshot " + png +
+                                 " --dump-layout " + layout), &out);
+    REQUIRE_MESSAGE(code == 0, out);
+    const nlohmann::json widgets = load_json(layout)["widgets"];
+    int pairs = 0;
+    for (int l = 0; l < 2; ++l)
+      for (int h = 0; h + 1 < 4; ++h) {
+        const std::string id = "train_scores_" + std::to_string(l) + "_" + std::to_string(h);
+        const std::string next = "train_scores_" + std::to_string(l) + "_" + std::to_string(h + 1);
+        REQUIRE_MESSAGE(widgets.contains(id), id);
+        REQUIRE_MESSAGE(widgets.contains(next), next);
+        // A space's width at least between them (they touched, 0-1 px apart).
+        CHECK_MESSAGE(widgets[id][2].get<double>() + 6 <= widgets[next][0].get<double>(),
+                      id << " ends at x " << widgets[id][2] << ", " << next << " starts at " << widgets[next][0]);
+        ++pairs;
+      }
+    CHECK(pairs == 6);
+  }
+
   TEST_CASE("ui: training settings the view refuses exit 2 with the reason, picture still written") {
     // Induction longer than its symbols would repeat a symbol in the first
     // half, making the next token ambiguous.

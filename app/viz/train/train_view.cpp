@@ -220,7 +220,11 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       for (const attn::train::HeadScore& s : g.heads) if (s.layer == l && s.head == h) score = &s;
       char title[48];
       std::snprintf(title, sizeof title, short_titles ? "L%d H%d" : "Layer %d, head %d", l + 1, h);
-      const std::string scores = head_score_text(score);
+      // Two lines where one would run into the next column's scores.
+      std::string scores = head_score_text(score);
+      if (const size_t gap = scores.find("  ");
+          gap != std::string::npos && ImGui::CalcTextSize(scores.c_str()).x > column_w - 0.5f * line)
+        scores.replace(gap, 2, "\n");
       const std::string name = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);  // --dump-layout key
       const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
       const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],
@@ -231,7 +235,11 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       const ImVec2 b{origin.x + cell * static_cast<float>(n) + 2, origin.y + line + cell * static_cast<float>(n) + 2};
       if (best) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.step), 0, 0, 3.0f);
       // While a lesson asks which head it is, the scores would give the answer away.
-      if (!hide_answer) ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores.c_str());
+      if (!hide_answer) {
+        ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores.c_str());
+        const ImVec2 size = ImGui::CalcTextSize(scores.c_str());
+        if (probe) (*probe)["train_scores_" + std::to_string(l) + "_" + std::to_string(h)] = {origin.x, b.y + 3, origin.x + size.x, b.y + 3 + size.y};
+      }
       const bool picked = state.train.picked_head && *state.train.picked_head == std::make_pair(l, h);
       if (picked) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.lesson), 0, 0, 2.0f);
       if (hovered) {
