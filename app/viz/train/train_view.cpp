@@ -222,9 +222,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       std::snprintf(title, sizeof title, short_titles ? "L%d H%d" : "Layer %d, head %d", l + 1, h);
       // Two lines where one would run into the next column's scores.
       std::string scores = head_score_text(score);
-      if (const size_t gap = scores.find("  ");
-          gap != std::string::npos && ImGui::CalcTextSize(scores.c_str()).x > column_w - 0.5f * line)
-        scores.replace(gap, 2, "\n");
+      if (ImGui::CalcTextSize(scores.c_str()).x > column_w - 0.5f * line) scores = head_score_text(score, "\n");
       const std::string name = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);  // --dump-layout key
       const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
       const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],

@@ -123,8 +123,8 @@ std::string best_head_line(const TrainGrids& g) {
   return line;
 }
 
-std::string head_score_text(const attn::train::HeadScore* score) {
-  return "prev " + train_number(score ? score->previous_token : 0, "%.2f") + "  ind " +
+std::string head_score_text(const attn::train::HeadScore* score, const char* between) {
+  return "prev " + train_number(score ? score->previous_token : 0, "%.2f") + between + "ind " +
          train_number(score ? score->induction : 0, "%.2f");
 }
 

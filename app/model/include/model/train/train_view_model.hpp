@@ -32,8 +32,9 @@ std::string train_number(double value, const char* format);
 // "Strongest induction head at step 40: layer 2, head 1 (85% of its
 // attention on the target)", for the snapshot in `g`.
 std::string best_head_line(const TrainGrids& g);
-// "prev 0.12  ind 0.85" under a head's grid (zeros when it has no score).
-std::string head_score_text(const attn::train::HeadScore* score);
+// "prev 0.12  ind 0.85" under a head's grid (zeros when it has no score);
+// `between`: "\n" puts the two on lines of their own, for a narrow column.
+std::string head_score_text(const attn::train::HeadScore* score, const char* between = "  ");
 
 // The snapshot index `shown` stands for (-1: the newest), clamped.
 int shown_snapshot(const TrainSession& session, int shown);
