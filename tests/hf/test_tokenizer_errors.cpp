@@ -40,8 +40,7 @@ TEST_CASE("malformed JSON names the byte") {
   CHECK(error_of(R"({"model": )") == "tokenizer.json: not valid JSON at byte 11");
   CHECK(error_of("") == "tokenizer.json: not valid JSON at byte 1");
   CHECK(error_of("[1, 2]") == "tokenizer.json: must hold a JSON object");
-  CHECK(error_of("[23e555555555]") ==
-        "tokenizer.json: not valid JSON ([json.exception.out_of_range.406] number overflow parsing '23e555555555')");
+  CHECK(error_of("[23e555555555]") == "tokenizer.json: not valid JSON (a number is too large for a double)");
 }
 
 TEST_CASE("unknown model types are named") {

@@ -35,9 +35,20 @@ std::string size_text(std::size_t bytes) {
   return buf;
 }
 
+std::string number_text(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
+  return std::string(buf, r.ptr);
+}
+
 int run_info(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, false);
   const hf::ModelConfig& c = m.checkpoint->config();
+  try {
+    hf::check_tensors(*m.checkpoint);  // a missing or misshapen tensor is an error here too, not at first use
+  } catch (const hf::ModelError& e) {
+    throw CliError(e.what());
+  }
   std::map<std::string, long long> by_dtype;
   long long parameters = 0;
   for (const auto& f : m.checkpoint->files())
@@ -52,14 +63,30 @@ int run_info(const ModelCommandOptions& o) {
   if (c.n_kv_heads != c.n_heads) std::cout << ", " << c.n_kv_heads << " key/value heads (grouped-query)";
   std::cout << "\nMLP width:   " << c.d_ff << "\n"
             << "vocabulary:  " << c.vocab << "\n"
-            << "positions:   " << (c.rope ? "RoPE, theta " : "learned, up to ")
-            << (c.rope ? std::to_string(static_cast<long long>(c.rope_theta)) : std::to_string(c.max_positions)) << "\n"
-            << "attention:   " << (c.causal ? "causal" : "bidirectional");
-  if (c.sliding_window) std::cout << ", sliding window of " << *c.sliding_window;
+            << "positions:   ";
+  if (c.rope) {
+    std::cout << "RoPE, theta " << number_text(c.rope_theta);
+    if (c.rope_type != "default") std::cout << ", scaling \"" << c.rope_type << "\"";
+    if (c.rope_attention_factor != 1) std::cout << " (attention factor " << number_text(c.rope_attention_factor) << ")";
+    std::cout << "; up to " << c.max_positions << " tokens\n";
+  } else {
+    std::cout << "learned, up to " << c.max_positions << "\n";
+  }
+  std::cout << "attention:   " << (c.causal ? "causal" : "bidirectional");
+  if (c.sliding_window) {
+    int windowed = 0;
+    for (bool w : c.windowed_layers) windowed += w;
+    std::cout << ", sliding window of " << *c.sliding_window << " in "
+              << (windowed == c.n_layers ? std::string("every layer") : std::to_string(windowed) + " of " + std::to_string(c.n_layers) + " layers");
+  }
+  std::cout << "; scores divided by " << (c.scale_by_sqrt_head_dim ? "sqrt(" + std::to_string(c.head_dim) + ")" : std::string("1"))
+            << (c.scale_by_layer ? " x (layer + 1)" : "")
+            << (c.rope_attention_factor != 1 ? " / " + number_text(c.rope_attention_factor) + "^2" : "");
   std::cout << "\nparameters:  " << parameters << "\ndtypes:     ";
   for (const auto& [name, count] : by_dtype) std::cout << " " << name << " (" << count << ")";
   std::cout << "\nfiles:      ";
   for (const auto& f : m.checkpoint->files()) std::cout << " " << f->what() << " (" << size_text(f->file_bytes()) << ")";
+  for (const std::string& note : c.notes) std::cout << "\nnote:        " << note;
   std::cout << "\ntokenizer:   ";
   try {
     const hf::Tokenizer t = hf::Tokenizer::load_folder(o.in.dir);

@@ -1,5 +1,6 @@
 #include "attn/hf/checkpoint.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,8 @@
 #include <sstream>
 
 #include "attn/hf/model_error.hpp"
+#include "attn/io/excerpt.hpp"
+#include "json/bounded_json.hpp"
 
 namespace attn::hf {
 
@@ -20,6 +23,9 @@ constexpr std::uintmax_t kMaxSmallFileBytes = 64u << 20;
 
 std::string read_small_file(const fs::path& path) {
   std::error_code ec;
+  // A FIFO or a device would block the open or never end: only a regular file is read.
+  if (!fs::is_regular_file(path, ec))
+    throw ModelError(path.filename().string() + ": not a regular file (a pipe, device or folder cannot be read as one)");
   const auto size = fs::file_size(path, ec);
   if (ec) throw ModelError(path.filename().string() + ": cannot read (" + ec.message() + ")");
   if (size > kMaxSmallFileBytes)
@@ -31,28 +37,26 @@ std::string read_small_file(const fs::path& path) {
   return text.str();
 }
 
-// The shards model.safetensors.index.json names, each a plain file name in
-// the folder: a "../" or an absolute path is refused, never followed.
-std::vector<std::string> shard_names(const fs::path& index_path) {
-  nlohmann::json index;
-  try {
-    index = nlohmann::json::parse(read_small_file(index_path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ModelError("model.safetensors.index.json: not valid JSON (" + std::string(e.what()) + ")");
-  }
+// model.safetensors.index.json's weight_map: which shard holds each tensor,
+// each a plain file name in the folder (a "../" or an absolute path is
+// refused, never followed).
+std::map<std::string, std::string> weight_map(const fs::path& index_path) {
+  const nlohmann::json index =
+      detail::parse_bounded_json(read_small_file(index_path), "model.safetensors.index.json", detail::kSmallFileBounds);
   if (!index.is_object() || !index.contains("weight_map") || !index["weight_map"].is_object())
     throw ModelError("model.safetensors.index.json: no \"weight_map\" object");
-  std::set<std::string> names;
+  std::map<std::string, std::string> map;
   for (const auto& [tensor, file] : index["weight_map"].items()) {
-    if (!file.is_string()) throw ModelError("model.safetensors.index.json: the file of \"" + tensor + "\" is not a string");
+    if (!file.is_string())
+      throw ModelError("model.safetensors.index.json: the file of " + io::quoted_excerpt(tensor) + " is not a string");
     const std::string name = file.get<std::string>();
     if (name.empty() || name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
-        name == "..")
-      throw ModelError("model.safetensors.index.json: \"" + name + "\" is not a file name in the model folder");
-    names.insert(name);
+        name == ".." || name.find('\0') != std::string::npos)
+      throw ModelError("model.safetensors.index.json: " + io::quoted_excerpt(name) + " is not a file name in the model folder");
+    map.emplace(tensor, name);
   }
-  if (names.empty()) throw ModelError("model.safetensors.index.json: the weight_map names no file");
-  return {names.begin(), names.end()};
+  if (map.empty()) throw ModelError("model.safetensors.index.json: the weight_map names no file");
+  return map;
 }
 
 }  // namespace
@@ -73,10 +77,15 @@ std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
   ck->config_ = parse_model_config(read_small_file(config));
 
   std::vector<std::string> files;
-  if (fs::exists(dir / "model.safetensors", ec))
+  std::map<std::string, std::string> owners;
+  if (fs::exists(dir / "model.safetensors", ec)) {
     files.push_back("model.safetensors");
-  else if (fs::exists(dir / "model.safetensors.index.json", ec))
-    files = shard_names(dir / "model.safetensors.index.json");
+  } else if (fs::exists(dir / "model.safetensors.index.json", ec)) {
+    owners = weight_map(dir / "model.safetensors.index.json");
+    std::set<std::string> names;
+    for (const auto& [tensor, file] : owners) names.insert(file);
+    files.assign(names.begin(), names.end());
+  }
   else if (fs::exists(dir / "pytorch_model.bin", ec))
     throw ModelError(dir.string() + ": only pytorch_model.bin is here; attnviz reads safetensors files (save the model "
                                     "with save_pretrained(..., safe_serialization=True))");
@@ -87,7 +96,23 @@ std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
       throw ModelError(name + ": missing, though model.safetensors.index.json names it (an incomplete download?)");
     ck->files_.push_back(SafetensorsFile::open(dir / name));
   }
+  // Follow the index: a tensor is read from the shard it names, which must
+  // hold it. (A tensor also present in another shard was read from whichever
+  // came first, off by up to 0.71 from the named one.)
+  for (const auto& [tensor, file] : owners) {
+    const auto at = std::find(files.begin(), files.end(), file) - files.begin();
+    if (!ck->files_[static_cast<std::size_t>(at)]->find(tensor))
+      throw ModelError("model.safetensors.index.json puts " + io::quoted_excerpt(tensor) + " in " + file +
+                       ", which does not hold it");
+    ck->owner_.emplace(tensor, static_cast<std::size_t>(at));
+  }
   return ck;
+}
+
+void Checkpoint::check_unchanged() const {
+  for (const auto& f : files_)
+    if (const std::string why = f->changed(); !why.empty())
+      throw ModelError(why + ": its numbers can no longer be trusted; open the model again");
 }
 
 std::size_t Checkpoint::weight_bytes() const {
@@ -98,20 +123,27 @@ std::size_t Checkpoint::weight_bytes() const {
 
 TensorRef Checkpoint::find(const std::string& name) const {
   const std::string prefixes[] = {"", config_.prefix_hint, "transformer.", "bert.", "model."};
-  for (const auto& prefix : prefixes)
+  for (const auto& prefix : prefixes) {
+    const auto owner = owner_.find(prefix + name);
+    if (owner != owner_.end()) {
+      const auto& f = files_[owner->second];
+      return {f->find(prefix + name), f.get()};
+    }
     for (const auto& f : files_)
       if (const TensorInfo* t = f->find(prefix + name)) return {t, f.get()};
+  }
   return {};
 }
 
 TensorRef Checkpoint::tensor(const std::string& name, const std::vector<std::int64_t>& shape) const {
   TensorRef r = find(name);
-  if (!r.info) throw ModelError("the weights have no tensor \"" + name + "\" (is this a " + config_.family_name() + " model?)");
+  if (!r.info)
+    throw ModelError("the weights have no tensor " + io::quoted_excerpt(name) + " (is this a " + config_.family_name() + " model?)");
   if (!r.info->dtype)
-    throw ModelError(r.info->name + ": dtype " + r.info->dtype_name +
+    throw ModelError(io::quoted_excerpt(r.info->name) + ": dtype " + io::quoted_excerpt(r.info->dtype_name) +
                      " is not supported (F32, F16 and BF16 are; quantized weights are not)");
   if (r.info->shape != shape)
-    throw ModelError(r.info->name + ": shape " + shape_text(r.info->shape) + ", but config.json implies " +
+    throw ModelError(io::quoted_excerpt(r.info->name) + ": shape " + shape_text(r.info->shape) + ", but config.json implies " +
                      shape_text(shape));
   return r;
 }

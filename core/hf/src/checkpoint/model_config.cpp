@@ -4,74 +4,59 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/hf/model_error.hpp"
+#include "checkpoint/config_reader.hpp"
 #include "checkpoint/rope_frequencies.hpp"
+#include "json/bounded_json.hpp"
 
 namespace attn::hf {
 
 namespace {
 
 using nlohmann::json;
-
-[[noreturn]] void fail(const std::string& why) { throw ModelError("config.json: " + why); }
+using detail::ConfigReader;
 
 // Sizes past these are not a model a laptop can hold: a damaged or hostile
 // config, refused before anything is allocated from it.
 constexpr long long kMaxLayers = 512, kMaxWidth = 65536, kMaxHeads = 1024, kMaxVocab = 4'000'000,
                     kMaxFf = 1'000'000, kMaxPositions = 10'000'000;
 
-long long int_key(const json& c, const char* key, long long lo, long long hi, std::optional<long long> fallback = {}) {
-  auto it = c.find(key);
-  if (it == c.end() || it->is_null()) {
-    if (fallback) return *fallback;
-    fail(std::string("\"") + key + "\" is missing");
-  }
-  if (!it->is_number_integer()) fail(std::string("\"") + key + "\" must be an integer, not " + it->dump());
-  const long long v = it->get<long long>();
-  if (v < lo || v > hi)
-    fail(std::string("\"") + key + "\" = " + std::to_string(v) + " is outside " + std::to_string(lo) + ".." +
-         std::to_string(hi));
-  return v;
-}
-
-double number_key(const json& c, const char* key, double fallback) {
-  auto it = c.find(key);
-  if (it == c.end() || it->is_null()) return fallback;
-  if (!it->is_number()) fail(std::string("\"") + key + "\" must be a number, not " + it->dump());
-  const double v = it->get<double>();
-  if (!std::isfinite(v) || v <= 0) fail(std::string("\"") + key + "\" must be a positive number, not " + it->dump());
-  return v;
-}
-
-bool bool_key(const json& c, const char* key, bool fallback) {
-  auto it = c.find(key);
-  if (it == c.end() || it->is_null()) return fallback;
-  if (!it->is_boolean()) fail(std::string("\"") + key + "\" must be true or false, not " + it->dump());
-  return it->get<bool>();
-}
-
-std::string string_key(const json& c, const char* key, const std::string& fallback) {
-  auto it = c.find(key);
-  if (it == c.end() || it->is_null()) return fallback;
-  if (!it->is_string()) fail(std::string("\"") + key + "\" must be a string, not " + it->dump());
-  return it->get<std::string>();
-}
-
-Activation activation_named(const std::string& name, const char* key) {
+Activation activation_named(const ConfigReader& r, const char* key, const std::string& fallback, const char* note) {
+  const std::string name = r.string_or(key, fallback, note);
   if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::GeluTanh;
   if (name == "gelu") return Activation::GeluErf;
   if (name == "relu") return Activation::Relu;
-  fail(std::string("\"") + key + "\" = \"" + name + "\" is not supported (gelu, gelu_new, relu)");
+  r.refuse(key, "is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast and relu are)");
 }
 
-void read_gpt2(const json& c, ModelConfig& m) {
+// Keys of other model families that change the math. Found in a config of
+// ours, they mean the file is not what its model_type says, or a variant
+// the forward does not implement: refused, never ignored.
+void refuse_foreign_keys(const ConfigReader& r) {
+  for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping", "query_pre_attn_scalar", "use_qk_norm",
+                          "qk_layernorm", "rotary_pct", "use_parallel_residual", "alibi", "embedding_multiplier",
+                          "attention_multiplier", "residual_multiplier", "logits_scaling", "no_rope_layers",
+                          "rope_interleaved", "moe_intermediate_size", "num_experts", "num_local_experts"})
+    if (r.has(key)) r.refuse(key, "changes the attention or the blocks in a way this family's forward does not implement");
+  for (const char* key : {"add_cross_attention", "is_decoder"})
+    if (r.boolean_or(key, false)) r.refuse(key, "cross-attention and decoder variants are not implemented for this family");
+}
+
+void read_gpt2(const ConfigReader& r, ModelConfig& m) {
   m.family = Family::Gpt2;
-  m.d_model = static_cast<int>(int_key(c, "n_embd", 1, kMaxWidth));
-  m.n_heads = static_cast<int>(int_key(c, "n_head", 1, kMaxHeads));
-  m.n_layers = static_cast<int>(int_key(c, "n_layer", 1, kMaxLayers));
-  m.max_positions = static_cast<int>(int_key(c, "n_positions", 1, kMaxPositions, int_key(c, "n_ctx", 1, kMaxPositions, 1024)));
-  m.d_ff = static_cast<int>(int_key(c, "n_inner", 1, kMaxFf, 4LL * m.d_model));
-  m.norm_eps = number_key(c, "layer_norm_epsilon", 1e-5);
-  m.activation = activation_named(string_key(c, "activation_function", "gelu_new"), "activation_function");
+  m.d_model = static_cast<int>(r.integer("n_embd", 1, kMaxWidth));
+  m.n_heads = static_cast<int>(r.integer("n_head", 1, kMaxHeads));
+  m.n_layers = static_cast<int>(r.integer("n_layer", 1, kMaxLayers));
+  m.max_positions = static_cast<int>(
+      r.has("n_positions") ? r.integer("n_positions", 1, kMaxPositions)
+                           : r.integer_or("n_ctx", 1, kMaxPositions, 1024, "nor is n_positions: 1024 positions, GPT-2's"));
+  m.d_ff = static_cast<int>(r.integer_or("n_inner", 1, kMaxFf, 4LL * m.d_model));  // null in every GPT-2 config: 4 x n_embd
+  m.norm_eps = r.positive_or("layer_norm_epsilon", 1e-5, "1e-05, GPT-2's default");
+  m.activation = activation_named(r, "activation_function", "gelu_new", "gelu_new, GPT-2's default");
+  m.scale_by_sqrt_head_dim = r.boolean_or("scale_attn_weights", true);
+  m.scale_by_layer = r.boolean_or("scale_attn_by_inverse_layer_idx", false);
+  if (r.boolean_or("reorder_and_upcast_attn", false))
+    r.note("reorder_and_upcast_attn only changes the precision half-precision scores are computed in; "
+           "this forward computes them in float64 (and float32 for the overview)");
   m.norm = NormKind::LayerNorm;
   m.pre_norm = true;
   m.causal = true;
@@ -80,18 +65,18 @@ void read_gpt2(const json& c, ModelConfig& m) {
   m.prefix_hint = "transformer.";
 }
 
-void read_bert(const json& c, ModelConfig& m) {
+void read_bert(const ConfigReader& r, ModelConfig& m) {
   m.family = Family::Bert;
-  m.d_model = static_cast<int>(int_key(c, "hidden_size", 1, kMaxWidth));
-  m.n_heads = static_cast<int>(int_key(c, "num_attention_heads", 1, kMaxHeads));
-  m.n_layers = static_cast<int>(int_key(c, "num_hidden_layers", 1, kMaxLayers));
-  m.d_ff = static_cast<int>(int_key(c, "intermediate_size", 1, kMaxFf));
-  m.max_positions = static_cast<int>(int_key(c, "max_position_embeddings", 1, kMaxPositions, 512));
-  m.type_vocab = static_cast<int>(int_key(c, "type_vocab_size", 0, 1024, 2));
-  m.norm_eps = number_key(c, "layer_norm_eps", 1e-12);
-  m.activation = activation_named(string_key(c, "hidden_act", "gelu"), "hidden_act");
-  const std::string pos = string_key(c, "position_embedding_type", "absolute");
-  if (pos != "absolute") fail("position_embedding_type \"" + pos + "\" is not supported (absolute)");
+  m.d_model = static_cast<int>(r.integer("hidden_size", 1, kMaxWidth));
+  m.n_heads = static_cast<int>(r.integer("num_attention_heads", 1, kMaxHeads));
+  m.n_layers = static_cast<int>(r.integer("num_hidden_layers", 1, kMaxLayers));
+  m.d_ff = static_cast<int>(r.integer("intermediate_size", 1, kMaxFf));
+  m.max_positions = static_cast<int>(r.integer_or("max_position_embeddings", 1, kMaxPositions, 512, "512 positions, BERT's"));
+  m.type_vocab = static_cast<int>(r.integer_or("type_vocab_size", 0, 1024, 2, "2 segment types, BERT's"));
+  m.norm_eps = r.positive_or("layer_norm_eps", 1e-12, "1e-12, BERT's default");
+  m.activation = activation_named(r, "hidden_act", "gelu", "gelu, BERT's default");
+  const std::string pos = r.string_or("position_embedding_type", "absolute");
+  if (pos != "absolute") r.refuse("position_embedding_type", "relative positions are not implemented (absolute is)");
   m.norm = NormKind::LayerNorm;
   m.pre_norm = false;
   m.causal = false;
@@ -100,34 +85,76 @@ void read_bert(const json& c, ModelConfig& m) {
   m.prefix_hint = "bert.";
 }
 
-void read_llama(const json& c, ModelConfig& m) {
+// Which layers use the sliding window: transformers 5's "layer_types" when
+// written, else Mistral's every layer, Qwen2's from max_window_layers on (only
+// with use_sliding_window), and Llama's none.
+void read_windows(const ConfigReader& r, ModelConfig& m) {
+  m.windowed_layers.assign(static_cast<std::size_t>(m.n_layers), false);
+  const bool qwen = m.model_type == "qwen2";
+  if (qwen && !r.boolean_or("use_sliding_window", false)) {
+    if (r.has("layer_types"))
+      for (const auto& t : r.at("layer_types"))
+        if (t == "sliding_attention") r.refuse("layer_types", "names sliding layers though use_sliding_window is false");
+    return;
+  }
+  if (m.model_type == "llama") {
+    if (r.has("sliding_window")) r.note("sliding_window is not used by Llama models (every layer sees all keys)");
+    return;
+  }
+  if (!r.has("sliding_window")) return;
+  m.sliding_window = static_cast<int>(r.integer("sliding_window", 1, kMaxPositions));
+  if (r.has("layer_types")) {
+    const json& types = r.at("layer_types");
+    if (!types.is_array() || types.size() != static_cast<std::size_t>(m.n_layers))
+      r.refuse("layer_types", "must list one type per layer (" + std::to_string(m.n_layers) + ")");
+    for (std::size_t l = 0; l < types.size(); ++l) {
+      if (types[l] == "sliding_attention")
+        m.windowed_layers[l] = true;
+      else if (types[l] != "full_attention")
+        r.fail("layer_types[" + std::to_string(l) + "] = " + detail::describe_json(types[l]) +
+               " is not \"full_attention\" or \"sliding_attention\"");
+    }
+    return;
+  }
+  long long first = 0;
+  if (qwen) first = r.integer_or("max_window_layers", 0, kMaxLayers, 28, "28, Qwen2's default: layers from 28 on use the window");
+  for (long long l = first; l < m.n_layers; ++l) m.windowed_layers[static_cast<std::size_t>(l)] = true;
+}
+
+void read_llama(const ConfigReader& r, ModelConfig& m) {
   m.family = Family::Llama;
-  m.d_model = static_cast<int>(int_key(c, "hidden_size", 1, kMaxWidth));
-  m.n_heads = static_cast<int>(int_key(c, "num_attention_heads", 1, kMaxHeads));
-  m.n_kv_heads = static_cast<int>(int_key(c, "num_key_value_heads", 1, kMaxHeads, m.n_heads));
-  m.n_layers = static_cast<int>(int_key(c, "num_hidden_layers", 1, kMaxLayers));
-  m.d_ff = static_cast<int>(int_key(c, "intermediate_size", 1, kMaxFf));
-  m.max_positions = static_cast<int>(int_key(c, "max_position_embeddings", 1, kMaxPositions, 2048));
-  m.norm_eps = number_key(c, "rms_norm_eps", 1e-6);
-  const std::string act = string_key(c, "hidden_act", "silu");
-  if (act != "silu") fail("hidden_act \"" + act + "\" is not supported for " + m.model_type + " (silu)");
+  m.d_model = static_cast<int>(r.integer("hidden_size", 1, kMaxWidth));
+  m.n_heads = static_cast<int>(r.integer("num_attention_heads", 1, kMaxHeads));
+  m.n_kv_heads = static_cast<int>(
+      r.integer_or("num_key_value_heads", 1, kMaxHeads, m.n_heads, "one key/value head per query head"));
+  m.n_layers = static_cast<int>(r.integer("num_hidden_layers", 1, kMaxLayers));
+  m.d_ff = static_cast<int>(r.integer("intermediate_size", 1, kMaxFf));
+  m.max_positions = static_cast<int>(r.integer_or("max_position_embeddings", 1, kMaxPositions, 2048, "2048 positions"));
+  m.norm_eps = r.positive_or("rms_norm_eps", 1e-6, "1e-06, the default of transformers' Llama, Mistral and Qwen2");
+  const std::string act = r.string_or("hidden_act", "silu", "silu, the family's default");
+  if (act != "silu") r.refuse("hidden_act", "is not supported for " + m.model_type + " (silu is)");
   m.activation = Activation::SiluGated;
   m.norm = NormKind::RmsNorm;
   m.pre_norm = true;
   m.causal = true;
-  const bool attention_bias = bool_key(c, "attention_bias", false);
-  m.qkv_bias = m.model_type == "qwen2" || attention_bias;
-  m.o_bias = attention_bias;
-  m.tied_embeddings = bool_key(c, "tie_word_embeddings", false);
+  if (m.model_type == "qwen2") {
+    // Qwen2 always has q/k/v biases and no output bias; it reads no attention_bias.
+    m.qkv_bias = true;
+    if (r.has("attention_bias")) r.note("attention_bias is not read by Qwen2 (its q, k and v always have biases, o none)");
+  } else {
+    m.qkv_bias = m.o_bias = r.boolean_or("attention_bias", false);
+  }
+  if (m.model_type == "llama")
+    m.mlp_bias = r.boolean_or("mlp_bias", false);
+  else if (r.boolean_or("mlp_bias", false))
+    r.refuse("mlp_bias", "is not read by " + m.model_type + ", whose MLP has no biases");
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false, "false: lm_head.weight is its own tensor");
+  if (r.has("pretraining_tp") && r.integer("pretraining_tp", 1, 1024) > 1)
+    r.note("pretraining_tp only splits the products into slices; the sums are the same");
   m.prefix_hint = "model.";
-  if (c.contains("head_dim") && !c["head_dim"].is_null())
-    m.head_dim = static_cast<int>(int_key(c, "head_dim", 2, kMaxWidth));
+  if (r.has("head_dim")) m.head_dim = static_cast<int>(r.integer("head_dim", 2, kMaxWidth));
   m.rope = true;
-  m.rope_theta = number_key(c, "rope_theta", 10000);
-  // Qwen2 writes a sliding_window it does not use unless use_sliding_window.
-  const bool window_on = m.model_type == "mistral" || bool_key(c, "use_sliding_window", false);
-  if (window_on && c.contains("sliding_window") && !c["sliding_window"].is_null())
-    m.sliding_window = static_cast<int>(int_key(c, "sliding_window", 1, kMaxPositions));
+  read_windows(r, m);
 }
 
 }  // namespace
@@ -141,43 +168,57 @@ std::string ModelConfig::family_name() const {
   return "?";
 }
 
+double ModelConfig::score_divisor(int layer) const {
+  double d = scale_by_sqrt_head_dim ? std::sqrt(static_cast<double>(head_dim)) : 1.0;
+  if (scale_by_layer) d *= layer + 1;
+  return d / (rope_attention_factor * rope_attention_factor);
+}
+
+int ModelConfig::window_at(int layer) const {
+  if (!sliding_window || layer < 0 || layer >= static_cast<int>(windowed_layers.size())) return 0;
+  return windowed_layers[static_cast<std::size_t>(layer)] ? *sliding_window : 0;
+}
+
 ModelConfig parse_model_config(const std::string& json_text) {
-  json c;
-  try {
-    c = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    fail(std::string("not valid JSON (") + e.what() + ")");
-  }
-  if (!c.is_object()) fail("not a JSON object");
+  const json c = detail::parse_bounded_json(json_text, "config.json", detail::kSmallFileBounds);
+  if (!c.is_object()) throw ModelError("config.json: not a JSON object");
   ModelConfig m;
-  m.model_type = string_key(c, "model_type", "");
-  if (m.model_type.empty()) fail("\"model_type\" is missing, so the model family is unknown");
+  const ConfigReader r(c, "", m.notes);
+  m.model_type = r.string_or("model_type", "");
+  if (m.model_type.empty()) r.fail("\"model_type\" is missing, so the model family is unknown");
   if (m.model_type == "gpt2" || m.model_type == "distilgpt2")
-    read_gpt2(c, m);
+    read_gpt2(r, m);
   else if (m.model_type == "bert")
-    read_bert(c, m);
+    read_bert(r, m);
   else if (m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2")
-    read_llama(c, m);
+    read_llama(r, m);
   else
-    fail("model_type \"" + m.model_type +
-         "\" is not supported (gpt2, distilgpt2, bert, llama, mistral, qwen2 are)");
-  m.vocab = static_cast<int>(int_key(c, "vocab_size", 1, kMaxVocab));
-  m.torch_dtype = string_key(c, "torch_dtype", string_key(c, "dtype", ""));
+    r.refuse("model_type", "is not supported (gpt2, distilgpt2, bert, llama, mistral, qwen2 are)");
+  refuse_foreign_keys(r);
+  m.vocab = static_cast<int>(r.integer("vocab_size", 1, kMaxVocab));
+  m.torch_dtype = r.string_or("torch_dtype", r.string_or("dtype", ""));
   if (m.n_kv_heads == 0) m.n_kv_heads = m.n_heads;
   if (m.head_dim == 0) {
     if (m.d_model % m.n_heads != 0)
-      fail("the hidden size " + std::to_string(m.d_model) + " is not divisible by the " + std::to_string(m.n_heads) +
-           " heads");
+      r.fail("the hidden size " + std::to_string(m.d_model) + " is not divisible by the " + std::to_string(m.n_heads) +
+             " heads");
     m.head_dim = m.d_model / m.n_heads;
   }
   if (m.n_heads % m.n_kv_heads != 0)
-    fail("num_key_value_heads = " + std::to_string(m.n_kv_heads) + " does not divide the " + std::to_string(m.n_heads) +
-         " attention heads");
+    r.fail("num_key_value_heads = " + std::to_string(m.n_kv_heads) + " does not divide the " + std::to_string(m.n_heads) +
+           " attention heads");
   if (static_cast<long long>(m.n_heads) * m.head_dim > kMaxWidth)
-    fail("heads x head_dim = " + std::to_string(static_cast<long long>(m.n_heads) * m.head_dim) + " is absurd");
+    r.fail("heads x head_dim = " + std::to_string(static_cast<long long>(m.n_heads) * m.head_dim) + " is absurd");
   if (m.rope) {
-    if (m.head_dim % 2 != 0) fail("head_dim " + std::to_string(m.head_dim) + " is odd, so RoPE cannot pair it");
-    m.rope_inv_freq = detail::rope_inverse_frequencies(c, m.head_dim, m.rope_theta);
+    if (m.head_dim % 2 != 0) r.fail("head_dim " + std::to_string(m.head_dim) + " is odd, so RoPE cannot pair it");
+    const detail::RopeSettings rope = detail::read_rope(c, m.head_dim, m.max_positions, m.notes);
+    m.rope_type = rope.type;
+    m.rope_theta = rope.theta;
+    m.rope_inv_freq = rope.inv_freq;
+    m.rope_attention_factor = rope.attention_factor;
+  } else {
+    for (const char* key : {"rope_theta", "rope_scaling", "rope_parameters"})
+      if (r.has(key)) r.refuse(key, m.family_name() + " has learned positions, not RoPE");
   }
   return m;
 }

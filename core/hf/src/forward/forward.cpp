@@ -1,6 +1,7 @@
 #include "attn/hf/forward.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "attn/hf/model_error.hpp"
 #include "attn/parallel.hpp"
@@ -16,7 +17,7 @@ using detail::RowX;
 
 void check_inputs(const ModelConfig& c, const std::vector<int>& ids, const ForwardOptions& o) {
   if (ids.empty()) throw ModelError("no tokens to run the model on");
-  if (c.family != Family::Llama && static_cast<long long>(ids.size()) > c.max_positions)
+  if (static_cast<long long>(ids.size()) > c.max_positions)
     throw ModelError(std::to_string(ids.size()) + " tokens, but this " + c.family_name() + " model has positions for " +
                      std::to_string(c.max_positions));
   for (std::size_t i = 0; i < ids.size(); ++i)
@@ -57,7 +58,7 @@ template <class S>
 MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S>& x, int threads) {
   MatX<S> up = detail::affine<S>(x, w.w_up, w.b_up, threads);
   if (c.activation == Activation::SiluGated) {
-    MatX<S> gate = detail::affine<S>(x, w.w_gate, RowX<S>(), threads);
+    MatX<S> gate = detail::affine<S>(x, w.w_gate, w.b_gate, threads);
     detail::activate(gate, c.activation);
     up = gate.cwiseProduct(up);
   } else {
@@ -77,8 +78,9 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
   ForwardResult<S> r;
   r.ids = ids;
   MatX<S> h = embed<S>(ck, e, ids);
+  if (!h.allFinite())
+    throw ModelError("the embeddings of this text are not finite numbers: the embedding table holds NaN or infinity");
   r.embeddings = h;
-  const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.sliding_window.value_or(0)};
   for (int l = 0; l < c.n_layers; ++l) {
     const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;
@@ -91,6 +93,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
       detail::apply_rope_half<S>(q, c.n_heads, c.head_dim, c.rope_inv_freq);
       detail::apply_rope_half<S>(k, c.n_kv_heads, c.head_dim, c.rope_inv_freq);
     }
+    const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.window_at(l), c.score_divisor(l)};
     std::vector<bool> off(static_cast<std::size_t>(c.n_heads), false);
     for (const auto& hr : o.heads_off)
       if (hr.layer == l) off[static_cast<std::size_t>(hr.head)] = true;
@@ -110,8 +113,14 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
       rec.attn_output = attn_out;
       rec.output = h;
     }
+    // A weight of NaN or infinity (or a product past float's range) would
+    // reach every later number and show as blank heads and "nan%".
+    if (!h.allFinite())
+      throw ModelError("layer " + std::to_string(l) + " gives numbers that are not finite: its weights hold NaN or "
+                       "infinity, or its products overflow " + (sizeof(S) == 4 ? "float32" : "float64"));
     r.layers.push_back(std::move(rec));
     w.release();  // the layer's weights leave memory (the file keeps them)
+    ck.check_unchanged();
     if (o.progress && !o.progress(l + 1)) {
       r.cancelled = true;
       return r;
@@ -122,8 +131,18 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
     const RowX<S> b = e.final_norm_b.info ? detail::load_vector<S>(e.final_norm_b) : RowX<S>();
     h = norm<S>(c, h, detail::load_vector<S>(e.final_norm_w), b);
   }
+  if (!h.allFinite()) throw ModelError("the final norm gives numbers that are not finite: its weights hold NaN or infinity");
+  ck.check_unchanged();
   r.final = std::move(h);
   return r;
+}
+
+void check_tensors(const Checkpoint& ck) {
+  detail::embedding_tensors(ck);
+  // Each layer's tensors found, typed and shaped as the config implies;
+  // F32 weights are served from the mapping, so this reads little of them.
+  for (int l = 0; l < ck.config().n_layers; ++l) detail::load_layer<float>(ck, l).release();
+  ck.check_unchanged();
 }
 
 template <class S>
@@ -146,6 +165,10 @@ std::vector<S> logits_at(const Checkpoint& ck, const ForwardResult<S>& r, int po
       logits[static_cast<std::size_t>(v)] = row.dot(hidden);
     }
   });
+  ck.check_unchanged();
+  for (S l : logits)
+    if (!std::isfinite(static_cast<double>(l)))
+      throw ModelError("the next-token scores are not finite: the output head's weights hold NaN or infinity");
   return logits;
 }
 

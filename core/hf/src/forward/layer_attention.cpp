@@ -60,7 +60,8 @@ MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& 
                              int threads) {
   const int n = static_cast<int>(q.rows()), hd = shape.head_dim;
   const int group = shape.heads / shape.kv_heads;
-  const S scale = static_cast<S>(1.0 / std::sqrt(static_cast<double>(hd)));
+  const double divisor = shape.divisor > 0 ? shape.divisor : std::sqrt(static_cast<double>(hd));
+  const S scale = static_cast<S>(1.0 / divisor);
   MatX<S> concat(n, shape.heads * hd);
   if (keep) {
     weights.assign(static_cast<std::size_t>(shape.heads), AttentionMap<S>());

@@ -11,7 +11,8 @@ namespace attn::hf::detail {
 struct AttentionShape {
   int heads = 0, kv_heads = 0, head_dim = 0;
   bool causal = true;
-  int window = 0;  // keys each query sees, itself included; 0 = all
+  int window = 0;       // keys each query sees, itself included; 0 = all
+  double divisor = 0;   // what each score q.k is divided by; 0 = sqrt(head_dim)
 };
 
 // q: (n, heads * hd), k and v: (n, kv_heads * hd). Fills `weights` [head]

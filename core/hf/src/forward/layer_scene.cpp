@@ -65,11 +65,20 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
     rows.setZero();
     off_note += (off_note.empty() ? "" : ", ") + std::to_string(off.head);
   }
-  s.scale = ScaleMode::SqrtDk;
+  // The scene divides as the model does: by sqrt(d_k) as usual, or by the
+  // config's own divisor (GPT-2's per-layer or unscaled scores, YaRN's
+  // attention factor) as a temperature.
+  const double divisor = c.score_divisor(layer);
+  if (std::abs(divisor - std::sqrt(static_cast<double>(hd))) > 1e-12 * divisor) {
+    s.scale = divisor == 1.0 ? ScaleMode::None : ScaleMode::Temperature;
+    s.temperature = divisor;
+  } else {
+    s.scale = ScaleMode::SqrtDk;
+  }
   if (c.causal) s.mask = MaskKind::Causal;
-  if (c.sliding_window && *c.sliding_window < n) {
+  if (const int window = c.window_at(layer); window > 0 && window < n) {
     s.mask = MaskKind::SlidingWindow;
-    s.window = *c.sliding_window;
+    s.window = window;
   }
   if (c.rope) {
     s.rope.on = true;

@@ -88,10 +88,9 @@ void load_llama(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   linear(ck, p + "self_attn.v_proj", d, kv, c.qkv_bias, w.w_v, w.b_v, w.sources);
   linear(ck, p + "self_attn.o_proj", q, d, c.o_bias, w.w_o, w.b_o, w.sources);
   w.norm2_w = load_vector<S>(ck.tensor(p + "post_attention_layernorm.weight", {d}));
-  RowX<S> unused;
-  linear(ck, p + "mlp.gate_proj", d, ff, false, w.w_gate, unused, w.sources);
-  linear(ck, p + "mlp.up_proj", d, ff, false, w.w_up, unused, w.sources);
-  linear(ck, p + "mlp.down_proj", ff, d, false, w.w_down, unused, w.sources);
+  linear(ck, p + "mlp.gate_proj", d, ff, c.mlp_bias, w.w_gate, w.b_gate, w.sources);
+  linear(ck, p + "mlp.up_proj", d, ff, c.mlp_bias, w.w_up, w.b_up, w.sources);
+  linear(ck, p + "mlp.down_proj", ff, d, c.mlp_bias, w.w_down, w.b_down, w.sources);
 }
 
 }  // namespace

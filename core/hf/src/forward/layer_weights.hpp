@@ -15,7 +15,7 @@ struct LayerWeights {
   RowX<S> b_o;
   RowX<S> norm2_w, norm2_b;  // before the MLP (pre-norm) or after it (BERT)
   Weight<S> w_up, w_gate, w_down;  // w_gate only for SwiGLU
-  RowX<S> b_up, b_down;
+  RowX<S> b_up, b_gate, b_down;  // b_gate only for Llama's mlp_bias
   std::vector<TensorRef> sources;  // every tensor read, to release once the layer is done
   void release() const {
     for (const TensorRef& t : sources) t.file->release(*t.info);

@@ -12,6 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/hf/model_error.hpp"
+#include "attn/io/excerpt.hpp"
+#include "json/bounded_json.hpp"
+#include "safetensors/mapping_guard.hpp"
 
 namespace attn::hf {
 
@@ -45,12 +48,16 @@ std::int64_t TensorInfo::elements() const {
 
 std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::filesystem::path& path) {
   const std::string what = path.filename().string();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(path.string(), std::string("cannot open: ") + std::strerror(errno));
+  // O_NONBLOCK: a FIFO put in a shard's place would block a plain open
+  // until some writer came, forever; it is refused as not a regular file.
   struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    fail(path.string(), "not a regular file (a pipe, device or folder cannot hold weights)");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) fail(path.string(), std::string("cannot open: ") + std::strerror(errno));
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(path.string(), "not a regular file");
+    fail(path.string(), "not a regular file (a pipe, device or folder cannot hold weights)");
   }
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size < 8) {
@@ -58,13 +65,19 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::filesyst
     fail(what, "truncated: " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
   }
   void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);  // the mapping keeps the file
-  if (map == MAP_FAILED) fail(path.string(), std::string("cannot map: ") + std::strerror(errno));
+  if (map == MAP_FAILED) {
+    ::close(fd);
+    fail(path.string(), std::string("cannot map: ") + std::strerror(errno));
+  }
   std::shared_ptr<SafetensorsFile> f(new SafetensorsFile);
   f->what_ = what;
   f->base_ = static_cast<const unsigned char*>(map);
   f->size_ = size;
   f->mapped_ = true;
+  // Kept open to see whether the file changes under the mapping (see changed()).
+  f->fd_ = fd;
+  f->opened_mtime_ns_ = static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec;
+  f->guard_slot_ = detail::guard_mapping(map, size);
   f->parse_header();
   return f;
 }
@@ -81,7 +94,23 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::view(const unsigned char
 }
 
 SafetensorsFile::~SafetensorsFile() {
-  if (mapped_) ::munmap(const_cast<unsigned char*>(base_), size_);
+  if (!mapped_) return;
+  detail::unguard_mapping(guard_slot_);
+  ::munmap(const_cast<unsigned char*>(base_), size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string SafetensorsFile::changed() const {
+  if (!mapped_) return {};
+  if (detail::mapping_damaged(guard_slot_)) return what_ + " was cut short on disk while it was open";
+  struct stat st {};
+  if (fd_ < 0 || ::fstat(fd_, &st) != 0) return {};
+  const long long mtime = static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec;
+  if (static_cast<std::size_t>(st.st_size) != size_)
+    return what_ + " changed size on disk while it was open (" + std::to_string(size_) + " bytes, now " +
+           std::to_string(st.st_size) + ")";
+  if (mtime != opened_mtime_ns_) return what_ + " was rewritten on disk while it was open";
+  return {};
 }
 
 void SafetensorsFile::parse_header() {
@@ -95,17 +124,14 @@ void SafetensorsFile::parse_header() {
   data_ = base_ + 8 + header_len;
   data_size_ = size_ - 8 - static_cast<std::size_t>(header_len);
 
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(base_ + 8, base_ + 8 + header_len);
-  } catch (const nlohmann::json::parse_error& e) {
-    fail(what_, std::string("the header is not valid JSON (") + e.what() + ")");
-  }
+  const nlohmann::json header = detail::parse_bounded_json(
+      std::string_view(reinterpret_cast<const char*>(base_ + 8), static_cast<std::size_t>(header_len)),
+      what_ + ": the header", detail::kSmallFileBounds);
   if (!header.is_object()) fail(what_, "the header is not a JSON object");
 
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") continue;
-    const std::string where = "tensor \"" + name + "\"";
+    const std::string where = "tensor " + io::quoted_excerpt(name);
     if (!entry.is_object()) fail(what_, where + " is not an object");
     const auto dt = entry.find("dtype");
     const auto sh = entry.find("shape");
@@ -120,7 +146,7 @@ void SafetensorsFile::parse_header() {
     t.dtype_name = dt->get<std::string>();
     t.dtype = parse_dtype(t.dtype_name);
     const std::size_t elem = any_dtype_bytes(t.dtype_name);
-    if (elem == 0) fail(what_, where + " has unknown dtype \"" + t.dtype_name + "\"");
+    if (elem == 0) fail(what_, where + " has unknown dtype " + io::quoted_excerpt(t.dtype_name));
     const std::uint64_t b = (*off)[0].get<std::uint64_t>(), e = (*off)[1].get<std::uint64_t>();
     if (b > e) fail(what_, where + " has data_offsets that end before they begin");
     if (e > data_size_)
@@ -156,11 +182,11 @@ void SafetensorsFile::parse_header() {
   for (std::size_t i : order) {
     const TensorInfo& t = tensors_[i];
     if (t.begin < at)
-      fail(what_, "tensors \"" + previous->name + "\" and \"" + t.name + "\" overlap (bytes " +
+      fail(what_, "tensors " + io::quoted_excerpt(previous->name) + " and " + io::quoted_excerpt(t.name) + " overlap (bytes " +
                       std::to_string(t.begin) + " to " + std::to_string(at) + ")");
     if (t.begin > at)
-      fail(what_, "a gap of " + std::to_string(t.begin - at) + " bytes before tensor \"" + t.name +
-                      "\" that no tensor covers");
+      fail(what_, "a gap of " + std::to_string(t.begin - at) + " bytes before tensor " + io::quoted_excerpt(t.name) +
+                      " that no tensor covers");
     at = t.end;
     previous = &t;
   }

@@ -1,18 +1,14 @@
 #include "tokenizer/json_fields.hpp"
 
+#include "json/bounded_json.hpp"
+
 #include <limits>
 #include <stdexcept>
 
 namespace attn::hf::tokenizer_detail {
 
 Json parse_json(std::string_view text, const std::string& file) {
-  try {
-    return Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    throw std::runtime_error(file + ": not valid JSON at byte " + std::to_string(e.byte));
-  } catch (const Json::exception& e) {
-    throw std::runtime_error(file + ": not valid JSON (" + e.what() + ")");
-  }
+  return detail::parse_bounded_json(text, file, detail::kTokenizerBounds);
 }
 
 void fail(const Where& where, const std::string& what) { throw std::runtime_error(where.name() + " " + what); }

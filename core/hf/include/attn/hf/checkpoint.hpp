@@ -3,6 +3,7 @@
 // shards named by model.safetensors.index.json. Tensors are found by name
 // across shards and read straight from the mappings.
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ class Checkpoint {
   const ModelConfig& config() const { return config_; }
   const std::filesystem::path& dir() const { return dir_; }
   std::size_t weight_bytes() const;  // all shards' sizes
+  // Throws ModelError when a weights file changed on disk since it was
+  // opened (cut short, resized, rewritten): a pass that read it is refused.
+  void check_unchanged() const;
   const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return files_; }
 
   // The tensor `name`, also tried with the family's optional prefixes
@@ -42,6 +46,7 @@ class Checkpoint {
   std::filesystem::path dir_;
   ModelConfig config_;
   std::vector<std::shared_ptr<const SafetensorsFile>> files_;
+  std::map<std::string, std::size_t> owner_;  // the index's shard (in files_) of each tensor it names
 };
 
 std::string shape_text(const std::vector<std::int64_t>& shape);

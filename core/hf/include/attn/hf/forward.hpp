@@ -71,6 +71,11 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
 
 // The next-token logits at `position` (causal families): the final hidden
 // state times the output embedding, read from the mapping row by row.
+// Every tensor the forward reads, found with its dtype and shape checked,
+// without running it: `attn model info` and opening a model refuse a folder
+// with a missing or misshapen tensor at once. Throws ModelError naming it.
+void check_tensors(const Checkpoint& ck);
+
 template <class S>
 std::vector<S> logits_at(const Checkpoint& ck, const ForwardResult<S>& r, int position);
 

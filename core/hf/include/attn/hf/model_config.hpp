@@ -22,16 +22,34 @@ struct ModelConfig {
   Activation activation = Activation::GeluTanh;
   bool causal = true;
   bool qkv_bias = false, o_bias = false;
+  bool mlp_bias = false;  // Llama's mlp_bias: gate, up and down projections
   bool tied_embeddings = true;
+  // What a score q.k is divided by: sqrt(head_dim) unless GPT-2's
+  // scale_attn_weights is false; also by (layer + 1) when GPT-2's
+  // scale_attn_by_inverse_layer_idx is true.
+  bool scale_by_sqrt_head_dim = true;
+  bool scale_by_layer = false;
   // RoPE (Llama family): one inverse frequency per rotated pair, after any
-  // rope_scaling, so the scene's rotation is exactly the model's.
+  // rescaling, so the scene's rotation is exactly the model's.
   bool rope = false;
+  std::string rope_type = "default";  // default, linear, dynamic, yarn, llama3
   double rope_theta = 10000;
   std::vector<double> rope_inv_freq;  // head_dim / 2 entries
-  std::optional<int> sliding_window;  // keys each query sees, itself included
+  double rope_attention_factor = 1;   // YaRN scales cos and sin by it, so scores by its square
+  std::optional<int> sliding_window;  // keys each query sees, itself included, in the layers that use it
+  std::vector<bool> windowed_layers;  // per layer: does it use sliding_window (Qwen2: from max_window_layers on)
   std::string prefix_hint;            // "transformer.", "bert.", "model."
   std::string torch_dtype;            // as config.json says, for `attn model info`
+  // Keys that change the math but are absent (and the default taken), and
+  // keys read that change nothing here, in words: shown by `attn model info`
+  // and the Model view.
+  std::vector<std::string> notes;
   std::string family_name() const;
+  // The divisor of layer `layer`'s scores (sqrt(head_dim), (layer + 1),
+  // 1 / YaRN's factor squared, as the config asks).
+  double score_divisor(int layer) const;
+  // Keys each query of layer `layer` sees, itself included; 0 = all.
+  int window_at(int layer) const;
 };
 
 // Reads config.json's text; throws ModelError("config.json: ...") naming the

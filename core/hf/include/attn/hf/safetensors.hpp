@@ -56,6 +56,9 @@ class SafetensorsFile {
   // memory a layer at a time instead of staying resident whole.
   void release(const TensorInfo& info) const;
   const std::string& what() const { return what_; }  // the file name, for messages
+  // Why the file on disk is no longer what is mapped (cut short, resized or
+  // rewritten by another program since it was opened), or "" when it is the same.
+  std::string changed() const;
 
  private:
   SafetensorsFile() = default;
@@ -64,6 +67,9 @@ class SafetensorsFile {
   const unsigned char* base_ = nullptr;  // the whole file
   std::size_t size_ = 0;
   bool mapped_ = false;
+  int fd_ = -1;
+  long long opened_mtime_ns_ = 0;
+  int guard_slot_ = -1;
   const unsigned char* data_ = nullptr;  // base_ + 8 + header length
   std::size_t data_size_ = 0;
   std::vector<TensorInfo> tensors_;
