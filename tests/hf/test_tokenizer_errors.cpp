@@ -138,3 +138,31 @@ TEST_CASE("load_folder names the missing or broken file") {
   CHECK(error_in() == "tokenizer.json: not valid JSON at byte 2");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a split pattern that backtracks without end is refused for the text, not run for minutes") {
+  // Each position of the text costs (?:x|x)* about 2^16 steps before `.`
+  // matches: under PCRE2's per-match limit, but 21 s in all on this machine
+  // (PCRE2's JIT, 2 cores), against the 3 s one encode() is given.
+  const std::string split =
+      R"("pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(?:x|x)*y|."}, "behavior": "Isolated", "invert": false}, )";
+  const Tokenizer t = Tokenizer::from_json(bpe_json(kVocab, split));
+  CHECK(t.encode("ab") == std::vector<int>{0, 1});  // a fine text still tokenizes
+  std::string text;
+  while (text.size() < 120000) text += std::string(16, 'x') + "z";
+  std::string message;
+  try {
+    t.encode(text);
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  CHECK(message.find("tokenizer.json: the split pattern \"(?:x|x)*y|.\" takes too long on this text") != std::string::npos);
+  // Past the per-match limit at the very first position: an error, not a token list cut short.
+  const Tokenizer deep = Tokenizer::from_json(bpe_json(kVocab, split));
+  message.clear();
+  try {
+    deep.encode(std::string(40, 'x'));
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  CHECK(message.find("needs more than PCRE2's limit of steps at byte 0") != std::string::npos);
+}

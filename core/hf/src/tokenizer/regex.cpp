@@ -2,11 +2,39 @@
 
 #include <pcre2.h>
 
+#include <chrono>
 #include <stdexcept>
 
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/unicode.hpp"
 
 namespace attn::hf::tokenizer_detail {
+
+namespace {
+
+thread_local MatchBudget* t_budget = nullptr;
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+MatchBudget::MatchBudget(double seconds) : outer_(t_budget), deadline_(now_seconds() + seconds) {
+  // A budget inside another keeps the nearer deadline.
+  if (outer_ && outer_->deadline_ < deadline_) deadline_ = outer_->deadline_;
+  t_budget = this;
+}
+
+MatchBudget::~MatchBudget() { t_budget = outer_; }
+
+void MatchBudget::check(const std::string& pattern) {
+  if (t_budget && now_seconds() > t_budget->deadline_)
+    throw std::runtime_error("tokenizer.json: the split pattern " + io::quoted_excerpt(pattern) +
+                             " takes too long on this text (the whole tokenization is given " +
+                             std::to_string(static_cast<int>(kEncodeMatchSeconds)) +
+                             " s of pattern matching); it backtracks without end on some input");
+}
 
 Regex::Regex(const std::string& pattern, const std::string& where) {
   int error = 0;
@@ -19,6 +47,7 @@ Regex::Regex(const std::string& pattern, const std::string& where) {
     throw std::runtime_error(where + ": regex \"" + pattern + "\" does not compile (PCRE2: " +
                              reinterpret_cast<const char*>(message) + " at offset " + std::to_string(offset) + ")");
   }
+  pattern_ = pattern;
   pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // faster where the JIT exists; the interpreter otherwise
   code_ = std::shared_ptr<void>(code, [](void* c) { pcre2_code_free(static_cast<pcre2_code*>(c)); });
 }
@@ -35,10 +64,15 @@ std::vector<Span> Regex::find_all(std::string_view text) const {
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   std::size_t start = 0;
   while (start <= text.size()) {
+    MatchBudget::check(pattern_);
     int rc = pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK, data.get(), context.get());
-    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)  // the JIT's stack ran out: the interpreter uses the heap
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT)  // the JIT's stack ran out: the interpreter uses the heap
       rc = pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, data.get(), context.get());
-    if (rc < 0) break;  // no match, or the match limit
+    if (rc == PCRE2_ERROR_NOMATCH) break;
+    if (rc < 0)
+      throw std::runtime_error("tokenizer.json: the split pattern " + io::quoted_excerpt(pattern_) +
+                               " needs more than PCRE2's limit of steps at byte " + std::to_string(start) +
+                               " of the text, so the text cannot be tokenized");
     const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data.get());
     const std::size_t b = ov[0];
     const std::size_t e = ov[1];

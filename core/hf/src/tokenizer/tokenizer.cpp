@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "tokenizer/byte_level_alphabet.hpp"
+#include "tokenizer/regex.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
 #include "tokenizer/unicode.hpp"
 
@@ -21,6 +22,7 @@ Tokenizer Tokenizer::from_json(std::string_view tokenizer_json_text) {
 
 std::vector<int> Tokenizer::encode(std::string_view utf8_text) const {
   const Impl& t = *impl_;
+  const MatchBudget budget(kEncodeMatchSeconds);
   const std::string text = sanitize_utf8(utf8_text);
   std::vector<int> ids;
   for (const TextSegment& raw : t.raw_tokens.split(text)) {
