@@ -4,6 +4,9 @@
 // the same bytes is no change at all.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -103,6 +106,29 @@ TEST_CASE("disk: two windows save one file: the second Save asks instead of writ
     actions::answer_save_conflict(b.s, actions::ConflictAnswer::SaveAs);
     CHECK(b.s.save_dialog);
   }
+}
+
+TEST_CASE("disk: new bytes of the same size under the old mtime (cp -p, rsync -t, tar) still make Save ask") {
+  OpenCopy b("same_size_old_mtime");
+  struct stat before {};
+  REQUIRE(::stat(b.path.c_str(), &before) == 0);
+  std::string text = read(b.path);
+  const std::size_t digit = text.find_first_of("123456789");
+  REQUIRE(digit != std::string::npos);
+  text[digit] = text[digit] == '9' ? '8' : static_cast<char>(text[digit] + 1);  // one digit, same length
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  write(b.path, text);
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};
+  REQUIRE(::utimensat(AT_FDCWD, b.path.c_str(), times, 0) == 0);  // the old mtime put back
+  struct stat after {};
+  REQUIRE(::stat(b.path.c_str(), &after) == 0);
+  REQUIRE(after.st_size == before.st_size);
+  REQUIRE(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+  b.s.doc.scenario.x(1, 0) = 4.25;
+  actions::changed(b.s);
+  actions::save_or_ask(b.s);
+  CHECK(b.s.disk.save_conflict);
+  CHECK(read(b.path) == text);  // the other program's bytes are still there
 }
 
 TEST_CASE("disk: quitting with unsaved edits, Save asks about the changed file before quitting") {

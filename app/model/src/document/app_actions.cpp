@@ -235,7 +235,7 @@ bool is_builtin_file(const AppState& s, const std::string& path) {
 bool save_own_file(AppState& s) {
   // Someone else saved the file since it was read: writing now would throw
   // their change away unseen. A file that is gone is simply written again.
-  if (compare_with_disk(s.disk.stamp, s.path) == DiskChange::Changed) {
+  if (compare_with_disk(s.disk.stamp, s.path, nullptr, /*read_bytes=*/true) == DiskChange::Changed) {
     s.disk.save_conflict = true;
     return false;
   }

@@ -28,6 +28,7 @@ DiskStamp disk_metadata(const std::string& path) {
   s.exists = true;
   s.size = static_cast<std::uint64_t>(st.st_size);
   s.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  s.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
   s.device = static_cast<std::uint64_t>(st.st_dev);
   s.inode = static_cast<std::uint64_t>(st.st_ino);
   return s;
@@ -44,12 +45,12 @@ DiskStamp disk_stamp(const std::string& path) {
   return s;
 }
 
-DiskChange compare_with_disk(const DiskStamp& known, const std::string& path, DiskStamp* now) {
+DiskChange compare_with_disk(const DiskStamp& known, const std::string& path, DiskStamp* now, bool read_bytes) {
   DiskStamp current = disk_metadata(path);
   DiskChange change = DiskChange::Same;
   if (!current.exists) {
     change = known.exists ? DiskChange::Gone : DiskChange::Same;
-  } else if (current.same_metadata(known) && known.hash != 0) {
+  } else if (!read_bytes && current.same_metadata(known) && known.hash != 0) {
     current.hash = known.hash;
   } else {
     current = disk_stamp(path);

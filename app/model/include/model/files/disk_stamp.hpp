@@ -18,11 +18,15 @@ struct DiskStamp {
   bool exists = false;
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
+  // The inode's change time: `cp -p`, `rsync -t` and `tar` put an old mtime
+  // back over new bytes, but no program can set ctime.
+  std::int64_t ctime_ns = 0;
   std::uint64_t device = 0, inode = 0;  // a save by rename gives a new inode
   std::uint64_t hash = 0;               // of the bytes; 0 with exists == false
-  // Same size, time and file: the bytes are taken to be the same (no read).
+  // Same size, times and file: the bytes are taken to be the same (no read).
   bool same_metadata(const DiskStamp& o) const {
-    return exists == o.exists && size == o.size && mtime_ns == o.mtime_ns && device == o.device && inode == o.inode;
+    return exists == o.exists && size == o.size && mtime_ns == o.mtime_ns && ctime_ns == o.ctime_ns &&
+           device == o.device && inode == o.inode;
   }
 };
 
@@ -35,8 +39,11 @@ DiskStamp disk_stamp(const std::string& path);
 
 enum class DiskChange { Same, Changed, Gone };
 // Whether the file at `path` still holds the bytes `known` recorded. `now`
-// gets the file's current stamp (hashed only when the metadata moved).
-DiskChange compare_with_disk(const DiskStamp& known, const std::string& path, DiskStamp* now = nullptr);
+// gets the file's current stamp (hashed only when the metadata moved, or
+// always with `read_bytes`: before a save writes over the file, the bytes
+// decide, whatever the metadata says).
+DiskChange compare_with_disk(const DiskStamp& known, const std::string& path, DiskStamp* now = nullptr,
+                             bool read_bytes = false);
 
 // load_scenario, and the stamp of the very bytes it parsed.
 struct StampedScenario {
