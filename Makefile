@@ -84,7 +84,7 @@ fuzz:
 	@bash scripts/install-deps.sh --fuzz
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_FUZZ=ON \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DATTNVIZ_BUILD_APP=OFF -DATTNVIZ_BUILD_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson fuzz_model fuzz_tokenizer fuzz_tokenizer_text fuzz_safetensors
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson fuzz_model fuzz_tokenizer fuzz_tokenizer_text fuzz_safetensors fuzz_deep_json
 	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # Not in `make test`: animates the built-in lesson and a four-head scene for
