@@ -3,6 +3,7 @@
 #include <mutex>
 #include <queue>
 
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/model.hpp"
 #include "tokenizer/unicode.hpp"
 
@@ -60,7 +61,7 @@ class Bpe final : public Model {
       merges_.insert_or_assign(pair_key(ia, ib), Merge{static_cast<int>(rank), merged});  // a repeat: the last wins, as in HF
     }
     if (!options_.unk_token.empty() && !vocab_.count(options_.unk_token))
-      fail(where, "unk_token \"" + options_.unk_token + "\" is not in the vocabulary");
+      fail(where, "unk_token " + io::quoted_excerpt(options_.unk_token) + " is not in the vocabulary");
   }
 
   void tokenize(std::string_view piece, std::vector<int>& out) const override {
@@ -89,7 +90,7 @@ class Bpe final : public Model {
  private:
   int lookup(const std::string& token, const Where& where, const char* verb) const {
     auto it = vocab_.find(token);
-    if (it == vocab_.end()) fail(where, std::string(verb) + " \"" + token + "\", which is not in the vocabulary");
+    if (it == vocab_.end()) fail(where, std::string(verb) + " " + io::quoted_excerpt(token) + ", which is not in the vocabulary");
     return it->second;
   }
 

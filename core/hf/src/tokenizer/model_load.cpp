@@ -1,4 +1,5 @@
 // Reads tokenizer.json's "model" object into a BPE or WordPiece model.
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/model.hpp"
 
 namespace attn::hf::tokenizer_detail {
@@ -27,7 +28,7 @@ std::vector<std::pair<std::string, std::string>> read_merges(const Json& model, 
     if (m.is_string()) {
       const std::string& s = m.get_ref<const std::string&>();
       const auto space = s.find(' ');
-      if (space == std::string::npos) fail(w.index(i), "\"" + s + "\" is not two tokens separated by a space");
+      if (space == std::string::npos) fail(w.index(i), io::quoted_excerpt(s) + " is not two tokens separated by a space");
       out.emplace_back(s.substr(0, space), s.substr(space + 1));
     } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
       out.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
@@ -66,7 +67,7 @@ std::unique_ptr<Model> make_model(const Json& config, const Where& where) {
                           opt_string(config, where, "continuing_subword_prefix", "##"),
                           static_cast<std::size_t>(to_id(max, where.at("max_input_chars_per_word"))), where);
   }
-  fail(where.at("type"), "\"" + type + "\" is not supported (BPE and WordPiece are)");
+  fail(where.at("type"), io::quoted_excerpt(type) + " is not supported (BPE and WordPiece are)");
 }
 
 }  // namespace attn::hf::tokenizer_detail

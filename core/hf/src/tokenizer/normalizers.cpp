@@ -1,3 +1,4 @@
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/normalizers.hpp"
 
 #include <utility>
@@ -132,7 +133,7 @@ Normalizer make_normalizer(const Json& config, const Where& where) {
     return bert(opt_bool(config, where, "clean_text", true), opt_bool(config, where, "handle_chinese_chars", true),
                 opt_bool(config, where, "strip_accents", lower), lower);  // null strip_accents follows lowercase
   }
-  fail(where.at("type"), "\"" + type + "\" is not a supported normalizer");
+  fail(where.at("type"), io::quoted_excerpt(type) + " is not a supported normalizer");
 }
 
 }  // namespace attn::hf::tokenizer_detail

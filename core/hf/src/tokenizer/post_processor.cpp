@@ -1,3 +1,4 @@
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/post_processor.hpp"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ Template template_from_json(const Json& config, const Where& where) {
   if (!specials.is_object()) fail(where.at("special_tokens"), "must be an object");
   const Where sw = where.at("special_tokens");
   auto special_ids = [&](const std::string& name, Template& out, const Where& w) {
-    if (!specials.contains(name)) fail(w, "names \"" + name + "\", which is not in special_tokens");
+    if (!specials.contains(name)) fail(w, "names " + io::quoted_excerpt(name) + ", which is not in special_tokens");
     const Json& ids = need_array(specials.at(name), sw.at(name), "ids");
     for (std::size_t i = 0; i < ids.size(); ++i) out.push_back(to_id(ids[i], sw.at(name).at("ids").index(i)));
   };
@@ -58,7 +59,7 @@ void read_steps(const Json& config, const Where& where, std::vector<Template>& s
   } else if (type == "BertProcessing" || type == "RobertaProcessing") {
     steps.push_back({pair_id(config, where, "cls"), -1, pair_id(config, where, "sep")});
   } else if (type != "ByteLevel") {
-    fail(where.at("type"), "\"" + type + "\" is not a supported post-processor");
+    fail(where.at("type"), io::quoted_excerpt(type) + " is not a supported post-processor");
   }
 }
 

@@ -1,3 +1,4 @@
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/pre_tokenizers.hpp"
 
 #include <algorithm>
@@ -75,7 +76,7 @@ SplitBehavior parse_behavior(const std::string& name, const Where& where) {
   if (name == "MergedWithPrevious") return SplitBehavior::MergedWithPrevious;
   if (name == "MergedWithNext") return SplitBehavior::MergedWithNext;
   if (name == "Contiguous") return SplitBehavior::Contiguous;
-  fail(where, "\"" + name + "\" is not a split behavior (Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous)");
+  fail(where, io::quoted_excerpt(name) + " is not a split behavior (Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous)");
 }
 
 template <typename Pred>
@@ -117,7 +118,7 @@ PreTokenizer metaspace(const Json& config, const Where& where) {
   std::string scheme = opt_bool(config, where, "add_prefix_space", true) ? "always" : "never";
   scheme = opt_string(config, where, "prepend_scheme", scheme);
   if (scheme != "first" && scheme != "always" && scheme != "never")
-    fail(where.at("prepend_scheme"), "\"" + scheme + "\" is not first, always or never");
+    fail(where.at("prepend_scheme"), io::quoted_excerpt(scheme) + " is not first, always or never");
   const bool split = opt_bool(config, where, "split", true);
   std::size_t k = 0;
   const char32_t rep_char = next_code_point(replacement, k);
@@ -208,7 +209,7 @@ PreTokenizer make_pre_tokenizer(const Json& config, const Where& where, PreToken
     const bool individual = opt_bool(config, where, "individual_digits", false);
     return char_split(is_numeric, individual ? SplitBehavior::Isolated : SplitBehavior::Contiguous);
   }
-  fail(where.at("type"), "\"" + type + "\" is not a supported pre-tokenizer");
+  fail(where.at("type"), io::quoted_excerpt(type) + " is not a supported pre-tokenizer");
 }
 
 }  // namespace attn::hf::tokenizer_detail

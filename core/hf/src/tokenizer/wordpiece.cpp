@@ -1,3 +1,4 @@
+#include "attn/io/excerpt.hpp"
 #include "tokenizer/model.hpp"
 #include "tokenizer/unicode.hpp"
 
@@ -59,7 +60,7 @@ class WordPiece final : public Model {
 std::unique_ptr<Model> make_wordpiece(Vocab vocab, const std::string& unk_token, const std::string& prefix,
                                       std::size_t max_chars, const Where& where) {
   auto it = vocab.find(unk_token);
-  if (it == vocab.end()) fail(where.at("unk_token"), "\"" + unk_token + "\" is not in the vocabulary");
+  if (it == vocab.end()) fail(where.at("unk_token"), io::quoted_excerpt(unk_token) + " is not in the vocabulary");
   const int unk_id = it->second;
   return std::make_unique<WordPiece>(std::move(vocab), unk_id, prefix, max_chars);
 }
