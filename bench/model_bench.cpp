@@ -9,7 +9,11 @@
 //    the overview needs before it draws);
 //  - peak resident memory against 1.5 x the checkpoint + 300 MB;
 //  - Llama BF16 at 128 tokens: time, and the most anonymous memory (RssAnon,
-//    not the mapped file's pages) seen after any layer, against 1 GB.
+//    not the mapped file's pages) seen after any layer, against 1 GB;
+//  - float32 against float64 at 1024 tokens, GPT-2 and a small Llama shape:
+//    the largest weight difference and where (the Model view states this
+//    figure for the model it has open; random weights give flatter
+//    attention than trained ones, so these figures are a floor).
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +28,7 @@
 
 #include "attn/hf/checkpoint.hpp"
 #include "attn/hf/forward.hpp"
+#include "attn/hf/precision_gap.hpp"
 #include "best_blas.hpp"
 #include "peak_memory.hpp"
 #include "python_session.hpp"
@@ -130,6 +135,18 @@ void llama_rows(const fs::path& dir, int threads) {
   (void)r;
 }
 
+void precision_row(const fs::path& dir, const char* what, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  const auto ids = some_ids(1024, ck->config().vocab);
+  const auto f32 = attn::hf::run_forward<float>(*ck, ids, o);
+  const double t0 = now_ms();
+  const attn::hf::PrecisionGap gap = attn::hf::float_precision_gap(*ck, f32, {}, attn::hf::AblationMode::Zero);
+  std::printf("| %s | %.2e | layer %d head %d, query %d key %d | %.0f ms |\n", what, gap.max_abs, gap.layer, gap.head,
+              gap.query, gap.key, now_ms() - t0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,6 +169,12 @@ int main(int argc, char** argv) {
   }
   std::printf("| forward | threads | attnviz | PyTorch | ratio |\n|---|---|---|---|---|\n");
   for (std::size_t i = 0; i < opt.threads.size(); ++i) gpt2_rows(scratch / "gpt2", opt.threads[i], opt);
+  if (!fs::exists(scratch / "llama_small" / "model.safetensors"))
+    bench::write_llama_checkpoint(scratch / "llama_small", 4, 512, 8, 2, 1408, 32000);
+  std::printf("\nfloat32 against float64 at 1024 tokens (attention weights, random weights):\n\n"
+              "| model | largest difference | where | float64 check |\n|---|---|---|---|\n");
+  precision_row(scratch / "gpt2", "GPT-2 small shape", opt.threads.front());
+  precision_row(scratch / "llama_small", "Llama shape, 4 layers, d 512, BF16", opt.threads.front());
   if (opt.skip_llama) return 0;
   if (!fs::exists(scratch / "llama" / "model.safetensors")) {
     std::printf("writing a ~2 GB Llama-shaped BF16 checkpoint...\n");

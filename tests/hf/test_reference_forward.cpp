@@ -5,9 +5,9 @@
 // weights, head outputs, attention output and output, the final hidden
 // state, the next-token logits, and both ways of switching heads off. Held
 // to 1e-9 (absolute, values of order 1); a failure names the worst element.
-// The float32 path (what the Model view draws) is held to the agreement the
-// screen states, kFloatWeightsAgreement, on its weights and on its
-// next-token probabilities.
+// The float32 path (what the Model view draws) is held to
+// kFloatWeightsAgreement on its weights and on its next-token probabilities
+// (on these tiny models; the view states the gap it measures on real ones).
 #include <doctest/doctest.h>
 
 #include <algorithm>

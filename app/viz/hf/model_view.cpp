@@ -38,7 +38,7 @@ void folder_controls(const ModelSession& session, AppState& state, const ThemePa
     ImGui::PopStyleColor();
     probe_item(probe, "model_family");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    wrapped_text(ModelSession::precision_line());
+    wrapped_text(session.precision_line());
     ImGui::PopStyleColor();
     probe_item(probe, "model_precision");
   }

@@ -4,6 +4,7 @@
 // change the predictions, and a head's layer comes back as a scene to show.
 #include <doctest/doctest.h>
 
+#include "attn/explain.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/hf/model_folder.hpp"
 #include "model/hf/model_session.hpp"
@@ -24,6 +25,17 @@ std::optional<model::PendingAction> settle(model::ModelSession& s, model::ModelU
 }
 
 }  // namespace
+
+TEST_CASE("the precision line states what was measured, never an unmeasured bound") {
+  attn::hf::PrecisionGap gap;
+  gap.max_abs = 2.345e-4;
+  gap.layer = 11;
+  gap.head = 3;
+  const std::string measured = model::precision_text(gap, false);
+  CHECK(measured.find("within 0.000235 of float64 (measured; the largest at layer 11, head 3)") != std::string::npos);
+  CHECK(model::precision_text(std::nullopt, true).find("measuring how far it is from float64") != std::string::npos);
+  CHECK(model::precision_text(std::nullopt, false).find("within") == std::string::npos);
+}
 
 TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails, predictions") {
   model::ModelSession s;
@@ -52,6 +64,12 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
   for (const model::TokenPrediction& p : s.before()->predictions) total += p.probability;
   CHECK(total <= 1 + 1e-9);
   CHECK(s.after() == nullptr);
+  // The float32 pass measured against float64 on this text, and said so.
+  REQUIRE(s.precision().gap().has_value());
+  CHECK(s.precision().gap()->max_abs > 0);
+  CHECK(s.precision().gap()->max_abs < 1e-5);
+  CHECK(s.precision_line().find("within " + attn::format_number(s.precision().gap()->max_abs, 3) + " of float64 (measured") !=
+        std::string::npos);
 
   // A head switched off: a second pass, other predictions.
   ui.heads_off = {{0, 1}, {1, 2}};

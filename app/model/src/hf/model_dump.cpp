@@ -35,6 +35,9 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   nlohmann::json off = nlohmann::json::array();
   for (const attn::hf::HeadRef& h : ui.heads_off) off.push_back({h.layer, h.head});
   j["heads_off"] = off;
+  j["precision_line"] = precision_line();
+  if (const auto& gap = precision_.gap())
+    j["float_gap"] = {{"max_abs", gap->max_abs}, {"layer", gap->layer}, {"head", gap->head}};
   j["measure"] = measure_name(ui.measure);
   j["sorted"] = ui.sort_by_measure;
   j["show_after"] = ui.show_after;

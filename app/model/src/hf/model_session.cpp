@@ -82,6 +82,7 @@ void ModelSession::set_wake(const std::function<void()>& wake) {
   after_runner_.set_wake(wake);
   predict_.set_wake(wake);
   scene_.set_wake(wake);
+  precision_.set_wake(wake);
 }
 
 void ModelSession::forget_model() {
@@ -93,6 +94,7 @@ void ModelSession::forget_model() {
   predict_.discard();
   scene_.cancel();
   scene_.discard();
+  precision_.reset();
   checkpoint_.reset();
   tokens_.reset();
   error_.clear();
@@ -162,6 +164,7 @@ void ModelSession::take_outcomes(ColourmapId map) {
   if (auto o = before_runner_.take()) {
     if (o->done() && o->result) {
       before_ = std::make_shared<const ModelAnalysis>(std::move(*o->result));
+      precision_.start(checkpoint_, before_->forward, {}, attn::hf::AblationMode::Zero);
       atlas_ = build_atlas(before_->thumbnails, colourmap(map));
       ++atlas_generation_;
       hovered_.clear();
@@ -179,6 +182,7 @@ void ModelSession::take_outcomes(ColourmapId map) {
       error_ = o->error;
     }
   }
+  precision_.take();
   while (auto o = predict_.take())
     if (o->done() && o->result && before_ && o->result->forward == before_->forward.get())
       hovered_[o->result->position] = std::move(o->result->predictions);
@@ -239,7 +243,9 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
 }
 
 bool ModelSession::pending(const ModelUi& ui) const {
-  if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy()) return true;
+  if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy() ||
+      precision_.pending())
+    return true;
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
       scene_.has_outcome())
     return true;
@@ -254,6 +260,7 @@ void ModelSession::wait_idle() {
   after_runner_.wait_idle();
   predict_.wait_idle();
   scene_.wait_idle();
+  precision_.wait_idle();
 }
 
 bool ModelSession::computing() const { return before_runner_.busy() || after_runner_.busy(); }
@@ -287,16 +294,5 @@ std::string ModelSession::family_line() const {
   return line + (dtype.empty() ? "" : ", " + dtype);
 }
 
-const std::string& ModelSession::precision_line() {
-  // The overview's run is float32, as PyTorch runs these checkpoints; a
-  // layer opened in the pipeline is run again in float64, the precision
-  // every explanation there shows its numbers in.
-  // Built once: the view draws it every frame.
-  static const std::string line =
-      std::string("Computed in ") + attn::hf::precision_name<float>() + ", within " +
-      attn::format_number(attn::hf::kFloatWeightsAgreement, 3) + " of " + attn::hf::precision_name<double>() +
-      "; a head opened in the pipeline is recomputed in " + attn::hf::precision_name<double>() + ".";
-  return line;
-}
 
 }  // namespace model

@@ -71,6 +71,12 @@ MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S
 
 template <class S>
 ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o) {
+  return run_forward<S>(ck, ids, o, LayerSink<S>());
+}
+
+template <class S>
+ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o,
+                             const LayerSink<S>& sink) {
   const ModelConfig& c = ck.config();
   check_inputs(c, ids, o);
   const int threads = o.max_threads > 0 ? o.max_threads : 1024;  // the pool caps it at the CPUs we have
@@ -118,6 +124,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
     if (!h.allFinite())
       throw ModelError("layer " + std::to_string(l) + " gives numbers that are not finite: its weights hold NaN or "
                        "infinity, or its products overflow " + (sizeof(S) == 4 ? "float32" : "float64"));
+    if (sink) sink(l, rec);
     r.layers.push_back(std::move(rec));
     w.release();  // the layer's weights leave memory (the file keeps them)
     ck.check_unchanged();
@@ -194,6 +201,8 @@ std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k) {
 
 #define ATTN_HF_INSTANTIATE(S)                                                                                 \
   template ForwardResult<S> run_forward<S>(const Checkpoint&, const std::vector<int>&, const ForwardOptions&); \
+  template ForwardResult<S> run_forward<S>(const Checkpoint&, const std::vector<int>&, const ForwardOptions&,    \
+                                           const LayerSink<S>&);                                               \
   template std::vector<S> logits_at<S>(const Checkpoint&, const ForwardResult<S>&, int);                       \
   template std::vector<Prediction> top_predictions<S>(const std::vector<S>&, int);
 ATTN_HF_INSTANTIATE(float)

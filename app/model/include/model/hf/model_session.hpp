@@ -20,6 +20,7 @@
 #include "model/document/app_state.hpp"
 #include "model/hf/model_analysis.hpp"
 #include "model/hf/model_ui.hpp"
+#include "model/hf/precision_check.hpp"
 #include "model/tasks/task_runner.hpp"
 
 namespace model {
@@ -45,8 +46,10 @@ class ModelSession {
   const attn::hf::Checkpoint* checkpoint() const { return checkpoint_.get(); }
   std::string family_line() const;  // "GPT-2, 12 layers x 12 heads, d 768, F32"
   // Which precision the overview, head view and predictions are in, and how
-  // closely they agree with float64 (the pipeline's scenes are float64).
-  static const std::string& precision_line();
+  // closely they agree with float64 on this text, once measured (the
+  // pipeline's scenes are float64).
+  const std::string& precision_line() const { return precision_.line(); }
+  const PrecisionCheck& precision() const { return precision_; }
   const std::string& error() const { return error_; }
   bool cancelled() const { return cancelled_; }
   const std::vector<int>& ids() const { return ids_; }
@@ -101,6 +104,7 @@ class ModelSession {
   TaskRunner<AnalysisInput, ModelAnalysis> before_runner_, after_runner_;
   TaskRunner<PredictInput, Predicted> predict_;
   TaskRunner<SceneInput, Scene> scene_;
+  PrecisionCheck precision_;  // the overview's float32 pass against float64
 
   std::string folder_;  // asked for
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;

@@ -69,6 +69,15 @@ struct ForwardResult {
 template <class S>
 ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& options = {});
 
+// Given each layer's record as soon as it is done, before the result keeps
+// it: a sink that empties the record (its attentions, say) keeps memory at
+// one layer's worth however many layers the model has.
+template <class S>
+using LayerSink = std::function<void(int layer, LayerRecord<S>& record)>;
+template <class S>
+ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& options,
+                             const LayerSink<S>& sink);
+
 // The next-token logits at `position` (causal families): the final hidden
 // state times the output embedding, read from the mapping row by row.
 // Every tensor the forward reads, found with its dtype and shape checked,
@@ -94,8 +103,9 @@ constexpr const char* precision_name() {
 }
 
 // How far the float32 pass's attention weights may be from a float64 run's
-// (absolute; weights lie in [0, 1]), and its next-token probabilities: what
-// the Model view promises on screen, and what tests/hf hold every fixture to.
+// (absolute; weights lie in [0, 1]), and its next-token probabilities, on
+// the tiny fixtures tests/hf holds to it. Not a promise for every model and
+// text: the Model view states the gap it measures (precision_gap.hpp).
 constexpr double kFloatWeightsAgreement = 1e-4;
 
 }  // namespace attn::hf
