@@ -16,7 +16,10 @@
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
+#include "model/attention_export.hpp"
+#include "model/model_files.hpp"
 #include "model/model_input.hpp"
+#include "output_guard.hpp"
 
 namespace attn::cli {
 
@@ -97,54 +100,9 @@ int run_info(const ModelCommandOptions& o) {
   return kExitOk;
 }
 
-void write_number(std::ostream& out, double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
-  out.write(buf, r.ptr - buf);
-}
-
-int run_attention(const ModelCommandOptions& o) {
-  const OpenedModel m = open_model(o.in, true);
-  hf::ForwardOptions fo;
-  hf::ForwardResult<double> r;
-  try {
-    r = hf::run_forward<double>(*m.checkpoint, m.ids, fo);
-  } catch (const hf::ModelError& e) {
-    throw CliError(e.what());
-  }
-  std::ofstream file;
-  if (o.out != "-") {
-    file.open(o.out, std::ios::binary);
-    if (!file) throw CliError("-o: cannot write " + o.out);
-  }
-  std::ostream& out = o.out == "-" ? std::cout : file;
-  // Streamed, never built as one JSON value: GPT-2 at 1024 tokens is 150 million numbers.
-  out << "{\"format\": \"attnviz-model-attention\", \"tokens\": " << nlohmann::json(m.tokens).dump()
-      << ", \"ids\": " << nlohmann::json(m.ids).dump() << ", \"attentions\": [";
-  for (std::size_t l = 0; l < r.layers.size(); ++l) {
-    out << (l ? ",\n[" : "\n[");
-    for (std::size_t h = 0; h < r.layers[l].attentions.size(); ++h) {
-      const auto& w = r.layers[l].attentions[h];
-      out << (h ? ",[" : "[");
-      for (Eigen::Index i = 0; i < w.rows(); ++i) {
-        out << (i ? ",[" : "[");
-        for (Eigen::Index j = 0; j < w.cols(); ++j) {
-          if (j) out << ',';
-          write_number(out, w(i, j));
-        }
-        out << ']';
-      }
-      out << ']';
-    }
-    out << ']';
-  }
-  out << "]}\n";
-  if (!out) throw CliError("-o: writing " + o.out + " failed (disk full?)");
-  return kExitOk;
-}
-
 int run_scene(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
+  refuse_output_over_input("-o", o.out, model_files(*m.checkpoint));
   hf::ForwardOptions fo;
   fo.keep_details = true;
   fo.stop_after_layer = o.layer;
@@ -200,12 +158,22 @@ void add_model_command(CLI::App& app, Action& action) {
   add_tokens_options(tokens, *o);
   tokens->callback([o, &action] { action = [o] { return run_tokens(*o); }; });
 
+  auto x = std::make_shared<AttentionExportOptions>();
   CLI::App* attention = model->add_subcommand(
-      "attention", "Every layer's attention weights on the tokens, as JSON [layer][head][query][key] in float64");
-  attention->add_option("dir", o->in.dir, "The model folder")->required();
-  add_tokens_options(attention, *o);
-  attention->add_option("-o,--output", o->out, "Where to write the JSON (- for standard output)")->required();
-  attention->callback([o, &action] { action = [o] { return run_attention(*o); }; });
+      "attention", "Every layer's attention weights on the tokens, [layer][head][query][key], as JSON, npz or safetensors");
+  attention->add_option("dir", x->in.dir, "The model folder")->required();
+  CLI::Option* text = attention->add_option("--text", x->in.text, "The text, tokenized by the model's own tokenizer");
+  attention->add_option("--ids", x->in.ids, "Token ids instead of a text, comma-separated (15496,11,995)")->excludes(text);
+  attention->add_option("-o,--output", x->out, "Where to write (- for standard output; .npz and .safetensors choose the format)")
+      ->required();
+  attention->add_option("--format", x->format, "json, npz (NumPy's np.load) or safetensors (default: from -o's extension, else json)");
+  attention->add_option("--dtype", x->dtype, "f32 or f64 (default f64; the pass itself is always float64)");
+  attention->add_option("--layers", x->layers, "Only these layers, e.g. 0,3-5 (default: all)");
+  attention->add_option("--heads", x->heads, "Only these heads of each layer, e.g. 0,2 (default: all)");
+  attention->add_flag("--residuals", x->residuals, "Also the residual stream entering each layer, and the final hidden state");
+  attention->add_flag("--head-outputs", x->head_outputs, "Also each head's output (weights x V)");
+  attention->add_flag("--logits", x->logits, "Also the next-token logits at every position (causal models)");
+  attention->callback([x, &action] { action = [x] { return run_attention_export(*x); }; });
 
   CLI::App* scene = model->add_subcommand("scene", "One layer as an ordinary scenario file, opened on one head");
   scene->add_option("dir", o->in.dir, "The model folder")->required();

@@ -80,6 +80,13 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
 
 // The next-token logits at `position` (causal families): the final hidden
 // state times the output embedding, read from the mapping row by row.
+// The next-token logits at every position, (n, vocab): the output head
+// converted a block of rows at a time and multiplied with every position
+// at once. Throws ModelError for a family without a next-token head, or
+// non-finite logits.
+template <class S>
+MatX<S> all_logits(const Checkpoint& ck, const ForwardResult<S>& r);
+
 // Every tensor the forward reads, found with its dtype and shape checked,
 // without running it: `attn model info` and opening a model refuse a folder
 // with a missing or misshapen tensor at once. Throws ModelError naming it.
