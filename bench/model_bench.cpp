@@ -10,6 +10,9 @@
 //  - peak resident memory against 1.5 x the checkpoint + 300 MB;
 //  - Llama BF16 at 128 tokens: time, and the most anonymous memory (RssAnon,
 //    not the mapped file's pages) seen after any layer, against 1 GB;
+//  - GPT-2's layer 5 at 1001 tokens opened as a scene, as the Model view's
+//    "open in the pipeline" does (float64 pass to that layer, the scene, its
+//    trace): time and the memory it adds;
 //  - float32 against float64 at 1024 tokens, GPT-2 and a small Llama shape:
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
@@ -27,7 +30,9 @@
 #include <CLI/CLI.hpp>
 
 #include "attn/hf/checkpoint.hpp"
+#include "attn/trace.hpp"
 #include "attn/hf/forward.hpp"
+#include "attn/hf/layer_scene.hpp"
 #include "attn/hf/precision_gap.hpp"
 #include "best_blas.hpp"
 #include "peak_memory.hpp"
@@ -135,6 +140,29 @@ void llama_rows(const fs::path& dir, int threads) {
   (void)r;
 }
 
+// The session's scene job (app/model/src/hf/model_session.cpp), step by step.
+void layer_scene_row(const fs::path& dir, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  const auto ids = some_ids(1001, ck->config().vocab);
+  const std::vector<std::string> labels(ids.size(), "t");
+  const double before = rss_anon_mb();
+  bench::reset_peak();
+  const double t0 = now_ms();
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  o.keep_details = true;
+  o.keep_attentions = false;
+  o.stop_after_layer = 5;
+  const auto r = attn::hf::run_forward<double>(*ck, ids, o);
+  const attn::hf::LayerScene scene = attn::hf::layer_scene(*ck, r, 5, labels);
+  const double pass_ms = now_ms() - t0;
+  const attn::Trace trace = attn::compute_trace(scene.scenario);
+  std::printf("GPT-2 layer 5 at 1001 tokens opened as a scene: float64 pass and scene %.0f ms, its trace %.0f ms; "
+              "peak resident %.0f MB (%.0f MB of it anonymous before)\n",
+              pass_ms, now_ms() - t0 - pass_ms, bench::peak_mb(), before);
+  (void)trace;
+}
+
 void precision_row(const fs::path& dir, const char* what, int threads) {
   const auto ck = attn::hf::Checkpoint::open(dir);
   attn::hf::ForwardOptions o;
@@ -169,6 +197,7 @@ int main(int argc, char** argv) {
   }
   std::printf("| forward | threads | attnviz | PyTorch | ratio |\n|---|---|---|---|---|\n");
   for (std::size_t i = 0; i < opt.threads.size(); ++i) gpt2_rows(scratch / "gpt2", opt.threads[i], opt);
+  layer_scene_row(scratch / "gpt2", opt.threads.front());
   if (!fs::exists(scratch / "llama_small" / "model.safetensors"))
     bench::write_llama_checkpoint(scratch / "llama_small", 4, 512, 8, 2, 1408, 32000);
   std::printf("\nfloat32 against float64 at 1024 tokens (attention weights, random weights):\n\n"
