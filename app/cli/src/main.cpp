@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "attn/hf/model_error.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
   } catch (const CliError& e) {
     return fail(e.what(), e.code);
   } catch (const attn::io::FormatError& e) {
+    return fail(e.what(), kExitBadInput);
+  } catch (const attn::hf::ModelError& e) {  // a model file, named in the message
     return fail(e.what(), kExitBadInput);
   } catch (const std::bad_alloc&) {
     return fail("out of memory", kExitInternal);

@@ -1,3 +1,4 @@
+#include "attn/hf/model_error.hpp"
 #include "tokenizer/json_fields.hpp"
 
 #include "json/bounded_json.hpp"
@@ -11,8 +12,8 @@ Json parse_json(std::string_view text, const std::string& file) {
   return detail::parse_bounded_json(text, file, detail::kTokenizerBounds);
 }
 
-void fail(const Where& where, const std::string& what) { throw std::runtime_error(where.name() + " " + what); }
-void fail_file(const Where& where, const std::string& what) { throw std::runtime_error(where.file + ": " + what); }
+void fail(const Where& where, const std::string& what) { throw ModelError(where.name() + " " + what); }
+void fail_file(const Where& where, const std::string& what) { throw ModelError(where.file + ": " + what); }
 
 bool has_value(const Json& obj, const char* key) {
   if (!obj.is_object()) return false;

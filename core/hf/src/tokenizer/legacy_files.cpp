@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "attn/hf/model_error.hpp"
 #include "attn/hf/tokenizer.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
 
@@ -18,11 +19,11 @@ std::string read_file(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   const std::string name = path.filename().string();
-  if (ec) throw std::runtime_error(name + ": cannot read (" + ec.message() + ")");
+  if (ec) throw ModelError(name + ": cannot read (" + ec.message() + ")");
   if (size > kMaxTokenizerJsonBytes)
-    throw std::runtime_error(name + ": is " + std::to_string(size / (1024 * 1024)) + " MB, more than the 256 MB allowed");
+    throw ModelError(name + ": is " + std::to_string(size / (1024 * 1024)) + " MB, more than the 256 MB allowed");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(name + ": cannot open");
+  if (!in) throw ModelError(name + ": cannot open");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -66,7 +67,7 @@ std::shared_ptr<Impl> gpt2_files(const std::filesystem::path& dir) {
     if (line.empty() || (number == 1 && line.rfind("#version", 0) == 0)) continue;
     const auto space = line.find(' ');
     if (space == std::string::npos)
-      throw std::runtime_error("merges.txt: line " + std::to_string(number) + " is not two tokens separated by a space");
+      throw ModelError("merges.txt: line " + std::to_string(number) + " is not two tokens separated by a space");
     merges.emplace_back(line.substr(0, space), line.substr(space + 1));
   }
   auto impl = std::make_shared<Impl>();
@@ -87,7 +88,7 @@ std::shared_ptr<Impl> bert_files(const std::filesystem::path& dir) {
   while (std::getline(lines, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (static_cast<std::size_t>(id) >= kMaxVocabEntries)
-      throw std::runtime_error("vocab.txt: has more than 4000000 entries");
+      throw ModelError("vocab.txt: has more than 4000000 entries");
     vocab.insert_or_assign(line, id++);  // a repeated line takes its last id, as transformers' load_vocab does
   }
   bool lower = true;
@@ -96,7 +97,7 @@ std::shared_ptr<Impl> bert_files(const std::filesystem::path& dir) {
     lower = opt_bool(config, {"tokenizer_config.json", ""}, "do_lower_case", true);
   }
   for (const char* name : {"[CLS]", "[SEP]", "[UNK]"})
-    if (!vocab.count(name)) throw std::runtime_error(std::string("vocab.txt: has no ") + name + " line");
+    if (!vocab.count(name)) throw ModelError(std::string("vocab.txt: has no ") + name + " line");
   auto impl = std::make_shared<Impl>();
   const Json normalizer = {{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true},
                            {"strip_accents", nullptr}, {"lowercase", lower}};
@@ -117,7 +118,7 @@ Tokenizer Tokenizer::load_folder(const std::filesystem::path& dir) {
   if (std::filesystem::exists(dir / "vocab.json") && std::filesystem::exists(dir / "merges.txt"))
     return Tokenizer(gpt2_files(dir));
   if (std::filesystem::exists(dir / "vocab.txt")) return Tokenizer(bert_files(dir));
-  throw std::runtime_error(dir.string() + ": no tokenizer.json, vocab.json + merges.txt or vocab.txt");
+  throw ModelError(dir.string() + ": no tokenizer.json, vocab.json + merges.txt or vocab.txt");
 }
 
 }  // namespace attn::hf

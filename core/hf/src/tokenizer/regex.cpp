@@ -1,3 +1,4 @@
+#include "attn/hf/model_error.hpp"
 #include "tokenizer/regex.hpp"
 
 #include <pcre2.h>
@@ -30,7 +31,7 @@ MatchBudget::~MatchBudget() { t_budget = outer_; }
 
 void MatchBudget::check(const std::string& pattern) {
   if (t_budget && now_seconds() > t_budget->deadline_)
-    throw std::runtime_error("tokenizer.json: the split pattern " + io::quoted_excerpt(pattern) +
+    throw ModelError("tokenizer.json: the split pattern " + io::quoted_excerpt(pattern) +
                              " takes too long on this text (the whole tokenization is given " +
                              std::to_string(static_cast<int>(kEncodeMatchSeconds)) +
                              " s of pattern matching); it backtracks without end on some input");
@@ -44,7 +45,7 @@ Regex::Regex(const std::string& pattern, const std::string& where) {
   if (code == nullptr) {
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
-    throw std::runtime_error(where + ": regex \"" + pattern + "\" does not compile (PCRE2: " +
+    throw ModelError(where + ": regex \"" + pattern + "\" does not compile (PCRE2: " +
                              reinterpret_cast<const char*>(message) + " at offset " + std::to_string(offset) + ")");
   }
   pattern_ = pattern;
@@ -70,7 +71,7 @@ std::vector<Span> Regex::find_all(std::string_view text) const {
       rc = pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, data.get(), context.get());
     if (rc == PCRE2_ERROR_NOMATCH) break;
     if (rc < 0)
-      throw std::runtime_error("tokenizer.json: the split pattern " + io::quoted_excerpt(pattern_) +
+      throw ModelError("tokenizer.json: the split pattern " + io::quoted_excerpt(pattern_) +
                                " needs more than PCRE2's limit of steps at byte " + std::to_string(start) +
                                " of the text, so the text cannot be tokenized");
     const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data.get());

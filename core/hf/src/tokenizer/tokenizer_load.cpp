@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "attn/hf/model_error.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
 
 namespace attn::hf::tokenizer_detail {
@@ -45,11 +46,11 @@ void finish(Impl& impl, const std::vector<AddedToken>& added, const std::string&
   for (const AddedToken& t : added) largest = std::max(largest, t.id);
   // The id table is dense: one far id would make it gigabytes.
   if (static_cast<std::size_t>(largest) >= kMaxVocabEntries)
-    throw std::runtime_error(file + ": token id " + std::to_string(largest) + " is beyond the 4000000 allowed");
+    throw ModelError(file + ": token id " + std::to_string(largest) + " is beyond the 4000000 allowed");
   // HF would emit a post-processor id the vocabulary lacks; a model's
   // embedding table could not look it up, so it is refused here.
   if (impl.post.largest_id() > largest)
-    throw std::runtime_error(file + ": post_processor adds token id " + std::to_string(impl.post.largest_id()) +
+    throw ModelError(file + ": post_processor adds token id " + std::to_string(impl.post.largest_id()) +
                              ", beyond the vocabulary's largest id " + std::to_string(largest));
   impl.id_to_token.assign(static_cast<std::size_t>(largest + 1), std::string());
   for (const auto& [token, id] : impl.model->vocab()) impl.id_to_token[static_cast<std::size_t>(id)] = token;
@@ -76,7 +77,7 @@ std::shared_ptr<Impl> impl_from_json(std::string_view text, const std::string& f
     return impl_from_root(root, top);
   } catch (const Json::exception& e) {
     // Every field is checked before use; this is a net for a check missed.
-    throw std::runtime_error(file + ": " + e.what());
+    throw ModelError(file + ": " + e.what());
   }
 }
 

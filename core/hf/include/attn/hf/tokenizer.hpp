@@ -21,7 +21,8 @@ class Tokenizer {  // immutable after load, cheap to copy (shares its tables)
   // tokenizer.json if present, else vocab.json + merges.txt (GPT-2 style
   // byte-level BPE), else vocab.txt (BERT WordPiece; lower-casing from
   // tokenizer_config.json's do_lower_case, default true). Throws
-  // std::runtime_error naming the file and what is wrong.
+  // ModelError (a std::runtime_error) naming the file and what is wrong;
+  // encode() throws it too when a split pattern runs past its budget.
   static Tokenizer load_folder(const std::filesystem::path& dir);
   // The same errors, named "tokenizer.json", for tests and fuzzing.
   static Tokenizer from_json(std::string_view tokenizer_json_text);
