@@ -64,11 +64,11 @@ void write_json(ArrayStore& store, OutputFile& out) {
   for (const auto& [key, value] : store.metadata) out.write(", " + nlohmann::json(key).dump() + ": " + value.dump());
   for (const StoredArray& a : store.arrays()) {
     out.write(", " + nlohmann::json(a.name).dump() + ": ");
-    // The list at depth d holds block[d] elements: it opens before an index
-    // divisible by block[d] and closes after the last of them.
+    // An odometer over the indices: a list opens before an element whose
+    // inner indices are all 0 and closes after one whose inner indices are
+    // all at their ends (a division per element and dimension cost 4x).
     const std::size_t dims = a.shape.size();
-    std::vector<std::uint64_t> block(dims + 1, 1);
-    for (std::size_t d = dims; d-- > 0;) block[d] = block[d + 1] * static_cast<std::uint64_t>(a.shape[d]);
+    std::vector<std::int64_t> pos(dims, 0);
     std::uint64_t index = 0;
     std::string text;
     char buf[32];
@@ -76,14 +76,16 @@ void write_json(ArrayStore& store, OutputFile& out) {
     for_each_block(a, [&](const double* v, std::size_t n) {
       for (std::size_t i = 0; i < n; ++i, ++index) {
         if (index > 0) text += ',';
-        for (std::size_t d = 0; d < dims; ++d)
-          if (index % block[d] == 0) text += '[';
+        for (std::size_t d = dims; d-- > 0 && pos[d] == 0;) text += '[';
         const auto r = a.type == ElementType::I64 ? std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v[i]))
                        : a.type == ElementType::F32 ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v[i]))
                                                     : std::to_chars(buf, buf + sizeof buf, v[i]);
         text.append(buf, r.ptr);
-        for (std::size_t d = 0; d < dims; ++d)
-          if ((index + 1) % block[d] == 0) text += ']';
+        for (std::size_t d = dims; d-- > 0;) {
+          if (++pos[d] < a.shape[d]) break;
+          pos[d] = 0;
+          text += ']';
+        }
         if (text.size() > (1 << 20)) {
           out.write(text);
           text.clear();
