@@ -38,9 +38,11 @@ std::string size_text(std::size_t bytes) {
   return buf;
 }
 
+// The shortest digits that read back exactly, without an exponent
+// ("500000", not "5e+05"): RoPE's bases and factors are at least 1.
 std::string number_text(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
+  char buf[400];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
   return std::string(buf, r.ptr);
 }
 
