@@ -4,7 +4,6 @@
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
 // in float64. scene: one layer as an ordinary scenario file.
 #include <charconv>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "model/model_input.hpp"
+#include "output_file.hpp"
 
 namespace attn::cli {
 
@@ -112,12 +112,8 @@ int run_attention(const ModelCommandOptions& o) {
   } catch (const hf::ModelError& e) {
     throw CliError(e.what());
   }
-  std::ofstream file;
-  if (o.out != "-") {
-    file.open(o.out, std::ios::binary);
-    if (!file) throw CliError("-o: cannot write " + o.out);
-  }
-  std::ostream& out = o.out == "-" ? std::cout : file;
+  OutputFile file("-o", o.out);
+  std::ostream& out = file.stream();
   // Streamed, never built as one JSON value: GPT-2 at 1024 tokens is 150 million numbers.
   out << "{\"format\": \"attnviz-model-attention\", \"tokens\": " << nlohmann::json(m.tokens).dump()
       << ", \"ids\": " << nlohmann::json(m.ids).dump() << ", \"attentions\": [";
@@ -139,7 +135,7 @@ int run_attention(const ModelCommandOptions& o) {
     out << ']';
   }
   out << "]}\n";
-  if (!out) throw CliError("-o: writing " + o.out + " failed (disk full?)");
+  file.commit();
   return kExitOk;
 }
 
@@ -162,6 +158,12 @@ int run_scene(const ModelCommandOptions& o) {
     file.app["view"] = {{"stage", "weights"}, {"head", o.head}};
   } catch (const hf::ModelError& e) {
     throw CliError(e.what());
+  }
+  if (writes_in_place(o.out)) {  // /dev/stdout, a FIFO: save_scenario renames, so it cannot write these
+    OutputFile out("-o", o.out);
+    out.stream() << io::scenario_to_json(file).dump() << '\n';
+    out.commit();
+    return kExitOk;
   }
   try {
     io::save_scenario(o.out, file);
@@ -212,7 +214,7 @@ void add_model_command(CLI::App& app, Action& action) {
   add_tokens_options(scene, *o);
   scene->add_option("--layer", o->layer, "The layer (0-based)")->required();
   scene->add_option("--head", o->head, "The head the scene opens on (0-based)");
-  scene->add_option("-o,--output", o->out, "The scenario file to write")->required();
+  scene->add_option("-o,--output", o->out, "The scenario file to write (- for standard output)")->required();
   scene->callback([o, &action] { action = [o] { return run_scene(*o); }; });
 }
 
