@@ -15,8 +15,10 @@
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
+#include "model/model_files.hpp"
 #include "model/model_input.hpp"
 #include "output_file.hpp"
+#include "output_guard.hpp"
 
 namespace attn::cli {
 
@@ -105,6 +107,7 @@ void write_number(std::ostream& out, double v) {
 
 int run_attention(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
+  refuse_output_over_input("-o", o.out, model_files(*m.checkpoint));
   hf::ForwardOptions fo;
   hf::ForwardResult<double> r;
   try {
@@ -141,6 +144,7 @@ int run_attention(const ModelCommandOptions& o) {
 
 int run_scene(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
+  refuse_output_over_input("-o", o.out, model_files(*m.checkpoint));
   hf::ForwardOptions fo;
   fo.keep_details = true;
   fo.stop_after_layer = o.layer;
