@@ -19,6 +19,7 @@
 #include "model/model_input.hpp"
 #include "output_file.hpp"
 #include "output_guard.hpp"
+#include "stage_choice.hpp"
 
 namespace attn::cli {
 
@@ -145,6 +146,10 @@ int run_attention(const ModelCommandOptions& o) {
 int run_scene(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
   refuse_output_over_input("-o", o.out, model_files(*m.checkpoint));
+  const int layers = m.checkpoint->config().n_layers;
+  if (o.layer >= layers)  // before the forward pass, which would otherwise run every layer first
+    throw CliError("--layer: layer " + std::to_string(o.layer) + " is out of range (the model has " +
+                   std::to_string(layers) + " layers, 0 to " + std::to_string(layers - 1) + ")");
   hf::ForwardOptions fo;
   fo.keep_details = true;
   fo.stop_after_layer = o.layer;
@@ -216,8 +221,8 @@ void add_model_command(CLI::App& app, Action& action) {
   CLI::App* scene = model->add_subcommand("scene", "One layer as an ordinary scenario file, opened on one head");
   scene->add_option("dir", o->in.dir, "The model folder")->required();
   add_tokens_options(scene, *o);
-  scene->add_option("--layer", o->layer, "The layer (0-based)")->required();
-  scene->add_option("--head", o->head, "The head the scene opens on (0-based)");
+  scene->add_option("--layer", o->layer, "The layer (0-based)")->required()->check(kNonNegativeDecimal);
+  scene->add_option("--head", o->head, "The head the scene opens on (0-based)")->check(kNonNegativeDecimal);
   scene->add_option("-o,--output", o->out, "The scenario file to write (- for standard output)")->required();
   scene->callback([o, &action] { action = [o] { return run_scene(*o); }; });
 }
