@@ -29,6 +29,7 @@ struct ModelCommandOptions {
   ModelInput in;
   std::string out;
   int layer = 0, head = 0;
+  bool raw = false;  // tokens: the vocabulary's own strings ("Ġan"), not the readable pieces (" an")
 };
 
 std::string size_text(std::size_t bytes) {
@@ -184,8 +185,10 @@ int run_scene(const ModelCommandOptions& o) {
 
 int run_tokens(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
-  // One token a line: its id, a tab, the piece as the tokenizer shows it.
-  for (std::size_t i = 0; i < m.ids.size(); ++i) std::cout << m.ids[i] << '\t' << m.tokens[i] << '\n';
+  // One token a line: its id, a tab, the piece as the tokenizer shows it
+  // (with --raw, as its vocabulary stores it).
+  const std::vector<std::string>& pieces = o.raw ? m.raw_pieces : m.tokens;
+  for (std::size_t i = 0; i < m.ids.size(); ++i) std::cout << m.ids[i] << '\t' << pieces[i] << '\n';
   return kExitOk;
 }
 
@@ -209,6 +212,7 @@ void add_model_command(CLI::App& app, Action& action) {
   tokens->add_option("dir", o->in.dir, "The model folder (tokenizer.json, or vocab.json + merges.txt, or vocab.txt)")
       ->required();
   add_tokens_options(tokens, *o);
+  tokens->add_flag("--raw", o->raw, "Print the vocabulary's own strings (\"Ġan\"), not the readable pieces (\" an\")");
   tokens->callback([o, &action] { action = [o] { return run_tokens(*o); }; });
 
   CLI::App* attention = model->add_subcommand(

@@ -58,7 +58,10 @@ OpenedModel open_model(const ModelInput& in, bool need_tokens) {
       throw CliError(std::string(in.ids.empty() ? "--text" : "--ids") + ": token " + std::to_string(i) + " has id " +
                      std::to_string(m.ids[i]) + ", outside the vocabulary of " + std::to_string(vocab) + " (ids 0 to " +
                      std::to_string(vocab - 1) + ")");
-  for (int id : m.ids) m.tokens.push_back(tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id));
+  for (int id : m.ids) {
+    m.tokens.push_back(tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id));
+    m.raw_pieces.push_back(tokenizer ? tokenizer->token_piece(id) : "#" + std::to_string(id));
+  }
   return m;
 }
 
