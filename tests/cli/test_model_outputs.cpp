@@ -69,7 +69,7 @@ TEST_CASE("model outputs: a full disk is an error, and a failed run leaves the o
   if (fs::exists("/dev/full")) {
     for (const char* format : {"json", "safetensors"})
       refused({"model", "attention", kGpt2, "--ids", "1,2,3", "--format", format, "-o", "/dev/full"},
-              "-o: /dev/full could not be written");
+              "-o: cannot write /dev/full");
     refused({"model", "attention", kGpt2, "--ids", "1,2,3", "-o", "/dev/full", "--format", "npz"},
             "must go to a regular file");
   }

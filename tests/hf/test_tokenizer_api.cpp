@@ -1,4 +1,4 @@
-// token_text, kind, vocab_size, token_id, invalid UTF-8, copies and speed.
+// token_text, token_piece, kind, vocab_size, token_id, invalid UTF-8, copies and speed.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -69,6 +69,20 @@ TEST_CASE("token_text keeps WordPiece's ## prefix") {
   CHECK(bert.token_text(ids.front()) == "[CLS]");
   CHECK(bert.token_text(ids[1]) == "attends");
   CHECK(bert.token_text(ids[2]) == "##x");
+}
+
+TEST_CASE("token_piece returns the vocabulary's string unchanged, where token_text makes it readable") {
+  const Tokenizer& gpt2 = load("gpt2");
+  CHECK(gpt2.token_piece(*gpt2.token_id("Ġthe")) == "Ġthe");
+  CHECK(gpt2.token_piece(*gpt2.token_id("Ã")) == "Ã");
+  CHECK(gpt2.token_piece(*gpt2.token_id("<|endoftext|>")) == "<|endoftext|>");
+  CHECK(gpt2.token_piece(-1).empty());
+  CHECK(gpt2.token_piece(gpt2.vocab_size()).empty());
+  const Tokenizer& llama2 = load("llama2");
+  CHECK(llama2.token_piece(*llama2.token_id("▁the")) == "▁the");
+  CHECK(llama2.token_piece(13) == "<0x0A>");
+  const Tokenizer& bert = load("bert");
+  CHECK(bert.token_piece(2) == "[CLS]");
 }
 
 TEST_CASE("invalid UTF-8 is read as U+FFFD, never a crash") {

@@ -74,5 +74,12 @@ const CLI::Validator kDecimal(
     },
     "INT");
 
+const CLI::Validator kNonNegativeDecimal(
+    [](std::string& text) -> std::string {
+      const bool ok = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+      return ok ? std::string() : "expected a whole number, 0 or more, in decimal, got \"" + text + "\"";
+    },
+    "UINT");
+
 
 }  // namespace attn::cli

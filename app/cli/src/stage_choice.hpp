@@ -22,5 +22,8 @@ const Stage& resolve_stage(const Trace& trace, const StageChoice& choice);
 
 // CLI11 reads "0x1" and "1e0" as 1; an index is written in plain decimal.
 extern const CLI::Validator kDecimal;
+// kDecimal, 0 or more: for options whose -1 would otherwise read as "not
+// given" (`attn decode --step -1` printed every step and exited 0).
+extern const CLI::Validator kNonNegativeDecimal;
 
 }  // namespace attn::cli

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "arrays/output_file.hpp"
+#include "output_file.hpp"
 #include "cli_error.hpp"
 
 namespace attn::cli {
@@ -48,22 +48,28 @@ void for_each_block(const StoredArray& a, F&& use) {
   }
 }
 
+void put(OutputFile& out, const void* bytes, std::size_t n) {
+  out.stream().write(static_cast<const char*>(bytes), static_cast<std::streamsize>(n));
+}
+
+void put(OutputFile& out, const std::string& text) { put(out, text.data(), text.size()); }
+
 void copy_scratch(const StoredArray& a, OutputFile& out) {
   std::ifstream in(a.scratch, std::ios::binary);
   std::vector<char> buf(1 << 20);
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    out.write(buf.data(), static_cast<std::size_t>(in.gcount()));
+    put(out, buf.data(), static_cast<std::size_t>(in.gcount()));
   }
 }
 
 // ---- JSON: nested lists streamed from the scratch files.
 
 void write_json(ArrayStore& store, OutputFile& out) {
-  out.write(std::string("{\"format\": \"attnviz-model-attention\", \"tokens\": ") + nlohmann::json(store.tokens).dump());
-  for (const auto& [key, value] : store.metadata) out.write(", " + nlohmann::json(key).dump() + ": " + value.dump());
+  put(out, std::string("{\"format\": \"attnviz-model-attention\", \"tokens\": ") + nlohmann::json(store.tokens).dump());
+  for (const auto& [key, value] : store.metadata) put(out, ", " + nlohmann::json(key).dump() + ": " + value.dump());
   for (const StoredArray& a : store.arrays()) {
-    out.write(", " + nlohmann::json(a.name).dump() + ": ");
+    put(out, ", " + nlohmann::json(a.name).dump() + ": ");
     // An odometer over the indices: a list opens before an element whose
     // inner indices are all 0 and closes after one whose inner indices are
     // all at their ends (a division per element and dimension cost 4x).
@@ -87,14 +93,14 @@ void write_json(ArrayStore& store, OutputFile& out) {
           text += ']';
         }
         if (text.size() > (1 << 20)) {
-          out.write(text);
+          put(out, text);
           text.clear();
         }
       }
     });
-    out.write(text);
+    put(out, text);
   }
-  out.write("}\n");
+  put(out, "}\n");
 }
 
 // ---- safetensors: header, then each array's bytes in order.
@@ -119,8 +125,8 @@ void write_safetensors(ArrayStore& store, OutputFile& out) {
   text.append((8 - text.size() % 8) % 8, ' ');
   unsigned char length[8];
   for (int b = 0; b < 8; ++b) length[b] = static_cast<unsigned char>(static_cast<std::uint64_t>(text.size()) >> (8 * b));
-  out.write(length, 8);
-  out.write(text);
+  put(out, length, 8);
+  put(out, text);
   for (const StoredArray& a : store.arrays()) copy_scratch(a, out);
 }
 
@@ -238,7 +244,7 @@ ArrayFormat array_format_for(const std::string& path) {
 void write_arrays(ArrayStore& store, ArrayFormat format, const std::string& path) {
   if (format == ArrayFormat::Npz && path == "-") throw CliError("-o: an .npz file cannot go to standard output (it is a zip)");
   store.finish();
-  OutputFile out(path);
+  OutputFile out("-o", path);
   switch (format) {
     case ArrayFormat::Json: write_json(store, out); break;
     case ArrayFormat::Safetensors: write_safetensors(store, out); break;

@@ -19,12 +19,15 @@ std::uint64_t StoredArray::elements() const {
   return n;
 }
 
-ArrayStore::ArrayStore(const fs::path& scratch_parent) {
+ArrayStore::ArrayStore(const fs::path& scratch_parent, std::string output) : output_(std::move(output)) {
   const fs::path parent = scratch_parent.empty() ? fs::path(".") : scratch_parent;
   std::string pattern = (parent / ".attn-arrays-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
-    throw CliError("-o: cannot make a scratch folder in " + parent.string() + " (" + std::strerror(errno) + ")");
+  if (!::mkdtemp(pattern.data())) fail("cannot make a scratch folder in " + parent.string());
   dir_ = pattern;
+}
+
+void ArrayStore::fail(const std::string& what) const {
+  throw CliError("-o: cannot write " + output_ + ": " + what + " (" + std::strerror(errno) + "); the old file, if any, is unchanged");
 }
 
 ArrayStore::~ArrayStore() {
@@ -41,7 +44,7 @@ void ArrayStore::declare(const std::string& name, ElementType type, std::vector<
   a.shape = std::move(shape);
   a.scratch = dir_ / (std::to_string(arrays_.size()) + ".raw");
   std::FILE* f = std::fopen(a.scratch.c_str(), "wb");
-  if (!f) throw CliError("-o: cannot write scratch data in " + dir_.string() + " (" + std::strerror(errno) + ")");
+  if (!f) fail("cannot write scratch data in " + dir_.string());
   arrays_.push_back(std::move(a));
   files_.push_back(f);
 }
@@ -54,8 +57,7 @@ StoredArray& ArrayStore::find(const std::string& name) {
 
 void ArrayStore::write_bytes(StoredArray& a, const void* bytes, std::size_t n) {
   std::FILE* f = files_[static_cast<std::size_t>(&a - arrays_.data())];
-  if (std::fwrite(bytes, 1, n, f) != n)
-    throw CliError("-o: writing scratch data failed (" + std::string(std::strerror(errno)) + "; disk full?)");
+  if (std::fwrite(bytes, 1, n, f) != n) fail("writing its data to the scratch folder failed");
 }
 
 void ArrayStore::append(const std::string& name, const double* values, std::size_t count) {
@@ -83,7 +85,7 @@ const std::vector<StoredArray>& ArrayStore::finish() {
       throw CliError("internal: array \"" + arrays_[i].name + "\" was not filled", kExitInternal);
     const bool ok = std::fflush(files_[i]) == 0 && std::fclose(files_[i]) == 0;
     files_[i] = nullptr;
-    if (!ok) throw CliError("-o: writing scratch data failed (" + std::string(std::strerror(errno)) + "; disk full?)");
+    if (!ok) fail("writing its data to the scratch folder failed");
   }
   return arrays_;
 }

@@ -31,7 +31,8 @@ class ArrayStore {
  public:
   // Scratch files go in a fresh folder inside `scratch_parent` (the output's
   // folder, so they are on the disk the output goes to), removed with the store.
-  explicit ArrayStore(const std::filesystem::path& scratch_parent);
+  // `output` names the file the arrays are for, in messages.
+  ArrayStore(const std::filesystem::path& scratch_parent, std::string output);
   ~ArrayStore();
   ArrayStore(const ArrayStore&) = delete;
   ArrayStore& operator=(const ArrayStore&) = delete;
@@ -51,7 +52,9 @@ class ArrayStore {
  private:
   StoredArray& find(const std::string& name);
   void write_bytes(StoredArray& a, const void* bytes, std::size_t n);
+  [[noreturn]] void fail(const std::string& what) const;
   std::filesystem::path dir_;
+  std::string output_;
   std::vector<StoredArray> arrays_;
   std::vector<std::FILE*> files_;
 };

@@ -141,18 +141,18 @@ void add_decode_command(CLI::App& app, Action& action) {
       "and counts, checked against the full causal trace.");
   cmd->add_option("file", opts->path, "Scenario file (JSON, format \"attnviz-scenario\"), with a causal-like mask")
       ->required();
-  cmd->add_option("--steps", opts->steps, "Decode only the first N tokens (default: all)")->check(kDecimal);
+  cmd->add_option("--steps", opts->steps, "Decode only the first N tokens (default: all)")->check(kNonNegativeDecimal);
   cmd->add_option("--step", opts->step, "Print only step T (0-based); the check still covers every step")
-      ->check(kDecimal);
-  cmd->add_option("--head", opts->head, "Show only head H (and the cache it reads)")->check(kDecimal);
+      ->check(kNonNegativeDecimal);
+  cmd->add_option("--head", opts->head, "Show only head H (and the cache it reads)")->check(kNonNegativeDecimal);
   CLI::Option* json = cmd->add_flag("--json", opts->json, "Print JSON (format \"attnviz-decode\") instead of text");
   cmd->add_option("--explain", opts->explain,
                   "Explain one cell of step T (--step) with its numbers: a decode stage such as step_scores, "
                   "step_weights, k_cache")
       ->excludes(json);
   cmd->add_option("--row", opts->row, "With --explain: the cell's row (0 but in k_cache and v_cache)")
-      ->check(kDecimal);
-  cmd->add_option("--col", opts->col, "With --explain: the cell's column")->check(kDecimal);
+      ->check(kNonNegativeDecimal);
+  cmd->add_option("--col", opts->col, "With --explain: the cell's column")->check(kNonNegativeDecimal);
   cmd->callback([opts, &action] { action = [opts] { return run_decode(*opts); }; });
 }
 

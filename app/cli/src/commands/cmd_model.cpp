@@ -4,7 +4,6 @@
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
 // in float64. scene: one layer as an ordinary scenario file.
 #include <charconv>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -19,7 +18,9 @@
 #include "model/attention_export.hpp"
 #include "model/model_files.hpp"
 #include "model/model_input.hpp"
+#include "output_file.hpp"
 #include "output_guard.hpp"
+#include "stage_choice.hpp"
 
 namespace attn::cli {
 
@@ -29,6 +30,7 @@ struct ModelCommandOptions {
   ModelInput in;
   std::string out;
   int layer = 0, head = 0;
+  bool raw = false;  // tokens: the vocabulary's own strings ("Ġan"), not the readable pieces (" an")
 };
 
 std::string size_text(std::size_t bytes) {
@@ -105,6 +107,10 @@ int run_info(const ModelCommandOptions& o) {
 int run_scene(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
   refuse_output_over_input("-o", o.out, model_files(*m.checkpoint));
+  const int layers = m.checkpoint->config().n_layers;
+  if (o.layer >= layers)  // before the forward pass, which would otherwise run every layer first
+    throw CliError("--layer: layer " + std::to_string(o.layer) + " is out of range (the model has " +
+                   std::to_string(layers) + " layers, 0 to " + std::to_string(layers - 1) + ")");
   hf::ForwardOptions fo;
   fo.keep_details = true;
   fo.stop_after_layer = o.layer;
@@ -123,6 +129,12 @@ int run_scene(const ModelCommandOptions& o) {
   } catch (const hf::ModelError& e) {
     throw CliError(e.what());
   }
+  if (writes_in_place(o.out)) {  // /dev/stdout, a FIFO: save_scenario renames, so it cannot write these
+    OutputFile out("-o", o.out);
+    out.stream() << io::scenario_to_json(file).dump() << '\n';
+    out.commit();
+    return kExitOk;
+  }
   try {
     io::save_scenario(o.out, file);
   } catch (const io::FormatError& e) {
@@ -133,8 +145,10 @@ int run_scene(const ModelCommandOptions& o) {
 
 int run_tokens(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
-  // One token a line: its id, a tab, the piece as the tokenizer shows it.
-  for (std::size_t i = 0; i < m.ids.size(); ++i) std::cout << m.ids[i] << '\t' << m.tokens[i] << '\n';
+  // One token a line: its id, a tab, the piece as the tokenizer shows it
+  // (with --raw, as its vocabulary stores it).
+  const std::vector<std::string>& pieces = o.raw ? m.raw_pieces : m.tokens;
+  for (std::size_t i = 0; i < m.ids.size(); ++i) std::cout << m.ids[i] << '\t' << pieces[i] << '\n';
   return kExitOk;
 }
 
@@ -158,6 +172,7 @@ void add_model_command(CLI::App& app, Action& action) {
   tokens->add_option("dir", o->in.dir, "The model folder (tokenizer.json, or vocab.json + merges.txt, or vocab.txt)")
       ->required();
   add_tokens_options(tokens, *o);
+  tokens->add_flag("--raw", o->raw, "Print the vocabulary's own strings (\"Ġan\"), not the readable pieces (\" an\")");
   tokens->callback([o, &action] { action = [o] { return run_tokens(*o); }; });
 
   auto x = std::make_shared<AttentionExportOptions>();
@@ -180,9 +195,9 @@ void add_model_command(CLI::App& app, Action& action) {
   CLI::App* scene = model->add_subcommand("scene", "One layer as an ordinary scenario file, opened on one head");
   scene->add_option("dir", o->in.dir, "The model folder")->required();
   add_tokens_options(scene, *o);
-  scene->add_option("--layer", o->layer, "The layer (0-based)")->required();
-  scene->add_option("--head", o->head, "The head the scene opens on (0-based)");
-  scene->add_option("-o,--output", o->out, "The scenario file to write")->required();
+  scene->add_option("--layer", o->layer, "The layer (0-based)")->required()->check(kNonNegativeDecimal);
+  scene->add_option("--head", o->head, "The head the scene opens on (0-based)")->check(kNonNegativeDecimal);
+  scene->add_option("-o,--output", o->out, "The scenario file to write (- for standard output)")->required();
   scene->callback([o, &action] { action = [o] { return run_scene(*o); }; });
 }
 

@@ -81,7 +81,7 @@ int run_attention_export(const AttentionExportOptions& o) {
   const auto L = static_cast<std::int64_t>(layers.size()), H = static_cast<std::int64_t>(heads.size());
 
   const std::filesystem::path target(o.out == "-" ? std::string(".") : o.out);
-  ArrayStore store(o.out == "-" ? std::filesystem::path(".") : target.parent_path());
+  ArrayStore store(o.out == "-" ? std::filesystem::path(".") : target.parent_path(), o.out == "-" ? "standard output" : o.out);
   store.tokens = m.tokens;
   store.metadata = {{"model_type", c.model_type}, {"layers", layers}, {"heads", heads}};
   store.declare("ids", ElementType::I64, {n});

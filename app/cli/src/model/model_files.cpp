@@ -1,14 +1,21 @@
-// The files a model folder is read from (model_files.hpp).
+// Lists a model folder's input files (see model_files.hpp). Only files that
+// exist are named, so an output beside them (DIR/attention.json) is fine.
 #include "model/model_files.hpp"
+
+#include <filesystem>
+#include <system_error>
 
 namespace attn::cli {
 
-std::vector<std::string> model_files(const hf::Checkpoint& ck) {
+std::vector<std::string> model_files(const hf::Checkpoint& checkpoint) {
+  const std::filesystem::path& dir = checkpoint.dir();
   std::vector<std::string> files;
-  for (const char* name : {"config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
-                           "vocab.json", "merges.txt", "vocab.txt", "model.safetensors.index.json", "generation_config.json"})
-    files.push_back((ck.dir() / name).string());
-  for (const auto& f : ck.files()) files.push_back((ck.dir() / f->what()).string());
+  for (const auto& weights : checkpoint.files()) files.push_back((dir / weights->what()).string());
+  for (const char* name : {"config.json", "model.safetensors.index.json", "tokenizer.json", "tokenizer_config.json",
+                           "vocab.json", "merges.txt", "vocab.txt"}) {
+    std::error_code ec;
+    if (std::filesystem::exists(dir / name, ec)) files.push_back((dir / name).string());
+  }
   return files;
 }
 

@@ -1,8 +1,7 @@
 #pragma once
-// Every file of a model folder that `attn model` reads: config.json, the
-// tokenizer's files, the shard index and every weights file. An output must
-// be none of them, under any name (output_guard.hpp): `-o DIR/config.json`
-// used to overwrite the model's own config and exit 0.
+// The files of a model folder that `attn model` reads, so its -o can be
+// refused when it names one of them: `attn model attention DIR -o
+// DIR/config.json` used to overwrite the model's own config and exit 0.
 #include <string>
 #include <vector>
 
@@ -10,6 +9,9 @@
 
 namespace attn::cli {
 
-std::vector<std::string> model_files(const hf::Checkpoint& ck);
+// config.json, the shard index and every weights file the checkpoint opened,
+// and whichever tokenizer files the folder holds (tokenizer.json,
+// tokenizer_config.json, vocab.json, merges.txt, vocab.txt).
+std::vector<std::string> model_files(const hf::Checkpoint& checkpoint);
 
 }  // namespace attn::cli

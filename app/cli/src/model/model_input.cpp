@@ -51,7 +51,17 @@ OpenedModel open_model(const ModelInput& in, bool need_tokens) {
   }
   m.ids = in.ids.empty() ? tokenizer->encode(in.text) : parse_ids(in.ids);
   if (m.ids.empty()) throw CliError(in.ids.empty() ? "--text: the tokenizer made no tokens of it" : "--ids: no token ids given");
-  for (int id : m.ids) m.tokens.push_back(tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id));
+  // Checked here, so every subcommand refuses an id the model has no embedding for.
+  const int vocab = m.checkpoint->config().vocab;
+  for (std::size_t i = 0; i < m.ids.size(); ++i)
+    if (m.ids[i] >= vocab)
+      throw CliError(std::string(in.ids.empty() ? "--text" : "--ids") + ": token " + std::to_string(i) + " has id " +
+                     std::to_string(m.ids[i]) + ", outside the vocabulary of " + std::to_string(vocab) + " (ids 0 to " +
+                     std::to_string(vocab - 1) + ")");
+  for (int id : m.ids) {
+    m.tokens.push_back(tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id));
+    m.raw_pieces.push_back(tokenizer ? tokenizer->token_piece(id) : "#" + std::to_string(id));
+  }
   return m;
 }
 

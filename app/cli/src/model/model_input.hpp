@@ -19,7 +19,8 @@ struct ModelInput {
 struct OpenedModel {
   std::shared_ptr<const hf::Checkpoint> checkpoint;
   std::vector<int> ids;
-  std::vector<std::string> tokens;  // one label per id
+  std::vector<std::string> tokens;      // one label per id
+  std::vector<std::string> raw_pieces;  // each id's string as the vocabulary stores it ("Ġan")
 };
 
 // Throws CliError with the model's own message (a damaged file, an unknown

@@ -118,6 +118,11 @@ std::string Tokenizer::token_text(int id) const {
   return out;
 }
 
+std::string Tokenizer::token_piece(int id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= impl_->id_to_token.size()) return {};
+  return impl_->id_to_token[static_cast<std::size_t>(id)];
+}
+
 std::string Tokenizer::kind() const { return impl_->kind; }
 
 int Tokenizer::vocab_size() const { return static_cast<int>(impl_->id_to_token.size()); }

@@ -34,6 +34,9 @@ class Tokenizer {  // immutable after load, cheap to copy (shares its tables)
   // (invalid UTF-8 shown as "\xNN"), "▁" shown as a space, "<0x0A>" as
   // "\n", "##" kept for WordPiece. Empty for an unknown id.
   std::string token_text(int id) const;
+  // The id's string as the vocabulary stores it ("Ġan", "▁the", "##ing",
+  // "<0x0A>"), unchanged. Empty for an unknown id.
+  std::string token_piece(int id) const;
   // "BPE, byte-level", "BPE, Metaspace with byte fallback", "WordPiece", ...
   std::string kind() const;
   // Largest id + 1, added tokens included.
