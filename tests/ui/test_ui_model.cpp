@@ -79,7 +79,7 @@ TEST_SUITE("model") {
   TEST_CASE("ui: --layer --head opens that layer in the pipeline view on that head") {
     const ModelShot s = shoot_model("model_head", "--layer 1 --head 2");
     CHECK(s.state["model"]["open"] == false);
-    CHECK(s.state["doc_label"] == "gpt2 layer 1 head 2");
+    CHECK(s.state["doc_label"] == "gpt2, layer 1, head 2");
     CHECK(s.state["view_head"] == 2);
     CHECK(s.state["has_trace"] == true);
     CHECK(s.state["error"] == "");
@@ -109,7 +109,7 @@ TEST_SUITE("model") {
 
   TEST_CASE("ui: a head opened with heads switched off opens the compare view on the layer before and after") {
     const ModelShot s = shoot_model("model_compare", "--heads-off 0.1,0.3 --ablate mean --layer 1 --head 2");
-    CHECK(s.state["doc_label"] == "gpt2 layer 1 head 2");
+    CHECK(s.state["doc_label"] == "gpt2, layer 1, head 2");
     const nlohmann::json& c = s.state["compare"];
     CHECK(c["open"] == true);
     CHECK(c["label_a"] == "all heads on");
@@ -193,7 +193,7 @@ TEST_SUITE("model") {
     REQUIRE(!off.is_null());
     CHECK(off["model"]["heads_off"][0] == nlohmann::json::array({1, 3}));
     const nlohmann::json opened = click_until(app, "model_grid_0_2", [](const nlohmann::json& j) {
-      return j["doc_label"] == "gpt2 layer 0 head 2" && j["has_trace"] == true;
+      return j["doc_label"] == "gpt2, layer 0, head 2" && j["has_trace"] == true;
     });
     REQUIRE(!opened.is_null());
     CHECK(opened["view_head"] == 2);

@@ -11,6 +11,7 @@
 #include <imgui_stdlib.h>
 
 #include "dialogs/file_browser_view.hpp"
+#include "widgets/text_item.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/files/disk_actions.hpp"
@@ -28,7 +29,7 @@ void file_list(AppState& state, const char* heading, const std::vector<std::stri
   ImGui::TextDisabled("%s", heading);
   for (const std::string& p : paths) {
     const std::string name = fs::path(p).filename().string();
-    if (ImGui::Selectable((name + "##" + p).c_str(), state.dialog_path == p, ImGuiSelectableFlags_AllowDoubleClick)) {
+    if (text_selectable(name, p, state.dialog_path == p, ImGuiSelectableFlags_AllowDoubleClick)) {
       state.dialog_path = p;
       if (ImGui::IsMouseDoubleClicked(0) && state.open_dialog) {
         actions::request(state, {PendingAction::Kind::Open, p});

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/document/window_title.hpp"
 #include "model/explore/rope_dial.hpp"
 #include <stb_image_write.h>
 
@@ -101,6 +102,8 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   const std::vector<std::string> hidden = model.has_trace() ? lesson_hidden_ids(state, model.trace()) : std::vector<std::string>{};
   const CompareState& cmp = state.compare;
   j["doc_label"] = state.doc_label;
+  j["window_where"] = model::window_where(state);  // what the menu bar's right end names
+  j["focus_stage"] = state.view.focus_stage;
   j["view_head"] = state.view.head;
   j["compare"] = {{"open", cmp.open}, {"from_lesson", cmp.from_lesson}, {"stage", cmp.stage}, {"head", cmp.head},
                   {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()},

@@ -1,7 +1,8 @@
 // The Model view's head view, as BertViz draws it: one layer, the tokens in
 // two columns (queries left, keys right) and a line from each query to each
 // key it attends to, as opaque as the weight, one colour per head. Hovering
-// a query token leaves only its lines. Checkboxes pick the heads shown.
+// a query token leaves only its lines. Checkboxes pick the heads shown. A
+// long text scrolls; the lines are those of the queries in view.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -71,30 +72,40 @@ void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal
   const float line = ImGui::GetTextLineHeightWithSpacing();
   float label_w = ImGui::CalcTextSize("W").x;
   for (const std::string& s : labels) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
+  // The tokens scroll in their own region, so the hint under it stays in
+  // view however long the text; lines leaving the region are cut at its edge.
+  const float hint_h = ImGui::GetTextLineHeightWithSpacing();
+  const float region_h = std::max(ImGui::GetContentRegionAvail().y - hint_h, line * 4);
+  ImGui::BeginChild("##head_view_tokens", {0, std::min(region_h, static_cast<float>(n) * line + 2 * ImGui::GetStyle().WindowPadding.y)},
+                    false);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float span = std::clamp(avail_w - 2 * label_w - 20, 60.0f, ImGui::GetFontSize() * 24);
   const float x_left = origin.x + label_w;  // the query column's right edge
   const float x_right = x_left + 10 + span;  // the key column's left edge
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  // The rows in view: only their lines and labels are drawn.
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  const int first = std::clamp(static_cast<int>((clip_min.y - origin.y) / line), 0, n);
+  const int last = std::clamp(static_cast<int>((clip_max.y - origin.y) / line) + 1, first, n);
   // The query under the mouse, if any: only its lines are drawn then.
   int focus = -1;
   const ImVec2 mouse = ImGui::GetMousePos();
-  if (ImGui::IsWindowHovered() && mouse.x >= origin.x && mouse.x <= x_left && mouse.y >= origin.y &&
-      mouse.y < origin.y + static_cast<float>(n) * line)
+  if (ImGui::IsWindowHovered() && mouse.x >= origin.x && mouse.x <= x_left && mouse.y >= std::max(origin.y, clip_min.y) &&
+      mouse.y < std::min(origin.y + static_cast<float>(n) * line, clip_max.y))
     focus = static_cast<int>((mouse.y - origin.y) / line);
   if (focus >= 0) ui.hovered_position = focus;
-  // Long texts draw lines only for the hovered query: n^2 lines per head would hide everything.
-  const bool all_rows = n <= 96;
+  // A window's draw list holds 65,536 vertices (16-bit indices): the lines
+  // stop well before (4 vertices each), the strongest first would cost a sort.
+  int budget = 12000;
   const float visible_heads = static_cast<float>(std::max(1, heads - static_cast<int>(ui.heads_hidden.size())));
-  for (int h = 0; h < heads; ++h) {
+  for (int h = 0; h < heads && budget > 0; ++h) {
     if (head_hidden(ui, h)) continue;
     const Rgba c = head_colour(h);
     const auto& w = weights[static_cast<size_t>(h)];
-    for (int i = 0; i < n; ++i) {
-      if (focus >= 0 ? i != focus : !all_rows) continue;
+    for (int i = focus >= 0 ? focus : first; i < (focus >= 0 ? focus + 1 : last) && budget > 0; ++i) {
       const float yi = origin.y + (static_cast<float>(i) + 0.5f) * line;
-      for (int j = 0; j < n; ++j) {
+      for (int j = 0; j < n && budget > 0; ++j) {
         const float v = w(i, j);
         if (v < 0.02f) continue;
         // Several heads share each line's place: each is fainter when many are shown.
@@ -102,19 +113,23 @@ void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal
         const float yj = origin.y + (static_cast<float>(j) + 0.5f) * line;
         dl->AddLine({x_left + 4, yi}, {x_right - 4, yj}, IM_COL32(c.r, c.g, c.b, static_cast<int>(255 * std::clamp(alpha, 0.0f, 1.0f))),
                     focus >= 0 ? 2.5f : 1.5f);
+        --budget;
       }
     }
   }
-  for (int i = 0; i < n; ++i) {
+  for (int i = first; i < last; ++i) {
     const float y = origin.y + static_cast<float>(i) * line;
     const ImU32 colour = to_imgui(i == focus ? pal.step : pal.text);
-    const char* s = labels[static_cast<size_t>(i)].c_str();
-    dl->AddText({x_left - ImGui::CalcTextSize(s).x, y}, colour, s);
-    dl->AddText({x_right, y}, to_imgui(pal.text), s);
+    const std::string& s = labels[static_cast<size_t>(i)];
+    const char* end = s.c_str() + s.size();  // drawn, not an ImGui label: "##" in a token stays visible
+    dl->AddText({x_left - ImGui::CalcTextSize(s.c_str(), end).x, y}, colour, s.c_str(), end);
+    dl->AddText({x_right, y}, to_imgui(pal.text), s.c_str(), end);
   }
   ImGui::Dummy({x_right - origin.x + label_w, static_cast<float>(n) * line});
+  ImGui::EndChild();
   probe_item(probe, "model_head_view");
-  if (!all_rows && focus < 0) ImGui::TextDisabled("Hover a token on the left to see where it looks.");
+  if (focus < 0) ImGui::TextDisabled("Hover a token on the left to see only where it looks.");
+  probe_item(probe, "model_head_hint");
 }
 
 }  // namespace viz

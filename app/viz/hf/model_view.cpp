@@ -44,6 +44,20 @@ void folder_controls(const ModelSession& session, AppState& state, const ThemePa
   }
 }
 
+// The session's error, in both panes alike (`where` tells their probes
+// apart); a text too long for the model offers to keep its first tokens.
+void model_problem(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe, const std::string& where) {
+  if (session.error().empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, colour(pal.error));
+  wrapped_text(session.error());
+  ImGui::PopStyleColor();
+  probe_item(probe, "model_error" + where);
+  if (!session.too_long() || !session.checkpoint()) return;
+  const std::string keep = "Keep only the first " + std::to_string(session.checkpoint()->config().max_positions) + " tokens";
+  if (ImGui::Button((keep + "##keep_first" + where).c_str())) ui.keep_first_tokens = true;
+  probe_item(probe, "model_keep_first" + where);
+}
+
 void text_controls(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe) {
   ImGui::TextUnformatted("Text");
   ImGui::InputTextMultiline("##model_text", &ui.text, {ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight() * 4});
@@ -61,28 +75,15 @@ void text_controls(const ModelSession& session, ModelUi& ui, const ThemePalette&
     ImGui::SameLine();
     if (ImGui::Button("Run again")) ui.rerun = true;
   }
-  if (!session.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colour(pal.error));
-    wrapped_text(session.error());
+  model_problem(session, ui, pal, probe, "");
+  if (!session.note().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(session.note());
     ImGui::PopStyleColor();
-    probe_item(probe, "model_error");
+    probe_item(probe, "model_note");
   }
   // The tokens as the model reads them; hovering one shows what it predicts next.
-  const std::vector<std::string>& labels = session.labels();
-  ui.hovered_position = -1;
-  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-  for (size_t i = 0; i < labels.size(); ++i) {
-    const std::string label = shown_token(labels[i]);
-    const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
-    if (i > 0) {
-      ImGui::SameLine(0, 2);
-      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-    }
-    ImGui::PushID(static_cast<int>(i));
-    ImGui::SmallButton(label.c_str());
-    if (ImGui::IsItemHovered()) ui.hovered_position = static_cast<int>(i);
-    ImGui::PopID();
-  }
+  draw_token_strip(session, ui, probe);
 }
 
 void switch_off_controls(ModelUi& ui) {
@@ -146,7 +147,9 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
   ImGui::SameLine();
   if (ImGui::RadioButton("Head view", ui.tab == ModelUi::Tab::Heads)) ui.tab = ModelUi::Tab::Heads;
   probe_item(probe, "model_tab_heads");
-  if (!d.session.before()) {
+  if (!d.session.before() && !d.session.error().empty()) {
+    model_problem(d.session, ui, pal, probe, "_right");
+  } else if (!d.session.before()) {
     wrapped_text(d.session.checkpoint() ? "Type a text on the left: the model runs on it and every head shows here."
                                         : "Open a model folder (a Hugging Face folder with config.json and model.safetensors).");
   } else if (ui.tab == ModelUi::Tab::Overview) {

@@ -32,6 +32,7 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
 // The parts, each in its own file.
 void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+void draw_token_strip(const ModelSession& session, ModelUi& ui, WidgetProbe* probe);
 void draw_model_predictions(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 
 // A token as the view prints it: a space shown as a middle dot, so " the"

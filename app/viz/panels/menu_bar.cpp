@@ -9,8 +9,10 @@
 #include <imgui.h>
 
 #include "panels/colour_menu.hpp"
+#include "widgets/text_item.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
+#include "model/document/window_title.hpp"
 #include "model/compare/compare_actions.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_opening.hpp"
@@ -42,12 +44,12 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     probe_item(probe, "menu:File/Open");
     if (ImGui::BeginMenu("Open recent", !state.recent.empty())) {
       for (const std::string& p : state.recent)
-        if (ImGui::MenuItem(p.c_str())) open_request(state, p);
+        if (text_selectable(p, "recent" + p)) open_request(state, p);
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Examples")) {
       for (const std::string& p : bundled_scenarios(state.assets_dir))
-        if (ImGui::MenuItem(fs::path(p).stem().string().c_str())) open_request(state, p);
+        if (text_selectable(fs::path(p).stem().string(), "example" + p)) open_request(state, p);
       ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Open model...")) {
@@ -82,14 +84,12 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
       if (ImGui::MenuItem("(as opened)", nullptr, done.empty()))
         for (size_t k = 0; k < done.size(); ++k) actions::undo(state);
       for (size_t i = 0; i < done.size(); ++i)
-        if (ImGui::MenuItem((std::to_string(i + 1) + ". " + done[i] + "##done" + std::to_string(i)).c_str(), nullptr,
-                            i + 1 == done.size()))
+        if (text_selectable(std::to_string(i + 1) + ". " + done[i], "done" + std::to_string(i), i + 1 == done.size()))
           for (size_t k = i + 1; k < done.size(); ++k) actions::undo(state);
       if (!undone.empty()) ImGui::Separator();
       for (size_t j = 0; j < undone.size(); ++j) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        const bool chosen = ImGui::MenuItem((std::to_string(done.size() + j + 1) + ". " + undone[j] + " (undone)##undone" +
-                                             std::to_string(j)).c_str());
+        const bool chosen = text_selectable(std::to_string(done.size() + j + 1) + ". " + undone[j] + " (undone)", "undone" + std::to_string(j));
         ImGui::PopStyleColor();
         if (chosen)
           for (size_t k = 0; k <= j; ++k) actions::redo(state);
@@ -155,7 +155,9 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::Separator();
     for (const LessonEntry& e : lessons.lessons) {
       const bool current = state.lesson && state.lesson->lesson().id == e.id;
-      if (ImGui::MenuItem(e.title.c_str(), nullptr, current, e.problem.empty())) actions::request_lesson(state, e.path);
+      ImGui::BeginDisabled(!e.problem.empty());
+      if (text_selectable(e.title, "lesson" + e.path, current)) actions::request_lesson(state, e.path);
+      ImGui::EndDisabled();
       if (!e.problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", e.problem.c_str());
     }
     ImGui::Separator();
@@ -170,7 +172,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::MenuItem("Keys and mouse", nullptr, &state.show_help);
     ImGui::EndMenu();
   }
-  const std::string where = !state.path.empty() ? state.path : !state.doc_label.empty() ? state.doc_label : "built-in lesson";
+  const std::string where = model::window_where(state);
   ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(where.c_str()).x - ImGui::GetFontSize() * 5);
   ImGui::TextDisabled("%s%s", where.c_str(), state.dirty() ? "  • edited" : "");
   ImGui::EndMainMenuBar();

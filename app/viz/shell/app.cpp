@@ -22,6 +22,20 @@
 namespace viz {
 namespace {
 
+// --stage, --time and --inspect. With --model --layer they name the layer's
+// scene the Model view opens, so the session applies them once it is shown.
+StartView start_view(const Options& o) {
+  StartView start{o.stage, o.time};
+  if (!o.model_open_layer) return start;
+  start.after_model_scene = true;
+  start.set_focus = !o.stage.empty();
+  start.focus_head = o.head ? *o.head : (o.inspect ? o.inspect->head : -1);
+  if (o.inspect)
+    if (const std::optional<attn::StageKind> kind = attn::stage_kind_named(o.inspect->stage))
+      start.pin = CellRef{{*kind, o.inspect->head}, o.inspect->row, o.inspect->col};
+  return start;
+}
+
 PlatformOptions platform_options(const Options& o) {
   PlatformOptions p;
   p.width = o.width;
@@ -36,7 +50,7 @@ PlatformOptions platform_options(const Options& o) {
 
 App::App(const Options& options, AppState initial)
     : options_(options),
-      session_(std::move(initial), SessionOptions{!options.headless(), StartView{options.stage, options.time}, &Platform::wake}),
+      session_(std::move(initial), SessionOptions{!options.headless(), start_view(options), &Platform::wake}),
       state_(session_.state()),
       model_(session_.trace_model()),
       train_(session_.train()),
@@ -73,7 +87,7 @@ App::App(const Options& options, AppState initial)
   state_.view.kv_cache.step = options.kv_step;
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
-  if (!options.stage.empty()) {
+  if (!options.stage.empty() && !options.model_open_layer) {
     state_.view.focus_stage = options.stage;
     state_.view.focus_head = options.head ? *options.head : (options.inspect ? options.inspect->head : -1);
   }
@@ -85,7 +99,7 @@ App::App(const Options& options, AppState initial)
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
   // --inspect and --go-to name their stage; a name that is no stage pins nothing.
   const std::optional<attn::StageKind> inspected = options.inspect ? attn::stage_kind_named(options.inspect->stage) : std::nullopt;
-  if (inspected) state_.pinned = CellRef{{*inspected, options.inspect->head}, options.inspect->row, options.inspect->col};
+  if (inspected && !options.model_open_layer) state_.pinned = CellRef{{*inspected, options.inspect->head}, options.inspect->row, options.inspect->col};
   const std::optional<attn::StageKind> gone_to = options.go_to ? attn::stage_kind_named(options.go_to->stage) : std::nullopt;
   if (gone_to) {
     const CellRef cell{{*gone_to, options.go_to->head}, options.go_to->row, options.go_to->col};
@@ -197,7 +211,7 @@ int App::run_interactive() {
   if (autosave_) autosave_->remove();  // a normal quit: nothing to offer back
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), panels_dump());
   remember_settings();
-  return 0;
+  return !options_.dump_state.empty() && model_failed() ? 2 : 0;
 }
 
 App::Pace App::wait_for_next_frame(int settle) {
@@ -302,6 +316,7 @@ int App::run_screenshot() {
     std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
     return 1;
   }
+  if (model_failed()) return 2;
   // The picture is written either way (it shows the error); like `attn
   // check`, a scenario that cannot be computed exits 2.
   if (!model_.error().empty()) {

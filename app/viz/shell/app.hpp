@@ -151,6 +151,8 @@ class App {
   // The Model view's start from the command line (app_model.cpp).
   void apply_model_options();  // --model and its companions, once
   void wait_for_model();       // headless: until the model's background work has landed
+  bool model_failed();         // headless: --model names no model that opens (says why, one line)
+  double time_model_pass();    // app_benchmark.cpp: --benchmark --model runs the text again
   bool model_options_applied_ = false;
   // The desktop's file chooser (zenity or kdialog) for the file dialogs.
   DesktopChooser chooser_;

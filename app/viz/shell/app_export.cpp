@@ -245,6 +245,8 @@ int App::run_export() {
   // the export waits for the whole trace, as --screenshot does.
   frame(0);
   platform_.swap();
+  wait_for_model();  // --model --layer: the layer's scene is what is exported
+  if (model_failed()) return 2;
   model_.wait_idle();
   for (int i = 0; i < 3; ++i) {
     frame(0);

@@ -5,6 +5,9 @@
 #include "model_names.hpp"
 #include "model/hf/model_folder.hpp"
 
+#include <cstdio>
+#include <string>
+
 namespace viz {
 
 void App::apply_model_options() {
@@ -25,6 +28,7 @@ void App::apply_model_options() {
   else if (options_.head_measure == "entropy") ui.measure = HeadMeasure::Entropy;
   ui.sort_by_measure = options_.sort_heads;
   ui.show_after = options_.show_switched_off;
+  ui.keep_first_tokens = options_.keep_first_tokens;
   if (options_.model_open_layer) ui.open_in_pipeline = attn::hf::HeadRef{*options_.model_open_layer, options_.head.value_or(0)};
 }
 
@@ -37,6 +41,18 @@ void App::wait_for_model() {
     frame(0);
     platform_.swap();
   }
+}
+
+
+// A headless run on a model that cannot be opened has nothing to show:
+// scripts learn it from the exit code (2) and one line on stderr.
+bool App::model_failed() {
+  if (options_.model_dir.empty() || session_.hf().checkpoint()) return false;
+  std::string why = session_.hf().error();
+  if (why.empty()) why = "the model could not be opened";
+  why = why.substr(0, why.find('\n'));
+  std::fprintf(stderr, "attnviz: --model %s: %s\n", options_.model_dir.c_str(), why.c_str());
+  return true;
 }
 
 }  // namespace viz

@@ -158,6 +158,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   int open_layer = -1;
   app.add_option("--model", o.model_dir, "Open the Model view on this Hugging Face model folder (config.json, model.safetensors)");
   app.add_option("--text", o.model_text, "With --model: the text the model runs on");
+  app.add_flag("--keep-first-tokens", o.keep_first_tokens,
+               "With --model: a text longer than the model's positions runs on its first tokens (as many as it has positions)");
   app.add_option("--layer", open_layer, "With --model: open this layer (from 0) in the pipeline view, on --head (default 0)")
       ->check(CLI::Range(0, 100000));
   app.add_option("--heads-off", heads_off, "With --model: switch these heads off, LAYER.HEAD comma-separated (0.1,2.3)");
@@ -229,11 +231,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       o.heads_off.emplace_back(layer, h);
     }
   }
-  const bool model_companion = !o.model_text.empty() || o.model_open_layer || !o.heads_off.empty() || !o.ablate.empty() ||
+  const bool model_companion = !o.model_text.empty() || o.keep_first_tokens || o.model_open_layer || !o.heads_off.empty() || !o.ablate.empty() ||
                                !o.model_tab.empty() || o.model_layer >= 0 || !o.head_measure.empty() || o.sort_heads ||
                                o.show_switched_off;
   if (model_companion && o.model_dir.empty()) {
-    std::fprintf(stderr, "attnviz: --text, --layer, --heads-off, --ablate, --model-tab, --model-layer, --measure, "
+    std::fprintf(stderr, "attnviz: --text, --keep-first-tokens, --layer, --heads-off, --ablate, --model-tab, --model-layer, --measure, "
                          "--sort-heads and --show-switched-off go with --model DIR\n");
     return 2;
   }

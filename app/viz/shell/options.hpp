@@ -78,6 +78,7 @@ struct Options {
   // The Model view at start: a Hugging Face folder run on --text; with
   // --layer (and --head) that head opens in the pipeline view.
   std::string model_dir, model_text;
+  bool keep_first_tokens = false;                 // --keep-first-tokens: a longer text runs on the model's first N
   std::optional<int> model_open_layer;            // --layer
   std::vector<std::pair<int, int>> heads_off;     // --heads-off 0.1,2.3: layer.head
   std::string ablate;                             // --ablate zero|mean

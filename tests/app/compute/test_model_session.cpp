@@ -8,21 +8,11 @@
 #include "model/document/app_actions.hpp"
 #include "model/hf/model_folder.hpp"
 #include "model/hf/model_session.hpp"
+#include "compute/model_settle.hpp"
 
 namespace {
 
 const std::string kGpt2 = std::string(ATTNVIZ_HF_DATA_DIR) + "/gpt2";
-
-// Frames until the session has nothing left to start or take in.
-std::optional<model::PendingAction> settle(model::ModelSession& s, model::ModelUi& ui) {
-  std::optional<model::PendingAction> shown;
-  for (int i = 0; i < 20; ++i) {
-    s.wait_idle();
-    if (auto a = s.update(ui, model::ColourmapId::Viridis)) shown = std::move(a);
-    if (!s.pending(ui)) break;
-  }
-  return shown;
-}
 
 }  // namespace
 
@@ -42,7 +32,7 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
   model::ModelUi ui;
   ui.folder = kGpt2;
   ui.text = "the cat sat on the mat";
-  settle(s, ui);
+  settle_model(s, ui);
   REQUIRE_MESSAGE(s.error().empty(), s.error());
   REQUIRE(s.before() != nullptr);
   CHECK(s.family_line().rfind("GPT-2, 2 layers x 4 heads, d 32", 0) == 0);
@@ -73,7 +63,7 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
 
   // A head switched off: a second pass, other predictions.
   ui.heads_off = {{0, 1}, {1, 2}};
-  settle(s, ui);
+  settle_model(s, ui);
   REQUIRE(s.after() != nullptr);
   REQUIRE(s.after()->predictions.size() == 10);
   bool changed = false;
@@ -84,16 +74,16 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
 
   // The predictions at another position, on demand.
   ui.hovered_position = 1;
-  settle(s, ui);
+  settle_model(s, ui);
   REQUIRE(s.predictions_at(1) != nullptr);
   CHECK(s.predictions_at(1)->size() == 10);
 
   // A head opened in the pipeline view: its layer as a scene, on that head.
   ui.open_in_pipeline = attn::hf::HeadRef{1, 3};
-  const std::optional<model::PendingAction> shown = settle(s, ui);
+  const std::optional<model::PendingAction> shown = settle_model(s, ui);
   REQUIRE(shown.has_value());
   CHECK(shown->kind == model::PendingAction::Kind::ShowScene);
-  CHECK(shown->label == "gpt2 layer 1 head 3");
+  CHECK(shown->label == "gpt2, layer 1, head 3");
   CHECK(shown->head == 3);
   REQUIRE(shown->scene != nullptr);
   CHECK(shown->scene->scenario.heads.size() == 4);
@@ -116,9 +106,9 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
 
   // Heads off only after the opened layer change nothing in it: no compare.
   ui.heads_off = {{1, 2}};
-  settle(s, ui);
+  settle_model(s, ui);
   ui.open_in_pipeline = attn::hf::HeadRef{0, 0};
-  const std::optional<model::PendingAction> first = settle(s, ui);
+  const std::optional<model::PendingAction> first = settle_model(s, ui);
   REQUIRE(first.has_value());
   CHECK(first->compare_b == nullptr);
 }
@@ -128,7 +118,7 @@ TEST_CASE("the model session says why a folder or a text cannot run") {
   model::ModelUi ui;
   ui.folder = "/nonexistent/model";
   ui.text = "hello";
-  settle(s, ui);
+  settle_model(s, ui);
   CHECK(s.error().find("Cannot open the model") != std::string::npos);
   CHECK(s.before() == nullptr);
 }

@@ -13,6 +13,10 @@ std::vector<TokenPrediction> predictions_at(const attn::hf::Checkpoint& ck, cons
   return out;
 }
 
+double ModelAnalysis::probability_of(int id) const {
+  return id >= 0 && id < static_cast<int>(last_probabilities.size()) ? last_probabilities[static_cast<std::size_t>(id)] : 0.0;
+}
+
 ModelAnalysis analyse(const AnalysisInput& in, TaskControl& control) {
   const attn::hf::ModelConfig& c = in.checkpoint->config();
   attn::hf::ForwardOptions options;
@@ -41,8 +45,15 @@ ModelAnalysis analyse(const AnalysisInput& in, TaskControl& control) {
     }
     control.throw_if_cancelled();
   }
-  if (c.causal && !in.ids.empty())
-    a.predictions = predictions_at(*in.checkpoint, *in.tokens, *forward, static_cast<int>(in.ids.size()) - 1);
+  if (c.causal && !in.ids.empty()) {
+    const int last = static_cast<int>(in.ids.size()) - 1;
+    a.predictions = predictions_at(*in.checkpoint, *in.tokens, *forward, last);
+    // The whole distribution through the same softmax as the top ten.
+    const std::vector<float> logits = attn::hf::logits_at(*in.checkpoint, *forward, last);
+    a.last_probabilities.assign(logits.size(), 0.0f);
+    for (const attn::hf::Prediction& p : attn::hf::top_predictions(logits, static_cast<int>(logits.size())))
+      a.last_probabilities[static_cast<std::size_t>(p.id)] = static_cast<float>(p.probability);
+  }
   a.forward = std::move(forward);
   return a;
 }

@@ -45,6 +45,15 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   j["heads_after"] = after_ ? heads_json(*after_) : nlohmann::json::array();  // the run with heads_off off
   j["predictions"] = predictions_json(before_ ? before_->predictions : std::vector<TokenPrediction>{});
   j["predictions_after"] = predictions_json(after_ ? after_->predictions : std::vector<TokenPrediction>{});
+  // The first list's tokens after the heads are off, in the top ten or not.
+  nlohmann::json moved = nlohmann::json::array();
+  if (before_ && after_)
+    for (const TokenPrediction& p : before_->predictions)
+      moved.push_back({{"id", p.id}, {"token", p.text}, {"probability", after_->probability_of(p.id)}});
+  j["predictions_before_after"] = moved;
+  j["keep_first_tokens"] = ui.keep_first_tokens;
+  j["too_long"] = too_long_;
+  j["note"] = note_;
   j["atlas"] = {{"width", atlas_.width}, {"height", atlas_.height}, {"tile", atlas_.tile}};
   if (ui.hovered_position >= 0)
     if (const auto* p = predictions_at(ui.hovered_position)) j["predictions_hovered"] = predictions_json(*p);

@@ -21,6 +21,12 @@ std::optional<std::string> model_folder_of(const std::string& path) {
   return std::nullopt;
 }
 
+std::string model_folder_name(const std::string& folder) {
+  std::filesystem::path p = std::filesystem::path(folder).lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  return p.filename().empty() ? folder : p.filename().string();
+}
+
 namespace actions {
 
 void open_model(AppState& s, const std::string& folder) {

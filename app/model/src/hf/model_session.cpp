@@ -6,6 +6,7 @@
 
 #include "attn/explain.hpp"
 #include "attn/hf/layer_scene.hpp"
+#include "model/hf/model_folder.hpp"
 
 namespace model {
 
@@ -59,7 +60,7 @@ ModelSession::ModelSession()
             const std::string name = in.checkpoint->config().model_type;
             file->title = name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head);
             file->description = scene.description;
-            Scene out{file, name + " layer " + std::to_string(in.head.layer) + " head " + std::to_string(in.head.head),
+            Scene out{file, in.folder_name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head),
                       in.head.head, nullptr, ""};
             // Heads switched off at or before this layer change it: the same
             // layer from a pass with them off is the compare view's B.
@@ -101,17 +102,68 @@ void ModelSession::forget_model() {
   checkpoint_.reset();
   tokens_.reset();
   error_.clear();
-  cancelled_ = false;
   text_asked_ = false;
+  forget_text();
   ids_.clear();
   labels_.clear();
-  after_key_.clear();
   before_.reset();
   after_.reset();
   atlas_ = atlas_after_ = HeadAtlas{};
   ++atlas_generation_;
+}
+
+// What belongs to one text's passes: gone with a new text or model.
+void ModelSession::forget_text() {
+  cancelled_ = false;
+  too_long_ = false;
+  note_.clear();
+  after_key_.clear();
   hovered_.clear();
   asked_.clear();
+}
+
+// The text's ids, cut to the model's positions when the user asked for
+// that; a text too long otherwise runs nothing and says so (error()).
+void ModelSession::tokenize(const ModelUi& ui) {
+  text_ = ui.text;
+  keep_first_ = ui.keep_first_tokens;
+  text_asked_ = true;
+  forget_text();
+  try {
+    ids_ = tokens_->encode(text_);
+    error_.clear();
+    const attn::hf::ModelConfig& c = checkpoint_->config();
+    const std::size_t positions = static_cast<std::size_t>(std::max(c.max_positions, 0));
+    if (positions > 0 && ids_.size() > positions) {
+      const std::string counts = std::to_string(positions) + " of " + std::to_string(ids_.size()) + " tokens";
+      if (keep_first_) {
+        note_ = "Runs on the first " + counts + ": the model has positions for " + std::to_string(positions) + ".";
+        ids_.resize(positions);
+      } else {
+        too_long_ = true;
+        error_ = std::to_string(ids_.size()) + " tokens, but this " + c.family_name() + " model has positions for " +
+                 std::to_string(positions) + ". Shorten the text, or keep only its first " + std::to_string(positions) +
+                 " tokens.";
+        ids_.clear();
+      }
+    }
+    labels_.clear();
+    for (int id : ids_) labels_.push_back(tokens_->text(id));
+    if (too_long_) {  // nothing to show but the error, on both sides of the view
+      before_runner_.cancel();
+      before_.reset();
+      after_.reset();
+      atlas_ = atlas_after_ = HeadAtlas{};
+      ++atlas_generation_;
+    } else {
+      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero});
+    }
+  } catch (const std::exception& e) {
+    before_runner_.cancel();
+    ids_.clear();
+    labels_.clear();
+    error_ = e.what();
+  }
 }
 
 // A new text replaces the running pass (TaskPolicy::Replace); heads
@@ -128,26 +180,7 @@ void ModelSession::start_passes(ModelUi& ui) {
     text_asked_ = false;
     after_key_.clear();
   }
-  if (!text_asked_ || ui.text != text_) {
-    text_ = ui.text;
-    text_asked_ = true;
-    cancelled_ = false;
-    after_key_.clear();
-    hovered_.clear();
-    asked_.clear();
-    try {
-      ids_ = tokens_->encode(text_);
-      labels_.clear();
-      for (int id : ids_) labels_.push_back(tokens_->text(id));
-      error_.clear();
-      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero});
-    } catch (const std::exception& e) {
-      before_runner_.cancel();
-      ids_.clear();
-      labels_.clear();
-      error_ = e.what();
-    }
-  }
+  if (!text_asked_ || ui.text != text_ || ui.keep_first_tokens != keep_first_) tokenize(ui);
   const std::string key = ids_.empty() || ui.heads_off.empty() ? "" : heads_off_key(ui);
   if (key != after_key_) {
     after_key_ = key;
@@ -222,7 +255,7 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
   }
   // A head to open waits for the ids (the command line asks before the folder is open).
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
-    scene_.submit({checkpoint_, ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt), ui.heads_off, ui.mode});
+    scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt), ui.heads_off, ui.mode});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }
@@ -254,7 +287,7 @@ bool ModelSession::pending(const ModelUi& ui) const {
     return true;
   if (ui.folder != folder_) return true;
   if (ui.open_in_pipeline && (checkpoint_ || load_.busy())) return true;
-  return checkpoint_ && (!text_asked_ || ui.text != text_);
+  return checkpoint_ && (!text_asked_ || ui.text != text_ || ui.keep_first_tokens != keep_first_);
 }
 
 void ModelSession::wait_idle() {

@@ -108,11 +108,17 @@ void Session::update_lesson_opening() {
 }
 
 void Session::apply_start_view() {
-  if (start_applied_ || trace_.preview()) return;  // a preview lacks stages the start may name
+  // A preview lacks stages the start may name; a model's layer is not there yet.
+  if (start_applied_ || trace_.preview() || options_.start.after_model_scene) return;
   start_applied_ = true;
   const Timeline& tl = trace_.timeline();
   double t = tl.total;
   const StartView& start = options_.start;
+  if (start.pin) state_.pinned = *start.pin;
+  if (start.set_focus) {
+    state_.view.focus_stage = start.stage;
+    state_.view.focus_head = start.focus_head;
+  }
   if (!start.stage.empty()) {
     int index = trace_.trace().index_of_named(start.stage, state_.view.focus_head);
     if (index < 0) index = trace_.trace().index_of_named(start.stage, std::max(state_.view.head, 0));

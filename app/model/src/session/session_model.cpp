@@ -8,7 +8,13 @@ namespace model {
 
 void Session::update_model() {
   std::optional<PendingAction> show = hf_.update(state_.hf, state_.view.colour.probability_map);
-  if (show) actions::request(state_, std::move(*show));
+  if (!show) return;
+  actions::request(state_, std::move(*show));
+  // --stage and --inspect name the scene just opened: apply them to it.
+  if (options_.start.after_model_scene) {
+    options_.start.after_model_scene = false;
+    start_applied_ = false;
+  }
 }
 
 }  // namespace model

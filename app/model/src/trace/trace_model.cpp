@@ -11,6 +11,7 @@
 #endif
 
 #include "attn/parallel.hpp"
+#include "model/layout/layout.hpp"  // same_layout_inputs
 
 namespace model {
 namespace {

@@ -45,6 +45,11 @@ struct ModelAnalysis {
   std::vector<std::vector<HeadSummary>> heads;       // [layer][head]
   std::vector<std::vector<Thumbnail>> thumbnails;    // [layer][head]
   std::vector<TokenPrediction> predictions;          // at the last position; empty when not causal
+  // (vocab) every token's probability at the last position, so a token that
+  // leaves the top ten when heads are switched off still has a number.
+  std::vector<float> last_probabilities;
+  // Its probability at the last position (0 when not causal or out of range).
+  double probability_of(int id) const;
 };
 
 ModelAnalysis analyse(const AnalysisInput& in, TaskControl& control);

@@ -12,6 +12,8 @@ namespace model {
 
 // The model folder `path` names, or nullopt when it is not one.
 std::optional<std::string> model_folder_of(const std::string& path);
+// The folder's own name ("gpt2" for "models/gpt2/"): what titles call the model.
+std::string model_folder_name(const std::string& folder);
 
 namespace actions {
 // Opens the Model view on `folder` (a new folder starts loading).

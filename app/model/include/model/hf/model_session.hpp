@@ -51,6 +51,11 @@ class ModelSession {
   const std::string& precision_line() const { return precision_.line(); }
   const PrecisionCheck& precision() const { return precision_; }
   const std::string& error() const { return error_; }
+  // The text has more tokens than the model has positions (error() says
+  // so; ModelUi::keep_first_tokens runs the first ones instead).
+  bool too_long() const { return too_long_; }
+  // "Kept the first 64 of 80 tokens..." when the text was cut; "" otherwise.
+  const std::string& note() const { return note_; }
   bool cancelled() const { return cancelled_; }
   const std::vector<int>& ids() const { return ids_; }
   const std::vector<std::string>& labels() const { return labels_; }
@@ -82,6 +87,7 @@ class ModelSession {
   };
   struct SceneInput {
     std::shared_ptr<const attn::hf::Checkpoint> checkpoint;
+    std::string folder_name;  // names the scene in the window title
     std::vector<int> ids;
     std::vector<std::string> labels;
     attn::hf::HeadRef head;
@@ -97,7 +103,9 @@ class ModelSession {
   };
 
   void forget_model();
+  void forget_text();
   void start_passes(ModelUi& ui);
+  void tokenize(const ModelUi& ui);
   void take_outcomes(ColourmapId map);
 
   TaskRunner<std::string, Loaded> load_;
@@ -112,6 +120,9 @@ class ModelSession {
   std::string error_;
   bool cancelled_ = false;
   std::string text_;  // the text of the pass asked for
+  bool keep_first_ = false;  // and whether it was cut to the model's positions
+  bool too_long_ = false;
+  std::string note_;
   bool text_asked_ = false;
   std::vector<int> ids_;
   std::vector<std::string> labels_;

@@ -19,6 +19,7 @@ struct ModelUi {
   std::string folder;                  // the model folder ("" : none yet)
   std::string folder_draft;            // the path typed in the view
   std::string text;                    // what the model reads (token ids until the tokenizer lands)
+  bool keep_first_tokens = false;      // a text longer than the model's positions runs on its first ones
   enum class Tab { Overview, Heads };
   Tab tab = Tab::Overview;
   int layer = 0;                       // the head view's layer

@@ -52,8 +52,17 @@ struct CanvasMetrics {
 
 // Where the animation starts once the first full trace is there (--stage, --time).
 struct StartView {
+  StartView() = default;
+  StartView(std::string stage_, std::optional<double> time_) : stage(std::move(stage_)), time(time_) {}
   std::string stage;           // the moment this stage is computed; "" for the end
   std::optional<double> time;  // an exact time, over `stage`
+  // --model --layer: the start view is for the layer's scene the Model view
+  // opens, so it waits for that scene, then focuses `stage` and pins `pin`
+  // there (the document shown first is not the one they name).
+  bool after_model_scene = false;
+  bool set_focus = false;  // focus `stage` on `focus_head` (view.focus_stage) once applied
+  int focus_head = -1;
+  std::optional<CellRef> pin;
 };
 
 struct SessionOptions {

@@ -1,0 +1,15 @@
+// What the window's title (the menu bar's right end) names: the Model view's
+// model folder while that view is open, else the document (its file, the
+// label of a scene that is no file, or the built-in lesson). One rule, so
+// the title never names the lesson behind the Model view or a stale layer.
+#pragma once
+
+#include <string>
+
+#include "model/document/app_state.hpp"
+
+namespace model {
+
+std::string window_where(const AppState& s);
+
+}  // namespace model

@@ -1,0 +1,21 @@
+// What the window title names (window_title.hpp): the model folder while
+// the Model view is open, never the lesson behind it; the layer opened
+// from a model names that model's folder.
+#include <doctest/doctest.h>
+
+#include "model/document/window_title.hpp"
+#include "model/hf/model_folder.hpp"
+
+TEST_CASE("the window title names the model folder in the Model view, else the document") {
+  model::AppState s;
+  CHECK(model::window_where(s) == "built-in lesson");
+  s.hf.open = true;
+  s.hf.folder = "/data/models/gpt2-small/";
+  CHECK(model::window_where(s) == "model gpt2-small");
+  s.doc_label = "gpt2-small, layer 1, head 2";  // a layer opened before: not what is on screen now
+  CHECK(model::window_where(s) == "model gpt2-small");
+  s.hf.open = false;
+  CHECK(model::window_where(s) == "gpt2-small, layer 1, head 2");
+  CHECK(model::model_folder_name("/data/models/gpt2") == "gpt2");
+  CHECK(model::model_folder_name("gpt2/") == "gpt2");
+}
