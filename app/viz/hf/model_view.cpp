@@ -40,7 +40,14 @@ void folder_controls(const ModelSession& session, AppState& state, const ThemePa
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     wrapped_text(session.precision_line());
     ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", session.precision().detail().c_str());
     probe_item(probe, "model_precision");
+  }
+  if (!session.notice().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour(pal.heading));
+    wrapped_text(session.notice());
+    ImGui::PopStyleColor();
+    probe_item(probe, "model_notice");
   }
 }
 

@@ -4,6 +4,10 @@
 // change the predictions, and a head's layer comes back as a scene to show.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
 #include "attn/explain.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/hf/model_folder.hpp"
@@ -21,9 +25,12 @@ TEST_CASE("the precision line states what was measured, never an unmeasured boun
   gap.max_abs = 2.345e-4;
   gap.layer = 11;
   gap.head = 3;
-  const std::string measured = model::precision_text(gap, false);
-  CHECK(measured.find("within 0.000235 of float64 (measured; the largest at layer 11, head 3)") != std::string::npos);
-  CHECK(model::precision_text(std::nullopt, true).find("measuring how far it is from float64") != std::string::npos);
+  gap.query = 900;
+  gap.key = 12;
+  CHECK(model::precision_text(gap, false) == "Computed in float32, within 0.000235 of float64 on this text (measured).");
+  CHECK(model::precision_detail(gap).find("largest difference in any attention weight is 0.000235, at layer 11, head 3 "
+                                          "(query 900, key 12)") != std::string::npos);
+  CHECK(model::precision_text(std::nullopt, true).find("measuring how far from float64") != std::string::npos);
   CHECK(model::precision_text(std::nullopt, false).find("within") == std::string::npos);
 }
 
@@ -58,8 +65,8 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
   REQUIRE(s.precision().gap().has_value());
   CHECK(s.precision().gap()->max_abs > 0);
   CHECK(s.precision().gap()->max_abs < 1e-5);
-  CHECK(s.precision_line().find("within " + attn::format_number(s.precision().gap()->max_abs, 3) + " of float64 (measured") !=
-        std::string::npos);
+  CHECK(s.precision_line().find("within " + attn::format_number(s.precision().gap()->max_abs, 3) +
+                                " of float64 on this text (measured)") != std::string::npos);
 
   // A head switched off: a second pass, other predictions.
   ui.heads_off = {{0, 1}, {1, 2}};
@@ -111,6 +118,35 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
   const std::optional<model::PendingAction> first = settle_model(s, ui);
   REQUIRE(first.has_value());
   CHECK(first->compare_b == nullptr);
+}
+
+TEST_CASE("weights rewritten or cut short on disk while open: the session opens the folder again and says so") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "attnviz_test_model_rewritten";
+  fs::remove_all(dir);
+  fs::copy(kGpt2, dir, fs::copy_options::recursive);
+  model::ModelSession s;
+  model::ModelUi ui;
+  ui.folder = dir.string();
+  ui.text = "the cat sat on the mat";
+  settle_model(s, ui);
+  REQUIRE(s.before() != nullptr);
+  const std::vector<int> ids = s.ids();
+  // `cp` over it: the same bytes, written anew.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  fs::copy_file(fs::path(kGpt2) / "model.safetensors", dir / "model.safetensors", fs::copy_options::overwrite_existing);
+  settle_model(s, ui);
+  CHECK(s.notice().find("model.safetensors was rewritten on disk while it was open: opened again from disk.") !=
+        std::string::npos);
+  CHECK(s.error().empty());
+  REQUIRE(s.before() != nullptr);  // the text ran again on the reopened file
+  CHECK(s.ids() == ids);
+  // Cut short: opened again, and the damaged file is named.
+  fs::resize_file(dir / "model.safetensors", 100);
+  settle_model(s, ui);
+  CHECK(s.notice().find("changed size on disk") != std::string::npos);
+  CHECK(s.error().find("model.safetensors") != std::string::npos);
+  CHECK(s.before() == nullptr);
 }
 
 TEST_CASE("the model session says why a folder or a text cannot run") {

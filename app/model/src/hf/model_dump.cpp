@@ -36,6 +36,7 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   for (const attn::hf::HeadRef& h : ui.heads_off) off.push_back({h.layer, h.head});
   j["heads_off"] = off;
   j["precision_line"] = precision_line();
+  j["notice"] = notice_;
   if (const auto& gap = precision_.gap())
     j["float_gap"] = {{"max_abs", gap->max_abs}, {"layer", gap->layer}, {"head", gap->head}};
   j["measure"] = measure_name(ui.measure);

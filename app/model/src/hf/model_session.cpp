@@ -230,8 +230,25 @@ void ModelSession::take_outcomes(ColourmapId map) {
   }
 }
 
+// A weights file changed on disk under the open model (another program
+// rewrote or cut it): attn_hf refuses any pass that read it (a cut mapping
+// reads zeros instead of killing the app), so the folder is opened again and
+// the text rerun, and a line says why. A stat per file per frame.
+void ModelSession::reopen_if_changed() {
+  if (!checkpoint_ || load_.busy()) return;
+  const std::string why = checkpoint_->changed();
+  if (why.empty()) return;
+  const std::string folder = folder_;
+  forget_model();
+  folder_ = folder;
+  load_.submit(folder_);
+  notice_ = why + ": opened again from disk.";
+}
+
 std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) {
+  reopen_if_changed();
   if (ui.folder != folder_) {
+    notice_.clear();
     forget_model();
     folder_ = ui.folder;
     if (!folder_.empty()) load_.submit(folder_);

@@ -31,6 +31,8 @@ void PrecisionCheck::reset() {
   line_ = precision_text(gap_, false);
 }
 
+std::string PrecisionCheck::detail() const { return precision_detail(gap_); }
+
 void PrecisionCheck::take() {
   if (auto o = runner_.take()) {
     if (o->done() && o->result) gap_ = *o->result;
@@ -40,14 +42,25 @@ void PrecisionCheck::take() {
 
 std::string precision_text(const std::optional<attn::hf::PrecisionGap>& gap, bool measuring) {
   const std::string f32 = attn::hf::precision_name<float>(), f64 = attn::hf::precision_name<double>();
-  const std::string head = "Computed in " + f32 + ", as PyTorch runs these checkpoints";
-  const std::string tail = "; a head opened in the pipeline is recomputed in " + f64 + ".";
+  // Short: at 1024x768 the left column is about 40 characters wide, and the
+  // predictions below must stay on screen. The rest is precision_detail's.
   if (gap && gap->layer >= 0)
-    return head + "; on this text every weight is within " + attn::format_number(gap->max_abs, 3) + " of " + f64 +
-           " (measured; the largest at layer " + std::to_string(gap->layer) + ", head " + std::to_string(gap->head) +
-           ")" + tail;
-  if (measuring) return head + "; measuring how far it is from " + f64 + " on this text..." + tail;
-  return head + tail;
+    return "Computed in " + f32 + ", within " + attn::format_number(gap->max_abs, 3) + " of " + f64 +
+           " on this text (measured).";
+  if (measuring) return "Computed in " + f32 + "; measuring how far from " + f64 + "...";
+  return "Computed in " + f32 + ".";
+}
+
+std::string precision_detail(const std::optional<attn::hf::PrecisionGap>& gap) {
+  const std::string f64 = attn::hf::precision_name<double>();
+  std::string s = "The overview, the head view and the predictions are computed in " +
+                  std::string(attn::hf::precision_name<float>()) + ", as PyTorch runs these checkpoints. Each pass is "
+                  "measured against " + f64 + " in the background, one layer at a time";
+  if (gap && gap->layer >= 0)
+    s += ": the largest difference in any attention weight is " + attn::format_number(gap->max_abs, 3) + ", at layer " +
+         std::to_string(gap->layer) + ", head " + std::to_string(gap->head) + " (query " + std::to_string(gap->query) +
+         ", key " + std::to_string(gap->key) + ")";
+  return s + ". A head opened in the pipeline is recomputed in " + f64 + ".";
 }
 
 }  // namespace model

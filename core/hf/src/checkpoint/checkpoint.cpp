@@ -109,10 +109,15 @@ std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
   return ck;
 }
 
-void Checkpoint::check_unchanged() const {
+std::string Checkpoint::changed() const {
   for (const auto& f : files_)
-    if (const std::string why = f->changed(); !why.empty())
-      throw ModelError(why + ": its numbers can no longer be trusted; open the model again");
+    if (std::string why = f->changed(); !why.empty()) return why;
+  return {};
+}
+
+void Checkpoint::check_unchanged() const {
+  if (const std::string why = changed(); !why.empty())
+    throw ModelError(why + ": its numbers can no longer be trusted; open the model again");
 }
 
 std::size_t Checkpoint::weight_bytes() const {

@@ -51,6 +51,9 @@ class ModelSession {
   const std::string& precision_line() const { return precision_.line(); }
   const PrecisionCheck& precision() const { return precision_; }
   const std::string& error() const { return error_; }
+  // Something the session did on its own that the user should know of
+  // ("model.safetensors was rewritten on disk while it was open: opened again").
+  const std::string& notice() const { return notice_; }
   // The text has more tokens than the model has positions (error() says
   // so; ModelUi::keep_first_tokens runs the first ones instead).
   bool too_long() const { return too_long_; }
@@ -103,6 +106,7 @@ class ModelSession {
   };
 
   void forget_model();
+  void reopen_if_changed();
   void forget_text();
   void start_passes(ModelUi& ui);
   void tokenize(const ModelUi& ui);
@@ -118,6 +122,7 @@ class ModelSession {
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;
   std::shared_ptr<const ModelTokens> tokens_;
   std::string error_;
+  std::string notice_;
   bool cancelled_ = false;
   std::string text_;  // the text of the pass asked for
   bool keep_first_ = false;  // and whether it was cut to the model's positions

@@ -26,9 +26,10 @@ class PrecisionCheck {
   bool busy() const { return runner_.busy(); }
   bool pending() const { return runner_.busy() || runner_.has_outcome(); }
   void wait_idle() { runner_.wait_idle(); }
-  // "Computed in float32; on this text its weights are within 2.1e-05 of
-  // float64 (largest at layer 3, head 7) ..." — or what is known so far.
+  // "Computed in float32, within 2.1e-05 of float64 on this text
+  // (measured)." — or what is known so far; the detail says where.
   const std::string& line() const { return line_; }
+  std::string detail() const;
   const std::optional<attn::hf::PrecisionGap>& gap() const { return gap_; }
 
  private:
@@ -43,7 +44,9 @@ class PrecisionCheck {
   std::string line_;
 };
 
-// The line for a measured gap (or "measuring" when none yet): pure, tested.
+// The line for a measured gap (or "measuring" when none yet), and its longer
+// explanation with the place of the largest difference: pure, tested.
 std::string precision_text(const std::optional<attn::hf::PrecisionGap>& gap, bool measuring);
+std::string precision_detail(const std::optional<attn::hf::PrecisionGap>& gap);
 
 }  // namespace model

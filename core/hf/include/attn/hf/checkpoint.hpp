@@ -32,6 +32,8 @@ class Checkpoint {
   // Throws ModelError when a weights file changed on disk since it was
   // opened (cut short, resized, rewritten): a pass that read it is refused.
   void check_unchanged() const;
+  // Why a weights file is no longer what was opened, or "" (the first one found).
+  std::string changed() const;
   const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return files_; }
 
   // The tensor `name`, also tried with the family's optional prefixes
