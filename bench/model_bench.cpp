@@ -13,7 +13,7 @@
 //  - GPT-2's layer 5 at 1001 tokens opened as a scene, as the Model view's
 //    "open in the pipeline" does (float64 pass to that layer, the scene, its
 //    trace): time and the memory it adds;
-//  - float32 against float64 at 1024 tokens, GPT-2 and a small Llama shape:
+//  - float32 against float64 at 1024 tokens, GPT-2, a small Llama and a BERT:
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
 //    attention than trained ones, so these figures are a floor).
@@ -204,6 +204,8 @@ int main(int argc, char** argv) {
               "| model | largest difference | where | float64 check |\n|---|---|---|---|\n");
   precision_row(scratch / "gpt2", "GPT-2 small shape", opt.threads.front());
   precision_row(scratch / "llama_small", "Llama shape, 4 layers, d 512, BF16", opt.threads.front());
+  if (!fs::exists(scratch / "bert" / "model.safetensors")) bench::write_bert_checkpoint(scratch / "bert");
+  precision_row(scratch / "bert", "BERT base width, 4 layers, 1024 positions", opt.threads.front());
   if (opt.skip_llama) return 0;
   if (!fs::exists(scratch / "llama" / "model.safetensors")) {
     std::printf("writing a ~2 GB Llama-shaped BF16 checkpoint...\n");

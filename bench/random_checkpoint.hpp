@@ -92,6 +92,41 @@ inline void write_gpt2_checkpoint(const std::filesystem::path& dir, int layers =
   write_random_safetensors(dir / "model.safetensors", plan, "F32", 1);
 }
 
+// A BERT encoder in F32 (bert-base's width by default, with 1024 positions
+// so that it runs at the same length as the others).
+inline void write_bert_checkpoint(const std::filesystem::path& dir, int layers = 4, int d = 768, int heads = 12,
+                                  int vocab = 30522, int positions = 1024) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "config.json") << nlohmann::json{{"model_type", "bert"}, {"hidden_size", d},
+                                                       {"num_attention_heads", heads}, {"num_hidden_layers", layers},
+                                                       {"intermediate_size", 4 * d}, {"vocab_size", vocab},
+                                                       {"max_position_embeddings", positions}, {"type_vocab_size", 2},
+                                                       {"layer_norm_eps", 1e-12}, {"hidden_act", "gelu"}}
+                                            .dump(2);
+  const std::string e = "bert.embeddings.";
+  std::vector<PlannedTensor> plan{{e + "word_embeddings.weight", {vocab, d}},
+                                  {e + "position_embeddings.weight", {positions, d}},
+                                  {e + "token_type_embeddings.weight", {2, d}},
+                                  {e + "LayerNorm.weight", {d}, true},
+                                  {e + "LayerNorm.bias", {d}}};
+  const auto linear = [&](const std::string& name, int out, int in) {
+    plan.push_back({name + ".weight", {out, in}});
+    plan.push_back({name + ".bias", {out}});
+  };
+  for (int l = 0; l < layers; ++l) {
+    const std::string p = "bert.encoder.layer." + std::to_string(l) + ".";
+    for (const char* s : {"query", "key", "value"}) linear(p + "attention.self." + s, d, d);
+    linear(p + "attention.output.dense", d, d);
+    plan.push_back({p + "attention.output.LayerNorm.weight", {d}, true});
+    plan.push_back({p + "attention.output.LayerNorm.bias", {d}});
+    linear(p + "intermediate.dense", 4 * d, d);
+    linear(p + "output.dense", d, 4 * d);
+    plan.push_back({p + "output.LayerNorm.weight", {d}, true});
+    plan.push_back({p + "output.LayerNorm.bias", {d}});
+  }
+  write_random_safetensors(dir / "model.safetensors", plan, "F32", 3);
+}
+
 // A Llama-family model in BF16 (about 2 GB at the defaults: 16 layers,
 // d 2048, 32 heads, 8 key/value heads, MLP 8192, vocab 32000, untied head).
 inline void write_llama_checkpoint(const std::filesystem::path& dir, int layers = 16, int d = 2048, int heads = 32,
