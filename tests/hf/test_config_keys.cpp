@@ -148,6 +148,14 @@ TEST_CASE("config keys: sliding windows per layer (Mistral, Qwen2's max_window_l
   CHECK(m.window_at(1) == 0);
   c["layer_types"] = {"sliding_attention", "chunked_attention", "full_attention"};
   CHECK(config_refusal(c).find("layer_types[1] = \"chunked_attention\"") != std::string::npos);
+  // Left out: transformers' default of 4096 keys, said; written as null: none.
+  json mistral = llama_keys();
+  mistral["model_type"] = "mistral";
+  m = parse_model_config(mistral.dump());
+  CHECK(m.window_at(0) == 4096);
+  CHECK(has_config_note(m, "sliding_window is not given: 4096"));
+  mistral["sliding_window"] = nullptr;
+  CHECK(parse_model_config(mistral.dump()).window_at(0) == 0);
 }
 
 TEST_CASE("config keys: Llama's biases, and keys of other families") {

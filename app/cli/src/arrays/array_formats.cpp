@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "output_file.hpp"
@@ -174,7 +175,9 @@ std::u32string code_points(const std::string& s) {
 void write_npz(ArrayStore& store, OutputFile& out) {
   if (out.temporary().empty()) throw CliError("-o: an .npz file must go to a regular file (it is a zip, written whole)");
   int error = 0;
-  zip_t* zip = zip_open(out.temporary().c_str(), ZIP_TRUNCATE, &error);
+  // Discarded (nothing written) if anything below throws.
+  std::unique_ptr<zip_t, void (*)(zip_t*)> owned(zip_open(out.temporary().c_str(), ZIP_TRUNCATE, &error), zip_discard);
+  zip_t* zip = owned.get();
   if (!zip) throw CliError("-o: the .npz file could not be started (libzip error " + std::to_string(error) + ")");
   std::vector<std::string> members;
   const auto add = [&](const std::string& name, const std::string& header, const StoredArray* data,
@@ -187,8 +190,13 @@ void write_npz(ArrayStore& store, OutputFile& out) {
         std::ofstream f(member, std::ios::binary);
         f << header;
         std::ifstream in(data->scratch, std::ios::binary);
-        f << in.rdbuf();
-        if (!f) throw CliError("-o: writing scratch data failed (disk full?)");
+        std::vector<char> buf(1 << 20);
+        while (in) {
+          in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+          f.write(buf.data(), in.gcount());
+        }
+        f.close();
+        if (!f) throw CliError("-o: cannot write " + name + " into the scratch folder (disk full?)");
       }
       src = zip_source_file(zip, member.c_str(), 0, -1);
     } else {
@@ -219,11 +227,8 @@ void write_npz(ArrayStore& store, OutputFile& out) {
       for (int b = 0; b < 4; ++b) chars += static_cast<char>((c >> (8 * b)) & 0xFF);
     }
   add("tokens", npy_header("<U" + std::to_string(width), {static_cast<std::int64_t>(cps.size())}), nullptr, chars);
-  if (zip_close(zip) != 0) {
-    const std::string why = zip_strerror(zip);
-    zip_discard(zip);
-    throw CliError("-o: the .npz file could not be written (" + why + "; disk full?)");
-  }
+  if (zip_close(zip) != 0) throw CliError("-o: the .npz file could not be written (" + std::string(zip_strerror(zip)) + "; disk full?)");
+  owned.release();  // closed: nothing left to discard
 }
 
 }  // namespace

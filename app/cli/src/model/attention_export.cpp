@@ -12,6 +12,7 @@
 #include "attn/hf/model_error.hpp"
 #include "cli_error.hpp"
 #include "model/model_files.hpp"
+#include "output_file.hpp"
 #include "output_guard.hpp"
 
 namespace attn::cli {
@@ -80,8 +81,11 @@ int run_attention_export(const AttentionExportOptions& o) {
   const auto n = static_cast<std::int64_t>(m.ids.size());
   const auto L = static_cast<std::int64_t>(layers.size()), H = static_cast<std::int64_t>(heads.size());
 
-  const std::filesystem::path target(o.out == "-" ? std::string(".") : o.out);
-  ArrayStore store(o.out == "-" ? std::filesystem::path(".") : target.parent_path(), o.out == "-" ? "standard output" : o.out);
+  // Scratch data beside the output (the same disk), or in the temporary
+  // folder when the output is written in place (standard output, /dev/...).
+  const std::filesystem::path scratch =
+      writes_in_place(o.out) ? std::filesystem::temp_directory_path() : std::filesystem::path(o.out).parent_path();
+  ArrayStore store(scratch, o.out == "-" ? "standard output" : o.out);
   store.tokens = m.tokens;
   store.metadata = {{"model_type", c.model_type}, {"layers", layers}, {"heads", heads}};
   store.declare("ids", ElementType::I64, {n});

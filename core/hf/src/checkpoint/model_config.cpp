@@ -101,8 +101,16 @@ void read_windows(const ConfigReader& r, ModelConfig& m) {
     if (r.has("sliding_window")) r.note("sliding_window is not used by Llama models (every layer sees all keys)");
     return;
   }
-  if (!r.has("sliding_window")) return;
-  m.sliding_window = static_cast<int>(r.integer("sliding_window", 1, kMaxPositions));
+  if (!r.json().contains("sliding_window")) {
+    // transformers' Mistral and Qwen2 default a window left out to 4096
+    // keys; one written as null means none.
+    m.sliding_window = 4096;
+    r.note("sliding_window is not given: 4096, the " + m.model_type + " default");
+  } else if (!r.has("sliding_window")) {
+    return;
+  } else {
+    m.sliding_window = static_cast<int>(r.integer("sliding_window", 1, kMaxPositions));
+  }
   if (r.has("layer_types")) {
     const json& types = r.at("layer_types");
     if (!types.is_array() || types.size() != static_cast<std::size_t>(m.n_layers))

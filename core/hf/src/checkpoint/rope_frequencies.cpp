@@ -74,18 +74,22 @@ double apply_yarn(const ConfigReader& r, int max_positions, double theta, int he
   const double factor = r.has("factor") ? factor_of(r) : max_positions / original;
   if (!(factor >= 1 && factor <= 1e6)) r.fail("rope factor max_position_embeddings / original = " + std::to_string(factor) + " must be from 1 to 1e6");
   const auto mscale = [](double scale, double m) { return scale <= 1 ? 1.0 : 0.1 * m * std::log(scale) + 1.0; };
+  // As transformers reads these (Python's `or`): a 0 counts as left out.
+  const auto given = [&](const char* key) {
+    return r.has(key) && !(r.at(key).is_number() && r.at(key).get<double>() == 0.0);
+  };
   double attention = 0;
-  if (r.has("attention_factor")) {
+  if (given("attention_factor")) {
     attention = r.positive("attention_factor");
     if (attention > 100) r.refuse("attention_factor", "must be at most 100");
-  } else if (r.has("mscale") && r.has("mscale_all_dim") && r.positive("mscale") > 0 && r.positive("mscale_all_dim") > 0) {
+  } else if (given("mscale") && given("mscale_all_dim")) {
     // DeepSeek's form: the ratio of two such factors.
     attention = mscale(factor, r.positive("mscale")) / mscale(factor, r.positive("mscale_all_dim"));
   } else {
     attention = mscale(factor, 1);
   }
-  const double fast = r.has("beta_fast") ? r.positive("beta_fast") : 32;
-  const double slow = r.has("beta_slow") ? r.positive("beta_slow") : 1;
+  const double fast = given("beta_fast") ? r.positive("beta_fast") : 32;
+  const double slow = given("beta_slow") ? r.positive("beta_slow") : 1;
   const bool truncate = r.boolean_or("truncate", true);
   const double pi = std::acos(-1.0);
   const auto correction_dim = [&](double rotations) {
