@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "interrupt_guard.hpp"
 #include "output_file.hpp"
 #include "cli_error.hpp"
 
@@ -46,6 +47,7 @@ void for_each_block(const StoredArray& a, F&& use) {
     }
     use(values.data(), n);
     done += n;
+    InterruptGuard::check();
   }
 }
 
@@ -61,6 +63,7 @@ void copy_scratch(const StoredArray& a, OutputFile& out) {
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
     put(out, buf.data(), static_cast<std::size_t>(in.gcount()));
+    InterruptGuard::check();
   }
 }
 

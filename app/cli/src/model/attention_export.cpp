@@ -12,6 +12,7 @@
 #include "attn/hf/model_error.hpp"
 #include "cli_error.hpp"
 #include "model/model_files.hpp"
+#include "interrupt_guard.hpp"
 #include "output_file.hpp"
 #include "output_guard.hpp"
 
@@ -96,7 +97,9 @@ int run_attention_export(const AttentionExportOptions& o) {
   if (o.residuals) store.declare("final", type, {n, c.d_model});
   if (o.logits) store.declare("logits", type, {n, c.vocab});
 
+  const InterruptGuard interrupt;  // Ctrl-C cleans up the scratch files and the temporary
   hf::ForwardOptions fo;
+  fo.progress = [](int) { return !InterruptGuard::interrupted(); };
   fo.keep_details = o.residuals || o.head_outputs;
   // Without the final state or the logits, nothing after the last chosen layer is needed.
   if (!o.residuals && !o.logits) fo.stop_after_layer = layers.back();
@@ -114,6 +117,7 @@ int run_attention_export(const AttentionExportOptions& o) {
   };
   try {
     const hf::ForwardResult<double> r = hf::run_forward<double>(*m.checkpoint, m.ids, fo, sink);
+    InterruptGuard::check();
     if (o.residuals) append_matrix(store, "final", r.final);
     if (o.logits) {
       const hf::MatX<double> logits = hf::all_logits<double>(*m.checkpoint, r);
