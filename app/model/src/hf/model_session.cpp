@@ -156,6 +156,7 @@ void ModelSession::tokenize(const ModelUi& ui) {
       atlas_ = atlas_after_ = HeadAtlas{};
       ++atlas_generation_;
     } else {
+      precision_.reset();  // the old text's float64 check would only slow the new pass
       before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero});
     }
   } catch (const std::exception& e) {
