@@ -1,7 +1,8 @@
-// Where `attn model attention` and `attn model scene` write: never over a
-// file the model folder is read from (under any name), never a half file,
-// never exit 0 when the disk refused the bytes; and their selections and
-// formats refused with one line when they make no sense.
+// `attn model attention`'s own formats and selections: npz and safetensors
+// to a full disk or a pipe, a refused run that leaves the old file whole, and
+// formats, types and ranges that make no sense, each one line. (Writing over
+// the model's files and failed writes in general: test_model_output_guard.cpp
+// and test_model_output_write.cpp.)
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -26,15 +27,6 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// A copy of the tiny GPT-2 folder, so tests may try to write over its files.
-fs::path model_copy(const std::string& name) {
-  const fs::path dir = fs::path(ATTN_CLI_TEST_TMP) / ("outputs_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir.parent_path());
-  fs::copy(kGpt2, dir, fs::copy_options::recursive);
-  return dir;
-}
-
 void refused(const std::vector<std::string>& args, const std::string& message) {
   const auto r = run_attn(args);
   INFO("attn stderr: " << r.err);
@@ -45,29 +37,10 @@ void refused(const std::vector<std::string>& args, const std::string& message) {
 
 }  // namespace
 
-TEST_CASE("model outputs: no file the folder is read from is written over, under any name") {
-  const fs::path dir = model_copy("guard");
-  const std::string model = dir.string();
-  const std::string config = slurp(dir / "config.json"), weights = slurp(dir / "model.safetensors");
-  for (const char* name : {"config.json", "model.safetensors", "tokenizer.json"})
-    refused({"model", "attention", model, "--ids", "1,2", "-o", (dir / name).string()}, "is the input file");
-  fs::remove(dir.parent_path() / "outputs_guard_link.npz");
-  fs::remove(dir.parent_path() / "outputs_guard_hard.json");
-  fs::create_symlink(dir / "model.safetensors", dir.parent_path() / "outputs_guard_link.npz");
-  refused({"model", "attention", model, "--ids", "1,2", "-o", (dir.parent_path() / "outputs_guard_link.npz").string()},
-          "(under another name)");
-  fs::create_hard_link(dir / "config.json", dir.parent_path() / "outputs_guard_hard.json");
-  refused({"model", "attention", model, "--ids", "1,2", "-o", (dir.parent_path() / "outputs_guard_hard.json").string()},
-          "is the input file");
-  refused({"model", "scene", model, "--ids", "1,2", "--layer", "0", "-o", (dir / "tokenizer.json").string()},
-          "is the input file");
-  CHECK(slurp(dir / "config.json") == config);
-  CHECK(slurp(dir / "model.safetensors") == weights);
-}
-
 TEST_CASE("model outputs: a full disk is an error, and a failed run leaves the old file whole") {
   if (fs::exists("/dev/full")) {
-    for (const char* format : {"json", "safetensors"})
+    // JSON to /dev/full: test_model_output_write.cpp.
+    for (const char* format : {"safetensors"})
       refused({"model", "attention", kGpt2, "--ids", "1,2,3", "--format", format, "-o", "/dev/full"},
               "-o: cannot write /dev/full");
     refused({"model", "attention", kGpt2, "--ids", "1,2,3", "-o", "/dev/full", "--format", "npz"},

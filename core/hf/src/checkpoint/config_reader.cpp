@@ -1,3 +1,4 @@
+// Typed config.json reads with bounded quotes and noted defaults (config_reader.hpp).
 #include "checkpoint/config_reader.hpp"
 
 #include <cmath>

@@ -1,3 +1,5 @@
+// JSON parsed through nlohmann's parser callback, which sees each value as it
+// is read, so a limit is hit before anything past it is built (bounded_json.hpp).
 #include "json/bounded_json.hpp"
 
 #include "attn/hf/model_error.hpp"
@@ -13,12 +15,6 @@ struct LimitReached {
   std::string why;
 };
 
-std::string count_text(std::size_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
-
 }  // namespace
 
 nlohmann::json parse_bounded_json(std::string_view text, const std::string& file, const JsonBounds& bounds) {
@@ -30,7 +26,7 @@ nlohmann::json parse_bounded_json(std::string_view text, const std::string& file
                          " levels of arrays and objects (no model file needs that many)"};
     if (event == E::value || event == E::object_start || event == E::array_start) {
       if (++values > bounds.max_values)
-        throw LimitReached{"more than " + count_text(bounds.max_values) + " values (no model file needs that many)"};
+        throw LimitReached{"more than " + io::with_thousands(bounds.max_values) + " values (no model file needs that many)"};
     }
     return true;
   };
@@ -57,7 +53,7 @@ std::string describe_json(const nlohmann::json& v) {
     case nlohmann::json::value_t::number_unsigned:
     case nlohmann::json::value_t::number_float: return v.dump();
     case nlohmann::json::value_t::array:
-      return v.empty() ? "an empty array" : "an array of " + count_text(v.size()) + (v.size() == 1 ? " entry" : " entries");
+      return v.empty() ? "an empty array" : "an array of " + io::with_thousands(v.size()) + (v.size() == 1 ? " entry" : " entries");
     case nlohmann::json::value_t::object: return v.empty() ? "an empty object" : "an object";
     default: return "a value of another kind";
   }

@@ -1,3 +1,4 @@
+// The SIGBUS guard for mapped weights files (mapping_guard.hpp).
 #include "safetensors/mapping_guard.hpp"
 
 #include <signal.h>

@@ -26,7 +26,13 @@ std::size_t bytes_of_first(const std::string& text, std::size_t count) {
   return i;
 }
 
-// 60000 -> "60,000".
+std::string quoted(const std::string& text) {
+  // Replace, not throw, on invalid UTF-8: a message must always be made.
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
 std::string with_thousands(std::size_t n) {
   std::string digits = std::to_string(n), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
@@ -35,13 +41,6 @@ std::string with_thousands(std::size_t n) {
   }
   return out;
 }
-
-std::string quoted(const std::string& text) {
-  // Replace, not throw, on invalid UTF-8: a message must always be made.
-  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-}  // namespace
 
 std::string quoted_excerpt(const std::string& text) {
   const std::size_t n = characters(text);

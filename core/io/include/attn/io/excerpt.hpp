@@ -24,4 +24,7 @@ std::string quoted_ending(const std::string& text);
 // "… (60,000 characters)": for names shown without quotes (field paths).
 std::string excerpt(const std::string& text);
 
+// 60000 -> "60,000": counts in messages.
+std::string with_thousands(std::size_t n);
+
 }  // namespace attn::io
