@@ -273,6 +273,21 @@ TEST_CASE("scores on demand: only large dot-product scores, and edits of other h
   CHECK(attn::with_scores_on_demand(attn::compute_trace(additive), 0).find(attn::StageKind::scores, 0)->value.on_demand() == nullptr);
 }
 
+TEST_CASE("scores on demand: the head on screen keeps its scores stored, the others are made when read") {
+  Rng r(15);
+  attn::Scenario s = threaded_scene(r, 3, 16);
+  const attn::Trace full = attn::compute_trace(s);
+  const attn::Trace slim = attn::with_scores_on_demand(full, 0, 1);
+  CHECK(slim.find(attn::StageKind::scores, 1)->value.on_demand() == nullptr);
+  CHECK(slim.find(attn::StageKind::scores, 1)->value.shared() == full.find(attn::StageKind::scores, 1)->value.shared());
+  for (int h : {0, 2}) {
+    INFO("head ", h);
+    REQUIRE(slim.find(attn::StageKind::scores, h)->value.on_demand() != nullptr);
+    CHECK_FALSE(slim.find(attn::StageKind::scores, h)->value.on_demand()->made());
+  }
+  check_bit_identical(slim, full);
+}
+
 TEST_CASE("recomputes_everything: X, options and shapes yes, weights, mask cells and names no") {
   Rng r(14);
   attn::Scenario s;

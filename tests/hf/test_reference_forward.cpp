@@ -276,3 +276,35 @@ TEST_CASE("forward: stopping after a layer keeps that layer as the full pass com
   CHECK(r.final.size() == 0);
   check_matrix(r.layers[0].output, ref["layers"][0]["output"], "stopped after layer 0: output", kTolerance);
 }
+
+TEST_CASE("forward: a scene's pass keeps only the last layer's details, as the full pass computes them") {
+  // The Model view opens layer L of a long text this way: the layers before
+  // it keep nothing (30 MB a layer for GPT-2 at 1,001 tokens).
+  const json ref = reference("gpt2_layer_scaled");
+  const auto ck = Checkpoint::open(dir_of("gpt2_layer_scaled"));
+  ForwardOptions o;
+  o.keep_details = true;
+  o.stop_after_layer = 1;
+  o.details_of_last_layer_only = true;
+  const auto r = run_forward<double>(*ck, ids_of(ref), o);
+  REQUIRE(r.layers.size() == 2);
+  CHECK(r.layers[0].input.size() == 0);
+  CHECK(r.layers[0].attn_input.size() == 0);
+  CHECK(r.layers[0].head_outputs.empty());
+  CHECK(r.layers[0].output.size() == 0);
+  const json& rl = ref["layers"][1];
+  check_matrix(r.layers[1].attn_input, rl["attn_input"], "layer 1 attn_input", kTolerance);
+  for (std::size_t h = 0; h < r.layers[1].head_outputs.size(); ++h)
+    check_matrix(r.layers[1].head_outputs[h], rl["head_outputs"][h], "layer 1 head " + std::to_string(h) + " output",
+                 kTolerance);
+  check_matrix(r.layers[1].output, rl["output"], "layer 1 output", kTolerance);
+  REQUIRE(r.layers[1].head_outputs.size() == static_cast<std::size_t>(ck->config().n_heads));
+  // The scene from it is the scene from a pass that kept every layer's details.
+  const auto whole = detailed_forward(*ck, ref, 1);
+  const std::vector<std::string> labels(ids_of(ref).size(), "t");
+  const attn::Scenario a = layer_scene(*ck, r, 1, labels).scenario;
+  const attn::Scenario b = layer_scene(*ck, whole, 1, labels).scenario;
+  CHECK(a.x == b.x);
+  REQUIRE(a.heads.size() == b.heads.size());
+  for (std::size_t h = 0; h < a.heads.size(); ++h) CHECK(a.heads[h].w_q == b.heads[h].w_q);
+}

@@ -137,6 +137,12 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     return;
   }
   const CompareGrids& g = *v.grids;
+  // Big grids are drawn as blocks (ShownGrids); the hover reads the block.
+  const ShownGrids& shown = g.shown;
+  const bool blocks = shown.block > 1;
+  const attn::Mat& show_a = blocks ? shown.a : g.a;
+  const attn::Mat& show_b = blocks ? shown.b : g.b;
+  const attn::Mat& show_diff = blocks ? shown.diff : g.diff;
   const bool click_answers = g.hidden && v.doc && actions::compare_click_answers(state, *v.doc);
   // One sentence under the picker, wrapped in a narrow window.
   std::string line;
@@ -144,7 +150,10 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   else if (g.hidden)
     line = g.title + ": hidden until you answer the question" + (click_answers ? ": click your answer in A." : ".");
   else
-    line = g.title + ": the largest change is " + compact_number(g.max_abs_diff, 3) + ". Blocked cells are hatched on every side.";
+    line = g.title + ": the largest change is " + compact_number(g.max_abs_diff, 3) + ". Blocked cells are hatched on every side." +
+           (blocks ? " Each square is " + std::to_string(shown.block) + "×" + std::to_string(shown.block) +
+                         " cells: A and B their mean, B − A their largest change."
+                   : "");
   ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(g.problem.empty() ? pal.text : pal.warning));
   ImGui::TextWrapped("%s", line.c_str());
   ImGui::PopStyleColor();
@@ -160,13 +169,14 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   CompareRoom room;
   room.width = size.x - (start.x - pos.x) - 10;
   room.height = size.y - (start.y - pos.y) - 10;
-  room.rows = static_cast<int>(std::max(g.a.rows(), g.b.rows()));
-  room.cols = static_cast<int>(std::max(g.a.cols(), g.b.cols()));
+  room.rows = static_cast<int>(std::max(show_a.rows(), show_b.rows()));
+  room.cols = static_cast<int>(std::max(show_a.cols(), show_b.cols()));
   room.grids = with_diff ? 3 : 2;
   room.row_label_w = label_w;
   room.title_h = ImGui::GetTextLineHeightWithSpacing();
   room.col_label_h = 2 * line_h + 6;  // labels may wrap onto a second line
   room.gap = ImGui::GetFontSize() * 2;
+  if (blocks) room.min_cell = 1;  // blocks of a big grid: whatever fits, never past the window
   const CompareLayout layout = compare_layout(room);
   const auto cell = static_cast<float>(layout.cell);
 
@@ -177,6 +187,12 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const double span = g.max_abs_diff > 0 ? g.max_abs_diff : 1;
   d.range = {-span, span};
   const std::vector<GridSpot> spots = [&] {
+    if (blocks) {
+      std::vector<GridSpot> s{{"compare_a", g.hidden, "A: " + c.label_a, &show_a, &shown.blocked_a, nullptr, &ab},
+                              {"compare_b", g.hidden, "B: " + c.label_b, &show_b, &shown.blocked_b, nullptr, &ab}};
+      if (with_diff) s.push_back({"compare_diff", g.hidden, "B − A", &show_diff, &shown.blocked_diff, nullptr, &d});
+      return s;
+    }
     std::vector<GridSpot> s{{"compare_a", g.hidden, "A: " + c.label_a, &g.a, &g.blocked_a, nullptr, &ab},
                             {"compare_b", g.hidden, "B: " + c.label_b, &g.b, &g.blocked_b, nullptr, &ab}};
     if (with_diff) s.push_back({"compare_diff", g.hidden, "B − A", &g.diff, &g.blocked_a, &g.blocked_b, &d});
@@ -189,27 +205,47 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   for (size_t i = 0; i < spots.size(); ++i) {
     const GridSpot& s = spots[i];
     const float x = start.x + static_cast<float>(layout.origins[i].x), y = start.y + static_cast<float>(layout.origins[i].y);
+    // Labels a line apart at least: at 1,000 rows they were drawn over each other.
+    const int step = std::max(1, static_cast<int>(std::ceil(line_h / std::max(cell, 1.0f))));
     if (static_cast<int>(i) % layout.per_line == 0)  // row labels left of each line (the same tokens on every side)
-      for (size_t r = 0; r < g.rows_a.size() && static_cast<Eigen::Index>(r) < g.a.rows(); ++r) {
+      for (Eigen::Index r = 0; r < show_a.rows(); r += step) {
+        const auto row = static_cast<size_t>(r * shown.block);  // a block is labelled by its first row
+        if (row >= g.rows_a.size()) break;
         const float mid = y + room.title_h + static_cast<float>(r) * cell + cell / 2;
-        draw_label(list, wrap_label(g.rows_a[r], label_w - 10, cell >= 2 * line_h), {x - 6, mid}, 1.0f, label_colour);
+        draw_label(list, wrap_label(g.rows_a[row], label_w - 10, cell >= 2 * line_h), {x - 6, mid}, 1.0f, label_colour);
       }
     GridSpot fitted = s;  // the title cut to the grid's width
     ImGui::PushFont(v.fonts.bold());
     fitted.title = fit_label(s.title, std::max(static_cast<float>(room.cols) * cell, ImGui::GetFontSize() * 4));
     ImGui::PopFont();
-    if (auto h = draw_grid(fitted, {x, y}, cell, v.fonts, pal, probe)) hovered = h, over_a = s.values == &g.a;
-    const std::vector<std::string>& col_labels = s.values == &g.b ? g.cols_b : g.cols_a;
+    if (auto h = draw_grid(fitted, {x, y}, cell, v.fonts, pal, probe)) hovered = h, over_a = s.values == &show_a;
+    const std::vector<std::string>& col_labels = s.values == &show_b ? g.cols_b : g.cols_a;
     const float below = y + room.title_h + static_cast<float>(s.values->rows()) * cell + 4;
-    for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
-      const std::vector<std::string> lines = wrap_label(col_labels[k], cell - 4, true);
-      draw_label(list, lines, {x + static_cast<float>(k) * cell + cell / 2, below + line_h * static_cast<float>(lines.size()) / 2},
-                 0.5f, label_colour);
-    }
+    // Column labels only where each has a cell's width of its own.
+    if (cell >= ImGui::GetFontSize())
+      for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
+        const std::vector<std::string> lines = wrap_label(col_labels[k], cell - 4, true);
+        draw_label(list, lines, {x + static_cast<float>(k) * cell + cell / 2, below + line_h * static_cast<float>(lines.size()) / 2},
+                   0.5f, label_colour);
+      }
   }
   if (hovered && ImGui::IsWindowHovered() && click_answers && over_a) {
     ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) actions::answer_lesson_cell(state, *v.doc, hovered->first, hovered->second);
+  } else if (hovered && ImGui::IsWindowHovered() && !g.hidden && blocks) {
+    // A block: the rows and columns it covers and what its square shows.
+    const auto [r, col] = *hovered;
+    const int k = shown.block;
+    auto at = [&](const attn::Mat& m) {
+      return r < m.rows() && col < m.cols() ? compact_number(m(r, col), 6) : std::string("-");
+    };
+    ImGui::BeginTooltip();
+    ImGui::Text("rows %d to %d, columns %d to %d", r * k, std::min<int>(static_cast<int>(g.a.rows()), (r + 1) * k) - 1,
+                col * k, std::min<int>(static_cast<int>(g.a.cols()), (col + 1) * k) - 1);
+    ImGui::Text("A (%s), mean = %s", c.label_a.c_str(), at(show_a).c_str());
+    ImGui::Text("B (%s), mean = %s", c.label_b.c_str(), at(show_b).c_str());
+    if (with_diff) ImGui::Text("B − A, largest change = %s", at(show_diff).c_str());
+    ImGui::EndTooltip();
   } else if (hovered && ImGui::IsWindowHovered() && !g.hidden) {
     const auto [r, col] = *hovered;
     auto at = [&](const attn::Mat& m) {

@@ -152,7 +152,9 @@ bool recomputes_everything(const Scenario& old, const Scenario& now);
 // the same blocked product from the trace's own Q and K, so every value, cell
 // read and explanation is the same bit for bit. The app shows such a copy
 // while a new trace is computed, so that two sets of n×n scores never live
-// at once (at 2048 tokens and 12 heads, 400 MB each).
-Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes);
+// at once (at 2048 tokens and 12 heads, 400 MB each). `keep_head` >= 0
+// keeps that head's scores stored: the head on screen, when one head is
+// shown, so a long scene holds one head's n×n scores instead of every head's.
+Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes, int keep_head = -1);
 
 }  // namespace attn

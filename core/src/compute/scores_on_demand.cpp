@@ -11,10 +11,11 @@
 
 namespace attn {
 
-Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes) {
+Trace with_scores_on_demand(const Trace& trace, std::size_t min_bytes, int keep_head) {
   Trace t = trace;  // stages share their matrices: copying is cheap
   if (t.score != ScoreFn::Dot) return t;  // additive scores: small scenes only
   for (int h = 0; h < t.dims.n_heads; ++h) {
+    if (h == keep_head) continue;
     const int at = t.index_of({StageKind::scores, h});
     if (at < 0 || t.stages[static_cast<size_t>(at)].inputs.size() != 2) continue;
     // The Q and K the scores read: rotated ones with RoPE, a shared K with GQA.

@@ -209,3 +209,56 @@ TEST_CASE("compare: a difference within rounding is exactly 0 (lesson 01 step 11
     CHECK(std::abs(g.diff(0, c)) > 1e-6);  // the swapped names' rows do change
   }
 }
+
+TEST_CASE("compare: a grid too big for a cell each is drawn as blocks: means of A and B, the largest change of B - A") {
+  // 300 × 300 with max 128 a side: blocks of 3 (100 × 100); a causal mask.
+  const int n = 300;
+  model::CompareGrids g;
+  g.a = attn::Mat::Zero(n, n);
+  g.b = attn::Mat::Zero(n, n);
+  g.blocked_a = attn::BoolMat::Constant(n, n, false);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      g.a(r, c) = std::sin(0.37 * r + 0.11 * c);
+      g.b(r, c) = g.a(r, c) + ((r * 7 + c) % 13 == 0 ? 0.01 * ((r + c) % 5 - 2) : 0.0);
+      g.blocked_a(r, c) = c > r;
+    }
+  g.blocked_b = g.blocked_a;
+  g.diff = attn::Mat::Zero(n, n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c <= r; ++c) g.diff(r, c) = g.b(r, c) - g.a(r, c);
+  const model::ShownGrids s = model::shown_grids(g, 128);
+  REQUIRE(s.block == 3);
+  REQUIRE(s.a.rows() == 100);
+  REQUIRE(s.diff.cols() == 100);
+  double worst = 0;
+  std::string where;
+  for (int br = 0; br < 100; ++br)
+    for (int bc = 0; bc < 100; ++bc) {
+      // Independently: the open cells of the block (c <= r).
+      double sum_a = 0, sum_b = 0, largest = 0;
+      int open = 0;
+      for (int r = 3 * br; r < 3 * br + 3; ++r)
+        for (int c = 3 * bc; c < 3 * bc + 3; ++c)
+          if (c <= r) {
+            sum_a += g.a(r, c), sum_b += g.b(r, c), ++open;
+            if (std::abs(g.diff(r, c)) > std::abs(largest)) largest = g.diff(r, c);
+          }
+      const bool shut = open == 0;
+      CHECK((s.blocked_a.size() && s.blocked_a(br, bc)) == shut);
+      CHECK((s.blocked_diff.size() && s.blocked_diff(br, bc)) == shut);
+      if (shut) continue;
+      for (const double e : {std::abs(s.a(br, bc) - sum_a / open), std::abs(s.b(br, bc) - sum_b / open),
+                             std::abs(s.diff(br, bc) - largest)})
+        if (e > worst) worst = e, where = "block " + std::to_string(br) + "," + std::to_string(bc);
+    }
+  INFO("worst " << worst << " at " << where);
+  CHECK(worst <= 1e-15);
+  // Every change survives: the largest over the blocks is the largest over the cells.
+  CHECK(s.diff.cwiseAbs().maxCoeff() == g.diff.cwiseAbs().maxCoeff());
+  // Small grids are drawn cell by cell.
+  model::CompareGrids small;
+  small.a = small.b = small.diff = attn::Mat::Zero(128, 40);
+  CHECK(model::shown_grids(small, 128).block == 1);
+  CHECK(model::shown_grids(small, 128).a.size() == 0);
+}

@@ -114,6 +114,7 @@ int run_scene(const ModelCommandOptions& o) {
   hf::ForwardOptions fo;
   fo.keep_details = true;
   fo.stop_after_layer = o.layer;
+  fo.details_of_last_layer_only = true;
   io::ScenarioFile file;
   try {
     const hf::ForwardResult<double> r = hf::run_forward<double>(*m.checkpoint, m.ids, fo);

@@ -51,6 +51,7 @@ ModelSession::ModelSession()
             // layer's float64 maps cost 576 MB by layer 5 of GPT-2 at 1,001 tokens.
             options.keep_attentions = false;
             options.stop_after_layer = in.head.layer;
+            options.details_of_last_layer_only = true;
             options.progress = [&](int) { return !control.cancelled(); };
             const attn::hf::ForwardResult<double> r = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
             control.throw_if_cancelled();

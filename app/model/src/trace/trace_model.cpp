@@ -3,6 +3,8 @@
 // for large stages, so a 1024-token scene stays small.)
 #include "model/trace/trace_model.hpp"
 
+#include "model/trace/screen_trace.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <exception>
@@ -113,6 +115,9 @@ TraceModel::Result TraceModel::run(const Job& job, attn::Progress* progress, con
     r.phases.core = laps.lap();
     add_ranges(r, base.get(), base_ranges.get());
     r.same_layout = base && base->complete && same_layout_inputs(*base, *r.trace);
+    // After the ranges, which read every stage: the heads not on screen let
+    // their n×n scores go until something reads them.
+    if (job.shown_head >= 0) r.trace = std::make_shared<const attn::Trace>(kept_for_screen(*r.trace, job.shown_head));
   } catch (const attn::Cancelled&) {
     throw;
   } catch (const attn::ComputeError& e) {
@@ -372,6 +377,7 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
     } else {
       drop_scores_before(scenario);
       job.base = whole ? trace_ : nullptr;  // the same trace, its scores perhaps made on demand now
+      job.shown_head = key.head < attn::dims_of(scenario).n_heads ? key.head : -1;
       if (!job.base) {
         // Nothing whole on screen: draw the head on screen (all heads: the first) first.
         const int heads = attn::dims_of(scenario).n_heads;

@@ -90,7 +90,8 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
   for (int l = 0; l < c.n_layers; ++l) {
     const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;
-    if (o.keep_details) rec.input = h;
+    const bool details = o.keep_details && !(o.details_of_last_layer_only && l != o.stop_after_layer);
+    if (details) rec.input = h;
     const MatX<S> a_in = c.pre_norm ? norm<S>(c, h, w.norm1_w, w.norm1_b) : h;
     MatX<S> q = detail::affine<S>(a_in, w.w_q, w.b_q, threads);
     MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
@@ -113,7 +114,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
       h = detail::layer_norm<S>(h + attn_out, w.norm1_w, w.norm1_b, c.norm_eps);
       h = detail::layer_norm<S>(h + mlp<S>(c, w, h, threads), w.norm2_w, w.norm2_b, c.norm_eps);
     }
-    if (o.keep_details) {
+    if (details) {
       rec.attn_input = a_in;
       for (int hh = 0; hh < c.n_heads; ++hh) rec.head_outputs.push_back(concat.middleCols(hh * c.head_dim, c.head_dim));
       rec.attn_output = attn_out;

@@ -24,6 +24,20 @@ struct CompareState {
   std::uint64_t revision = 0;           // bumped when a fixed side changes (its trace is recomputed)
 };
 
+// A stage too big to draw cell by cell (more rows or columns than
+// kShownCells: a layer of a real model at 1,000 tokens is a million cells a
+// side, 580 MB of draw lists), reduced for the screen to blocks of
+// block × block cells. A and B show each block's mean over its open cells,
+// B − A the block's largest change with its sign, so no change is averaged
+// away. A block is blocked only when every cell in it is (on either side,
+// for B − A). block 1: nothing reduced, the matrices stay empty.
+constexpr int kShownCells = 128;
+struct ShownGrids {
+  int block = 1;
+  attn::Mat a, b, diff;
+  attn::BoolMat blocked_a, blocked_b, blocked_diff;  // empty when nothing in them is blocked
+};
+
 // What the view shows for one stage: A, B and B − A when the shapes agree.
 struct CompareGrids {
   std::string title;                    // the stage's title, e.g. "softmax weights"
@@ -34,7 +48,12 @@ struct CompareGrids {
   std::string problem;                  // why there is no difference grid, or "" when there is one
   double max_abs_diff = 0;              // over cells open on both sides
   bool hidden = false;                  // a lesson question hides this stage: shapes only, no numbers
+  ShownGrids shown;                     // what is drawn when the grids are too big for a cell each
 };
+
+// The blocks `g` is drawn with (see ShownGrids): blocks of the smallest
+// size that leaves at most max_cells of them a side.
+ShownGrids shown_grids(const CompareGrids& g, int max_cells = kShownCells);
 
 // The one place the compare model reads a stage's numbers.
 attn::Mat stage_matrix(const attn::Stage& s);

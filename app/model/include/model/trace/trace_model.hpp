@@ -136,6 +136,7 @@ class TraceModel {
     std::shared_ptr<const attn::Scenario> base_scenario;
     std::shared_ptr<const RowRanges> base_ranges;
     int preview_head = -1;  // >= 0: publish a preview of this head first (no base)
+    int shown_head = -1;    // >= 0: one head on screen; a long trace keeps only its scores (screen_trace.hpp)
   };
   struct Result {
     std::uint64_t document = 0, revision = 0;
@@ -190,8 +191,6 @@ class TraceModel {
   // at once (at 2048 tokens and 12 heads, 400 MB). Nothing on screen
   // changes: the generation stays, and any value read is the same.
   void drop_scores_before(const attn::Scenario& next);
-  // Scores of this many bytes a head or more are dropped (1024 tokens).
-  static constexpr std::size_t kScoresOnDemandFrom = std::size_t{8} << 20;
   // A copy of the scenario for a job. At 2048 tokens a fresh 35 MB copy is
   // mostly page faults on the window's thread; the spare already has the
   // pages and the shapes. It is the snapshot of the trace before last when
