@@ -17,6 +17,7 @@
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
 //    attention than trained ones, so these figures are a floor).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -168,6 +169,7 @@ void layer_scene_row(const fs::path& dir, int threads) {
   const attn::Trace shown = attn::with_scores_on_demand(*full, std::size_t{8} << 20, 1);
   full.reset();
   attn::release_recycled_storage();
+  malloc_trim(0);  // as the app's releaser does (trace_model.cpp)
   const double with_one = rss_anon_mb();
   std::printf("GPT-2 layer 5 at 1001 tokens opened as a scene: float64 pass and scene %.0f ms, its trace %.0f ms; "
               "peak resident %.0f MB (%.0f MB of it anonymous before); scene and trace hold %.0f MB anonymous with "

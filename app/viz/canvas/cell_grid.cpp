@@ -35,7 +35,8 @@ std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, f
   for (Eigen::Index r = 0; r < m.rows(); ++r)
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
-      const ImVec2 b{a.x + cell - 1, a.y + cell - 1};
+      const float gap = cell >= 4 ? 1.0f : 0.0f;  // a 1 px line between cells, where a cell has room for one
+      const ImVec2 b{a.x + cell - gap, a.y + cell - gap};
       const bool blocked = blocked_at(g.blocked_a, r, c) || blocked_at(g.blocked_b, r, c) || !std::isfinite(m(r, c));
       if (g.hidden) {
         list->AddRectFilled(a, b, to_imgui(pal.hidden_cell));

@@ -77,7 +77,8 @@ ShownGrids shown_grids(const CompareGrids& g, int max_cells) {
   return s;
 }
 
-CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head) {
+CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+                           int max_cells) {
   CompareGrids g;
   const attn::Stage* sa = find_stage(a, stage, head);
   const attn::Stage* sb = find_stage(b, stage, head);
@@ -85,7 +86,7 @@ CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std
     g.problem = std::string("stage \"") + stage + "\" is missing from " + (!sa && !sb ? "both sides" : !sa ? "A" : "B");
     if (sa) g.a = stage_matrix(*sa), g.title = sa->title, g.rows_a = sa->row_labels, g.cols_a = sa->col_labels;
     if (sb) g.b = stage_matrix(*sb), g.title = sb->title, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
-    g.shown = shown_grids(g);
+    g.shown = shown_grids(g, max_cells);
     return g;
   }
   g.title = sa->title;
@@ -97,7 +98,7 @@ CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std
   g.rows_a = sa->row_labels, g.cols_a = sa->col_labels, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
   if (g.a.rows() != g.b.rows() || g.a.cols() != g.b.cols()) {
     g.problem = "A has " + shape(g.a) + " " + sa->title + ", B has " + shape(g.b) + ": no difference grid";
-    g.shown = shown_grids(g);
+    g.shown = shown_grids(g, max_cells);
     return g;
   }
   g.diff = attn::Mat::Zero(g.a.rows(), g.a.cols());
@@ -118,21 +119,26 @@ CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std
       g.diff(r, c) = d;
       g.max_abs_diff = std::max(g.max_abs_diff, std::abs(d));
     }
-  g.shown = shown_grids(g);
+  g.shown = shown_grids(g, max_cells);
   return g;
 }
 
 CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
-                              const std::vector<std::string>& hidden_ids) {
-  CompareGrids g = compare_stage(a, b, stage, head);
+                              const std::vector<std::string>& hidden_ids, int max_cells) {
+  CompareGrids g = compare_stage(a, b, stage, head, max_cells);
   if (std::find(hidden_ids.begin(), hidden_ids.end(), stage) == hidden_ids.end()) return g;
   g.hidden = true;
   for (attn::Mat* m : {&g.a, &g.b, &g.diff}) m->setZero();
   g.blocked_a.resize(0, 0);
   g.blocked_b.resize(0, 0);
   g.max_abs_diff = 0;
-  g.shown = shown_grids(g);
+  g.shown = shown_grids(g, max_cells);
   return g;
+}
+
+int shown_cells_for(double width) {
+  if (width <= 0) return kShownCells;  // no canvas measured yet (a headless session)
+  return std::clamp(static_cast<int>((width - 200) / 7), 16, kShownCells);
 }
 
 std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b) {

@@ -45,7 +45,7 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   trace_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
   texels_ = trace_.has_trace() ? texel_step_.made_for(trace_.trace()) : nullptr;
-  update_compare();
+  update_compare(canvas);
   if (state_.view.show_why_scale) why_scale_.update();
   if (!trace_.has_trace()) return;
   if (state_.view.show_hull) hull_.update(trace_.trace(), trace_.generation(), state_.view.head);
@@ -204,7 +204,7 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
 
 // The compare view's grids, recomputed when the state, the stage or the
 // document's trace changes.
-void Session::update_compare() {
+void Session::update_compare(const CanvasMetrics& canvas) {
   if (!state_.compare.open) {
     compare_grids_.reset();
     compare_key_.clear();
@@ -216,7 +216,8 @@ void Session::update_compare() {
   // Stages an open lesson question hides stay hidden here too (answering reveals them).
   const std::vector<std::string> hidden = doc ? lesson_hidden_ids(state_, *doc) : std::vector<std::string>{};
   std::string key = std::to_string(c.revision) + "/" + std::to_string(trace_.generation()) + "/" +
-                    std::to_string(state_.document) + "/" + c.stage + "/" + std::to_string(c.head);
+                    std::to_string(state_.document) + "/" + c.stage + "/" + std::to_string(c.head) + "/" +
+                    std::to_string(shown_cells_for(canvas.width));
   for (const std::string& id : hidden) key += "/" + id;
   if (key == compare_key_) return;
   compare_key_ = key;
@@ -228,7 +229,7 @@ void Session::update_compare() {
     if (compare_error_.empty()) compare_error_ = "The scene cannot be computed: " + trace_.error();
     return;
   }
-  compare_grids_ = compare_for_view(*a, *b, c.stage, c.head, hidden);
+  compare_grids_ = compare_for_view(*a, *b, c.stage, c.head, hidden, shown_cells_for(canvas.width));
 }
 
 }  // namespace model

@@ -64,14 +64,21 @@ attn::Mat stage_matrix(const attn::Stage& s);
 // units in the last place of the grid's largest magnitude, as when the same
 // numbers are added in another order) is exactly 0.
 constexpr double kRoundingUlps = 64;
-CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head);
+// `max_cells`: the most cells a side drawn one by one (see ShownGrids).
+CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+                           int max_cells = kShownCells);
 
 // What the view may show while a lesson question keeps `hidden_ids` hidden:
 // compare_stage, or, when the stage is one of them, the same shapes with
 // every number, blocked pattern and the largest change wiped (so nothing on
 // screen, in a tooltip or in the header gives the answer away).
 CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
-                              const std::vector<std::string>& hidden_ids);
+                              const std::vector<std::string>& hidden_ids, int max_cells = kShownCells);
+
+// The most cells a side the compare view draws one by one in a canvas
+// `width` px wide: three grids of at least 2 px a cell beside their labels
+// (at 1024×768 the canvas is about 420 px: 31 a side).
+int shown_cells_for(double width);
 
 // Stage ids both traces have, in A's pipeline order, for the stage picker.
 std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b);

@@ -148,7 +148,7 @@ class Session {
   void update_lesson_opening();
   void update_train();
   void update_model();  // session_model.cpp
-  void update_compare();
+  void update_compare(const CanvasMetrics& canvas);
   void apply_start_view();
   void derive_view(double dt, const CanvasMetrics& canvas, bool at_end);
 
