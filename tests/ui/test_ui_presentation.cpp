@@ -92,71 +92,131 @@ TEST_SUITE("presentation") {
     CHECK(std::abs(beside - at_edge) <= 4);
   }
 
-  TEST_CASE("ui: every built-in lesson as slides at 1024x768: each step's grids, text, question and choices fit") {
+  TEST_CASE("ui: every step of every shipped lesson as slides, at 1024x768 and 1920x1080: text, grids and no controls") {
+    // Lessons are found in the folder, so a lesson added later is covered.
     namespace fs = std::filesystem;
     std::vector<std::string> lessons;
     for (const auto& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) lessons.push_back(e.path().string());
     std::sort(lessons.begin(), lessons.end());
-    REQUIRE(lessons.size() >= 6);
-    int slides = 0, grids_checked = 0;
-    for (const std::string& file : lessons) {
-      CAPTURE(file);
-      const attn::io::LessonFile lesson = attn::io::load_lesson(file);
-      const std::string dir = temp_path("slides_" + lesson.id);
-      fs::remove_all(dir);
-      std::string out;
-      const int code = run(attnviz("--lesson \"" + file + "\" --export-slides \"" + dir + "\" --size 1024x768 --dump-layout \"" +
-                                   temp_path("slides_layout.json") + "\""),
-                           &out);
-      REQUIRE_MESSAGE(code == 0, out);
-      for (size_t i = 0; i < lesson.steps.size(); ++i) {
-        const attn::io::LessonStep& st = lesson.steps[i];
-        for (const char* suffix : {"", "-answer"}) {
-          if (*suffix && !st.question) continue;
-          char name[32];
-          std::snprintf(name, sizeof name, "slide-%02zu", i + 1);
-          const std::string base = dir + "/" + name + suffix;
-          CAPTURE(base);
-          const Image png = load_png(base + ".png");
-          REQUIRE(png.ok());
-          CHECK(png.width == 1024);
-          CHECK(png.height == 768);
-          const nlohmann::json layout = load_json(base + ".layout.json");
-          if (st.train) continue;  // the Train view: no pipeline layout is dumped
-          REQUIRE(layout.is_object());
-          ++slides;
-          // The step's text, its question's prompt and every choice: inside
-          // the window, inside the lesson panel, not cut off at its bottom.
-          const nlohmann::json& w = layout["widgets"];
-          REQUIRE(w.contains("lesson:panel"));
-          const nlohmann::json& panel = w["lesson:panel"];
-          CHECK(inside(panel, 0, 0, 1024, 768));
-          const double px0 = panel[0], py0 = panel[1], px1 = panel[2], py1 = panel[3];
-          REQUIRE(w.contains("lesson:text"));
-          CHECK_MESSAGE(inside(w["lesson:text"], px0, py0, px1, py1), w["lesson:text"].dump());
-          if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
-            for (size_t c = 0; c < st.question->choices.size(); ++c) {
-              const std::string key = "lesson:choice" + std::to_string(c);
-              REQUIRE(w.contains(key));
-              CHECK_MESSAGE(inside(w[key], px0, py0, px1, py1), key << " " << w[key].dump());
+    REQUIRE(lessons.size() >= 7);
+    // Widgets a slide may show: the step's text and choices, the grids and
+    // the panels as content, what it leaves out. A button, field, slider or
+    // close box ("compare_close", "kv:next", "train_start") is not one.
+    const auto content = [](const std::string& name) {
+      for (const char* prefix : {"lesson:text", "lesson:panel", "lesson:choice", "slide:note", "compare_a", "compare_b",
+                                 "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
+                                 "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
+                                 "hull.plot", "why_scale.", "train_curves", "train_grid_", "train_scores_"})
+        if (name.rfind(prefix, 0) == 0) return true;
+      return false;
+    };
+    int slides = 0, grids_checked = 0, numbers_checked = 0;
+    std::vector<std::string> problems;  // cells under 28 px, a panel past the slide
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1024, 768}, {1920, 1080}})
+      for (const std::string& file : lessons) {
+        CAPTURE(file);
+        CAPTURE(w);
+        const attn::io::LessonFile lesson = attn::io::load_lesson(file);
+        const std::string dir = temp_path("slides_" + lesson.id + "_" + std::to_string(w));
+        fs::remove_all(dir);
+        std::string out;
+        const std::string size = std::to_string(w) + "x" + std::to_string(h);
+        const int code = run(attnviz("--lesson \"" + file + "\" --export-slides \"" + dir + "\" --size " + size +
+                                     " --dump-layout \"" + temp_path("slides_layout.json") + "\""),
+                             &out);
+        REQUIRE_MESSAGE(code == 0, out);
+        for (size_t i = 0; i < lesson.steps.size(); ++i) {
+          const attn::io::LessonStep& st = lesson.steps[i];
+          for (const char* suffix : {"", "-answer"}) {
+            if (*suffix && !st.question) continue;
+            char name[32];
+            std::snprintf(name, sizeof name, "slide-%02zu", i + 1);
+            const std::string base = dir + "/" + name + suffix;
+            CAPTURE(base);
+            const Image png = load_png(base + ".png");
+            REQUIRE(png.ok());
+            CHECK(png.width == w);
+            CHECK(png.height == h);
+            const nlohmann::json layout = load_json(base + ".layout.json");
+            if (st.train) continue;  // the Train view: no pipeline layout is dumped
+            REQUIRE(layout.is_object());
+            ++slides;
+            // Body text from the back row: 20 px at least.
+            CHECK(layout["ui_px"].get<double>() >= 20.0);
+            const nlohmann::json& wd = layout["widgets"];
+            for (const auto& [widget, rect] : wd.items()) {
+              CHECK_MESSAGE(content(widget), widget << " is a control on a slide");
+              // A panel's content past the slide's edge is a known problem
+              // of the steps listed below; anything else is not allowed.
+              const bool in_panel = widget.rfind("kv:", 0) == 0 || widget.rfind("flash:", 0) == 0;
+              if (in_panel && !inside(rect, 0, 0, w, h))
+                problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + widget + " past the slide");
+              else
+                CHECK_MESSAGE(inside(rect, 0, 0, w, h), widget << " leaves the slide: " << rect.dump());
             }
-          // The grids the step names are laid out, and every number printed
-          // is at least 24 px tall.
-          if (!st.view.focus.stage.empty()) CHECK_MESSAGE(grids_named(layout, st.view.focus.stage, st.view.focus.head) > 0, st.view.focus.stage);
-          for (const attn::io::CellSpec& h : st.view.highlight) CHECK_MESSAGE(grids_named(layout, h.stage, h.head) > 0, h.stage);
-          if (st.question && !st.question->target.stage.empty())
-            CHECK_MESSAGE(grids_named(layout, st.question->target.stage, st.question->target.head) > 0, st.question->target.stage);
-          for (const nlohmann::json& g : layout["grids"]) {
-            if (g["numbers"] != true) continue;
-            ++grids_checked;
-            CHECK_MESSAGE(g["value_px"].get<double>() >= 24.0, g["id"].get<std::string>() << " head " << g["head"] << ": "
-                                                                 << g["value_px"].get<double>() << " px");
+            // The step's text, its question's prompt and every choice: inside
+            // the lesson panel, not cut off at its bottom.
+            REQUIRE(wd.contains("lesson:panel"));
+            const nlohmann::json& panel = wd["lesson:panel"];
+            const double px0 = panel[0], py0 = panel[1], px1 = panel[2], py1 = panel[3];
+            REQUIRE(wd.contains("lesson:text"));
+            CHECK_MESSAGE(inside(wd["lesson:text"], px0, py0, px1, py1), wd["lesson:text"].dump());
+            if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
+              for (size_t c = 0; c < st.question->choices.size(); ++c) {
+                const std::string key = "lesson:choice" + std::to_string(c);
+                REQUIRE(wd.contains(key));
+                CHECK_MESSAGE(inside(wd[key], px0, py0, px1, py1), key << " " << wd[key].dump());
+              }
+            // The question's grid is laid out.
+            if (st.question && !st.question->target.stage.empty())
+              CHECK_MESSAGE(grids_named(layout, st.question->target.stage, st.question->target.head) > 0, st.question->target.stage);
+            // Grids: inside the slide, clear of the lesson's text and of each
+            // other; numbers, where drawn, at 16 px or more; cells of 28 px,
+            // except on the steps listed below. A step covered by a panel
+            // (the KV cache, the FlashAttention tiles) shows the panel.
+            const bool covered = wd.contains("panel.kv_cache") || wd.contains("panel.flash") || wd.contains("panel.hull") ||
+                                 wd.contains("panel.why_scale") || wd.contains("compare_a");
+            const nlohmann::json& grids = layout["grids"];
+            for (size_t a = 0; a < grids.size() && !covered; ++a) {
+              const nlohmann::json& g = grids[a];
+              const std::string id = g["id"].get<std::string>() + " head " + std::to_string(g["head"].get<int>());
+              ++grids_checked;
+              CHECK_MESSAGE(inside(g["box"], px1, 0, w, h), id << " box " << g["box"].dump() << " leaves the slide or "
+                                                              << "meets the lesson's text");
+              for (size_t b = a + 1; b < grids.size(); ++b) {
+                const nlohmann::json &p = g["box"], &q = grids[b]["box"];
+                const bool overlap = p[0].get<double>() < q[2].get<double>() - 1 && q[0].get<double>() < p[2].get<double>() - 1 &&
+                                     p[1].get<double>() < q[3].get<double>() - 1 && q[1].get<double>() < p[3].get<double>() - 1;
+                CHECK_MESSAGE(!overlap, id << " overlaps " << grids[b]["id"]);
+              }
+              if (g["numbers"] == true) {
+                ++numbers_checked;
+                CHECK_MESSAGE(g["value_px"].get<double>() >= 16.0, id << ": " << g["value_px"].get<double>() << " px");
+              }
+              if (g["cell"].get<double>() < 28.0 && !*suffix)
+                problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + id + " " +
+                                      std::to_string(g["cell"].get<double>()) + " px");
+            }
           }
         }
       }
+    CHECK(slides > 150);
+    CHECK(grids_checked > 200);
+    CHECK(numbers_checked > 100);
+    // Cells under 28 px remain on these steps of lesson 07 and one of 06,
+    // and the FlashAttention tiles run past the slide (issue 40: they need
+    // a part shown, or a second slide). None may be added: a new or changed
+    // step must keep its cells readable and its panel on the slide.
+    const std::vector<std::string> known = {"06_watching_attention_learn step 3", "07_attention_in_modern_models step 5",
+                                            "07_attention_in_modern_models step 6", "07_attention_in_modern_models step 7",
+                                            "07_attention_in_modern_models step 8", "07_attention_in_modern_models step 9",
+                                            "07_attention_in_modern_models step 10", "07_attention_in_modern_models step 13",
+                                            "07_attention_in_modern_models step 14", "07_attention_in_modern_models step 15"};
+    for (const std::string& s : problems) {
+      const bool listed = std::any_of(known.begin(), known.end(), [&](const std::string& k) { return s.rfind(k + " at", 0) == 0; });
+      CHECK_MESSAGE(listed, "not readable: " << s);
     }
-    CHECK(slides > 60);
-    CHECK(grids_checked > 30);
+    MESSAGE(problems.size() << " problems remain on the listed steps");
   }
 
   TEST_CASE("ui: the transport bar fits: the time field shows its whole text ('12.8 / 12.8 s') and the second row ends inside the bar, at 1024x768 and 1600x1000, presenting or not") {

@@ -115,6 +115,25 @@ void paint_hint_line(ImVec2 pos, ImVec2 size, const AppState& state, bool number
   ImGui::PopClipRect();
 }
 
+// Under a slide's grids: what the slide leaves out to keep them readable.
+void slide_note_line(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& state) {
+  if (d.slide_note.empty()) return;
+  const ThemePalette& pal = palette(state.view.colour.theme);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  // Cut to the slide's width with "…" (the list of what is left out can be long).
+  std::string note = d.slide_note;
+  const float room = size.x - 2 * kPad;
+  while (note.size() > 1 && ImGui::CalcTextSize((note + "…").c_str()).x > room) {
+    note.pop_back();
+    while (!note.empty() && (static_cast<unsigned char>(note.back()) & 0xC0) == 0x80) note.pop_back();
+    if (!note.empty() && (static_cast<unsigned char>(note.back()) & 0xC0) == 0xC0) note.pop_back();
+  }
+  if (note != d.slide_note) note += "…";
+  ImGui::SetCursorScreenPos({pos.x + kPad, pos.y + size.y - kPad - line});
+  ImGui::TextColored(to_imvec4(pal.muted), "%s", note.c_str());
+  probe_item(d.probe, "slide:note");
+}
+
 }  // namespace
 
 float status_panel_height(const CanvasData& d, float canvas_width) {
@@ -146,7 +165,9 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
   const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
   // A slide has the lesson's text beside it: the grids take the whole canvas.
-  if (state.view.slide && d.model.error().empty()) return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad, pos.y + size.y - kPad};
+  if (state.view.slide && d.model.error().empty())
+    return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad,
+            pos.y + size.y - kPad - (d.slide_note.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() + kPad)};
   if (d.grids_only && d.model.error().empty())
     return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad, pos.y + size.y - kPad - line - 8};
   if (state.view.presentation) {
@@ -207,7 +228,10 @@ static void fit_button(ImVec2 pos, ImVec2 size, AppState& state);
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   // A slide: no status panel (the lesson's text tells the story), no
   // buttons, no hints; a scene that cannot be computed still says why.
-  if (state.view.slide && d.model.error().empty()) return;
+  if (state.view.slide && d.model.error().empty()) {
+    slide_note_line(pos, size, d, state);
+    return;
+  }
   if (d.grids_only && d.model.error().empty()) {
     ImGui::SetCursorScreenPos({pos.x + size.x - colour_legends_width(), pos.y + size.y - ImGui::GetTextLineHeightWithSpacing() - 4});
     colour_legends(state.view.colour);

@@ -46,6 +46,9 @@ struct CanvasData {
   // colour legend under them; no caption (it would only say "all shown").
   bool grids_only = false;
   WidgetProbe* probe = nullptr;  // --dump-layout: where the status panel's buttons are
+  // A lesson step's slide: what it leaves out to keep its grids readable
+  // (Session::slide_note), said under them; "" for none.
+  std::string slide_note = {};
 };
 
 // Draws the canvas into the area [pos, pos + size) and applies the user's

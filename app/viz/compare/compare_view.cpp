@@ -97,6 +97,18 @@ void stage_picker(AppState& state, const std::vector<std::string>& stages, int h
   }
 }
 
+// "lo [colour bar] hi" on one line: what the grid's colours mean.
+void grid_legend(ImDrawList* list, ImVec2 at, float width, const ColourScale& scale, ImU32 colour) {
+  const float h = ImGui::GetTextLineHeight();
+  const std::string lo = compact_number(scale.range.lo, 2), hi = compact_number(scale.range.hi, 2);
+  list->AddText(at, colour, lo.c_str());
+  // As wide as the grid allows, between a line's height and four.
+  const float bar_x = at.x + ImGui::CalcTextSize(lo.c_str()).x + 6;
+  const float bar_w = std::clamp(width - ImGui::CalcTextSize(lo.c_str()).x - ImGui::CalcTextSize(hi.c_str()).x - 12, h, 4 * h);
+  paint_colour_bar(list, {bar_x, at.y + h * 0.2f}, {bar_x + bar_w, at.y + h * 0.8f}, scale.map);
+  list->AddText({bar_x + bar_w + 6, at.y}, colour, hi.c_str());
+}
+
 }  // namespace
 
 void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state, WidgetProbe* probe) {
@@ -115,17 +127,21 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const std::string heading = fit_label("Compare   A: " + c.label_a + "   B: " + c.label_b, size.x - 20);
   ImGui::TextColored(to_imvec4(pal.heading), "%s", heading.c_str());
   ImGui::PopFont();
-  stage_picker(state, v.stages, v.heads, probe);
-  // Close at the right end of the picker's row, or under it where the row
-  // has no room (the head picker ran under it at 1024 wide).
-  const float picker_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
-  const float close_w = ImGui::CalcTextSize("Close (Esc)").x + 2 * ImGui::GetStyle().FramePadding.x;
-  const float close_x = size.x - close_w - ImGui::GetStyle().WindowPadding.x - 8;
-  if (close_x >= picker_end + ImGui::GetFontSize()) ImGui::SameLine(close_x);
-  if (ImGui::Button("Close (Esc)") || (ImGui::IsKeyPressed(ImGuiKey_Escape) && !ImGui::GetIO().WantTextInput))
-    actions::close_compare(state);
-  if (probe) (*probe)["compare_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                                ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  // A slide has no controls: the heading says what is compared.
+  const bool slide = state.view.slide;
+  if (!slide) {
+    stage_picker(state, v.stages, v.heads, probe);
+    // Close at the right end of the picker's row, or under it where the row
+    // has no room (the head picker ran under it at 1024 wide).
+    const float picker_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+    const float close_w = ImGui::CalcTextSize("Close (Esc)").x + 2 * ImGui::GetStyle().FramePadding.x;
+    const float close_x = size.x - close_w - ImGui::GetStyle().WindowPadding.x - 8;
+    if (close_x >= picker_end + ImGui::GetFontSize()) ImGui::SameLine(close_x);
+    if (ImGui::Button("Close (Esc)") || (ImGui::IsKeyPressed(ImGuiKey_Escape) && !ImGui::GetIO().WantTextInput))
+      actions::close_compare(state);
+    if (probe) (*probe)["compare_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                                  ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  }
 
   if (!v.error.empty() || !v.grids) {
     // Wrapped: a long reason ("... overflows at ...") ran off the window's edge.
@@ -174,7 +190,7 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   room.grids = with_diff ? 3 : 2;
   room.row_label_w = label_w;
   room.title_h = ImGui::GetTextLineHeightWithSpacing();
-  room.col_label_h = 2 * line_h + 6;  // labels may wrap onto a second line
+  room.col_label_h = 3 * line_h + 10;  // labels may wrap onto a second line; the colour legend under them
   room.gap = ImGui::GetFontSize() * 2;
   if (blocks) room.min_cell = 1;  // blocks of a big grid: whatever fits, never past the window
   const CompareLayout layout = compare_layout(room);
@@ -221,6 +237,8 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     if (auto h = draw_grid(fitted, {x, y}, cell, v.fonts, pal, probe)) hovered = h, over_a = s.values == &show_a;
     const std::vector<std::string>& col_labels = s.values == &show_b ? g.cols_b : g.cols_a;
     const float below = y + room.title_h + static_cast<float>(s.values->rows()) * cell + 4;
+    if (!g.hidden)
+      grid_legend(list, {x, below + 2 * line_h + 4}, static_cast<float>(s.values->cols()) * cell, *s.scale, label_colour);
     // Column labels only where each has a cell's width of its own.
     if (cell >= ImGui::GetFontSize())
       for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {

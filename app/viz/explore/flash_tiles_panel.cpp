@@ -201,7 +201,7 @@ void draw_flash_traffic(const FlashTilesView& view, WidgetProbe* probe) {
 }  // namespace
 
 void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, bool* open,
-                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe) {
+                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide) {
   const float font = ImGui::GetFontSize();
   // Wider than a narrow canvas if need be (it may cover a side panel): the
   // tile's lines need room for a formula beside their cells.
@@ -209,13 +209,15 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   // Wider than a small canvas, it may cover the inspector on the right, but
   // never the editor or the lesson panel on the left (a lesson's Next).
   const float left = canvas_pos.x + font * 0.5f;
-  const ImVec2 size(std::min(font * 46, display.x - left - font * 0.5f), std::min(font * 56, display.y - canvas_pos.y - 2 * font));
-  const ImVec2 pos(std::max(left, canvas_pos.x + canvas_size.x - size.x - font), canvas_pos.y + font * 0.5f);
-  if (!begin_panel("FlashAttention tiles", open, pos, size, probe, "panel.flash")) return;
+  const ImVec2 size = slide ? canvas_size
+                            : ImVec2(std::min(font * 46, display.x - left - font * 0.5f), std::min(font * 56, display.y - canvas_pos.y - 2 * font));
+  const ImVec2 pos = slide ? canvas_pos : ImVec2(std::max(left, canvas_pos.x + canvas_size.x - size.x - font), canvas_pos.y + font * 0.5f);
+  if (!begin_panel("FlashAttention tiles", open, pos, size, probe, "panel.flash", slide)) return;
   state.hover.reset();  // set again below while the mouse is on a cell
   ImGui::TextWrapped("Head %d, tile by tile: B_r queries meet B_c keys at a time; a running max m and sum ℓ stand in "
                      "for the whole softmax row.", view.head);
-  draw_flash_blocks(view, state, probe);
+  if (slide) ImGui::Text("B_r = %d, B_c = %d", state.block_rows, state.block_cols);  // the fields are the desk's
+  else draw_flash_blocks(view, state, probe);
   if (!view.ok()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(to_imgui(palette(colour.theme).error)));
     ImGui::TextWrapped("No tiles for this head: %s", view.error.c_str());
@@ -224,7 +226,12 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
     ImGui::End();
     return;
   }
-  draw_flash_stepper(view, state, probe);
+  if (slide) {
+    ImGui::TextUnformatted(tile_label(view).c_str());
+    probe_item(probe, "flash:tile");
+  } else {
+    draw_flash_stepper(view, state, probe);
+  }
   ImGui::TextUnformatted(difference_label(view).c_str());
   probe_item(probe, "flash:difference");
   ImGui::Separator();

@@ -17,8 +17,9 @@ namespace viz {
 
 // `state` is AppState's view.flash (blocks, M, tile, play, hovered cell);
 // the window first opens at the right of the canvas (canvas_pos, canvas_size).
+// `slide`: drawn as a lesson slide's content (begin_panel), with no buttons or fields.
 void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, bool* open,
-                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe);
+                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false);
 
 // The panel's state for --dump-state: open, head, blocks, tile, tile counts,
 // the largest difference to the plain path and the core's refusal.

@@ -15,8 +15,8 @@ namespace {
 
 ImVec2 im(Vec2d p) { return ImVec2(static_cast<float>(p.x), static_cast<float>(p.y)); }
 
-void draw_head_choice(HullModel& choices, int n_heads, bool follows_view, int head) {
-  if (follows_view) {
+void draw_head_choice(HullModel& choices, int n_heads, bool follows_view, int head, bool slide) {
+  if (follows_view || (slide && n_heads > 1)) {
     ImGui::Text("Head %d (the head the canvas shows)", head);
   } else if (n_heads > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
@@ -96,9 +96,10 @@ float readout_height(const HullView& v, const std::string& sum, float width) {
 }
 
 // The selected output as a choice, its weighted sum, then inside or not.
-void draw_readout(const HullView& v, int& selected, const std::string& sum) {
+void draw_readout(const HullView& v, int& selected, const std::string& sum, bool slide) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::BeginCombo("##output", ("output of '" + v.output_labels[static_cast<size_t>(selected)] + "'").c_str())) {
+  if (slide) ImGui::Text("output of '%s'", v.output_labels[static_cast<size_t>(selected)].c_str());
+  else if (ImGui::BeginCombo("##output", ("output of '" + v.output_labels[static_cast<size_t>(selected)] + "'").c_str())) {
     for (size_t i = 0; i < v.output_labels.size(); ++i)
       if (ImGui::Selectable(v.output_labels[i].c_str(), static_cast<int>(i) == selected)) selected = static_cast<int>(i);
     ImGui::EndCombo();
@@ -112,12 +113,12 @@ void draw_readout(const HullView& v, int& selected, const std::string& sum) {
 }  // namespace
 
 void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool head_follows_view, bool* open,
-                     ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe) {
+                     ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide) {
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = first_window_size(canvas_size, font * 30, font * 33, font * 33);
-  const ImVec2 pos(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font);
-  if (!begin_panel("Convex hull of the values", open, pos, size, probe, "panel.hull")) return;
-  draw_head_choice(choices, n_heads, head_follows_view, view.head);
+  const ImVec2 size = slide ? canvas_size : first_window_size(canvas_size, font * 30, font * 33, font * 33);
+  const ImVec2 pos = slide ? canvas_pos : ImVec2(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font);
+  if (!begin_panel("Convex hull of the values", open, pos, size, probe, "panel.hull", slide)) return;
+  draw_head_choice(choices, n_heads, head_follows_view, view.head, slide);
   if (!view.ok) {
     ImGui::TextWrapped("%s", view.reason.c_str());
     ImGui::End();
@@ -146,7 +147,7 @@ void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool
     if (hit >= 0) ImGui::SetTooltip("output of '%s'", view.output_labels[static_cast<size_t>(hit)].c_str());
   }
   draw_plot(view, choices.selected, screen);
-  draw_readout(view, choices.selected, sum);
+  draw_readout(view, choices.selected, sum, slide);
   if (!view.caveat.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, plot::to_vec4(plot::kOutside));
     ImGui::TextWrapped("%s", view.caveat.c_str());

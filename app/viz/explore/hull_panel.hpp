@@ -16,7 +16,8 @@ namespace viz {
 // selected output, both edited here; `head_follows_view` when the canvas
 // shows one head, which the plot then uses. The window first appears in the
 // right half of the canvas (canvas_pos, canvas_size).
+// `slide`: drawn as a lesson slide's content (begin_panel), the choices said, not offered.
 void draw_hull_panel(const HullView& view, HullModel& choices, int n_heads, bool head_follows_view, bool* open,
-                     ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe);
+                     ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false);
 
 }  // namespace viz

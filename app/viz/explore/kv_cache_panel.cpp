@@ -27,8 +27,13 @@ std::string ratio_text(long long a, long long b) {
   return text;
 }
 
-void draw_step_control(const KvCacheModel& model, KvCacheChoice& choice, WidgetProbe* probe) {
+void draw_step_control(const KvCacheModel& model, KvCacheChoice& choice, WidgetProbe* probe, bool slide) {
   const int n = model.steps(), t = model.step();
+  if (slide) {  // a slide says which token arrives; the buttons are the desk's
+    ImGui::TextWrapped("Token %d of %d (step t = %d): '%s' arrives", t + 1, n, t, model.view().tokens[static_cast<size_t>(t)].c_str());
+    probe_item(probe, "kv:step");
+    return;
+  }
   ImGui::BeginDisabled(t <= 0);
   if (ImGui::Button("< token")) {
     choice.step = t - 1;
@@ -212,12 +217,13 @@ void draw_tooltip(const KvCacheModel& model, const KvCacheChoice& choice) {
 }  // namespace
 
 void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const ColourOptions& colour, bool* open,
-                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe) {
+                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide) {
   const float font = ImGui::GetFontSize();
   // As tall as the canvas allows, up to what a scene of a dozen tokens needs.
-  const ImVec2 size(std::min(font * 36, canvas_size.x - 2 * font), std::min(font * 44, canvas_size.y - 2 * font));
-  const ImVec2 pos(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font);
-  if (!begin_panel("KV cache", open, pos, size, probe, "panel.kv_cache")) return;
+  const ImVec2 size = slide ? canvas_size
+                            : ImVec2(std::min(font * 36, canvas_size.x - 2 * font), std::min(font * 44, canvas_size.y - 2 * font));
+  const ImVec2 pos = slide ? canvas_pos : ImVec2(canvas_pos.x + canvas_size.x - size.x - font, canvas_pos.y + font);
+  if (!begin_panel("KV cache", open, pos, size, probe, "panel.kv_cache", slide)) return;
   const KvCacheView& view = model.view();
   const attn::DecodeStep* step = model.current();
   if (!view.ok || !step) {
@@ -233,7 +239,7 @@ void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const
     ImGui::Text("Head %d (reads key/value head %d of %d)", model.head(), d.kv_index(model.head()), d.n_kv_heads);
   else
     ImGui::Text("Head %d of %d", model.head(), d.n_heads);
-  draw_step_control(model, choice, probe);
+  draw_step_control(model, choice, probe, slide);
   std::optional<KvCacheChoice::Hover> hover;
   draw_grids(model, *step, colour, probe, hover);
   choice.hover = hover;

@@ -13,10 +13,14 @@ ImVec2 first_window_size(ImVec2 canvas, float width, float height, float narrow_
   return ImVec2(w, std::min(narrow ? narrow_height : height, canvas.y - 2 * font));
 }
 
-bool begin_panel(const char* title, bool* open, ImVec2 pos, ImVec2 size, WidgetProbe* probe, const char* probe_name) {
-  ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin(title, open)) {
+bool begin_panel(const char* title, bool* open, ImVec2 pos, ImVec2 size, WidgetProbe* probe, const char* probe_name,
+                 bool slide) {
+  ImGui::SetNextWindowPos(pos, slide ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(size, slide ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  const ImGuiWindowFlags flags = slide ? ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                             ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings
+                                       : 0;
+  if (!ImGui::Begin(title, slide ? nullptr : open, flags)) {
     ImGui::End();
     return false;
   }

@@ -15,6 +15,9 @@ ImVec2 first_window_size(ImVec2 canvas, float width, float height, float narrow_
 
 // ImGui::Begin at `pos` / `size` (first use only). Returns false, after
 // ending the window, when it is collapsed; otherwise the caller calls End().
-bool begin_panel(const char* title, bool* open, ImVec2 pos, ImVec2 size, WidgetProbe* probe, const char* probe_name);
+// `slide`: on a lesson's slide the panel is slide content, not a window:
+// it fills the canvas (pos, size) with no title bar and no close box.
+bool begin_panel(const char* title, bool* open, ImVec2 pos, ImVec2 size, WidgetProbe* probe, const char* probe_name,
+                 bool slide = false);
 
 }  // namespace viz

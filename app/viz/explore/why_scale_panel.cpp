@@ -105,15 +105,16 @@ void draw_controls(WhyScaleInputs& in, bool narrow) {
 }  // namespace
 
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& r, bool* open, ImVec2 canvas_pos,
-                          ImVec2 canvas_size, WidgetProbe* probe, ColourmapId probability_map) {
+                          ImVec2 canvas_size, WidgetProbe* probe, ColourmapId probability_map, bool slide) {
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = first_window_size(canvas_size, font * 34, font * 29, font * 44);
-  const ImVec2 pos(canvas_pos.x + font, canvas_pos.y + font);
-  if (!begin_panel("Why scale by 1/√d_k", open, pos, size, probe, "panel.why_scale")) return;
+  const ImVec2 size = slide ? canvas_size : first_window_size(canvas_size, font * 34, font * 29, font * 44);
+  const ImVec2 pos = slide ? canvas_pos : ImVec2(canvas_pos.x + font, canvas_pos.y + font);
+  if (!begin_panel("Why scale by 1/√d_k", open, pos, size, probe, "panel.why_scale", slide)) return;
   ImGui::TextWrapped("q and k have d_k random components with mean 0 and variance 1. Their dot product adds "
                      "d_k such products, so its variance is about d_k; dividing by √d_k brings it back to 1.");
   const bool narrow = ImGui::GetContentRegionAvail().x < font * 30;
-  draw_controls(inputs, narrow);
+  if (slide) ImGui::Text("d_k = %d, %d pairs", inputs.d_k, inputs.samples);  // the sliders are the desk's
+  else draw_controls(inputs, narrow);
   if (r.raw.values.empty()) {
     ImGui::TextDisabled("Sampling...");
     ImGui::End();

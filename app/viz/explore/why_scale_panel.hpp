@@ -15,7 +15,8 @@ namespace viz {
 // Edits `inputs` (the model recomputes next frame); draws `result`. The
 // window first appears in the left half of the canvas (canvas_pos, canvas_size).
 // Weights are shaded with `probability_map`, as on the canvas.
+// `slide`: drawn as a lesson slide's content (begin_panel), the sliders said, not offered.
 void draw_why_scale_panel(WhyScaleInputs& inputs, const WhyScaleResult& result, bool* open, ImVec2 canvas_pos,
-                          ImVec2 canvas_size, WidgetProbe* probe, ColourmapId probability_map = ColourmapId::SingleHue);
+                          ImVec2 canvas_size, WidgetProbe* probe, ColourmapId probability_map = ColourmapId::SingleHue, bool slide = false);
 
 }  // namespace viz

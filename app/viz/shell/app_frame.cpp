@@ -53,8 +53,9 @@ App::Panels App::panels() const {
   const float editor_w = !left ? 0
                          : presenting && state_.lesson ? std::round(display.x * 0.36f)
                                                        : std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f);
+  // A slide is the step and its grids: the inspector is a tool for the desk.
   const float inspector_w =
-      !state_.view.show_inspector || training ? 0
+      !state_.view.show_inspector || training || state_.view.slide ? 0
       : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
                    : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -104,7 +105,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   const CanvasData data{model_, session_.frame(), session_.layout(), session_.scales(), session_.inspected(),
                         session_.active_cell(), session_.caption(), fonts_, *textures_, state_,
                         state_.history.can_undo(), session_.hidden(), export_background_, state_.opening, export_grids_only_,
-                        options_.dump_layout.empty() ? nullptr : &probe_};
+                        options_.dump_layout.empty() ? nullptr : &probe_, session_.slide_note()};
   if (state_.hf.open) {
     const ModelViewData view{session_.hf(), model_textures_, fonts_};
     draw_model_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
@@ -134,16 +135,16 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   // Floating windows over the canvas, drawn before any modal (see frame()).
   if (state_.view.show_why_scale)
     draw_why_scale_panel(session_.why_scale().inputs, session_.why_scale().result(), &state_.view.show_why_scale, p.canvas_pos,
-                         p.canvas_size, probe, state_.view.colour.probability_map);
+                         p.canvas_size, probe, state_.view.colour.probability_map, state_.view.slide);
   if (state_.view.show_hull && model_.has_trace())
     draw_hull_panel(session_.hull().view(), session_.hull(), model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
-                    p.canvas_pos, p.canvas_size, probe);
+                    p.canvas_pos, p.canvas_size, probe, state_.view.slide);
   if (state_.view.show_flash_tiles && model_.has_trace())
     draw_flash_tiles_panel(session_.flash_tiles().view(), state_.view.flash, state_.view.colour, &state_.view.show_flash_tiles,
-                           p.canvas_pos, p.canvas_size, probe);
+                           p.canvas_pos, p.canvas_size, probe, state_.view.slide);
   if (state_.view.show_kv_cache && model_.has_trace())
     draw_kv_cache_panel(session_.kv_cache(), state_.view.kv_cache, state_.view.colour, &state_.view.show_kv_cache, p.canvas_pos,
-                        p.canvas_size, probe);
+                        p.canvas_size, probe, state_.view.slide);
 }
 
 void App::frame(double dt) {
@@ -153,6 +154,9 @@ void App::frame(double dt) {
   platform_.begin_frame(export_w_, export_h_);
   renderer_->begin_frame();
   WidgetProbe* probe = options_.dump_layout.empty() ? nullptr : &probe_;
+  // The dump names what this frame draws: a widget of an earlier frame (a
+  // closed dialog, the window's controls before a slide) is not on screen.
+  probe_.clear();
   const Panels p = panels();
   last_panels_ = p;
 

@@ -285,14 +285,24 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
   TrainUi& ui = state.train;
   begin_view_window("##train", pos, size);
   const float left_w = std::clamp(size.x * 0.36f, ImGui::GetFontSize() * 24, ImGui::GetFontSize() * 34);
+  // A lesson's slide shows the run, not the controls that make one.
+  const bool slide = state.view.slide;
   ImGui::BeginChild("##train_controls", {left_w, 0}, false);
-  if (view_title(d.fonts, "Train a tiny attention model", left_w)) ui.open = false;
-  if (probe) (*probe)["train_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                              ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  if (slide) {
+    ImGui::PushFont(d.fonts.bold());
+    ImGui::TextUnformatted("Train a tiny attention model");
+    ImGui::PopFont();
+  } else if (view_title(d.fonts, "Train a tiny attention model", left_w)) {
+    ui.open = false;
+  }
+  if (probe && !slide) (*probe)["train_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                                        ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
   ImGui::TextWrapped("%s", attn::train::task_rule(ui.settings.task.kind).c_str());
   ImGui::Separator();
-  settings_controls(ui, d.session.running());
-  run_buttons(d.session, ui, probe);
+  if (!slide) {
+    settings_controls(ui, d.session.running());
+    run_buttons(d.session, ui, probe);
+  }
   status_line(d.session, d.grids, lesson_head_question_open(state));
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
   if (!d.session.problem().empty()) {
@@ -303,10 +313,12 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
   }
   ImGui::Spacing();
   draw_train_curves(d.session, d.grids, ui, ImGui::GetContentRegionAvail().x, pal, probe);
-  history_slider(d.session, d.grids, ui, probe);
-  ImGui::Spacing();
-  ImGui::TextUnformatted("Model file");
-  model_file_controls(ui, d.session.running());
+  if (!slide) {
+    history_slider(d.session, d.grids, ui, probe);
+    ImGui::Spacing();
+    ImGui::TextUnformatted("Model file");
+    model_file_controls(ui, d.session.running());
+  }
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##train_heads", {0, 0}, false);

@@ -175,17 +175,18 @@ TEST_CASE("cell text plan: text grows with the cell up to its cap, and presentat
   CHECK(model::cell_label(0.1834, model::plan_cell_text({0.1834}, {60, 60}, 1.0, kWidth), {60, 60}, kWidth) == ".183");
 }
 
-TEST_CASE("cell text plan: presenting, a grid prints numbers at 24 px or none at all") {
+TEST_CASE("cell text plan: presenting, a grid prints numbers at 16 px or none at all") {
+  REQUIRE(model::kProjectorMinPx == 16);  // issue 40's rule for the back row at 1024×768
   const std::vector<double> values = {0.25, 0.5, -0.125, 1.0};
-  // A 30 px cell prints these on screen, at 12 px (40%)...
-  const CellTextPlan screen = model::plan_cell_text(values, {30, 30}, 1.5, kWidth);
+  // A 24 px cell prints these on screen, at 9.6 px (40%)...
+  const CellTextPlan screen = model::plan_cell_text(values, {24, 24}, 1.5, kWidth);
   REQUIRE(screen.numbers);
   CHECK(screen.px < model::kProjectorMinPx);
-  // ...but not on a projector, where 12 px cannot be read from the back.
-  const CellTextPlan projector = model::plan_cell_text(values, {30, 30}, 1.5, kWidth, model::kProjectorMinPx);
+  // ...but not on a projector, where 9.6 px cannot be read from the back.
+  const CellTextPlan projector = model::plan_cell_text(values, {24, 24}, 1.5, kWidth, model::kProjectorMinPx);
   CHECK_FALSE(projector.numbers);
-  CHECK_FALSE(model::cell_fits_text({20, 20}, kWidth, model::kProjectorMinPx));
-  // A cell large enough prints every value, none below 24 px.
+  CHECK_FALSE(model::cell_fits_text({14, 14}, kWidth, model::kProjectorMinPx));
+  // A cell large enough prints every value, none below 16 px.
   const CellSize big{90, 90};
   const CellTextPlan large = model::plan_cell_text(values, big, 1.5, kWidth, model::kProjectorMinPx);
   REQUIRE(large.numbers);

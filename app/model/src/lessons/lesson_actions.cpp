@@ -84,6 +84,10 @@ void lesson_step(AppState& s, int step) {
   else s.view.zoom_stage = attn::StageRef{*focus, v.focus.head};
   s.highlights = v.highlight;
   s.granularity = granularity_of(v.granularity, s.granularity);
+  // The explore panels are a step's content: shown on the steps that name
+  // them, not left over from an earlier step (lesson 05's "why scale" sat
+  // over four later steps' grids).
+  s.view.show_why_scale = s.view.show_hull = s.view.show_flash_tiles = s.view.show_kv_cache = false;
   for (const auto& [panel, shown] : v.panels) {
     if (panel == "editor") s.view.show_editor = shown;
     if (panel == "inspector") s.view.show_inspector = shown;

@@ -9,6 +9,7 @@
 #include "model/document/app_actions.hpp"
 #include "model/files/disk_actions.hpp"
 #include "model/layout/shown_stages.hpp"
+#include "model/layout/slide_focus.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_answers.hpp"
 #include "model/lessons/lesson_opening.hpp"
@@ -180,6 +181,15 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
     lo.only = only;
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
+    // A lesson step on the projector or a slide: fewer grids rather than
+    // cells too small to read (slide_focus.hpp).
+    slide_note_.clear();
+    if (state_.view.presentation && state_.lesson && canvas.only_stage < 0) {
+      const SlideFocus f = slide_focus(state_, trace, only, lo, canvas.width, std::max(50.0, room));
+      lo.only = f.only;
+      lo.head = f.head;
+      slide_note_ = f.left_out;
+    }
     layout_ = layout_for_view(trace, lo, canvas.width, std::max(50.0, room));
     // Another head or another focus is another picture: fit it even after
     // panning. Other changes of shape refit in the canvas unless the user

@@ -14,10 +14,12 @@ namespace model {
 // Smallest text the canvas draws, in pixels. Numbers that do not fit at this
 // size are hidden; hovering a cell still shows its exact value.
 constexpr double kMinReadablePx = 8.5;
-// Presenting (and on slides), the smallest number drawn: read from the back
-// of a room on a projector. A grid whose numbers would be smaller shows its
-// colours alone, as a grid does on screen below kMinReadablePx.
-constexpr double kProjectorMinPx = 24;
+// Presenting (and on slides), the smallest number drawn: digits of 16 px
+// still read from the back of a room at 1024×768, and a 24 px floor hid the
+// numbers of most lesson steps (255 and 65025 need a wider cell than the
+// step's grids had). A grid whose numbers would be smaller shows its colours
+// alone, as a grid does on screen below kMinReadablePx.
+constexpr double kProjectorMinPx = 16;
 
 // Width in pixels of `text` drawn at a size of `px` pixels.
 using TextWidth = std::function<double(const std::string& text, double px)>;

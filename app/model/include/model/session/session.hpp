@@ -96,6 +96,9 @@ class Session {
 
   // Derived by update(); the grids ones are valid while the trace model has a trace.
   const PipelineLayout& layout() const { return layout_; }
+  // What a lesson step's slide leaves out to keep its grids readable
+  // ("not shown: Q, K"); "" when it shows everything (slide_focus.hpp).
+  const std::string& slide_note() const { return slide_note_; }
   const std::vector<ColourScale>& scales() const { return scales_; }
   std::uint64_t scales_revision() const { return scales_revision_; }  // moves when the scales do
   // Texels made after a background compute for the trace and colours on
@@ -169,6 +172,7 @@ class Session {
   double last_total_ = -1;
   PipelineLayout layout_;
   LayoutKey layout_key_;
+  std::string slide_note_;
   std::vector<ColourScale> scales_;
   const PreparedTexels* texels_ = nullptr;  // texel_step_'s, for the trace shown
   std::uint64_t scales_generation_ = 0, scales_revision_ = 0;

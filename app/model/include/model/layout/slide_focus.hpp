@@ -1,0 +1,37 @@
+// What a lesson step's slide shows when its grids would be too small to read
+// from the back of a room. A slide (presenting a lesson, or its exported
+// slides) first tries the step's stages with their inputs; when the cells
+// would come out under kSlideMinCellPx it drops the inputs, then keeps one
+// head of several, and says what it left out. It never shrinks a picture it
+// can make larger by showing less of what the step is not about.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/trace.hpp"
+#include "model/document/app_state.hpp"
+#include "model/layout/layout.hpp"
+
+namespace model {
+
+// Cells on a slide, in pixels: the back row reads a 28 px cell at 1024×768.
+constexpr double kSlideMinCellPx = 28;
+
+struct SlideFocus {
+  std::vector<int> only;  // the stages laid out (indices into trace.stages)
+  int head = -1;          // the head laid out, -1 for every head in `only`
+  std::string left_out;   // "left out to keep the cells readable: Q, K; head 1 of 4 shown"; "" for nothing
+  double cell_px = 0;     // the smallest cell the layout fits at, in pixels
+};
+
+// The cell size, in pixels, the smallest grid of `layout` has when the
+// whole layout is fitted into view_w × view_h.
+double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h);
+
+// `shown`: shown_stages() for the step; `options`: the layout options the
+// canvas would use (their `only` and `head` are replaced here).
+SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
+                       double view_w, double view_h);
+
+}  // namespace model
