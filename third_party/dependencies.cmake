@@ -77,7 +77,7 @@ if(ATTNVIZ_BUILD_TESTS)
   endif()
 endif()
 
-# --- App only: OpenGL, GLFW 3.3, Dear ImGui 1.86, stb, cgif -------------------
+# --- App only: OpenGL, GLFW 3.3, Dear ImGui 1.86, stb, cgif, cairo ------------
 if(ATTNVIZ_BUILD_APP)
   set(OpenGL_GL_PREFERENCE GLVND)
   find_package(OpenGL REQUIRED)
@@ -136,5 +136,15 @@ if(ATTNVIZ_BUILD_APP)
     add_library(attnviz_cgif_fetched STATIC ${cgif_sources})
     target_include_directories(attnviz_cgif_fetched PUBLIC ${cgif_SOURCE_DIR}/inc)
     target_link_libraries(attnviz_cgif INTERFACE attnviz_cgif_fetched)
+  endif()
+
+  # cairo (PDF surface): the slides' PDF (Debian libcairo2-dev). Not fetched:
+  # cairo is a large meson build, and every desktop system ships it.
+  if(PkgConfig_FOUND)
+    pkg_check_modules(CAIRO QUIET IMPORTED_TARGET cairo-pdf>=1.14)
+  endif()
+  if(NOT CAIRO_FOUND)
+    message(FATAL_ERROR "attnviz: cairo with its PDF surface was not found (pkg-config cairo-pdf); "
+                        "install libcairo2-dev (Debian/Ubuntu) or cairo-devel, or configure with -DATTNVIZ_BUILD_APP=OFF")
   endif()
 endif()

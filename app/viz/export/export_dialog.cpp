@@ -13,6 +13,7 @@
 #include "dialogs/file_browser_view.hpp"
 #include "model_names.hpp"
 #include "model/export/export_plan.hpp"
+#include "model/export/slides_plan.hpp"
 
 namespace viz {
 namespace {
@@ -199,8 +200,9 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
   if (!ImGui::BeginPopupModal(id, nullptr)) return;
   if (waiting_for_desktop(state, files::Dialog::Slides, d.dir, ui.slides_dialog, "slides_ok", probe)) return;
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted("One picture a step, as the step is presented (its text, question and grids, no controls), "
-                         "and one more with each question's answer. Into the folder (made if it is not there):");
+  ImGui::TextUnformatted("One PNG a step, as the step is presented (its text, question and grids, no controls), "
+                         "one more with each question's answer, and all of them as the pages of one PDF. "
+                         "Into the folder (made if it is not there):");
   ImGui::PopTextWrapPos();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -208,11 +210,11 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
   probe_item(probe, "slides_dir");
   draw_file_browser(state, files::Dialog::Slides, d.dir, probe);
   size_choice(d.width, d.height, d.custom_size, false, probe);
-  ExportRequest sized;
-  sized.width = d.width;
-  sized.height = d.height;
-  const std::string problem = request_problem(sized);
-  if (!problem.empty()) ImGui::TextWrapped("%s", user_words(problem).c_str());
+  const std::string problem = slide_size_problem(d.width, d.height);
+  if (!problem.empty()) {
+    ImGui::TextWrapped("%s", problem.c_str());
+    probe_item(probe, "slides_size_problem");
+  }
   const DialogButton button = ok_cancel_row("Export", problem.empty() && !d.dir.empty() && state.lesson, "slides_ok", probe);
   if (button != DialogButton::None) {
     if (button == DialogButton::Ok) {

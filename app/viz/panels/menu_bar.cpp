@@ -68,7 +68,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::Separator();
     if (ImGui::MenuItem("Export...", nullptr, false, !state.export_ui.running)) state.export_ui.dialog = true;
     probe_item(probe, "menu:File/Export");
-    if (ImGui::MenuItem("Export lesson as slides...", nullptr, false, state.lesson && !state.export_ui.running))
+    if (ImGui::MenuItem("Export lesson as slides (PNG + PDF)...", nullptr, false, state.lesson && !state.export_ui.running))
       state.export_ui.slides_dialog = true;
     probe_item(probe, "menu:File/Export lesson as slides");
     ImGui::Separator();

@@ -25,6 +25,7 @@
 #include "gl/platform.hpp"
 #include "model/files/desktop_chooser.hpp"
 #include "model/settings/settings_state.hpp"
+#include "model/export/slides_pdf.hpp"
 #include "model/export/slides_plan.hpp"
 
 namespace viz {
@@ -79,6 +80,9 @@ class App {
     int width = 0, height = 0;
     std::vector<Slide> slides;
     size_t next = 0;  // the next slide to draw
+    // Every slide is also a page of one PDF, written when the last is drawn.
+    std::unique_ptr<SlidesPdf> pdf;
+    std::string pdf_path;
     // What the export changes and gives back: the student's answers and
     // place, presenting or not, the pinned cell.
     nlohmann::json saved_progress;
@@ -90,7 +94,7 @@ class App {
   std::string last_slide_layout_;  // --dump-layout: the last slide's layout
   int run_slides();
   std::string start_slides(const std::string& dir, int width, int height);
-  std::string slides_step();  // draws and writes the next slide: "" or the error
+  std::string slides_step();  // draws and writes the next slide (after the last, the PDF): "" or the error
   void end_slides(const std::string& outcome);  // outcome: "" or why it stopped
   void serve_slides_requests();
   RgbaImage render_slide(int width, int height);

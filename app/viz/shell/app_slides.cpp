@@ -4,8 +4,11 @@
 // no control on it (no transport bar, no buttons, no fields): the step's
 // text, its question and choices, and the grids it is about. The interactive
 // export draws one slide per UI frame, with progress and Cancel, and gives
-// the student's place and answers back when it ends.
+// the student's place and answers back when it ends. The slides are also
+// the pages of one PDF beside the PNGs (model/export/slides_pdf.hpp).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include <stb_image_write.h>
@@ -44,6 +47,7 @@ RgbaImage App::render_slide(int width, int height) {
 std::string App::start_slides(const std::string& dir, int width, int height) {
   if (!state_.lesson) return "no lesson is open: slides are made of a lesson's steps";
   if (slides_job_) return "slides are already being exported";
+  if (const std::string problem = slide_size_problem(width, height); !problem.empty()) return problem;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir)) return "cannot make the folder " + dir + (ec ? ": " + ec.message() : "");
@@ -52,6 +56,8 @@ std::string App::start_slides(const std::string& dir, int width, int height) {
   job->width = width;
   job->height = height;
   job->slides = plan_slides(state_.lesson->lesson());
+  job->pdf = std::make_unique<SlidesPdf>();
+  job->pdf_path = (std::filesystem::path(dir) / slides_pdf_file(state_.lesson->lesson())).string();
   job->saved_progress = state_.lesson->progress();
   job->saved_step = state_.lesson->step();
   job->saved_presentation = state_.view.presentation;
@@ -79,13 +85,17 @@ std::string App::slides_step() {
   model_.wait_idle();
   const RgbaImage image = render_slide(job.width, job.height);
   const std::string path = (std::filesystem::path(job.dir) / slide.file).string();
+  errno = 0;
   if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(), image.width * 4))
-    return "cannot write " + path;
+    return "cannot write " + path + (errno ? std::string(": ") + std::strerror(errno) : "");
+  if (std::string error = job.pdf->add_page(image.pixels.data(), image.width, image.height); !error.empty()) return error;
   if (!last_slide_layout_.empty()) {
     const std::string dump = (std::filesystem::path(job.dir) / (slide.file.substr(0, slide.file.size() - 4) + ".layout.json")).string();
     attn::io::write_text_atomically(dump, last_slide_layout_);
   }
   ++job.next;
+  if (job.next == job.slides.size())
+    if (std::string error = job.pdf->write(job.pdf_path); !error.empty()) return error;
   state_.export_ui.progress = static_cast<double>(job.next) / static_cast<double>(job.slides.size());
   return "";
 }
@@ -105,7 +115,8 @@ void App::end_slides(const std::string& outcome) {
   state_.view.fit_pending = true;
   state_.export_ui.running = false;
   state_.export_ui.writing.clear();
-  if (outcome.empty()) actions::notify(state_, "Exported " + std::to_string(job.next) + " slides to " + job.dir);
+  if (outcome.empty())
+    actions::notify(state_, "Exported " + std::to_string(job.next) + " slides to " + job.dir + ", and all of them as " + job.pdf_path);
   else actions::notify(state_, "Slides: " + outcome);
 }
 
@@ -141,12 +152,14 @@ int App::run_slides() {
   std::string error;
   while (error.empty() && slides_job_->next < slides_job_->slides.size()) error = slides_step();
   const size_t written = slides_job_->next;
+  const std::string pdf = slides_job_->pdf_path;
   end_slides(error);
   if (!error.empty()) {
     std::fprintf(stderr, "attnviz: --export-slides: %s\n", error.c_str());
     return 2;
   }
   std::printf("attnviz: wrote %zu slides to %s\n", written, options_.export_slides.c_str());
+  std::printf("attnviz: wrote %s (%zu pages)\n", pdf.c_str(), written);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "model_names.hpp"
 #include "model/settings/config_files.hpp"
 #include "model/export/export_plan.hpp"
+#include "model/export/slides_plan.hpp"
 
 namespace viz {
 
@@ -124,7 +125,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
   app.add_option("--export-slides", o.export_slides,
                  "With --lesson: write the lesson as slides to this folder, one PNG a step (and one with each "
-                 "question's answer), at --size, and exit");
+                 "question's answer) and all of them as one PDF, at --size (320x240 to 7680x4320), and exit");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export, slides, go-to, or what the app says when "
                  "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
@@ -197,8 +198,14 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     o.size_given = true;
     char x = 0;
     std::istringstream in(size);
-    if (!(in >> o.width >> x >> o.height) || (x != 'x' && x != 'X') || o.width < 200 || o.height < 150 ||
-        o.width > 8192 || o.height > 8192) {
+    const bool parsed = (in >> o.width >> x >> o.height) && (x == 'x' || x == 'X') && in.peek() == EOF;
+    // Slides have their own range, said as such (a window's is wider).
+    if (parsed && !o.export_slides.empty()) {
+      if (const std::string problem = slide_size_problem(o.width, o.height); !problem.empty()) {
+        std::fprintf(stderr, "attnviz: --size: %s\n", problem.c_str());
+        return 2;
+      }
+    } else if (!parsed || o.width < 200 || o.height < 150 || o.width > 8192 || o.height > 8192) {
       std::fprintf(stderr, "attnviz: --size expects WxH, e.g. 1600x1000 (got \"%s\")\n", size.c_str());
       return 2;
     }

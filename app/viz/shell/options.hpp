@@ -29,7 +29,7 @@ struct Options {
   // through the same code as File > Export.
   std::string export_path;
   std::string dialog;  // --dialog: a file dialog open at start
-  std::string export_slides;  // --export-slides DIR: the lesson as one PNG a step (at --size)
+  std::string export_slides;  // --export-slides DIR: the lesson as one PNG a step and one PDF (at --size)
   double export_scale = 1;           // --scale: 1, 2 or 4
   int export_width = 0, export_height = 0;  // --export-size WxH (0: the canvas at --scale)
   std::optional<double> from, to;    // --from/--to: an animation's range in timeline seconds

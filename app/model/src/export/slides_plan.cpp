@@ -18,4 +18,18 @@ std::vector<Slide> plan_slides(const attn::io::LessonFile& lesson) {
   return out;
 }
 
+std::string slides_pdf_file(const attn::io::LessonFile& lesson) {
+  // The id is the lesson file's name without ".json", already a file name.
+  return (lesson.id.empty() ? std::string("lesson") : lesson.id) + ".pdf";
+}
+
+std::string slide_size_problem(int width, int height) {
+  const bool small = width < kMinSlideWidth || height < kMinSlideHeight;
+  const bool large = width > kMaxSlideWidth || height > kMaxSlideHeight;
+  if (!small && !large) return "";
+  return std::to_string(width) + "x" + std::to_string(height) + " is too " + (small ? "small" : "large") + ": slides are " +
+         std::to_string(kMinSlideWidth) + " to " + std::to_string(kMaxSlideWidth) + " pixels wide and " +
+         std::to_string(kMinSlideHeight) + " to " + std::to_string(kMaxSlideHeight) + " high";
+}
+
 }  // namespace model
