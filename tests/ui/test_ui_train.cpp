@@ -40,6 +40,7 @@ TEST_SUITE("train") {
     CHECK(s["steps"] == steps);
     CHECK(s["shown_step"] == steps);
     CHECK(s["snapshots"].get<int>() == steps / viz::TrainSession::kSnapshotEvery + 1);
+    CHECK(load_json(state)["window_where"] == "Train: induction, 2 layers");  // not the lesson behind the view
 
     // The same run here: same settings, same seed, same number of steps.
     attn::train::TrainConfig c = viz::TrainUi::default_train_settings();
