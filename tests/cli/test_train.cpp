@@ -78,7 +78,13 @@ TEST_CASE("train: a fixed-length copy run prints progress, the final accuracy an
   for (int i = 0; i < 40; ++i) t.step();
   CHECK(acc == doctest::Approx(t.evaluate().accuracy).epsilon(1e-4));
   CHECK(r.out.find("after 40 steps") != std::string::npos);
-  CHECK(r.out.find("<- best induction head") != std::string::npos);
+  const auto best = r.out.find("<- best induction head");
+  REQUIRE(best != std::string::npos);
+  // The one-layer model's table counts its layer from 0, as the Train view does.
+  const auto line = r.out.rfind('\n', best) + 1;
+  int layer = -1;
+  std::istringstream(r.out.substr(line, best - line)) >> layer;
+  CHECK(layer == 0);
 }
 
 TEST_CASE("train: --until stops at the first evaluation that reaches the accuracy") {
@@ -113,6 +119,10 @@ TEST_CASE("train: -o writes a model file that reopens, and a layer exports to a 
   const attn::io::ScenarioFile s = attn::io::load_scenario(scene);
   CHECK(s.scenario.tokens == std::vector<std::string>{"A", "B", "C", "D", "|", "A"});
   CHECK(s.title.find("copy") != std::string::npos);
+  CHECK(s.title.find("layer 0,") != std::string::npos);  // the default --layer, counted from 0 as everywhere
+  const auto again = run_attn({"train", "--model", model, "--input", "A B", "--layer", "0", "-o", out_path("copy_layer0.json")});
+  CHECK(again.status == 0);
+  CHECK(again.out.find("layer 0 of the copy model") != std::string::npos);
   CHECK(s.description.find("40 steps") != std::string::npos);
   // Layer 0's input is the embedding plus positions: the exported x is the model's own numbers.
   const std::vector<int> ids = {0, 1, 2, 3, 6, 0};

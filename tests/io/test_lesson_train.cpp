@@ -162,9 +162,10 @@ TEST_CASE("lesson train: the shipped lesson on training checks clean, with a hea
   CHECK(head_questions == 1);
 }
 
-TEST_CASE("lesson train: the shipped lesson's run forms the induction head its question asks for, in layer 2") {
+TEST_CASE("lesson train: the shipped lesson's run forms the induction head its question asks for, in layer 1") {
   // The lesson promises the student a head to click within its run and says
-  // it appears in layer 2; this trains its exact settings to check both.
+  // it appears in layer 1 (the second; layers count from 0 as the Train view
+  // labels them); this trains its exact settings to check both.
   const LessonFile l = attn::io::load_lesson(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/06_watching_attention_learn.json");
   const attn::io::LessonStep* asked = nullptr;
   for (const attn::io::LessonStep& s : l.steps)
@@ -180,7 +181,18 @@ TEST_CASE("lesson train: the shipped lesson's run forms the induction head its q
     best = attn::train::best_induction_head(trainer.head_scores());
   }
   INFO("after " << trainer.steps_done() << " of " << asked->train_steps << " steps the best induction head is L"
-                << best.layer + 1 << " H" << best.head << " with " << best.induction);
+                << best.layer << " H" << best.head << " with " << best.induction);
   CHECK(best.induction >= asked->question->min_score);
   CHECK(best.layer == 1);
+  // The choice question before it names that layer as the Train view does.
+  bool named = false;
+  for (const attn::io::LessonStep& s : l.steps)
+    if (s.question && s.question->kind == attn::io::LessonQuestion::Kind::Choice &&
+        s.question->prompt.find("which layer") != std::string::npos) {
+      const std::string& right = s.question->choices.at(static_cast<size_t>(s.question->answer));
+      INFO("the right choice reads \"" << right << "\"");
+      CHECK(right.rfind("Layer " + std::to_string(best.layer), 0) == 0);
+      named = true;
+    }
+  CHECK(named);
 }

@@ -138,7 +138,7 @@ TEST_CASE("model file: every malformed file is refused with a message naming the
       {"negative_seed.json", "training.seed: expected a whole number from 0 to 18446744073709551615, got number -3"},
       {"unknown_positions.json", "model.positions: unknown value \"rotary\" (expected \"learned\" or \"sinusoidal\")"},
       // Weights whose forward pass overflows: the tensor (stage, head, layer) and the cell.
-      {"overflowing_embed.json", "weights: the forward pass overflows on the input \"A A A A\", layer 1: stage \"scores\" "
+      {"overflowing_embed.json", "weights: the forward pass overflows on the input \"A A A A\", layer 0: stage \"scores\" "
                                  "(head 0), cell [0][0]: value overflowed (scores = Q · Kᵀ); the inputs are too large for double precision"},
       {"overflowing_unembed.json", "weights: the forward pass overflows on the input \"A A A A\": logits[0][0] overflowed"},
   };

@@ -40,6 +40,7 @@ TEST_SUITE("train") {
     CHECK(s["steps"] == steps);
     CHECK(s["shown_step"] == steps);
     CHECK(s["snapshots"].get<int>() == steps / viz::TrainSession::kSnapshotEvery + 1);
+    CHECK(load_json(state)["window_where"] == "Train: induction, 2 layers");  // not the lesson behind the view
 
     // The same run here: same settings, same seed, same number of steps.
     attn::train::TrainConfig c = viz::TrainUi::default_train_settings();
@@ -172,13 +173,13 @@ TEST_SUITE("train") {
     CHECK(image.width > 400);
     CHECK(steps_of(load_json(app.state)) == steps);  // exporting did not train further
 
-    // A click on layer 2, head 1 opens that layer at the snapshot shown in
+    // A click on layer 1, head 1 (counted from 0) opens that layer at the snapshot shown in
     // the pipeline view, on that head.
     // Clicked again if a loaded machine drops the click (the Train view
     // closes at once; the layer's trace follows).
     REQUIRE_MESSAGE(click_until(app, "train_grid_1_1", [](const nlohmann::json& j) { return j["train"]["open"] == false; })
                         .is_object(),
-                    "clicking layer 2, head 1 did not leave the Train view");
+                    "clicking layer 1, head 1 did not leave the Train view");
     // The view shows the old trace, marked stale, until the layer's is
     // computed, which a sanitizer build takes its time over.
     const size_t example_tokens = first["train"]["tokens"].size();
@@ -191,14 +192,14 @@ TEST_SUITE("train") {
     REQUIRE_MESSAGE(opened.is_object(), "clicking a head's grid did not open the pipeline view (app "
                                             << (app.alive() ? "running" : "gone") << "): " << load_json(app.state).dump());
     CHECK(opened["view_head"] == 1);
-    CHECK(opened["doc_label"] == "trained layer 2, step " + std::to_string(viz::TrainSession::kSnapshotEvery));
+    CHECK(opened["doc_label"] == "trained layer 1, step " + std::to_string(viz::TrainSession::kSnapshotEvery));
     CHECK(opened["tokens"].size() == example_tokens);  // the example's tokens label the rows
   }
 
   TEST_CASE("ui: with unsaved edits, the head clicked opens after Discard, a click behind the question opens nothing") {
-    // Reported: click "Layer 2, head 1", choose Discard, and the pipeline
+    // Reported: click "Layer 1, head 1", choose Discard, and the pipeline
     // opened on head 0: the click on Discard also reached the Train-view
-    // grid under it. Here the second click lands on layer 1, head 0's grid
+    // grid under it. Here the second click lands on layer 0, head 0's grid
     // outside the question, which must not replace the head asked for.
     RunningApp app("", "train_discard");
     REQUIRE(app.first_state().is_object());
@@ -216,12 +217,12 @@ TEST_SUITE("train") {
                         .is_object(),
                     "Pause did not stop training");
     const nlohmann::json grids = settled(app.layout, "train_grid_1_1");
-    REQUIRE_MESSAGE(grids.is_object(), "no layer 2, head 1 grid");
+    REQUIRE_MESSAGE(grids.is_object(), "no layer 1, head 1 grid");
     REQUIRE(grids["widgets"].contains("train_grid_0_0"));
     REQUIRE_MESSAGE(click_until(app, "train_grid_1_1", [](const nlohmann::json& j) { return j["confirm_discard"] == true; })
                         .is_object(),
                     "no Save / Discard / Cancel question");
-    // Behind the question: the top-left cell of layer 1, head 0.
+    // Behind the question: the top-left cell of layer 0, head 0.
     const auto& g = grids["widgets"]["train_grid_0_0"];
     xdo("mousemove " + std::to_string(static_cast<int>(g[0].get<double>()) + 4) + " " + std::to_string(static_cast<int>(g[1].get<double>()) + 4));
     xdo("click 1");

@@ -32,7 +32,7 @@ constexpr const char* kFooter =
     "  attn flash assets/scenarios/flash_tiles.json --block-rows 4 --block-cols 4\n"
     "  attn decode assets/scenarios/masking_causal.json --step 2 --head 0\n"
     "  attn train --task induction --steps 300 -o model.json\n"
-    "  attn train --scenario model.json --input \"A B C A B\" --layer 1 -o scene.json";
+    "  attn train --scenario model.json --input \"A B C A B\" --layer 0 -o scene.json";
 
 int fail(const std::string& message, int code) {
   std::cerr << "attn: " << attn::cli::one_line(message) << "\n";

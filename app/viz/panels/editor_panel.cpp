@@ -12,6 +12,7 @@
 #include "attn/kv_cache_size.hpp"
 #include "attn/masks.hpp"
 #include "model/document/scenario_edit.hpp"
+#include "widgets/fitted_label.hpp"
 #include "widgets/tiled_window.hpp"
 
 namespace viz {
@@ -56,9 +57,9 @@ void draw_shape(AppState& state, WidgetProbe* probe) {
   shape_field(state, probe, "d_model", edit::d_model(s), 1, 512, "Features per token (columns of X)",
               [](attn::Scenario& x, int d) { edit::set_d_model(x, d); });
   bool projected = !s.heads.empty();
-  if (ImGui::Checkbox("learned projections W_Q, W_K, W_V", &projected))
+  if (wrapped_checkbox("learned projections W_Q, W_K, W_V", &projected,
+                       "Off: Q = K = V = X, the parameter-free attention of the first article", probe))
     actions::reshape(state, [&](attn::Scenario& x) { edit::set_projected(x, projected); });
-  hover_tooltip("Off: Q = K = V = X, the parameter-free attention of the first article");
   if (projected) {
     shape_field(state, probe, "d_k", edit::d_k(s), 1, 256, "Width of queries and keys (columns of W_Q and W_K)",
                 [](attn::Scenario& x, int d) { edit::set_d_k(x, d); });
@@ -72,18 +73,18 @@ void draw_shape(AppState& state, WidgetProbe* probe) {
     if (s.heads.size() > 1 && !s.is_cross()) draw_kv_heads(state, probe);
   }
   bool w_o = s.w_o.has_value();
-  if (ImGui::Checkbox("output projection W_O", &w_o)) actions::reshape(state, [&](attn::Scenario& x) { edit::set_w_o(x, w_o); });
-  hover_tooltip("Mixes the concatenated heads: output = concat · W_O");
+  if (wrapped_checkbox("output projection W_O", &w_o, "Mixes the concatenated heads: output = concat · W_O", probe))
+    actions::reshape(state, [&](attn::Scenario& x) { edit::set_w_o(x, w_o); });
   if (w_o)
     shape_field(state, probe, "d_out", edit::d_out(s), 1, 256, "Output width (columns of W_O)",
                 [](attn::Scenario& x, int d) { edit::set_d_out(x, d); });
   bool cross = s.is_cross();
-  if (ImGui::Checkbox("cross-attention (keys from a context)", &cross))
+  if (wrapped_checkbox("cross-attention (keys from a context)", &cross,
+                       "Queries come from X, keys and values from a separate context sequence C", probe))
     actions::reshape(state, [&](attn::Scenario& x) {
       if (cross && x.heads.empty()) edit::set_projected(x, true);
       edit::set_cross(x, cross);
     });
-  hover_tooltip("Queries come from X, keys and values from a separate context sequence C");
   if (cross) {
     shape_field(state, probe, "context tokens", edit::n_tokens(s, Sequence::Context), 1, 4096, "Rows of the context C (the keys)",
                 [](attn::Scenario& x, int n) { edit::set_n_tokens(x, Sequence::Context, n); });
@@ -96,16 +97,20 @@ void draw_tokens(AppState& state, Sequence which, WidgetProbe* probe) {
   attn::Scenario& s = state.doc.scenario;
   const int n = edit::n_tokens(s, which);
   if (n > 64) {
-    ImGui::TextDisabled("%d tokens (too many to list; rename them in the file)", n);
+    muted_wrapped(std::to_string(n) + " tokens (too many to list; rename them in the file)");
     return;
   }
+  // The name field gives way to its buttons in a narrow panel.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons = ImGui::CalcTextSize("+").x + ImGui::CalcTextSize("remove").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
+  const float name_w = std::clamp(ImGui::GetContentRegionAvail().x - buttons, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 8);
   const std::vector<std::string>& labels = which == Sequence::Queries ? s.tokens : s.context_tokens;
   ImGui::PushID(which == Sequence::Queries ? "q" : "c");
   for (int i = 0; i < n; ++i) {
     ImGui::PushID(i);
     const std::string name = i < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(i)]
                                                                   : (which == Sequence::Queries ? "t" : "c") + std::to_string(i);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SetNextItemWidth(name_w);
     std::string renamed;
     if (text_field(state, "##name", name, &renamed)) {
       actions::apply_edit(state, [&](attn::Scenario& sc) { edit::rename_token(sc, which, i, renamed); });
@@ -130,38 +135,46 @@ void draw_tokens(AppState& state, Sequence which, WidgetProbe* probe) {
 }
 
 // RoPE: on or off, and when on, its base, pairing, rotated share and first position.
-void draw_rope(AppState& state) {
+void draw_rope(AppState& state, WidgetProbe* probe) {
   attn::Scenario& s = state.doc.scenario;
   bool on = s.rope.on;
-  if (ImGui::Checkbox("rotary positions (RoPE)", &on))
+  if (wrapped_checkbox("rotary positions (RoPE)", &on,
+                       "Turn each query and key by its position after the projections (Llama, Mistral, Qwen):\n"
+                       "scores then depend on how far apart two tokens are, not where they are",
+                       probe))
     actions::apply_edit(state, [&](attn::Scenario& x) { x.rope.on = on; });
-  hover_tooltip("Turn each query and key by its position after the projections (Llama, Mistral, Qwen):\n"
-                "scores then depend on how far apart two tokens are, not where they are");
   if (!s.rope.on) return;
   ImGui::Indent();
+  const float font = ImGui::GetFontSize();
   if (s.rope.frequencies.empty()) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    value_cell(state, "base", &s.rope.base, 100.0f, "%.6g", 2, 1e7);
+    const FittedLabel base = label_before("base", font * 6, font * 3, probe);
+    ImGui::SetNextItemWidth(base.width);
+    value_cell(state, "##base", &s.rope.base, 100.0f, "%.6g", 2, 1e7, "base");
     hover_tooltip("θ_i = base^(−2i/d): 10000 in most models, 500000 in Llama 3. Drag, or double-click to type");
+    label_after(base, probe);
   } else {
     // A checkpoint's rope_scaling set each pair's angle; the base no longer decides them.
     ImGui::TextDisabled("θ from rope_scaling");
     const std::string why = "The model's rope_scaling set each of the " + std::to_string(s.rope.frequencies.size()) +
                             " pairs' angles per position, so no base decides them";
     hover_tooltip(why.c_str());
-    ImGui::SameLine();
+    same_line_if_room(ImGui::CalcTextSize("use a base").x + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::SmallButton("use a base"))
       actions::apply_edit(state, [](attn::Scenario& x) { x.rope.frequencies.clear(); });
     hover_tooltip("Go back to θ_i = base^(−2i/d), with the model's base, as models without rope_scaling have");
   }
   int pairing = static_cast<int>(s.rope.pairing);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::Combo("pairs", &pairing, "half (i, i+d/2)\0interleaved (2i, 2i+1)\0"))
+  const FittedLabel pairs = label_before("pairs", font * 10, font * 6, probe);
+  ImGui::SetNextItemWidth(pairs.width);
+  if (ImGui::Combo("##pairs", &pairing, "half (i, i+d/2)\0interleaved (2i, 2i+1)\0"))
     actions::apply_edit(state, [&](attn::Scenario& x) { x.rope.pairing = static_cast<attn::RopePairing>(pairing); });
   hover_tooltip("Which dimensions turn together: Llama and GPT-NeoX pair i with i + d/2, GPT-J and the paper 2i with 2i+1");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  value_cell(state, "rotated share", &s.rope.fraction, 0.01f, "%.3g", 0.01, 1);
+  label_after(pairs, probe);
+  const FittedLabel share = label_before("rotated share", font * 6, font * 3, probe);
+  ImGui::SetNextItemWidth(share.width);
+  value_cell(state, "##rotated share", &s.rope.fraction, 0.01f, "%.3g", 0.01, 1, "rotated share");
   hover_tooltip("Partial rotary (GPT-NeoX 0.25, Phi-2 0.4): only the first part of each head turns");
+  label_after(share, probe);
   shape_field(state, nullptr, "first position", s.rope.offset, 0, 1000000,
               "The first token's position: a KV cache that continues a text starts here",
               [](attn::Scenario& x, int p) { x.rope.offset = p; });
@@ -195,14 +208,20 @@ void draw_window_options(AppState& state) {
   ImGui::Unindent();
 }
 
-void draw_options(AppState& state) {
+void draw_options(AppState& state, WidgetProbe* probe) {
   attn::Scenario& s = state.doc.scenario;
+  const float font = ImGui::GetFontSize();
   auto combo = [&](const char* label, auto* value, const char* items, const char* help) {
     int v = static_cast<int>(*value);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    if (ImGui::Combo(label, &v, items)) {
+    const FittedLabel at = label_before(label, font * 10, font * 6, probe);
+    ImGui::SetNextItemWidth(at.width);
+    ImGui::PushID(label);
+    if (ImGui::Combo("##combo", &v, items)) {
       actions::apply_edit(state, [&](attn::Scenario&) { *value = static_cast<std::remove_pointer_t<decltype(value)>>(v); });
     }
+    ImGui::PopID();
+    hover_tooltip(help);
+    label_after(at, probe);
     hover_tooltip(help);
   };
   combo("scaling", &s.scale, "÷ √d_k\0none\0÷ temperature τ\0", "What the scores are divided by before softmax");
@@ -211,39 +230,53 @@ void draw_options(AppState& state) {
     // AlwaysClamp keeps a Ctrl+click-typed 0 or negative out of the scenario.
     // The same kind of field as every other number: drag, or double-click
     // to type (a slider jumped to wherever it was clicked).
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    value_cell(state, "τ", &s.temperature, 0.01f, "%.3g", 0.05, 20.0);
+    const FittedLabel tau = label_before("τ", font * 10, font * 4, probe);
+    ImGui::SetNextItemWidth(tau.width);
+    value_cell(state, "##τ", &s.temperature, 0.01f, "%.3g", 0.05, 20.0, "τ");
     hover_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nDrag, or double-click to type a value (0.05 to 20)");
+    label_after(tau, probe);
   }
   combo("score", &s.score, "dot product q·k\0additive v·tanh(qW + kU)\0", "How a query and a key are compared");
   combo("positions", &s.positional, "none\0sinusoidal encoding\0ALiBi bias\0",
         "Position information: added to X (sinusoidal) or as a distance penalty on scores (ALiBi)");
-  draw_rope(state);
+  draw_rope(state, probe);
   combo("softmax over", &s.softmax_axis, "keys (rows)\0queries (columns)\0",
         "The axis softmax normalises: over keys (the usual choice) each row of weights sums to 1, so each query's weights sum to 1; over queries each column does");
   attn::MaskKind mask = s.mask;
   int m = static_cast<int>(mask);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::Combo("mask", &m, "none\0causal\0custom (painted)\0sliding window\0strided (sparse)\0")) {
+  const FittedLabel mask_label = label_before("mask", font * 10, font * 6, probe);
+  ImGui::SetNextItemWidth(mask_label.width);
+  if (ImGui::Combo("##mask", &m, "none\0causal\0custom (painted)\0sliding window\0strided (sparse)\0")) {
     actions::apply_edit(state, [&](attn::Scenario& sc) { edit::set_mask_kind(sc, static_cast<attn::MaskKind>(m)); });
   }
-  hover_tooltip("Which (query, key) pairs are blocked. Causal: no query may peek at a later token.\n"
-                "Sliding window (Mistral): only the last few keys. Strided (Sparse Transformer): the last few and every stride-th");
+  const char* mask_help = "Which (query, key) pairs are blocked. Causal: no query may peek at a later token.\n"
+                          "Sliding window (Mistral): only the last few keys. Strided (Sparse Transformer): the last few and every stride-th";
+  hover_tooltip(mask_help);
+  label_after(mask_label, probe);
+  hover_tooltip(mask_help);
   draw_window_options(state);
-  ImGui::Checkbox("paint mask with the mouse", &state.paint_mask);
-  hover_tooltip("Click or drag on a score or weight grid to block/unblock cells (switches the mask to custom). Key: M");
+  wrapped_checkbox("paint mask with the mouse", &state.paint_mask,
+                   "Click or drag on a score or weight grid to block/unblock cells (switches the mask to custom). Key: M", probe);
   combo("apply mask", &s.mask_mode, "before softmax (−∞)\0after softmax (0)\0",
         "Before softmax (correct): the blocked cells get −∞ and the rest renormalise.\nAfter softmax (a common mistake): blocked weights are zeroed, so rows sum to less than 1");
   const int n_k = static_cast<int>(s.keys_source().rows());
-  if (n_k <= 64 && ImGui::TreeNode("padding (block whole keys)")) {
+  // "key padding": the longer "padding (block whole keys)" was cut in a narrow panel.
+  const bool padding_open = n_k <= 64 && ImGui::TreeNode("key padding");
+  if (n_k <= 64) {
+    probe_item(probe, "label:key padding");
+    hover_tooltip("Block whole keys: no query gives a checked key any weight (padding in a batch)");
+  }
+  if (padding_open) {
+    const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
     for (int j = 0; j < n_k; ++j) {
       bool blocked = j < static_cast<int>(s.key_padding.size()) && s.key_padding[static_cast<size_t>(j)];
+      const std::string name = "key " + std::to_string(j);
+      if (j > 0) same_line_if_room(box + ImGui::CalcTextSize(name.c_str()).x);
       ImGui::PushID(j);
-      if (ImGui::Checkbox(("key " + std::to_string(j)).c_str(), &blocked)) {
+      if (ImGui::Checkbox(name.c_str(), &blocked)) {
         actions::apply_edit(state, [&](attn::Scenario& sc) { edit::set_key_padding(sc, j, blocked); });
       }
       ImGui::PopID();
-      if (j % 4 != 3 && j + 1 < n_k) ImGui::SameLine();
     }
     ImGui::TreePop();
   }
@@ -280,6 +313,10 @@ void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& mod
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Scenario", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                         ImGuiWindowFlags_NoSavedSettings);
+  if (probe) {  // where text wraps and past which ImGui cuts it: the labels' limit
+    const ImVec2 at = ImGui::GetWindowPos(), lo = ImGui::GetWindowContentRegionMin(), hi = ImGui::GetWindowContentRegionMax();
+    (*probe)["panel:editor_content"] = {at.x + lo.x, at.y + lo.y, at.x + hi.x, at.y + hi.y};
+  }
   const std::string& title = state.doc.title.empty() ? std::string("untitled scenario") : state.doc.title;
   ImGui::TextWrapped("%s%s", title.c_str(), state.dirty() ? "  (edited)" : "");
   draw_error_box(state, model);
@@ -288,22 +325,25 @@ void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& mod
   if (ImGui::Button("Undo")) actions::undo(state);
   ImGui::EndDisabled();
   hover_tooltip("Undo the last edit (Ctrl+Z)");
-  ImGui::SameLine();
+  const float pad = 2 * ImGui::GetStyle().FramePadding.x;
+  same_line_if_room(ImGui::CalcTextSize("Redo").x + pad);
   ImGui::BeginDisabled(!state.history.can_redo());
   if (ImGui::Button("Redo")) actions::redo(state);
   ImGui::EndDisabled();
   hover_tooltip("Redo (Ctrl+Y or Ctrl+Shift+Z)");
-  ImGui::SameLine();
+  same_line_if_room(ImGui::CalcTextSize("Reset").x + pad);
   if (ImGui::Button("Reset")) actions::reset(state);
   hover_tooltip("Go back to the scenario as it was opened (can be undone)");
-  ImGui::SameLine();
+  same_line_if_room(ImGui::CalcTextSize("Randomise").x + pad);
   if (ImGui::Button("Randomise")) actions::randomise(state);
   probe_item(probe, "editor_randomise");
   hover_tooltip("Fill X and all weights with seeded random numbers (same seed, same numbers)");
-  ImGui::SameLine();
+  const float seed_w = ImGui::GetFontSize() * 4;
+  same_line_if_room(seed_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("seed").x);
   int seed = static_cast<int>(state.seed);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  ImGui::SetNextItemWidth(seed_w);
   if (ImGui::InputInt("seed", &seed, 0)) state.seed = static_cast<std::uint64_t>(std::max(0, seed));
+  probe_item(probe, "label:seed");  // the field and its label
   hover_tooltip("The seed Randomise uses");
 
   if (ImGui::CollapsingHeader("Shape", ImGuiTreeNodeFlags_DefaultOpen)) draw_shape(state, probe);
@@ -316,7 +356,7 @@ void draw_editor(ImVec2 pos, ImVec2 size, AppState& state, const TraceModel& mod
       draw_tokens(state, Sequence::Context, probe);
     }
   }
-  if (ImGui::CollapsingHeader("Options", ImGuiTreeNodeFlags_DefaultOpen)) draw_options(state);
+  if (ImGui::CollapsingHeader("Options", ImGuiTreeNodeFlags_DefaultOpen)) draw_options(state, probe);
   // A new failure opens the tables on the values behind it, once.
   const bool reveal = !model.offending().empty() && state.revealed_revision != state.revision;
   if (reveal) ImGui::SetNextItemOpen(true);

@@ -142,7 +142,9 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     ImGui::TextWrapped("Hover over any cell to see exactly how it was computed, with the real numbers. "
                        "Click a cell to pin it here; click it again or press Escape to unpin.");
     ImGui::Spacing();
-    ImGui::TextDisabled("The cells it came from light up in purple.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("The cells it came from light up in purple.");  // wrapped: a narrow inspector cut it
+    ImGui::PopStyleColor();
     ImGui::End();
     return;
   }

@@ -55,10 +55,12 @@ void matrix_table(const TableInfo& t, Eigen::Ref<attn::Mat> m, AppState& state, 
   int first_bad = -1;
   for (const InputCell& b : ctx.offending)
     if (b.matrix == t.id && b.head == t.head && (first_bad < 0 || b.row < first_bad)) first_bad = b.row;
-  ImGui::Text("%s  %d×%d", t.name.c_str(), rows, cols);
+  // Wrapped: a narrow panel would cut "X (one row per token)" at its edge.
+  ImGui::TextWrapped("%s  %d×%d", t.name.c_str(), rows, cols);
   if (cols > shown_cols) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(first %d columns; Alt+drag on the canvas edits any cell)", shown_cols);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("(first %d columns; Alt+drag on the canvas edits any cell)", shown_cols);
+    ImGui::PopStyleColor();
   }
   const float row_h = ImGui::GetFrameHeight() + 2;
   const float height = row_h * static_cast<float>(std::min(rows, 10) + 1) + 6;
@@ -128,7 +130,9 @@ void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
         matrix_table({"w_v", "W_V" + suffix, "W_V", head}, w.w_v, state, ctx);
       } else {  // grouped-query attention: the group's first head holds them
         const attn::Dims d = attn::dims_of(s);
-        ImGui::TextDisabled("W_K, W_V: shared, edit them in head %d", d.kv_leader(head));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("W_K, W_V: shared, edit them in head %d", d.kv_leader(head));
+        ImGui::PopStyleColor();
       }
       ImGui::TreePop();
     }

@@ -17,6 +17,7 @@
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/layout/shown_stages.hpp"
+#include "model/layout/side_panels.hpp"
 #include "dialogs/dialogs.hpp"
 #include "dialogs/go_to_dialog.hpp"
 #include "widgets/notice_lines.hpp"
@@ -40,7 +41,8 @@ App::Panels App::panels() const {
   }
   const float font = ImGui::GetFontSize();
   const float top = presenting_chrome() ? 0 : ImGui::GetFrameHeight();  // main menu bar
-  // Side panels follow the font size but never take more than 30% each.
+  // Side panels follow the window and the font size but leave the canvas at
+  // least half the width (model/layout/side_panels.hpp).
   // Presenting, the inspector is narrower and the transport bar runs under
   // it too, so the canvas (and the large-font bar) get the room.
   const bool presenting = state_.view.presentation;
@@ -50,14 +52,16 @@ App::Panels App::panels() const {
   const bool left = (state_.view.show_editor && !training) || state_.lesson.has_value();
   // Presenting a lesson, its column is wider: the step is read from the
   // back of the room, and the grids it is about are few (shown_stages).
-  const float editor_w = !left ? 0
-                         : presenting && state_.lesson ? std::round(display.x * 0.36f)
-                                                       : std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f);
   // A slide is the step and its grids: the inspector is a tool for the desk.
-  const float inspector_w =
-      !state_.view.show_inspector || training || state_.view.slide ? 0
-      : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
-                   : std::min(std::clamp(display.x * 0.22f, font * 18, font * 28), display.x * 0.3f);
+  const bool right = state_.view.show_inspector && !training && !state_.view.slide;
+  const model::SidePanelWidths side = model::side_panel_widths(display.x, font, left, right);
+  const float editor_w = !left        ? 0
+                         : !presenting ? side.editor
+                         : state_.lesson ? std::round(display.x * 0.36f)
+                                         : std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f);
+  const float inspector_w = !right ? 0
+                            : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
+                                         : side.inspector;
   const ImGuiStyle& style = ImGui::GetStyle();
   // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
   const float transport_h = training || state_.view.slide ? 0 : (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
@@ -159,6 +163,12 @@ void App::frame(double dt) {
   probe_.clear();
   const Panels p = panels();
   last_panels_ = p;
+  if (probe) {  // --dump-layout: how the window is shared (tests keep the canvas at least half of it)
+    (*probe)["panel:left"] = {p.lesson_pos.x, p.lesson_pos.y, p.lesson_pos.x + p.lesson_size.x, p.editor_pos.y + p.editor_size.y};
+    (*probe)["panel:inspector"] = {p.inspector_pos.x, p.inspector_pos.y, p.inspector_pos.x + p.inspector_size.x,
+                                   p.inspector_pos.y + p.inspector_size.y};
+    (*probe)["panel:canvas"] = {p.canvas_pos.x, p.canvas_pos.y, p.canvas_pos.x + p.canvas_size.x, p.canvas_pos.y + p.canvas_size.y};
+  }
 
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());

@@ -203,7 +203,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
   // share of the room (then titles shorten), so every head stays on screen.
   const float share = (avail.x - label_w) / static_cast<float>(heads);
   const float column_w = std::max(cell * static_cast<float>(n) + line, std::min(text_w + line, share));
-  const bool short_titles = ImGui::CalcTextSize("Layer 1, head 0").x + line > column_w;
+  const bool short_titles = ImGui::CalcTextSize(train_grid_title(0, 0).c_str()).x + line > column_w;
   const float row_h = cell * static_cast<float>(n) + 4 * line;
   attn::BoolMat blocked = attn::BoolMat::Constant(n, n, false);
   for (int r = 0; r < n; ++r)
@@ -218,8 +218,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
     for (int h = 0; h < heads; ++h) {
       const attn::train::HeadScore* score = nullptr;
       for (const attn::train::HeadScore& s : g.heads) if (s.layer == l && s.head == h) score = &s;
-      char title[48];
-      std::snprintf(title, sizeof title, short_titles ? "L%d H%d" : "Layer %d, head %d", l + 1, h);
+      const std::string title = train_grid_title(l, h, short_titles);
       // Two lines where one would run into the next column's scores.
       std::string scores = head_score_text(score);
       if (ImGui::CalcTextSize(scores.c_str()).x > column_w - 0.5f * line) scores = head_score_text(score, "\n");
@@ -243,7 +242,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       if (hovered) {
         const int r = hovered->first, c = hovered->second;
         ImGui::BeginTooltip();
-        ImGui::Text("Layer %d, head %d: query %s (position %d) gives key %s (position %d) weight %s", l + 1, h,
+        ImGui::Text("%s: query %s (position %d) gives key %s (position %d) weight %s", train_grid_title(l, h).c_str(),
                     g.tokens[static_cast<size_t>(r)].c_str(), r, g.tokens[static_cast<size_t>(c)].c_str(), c,
                     train_number(c <= r ? g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)](r, c) : 0.0, "%.3f").c_str());
         ImGui::TextUnformatted(hide_answer    ? "Click to answer with this head."

@@ -16,6 +16,7 @@
 #include <imgui_stdlib.h>
 
 #include "attn/explain.hpp"
+#include "widgets/fitted_label.hpp"
 #include "widgets/tooltip.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
@@ -58,7 +59,11 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
                  const std::function<void(attn::Scenario&, int)>& apply) {
   ImGui::PushID(label);
   std::optional<long long> asked;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  // The field narrows, or its label moves above it, in a narrow panel.
+  const float side = ImGui::GetFrameHeight();
+  const float buttons = 2 * (side + 3);
+  const FittedLabel at = label_before(label, ImGui::GetFontSize() * 4 + buttons, ImGui::GetFontSize() * 2.5f + buttons, probe);
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 2, at.width - buttons));
   if (std::optional<std::string> typed = drafted_text(state, "##value", std::to_string(current),
                                                       ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll)) {
     asked = parse_whole(*typed);
@@ -68,15 +73,13 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
   }
   probe_item(probe, std::string("shape:") + label);
   hover_tooltip(help);
-  const float side = ImGui::GetFrameHeight();
   ImGui::PushButtonRepeat(true);
   ImGui::SameLine(0, 3);
   if (ImGui::Button("-", {side, side})) asked = static_cast<long long>(current) - 1;
   ImGui::SameLine(0, 3);
   if (ImGui::Button("+", {side, side})) asked = static_cast<long long>(current) + 1;
   ImGui::PopButtonRepeat();
-  ImGui::SameLine();
-  ImGui::TextUnformatted(label);
+  label_after(at, probe);
   hover_tooltip(help);
   ImGui::PopID();
   if (!asked || *asked == current) return;
@@ -92,7 +95,8 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
   if (n != *asked) actions::notify_edit(state, limited);
 }
 
-bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format, double lo, double hi) {
+bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format, double lo, double hi,
+                const char* name) {
   const ImGuiID widget = ImGui::GetID(id);
   const bool typing_before = ImGui::TempInputIsActive(widget);
   double v = owns_draft(state, widget) ? state.draft.value : *value;
@@ -121,7 +125,10 @@ bool value_cell(AppState& state, const char* id, double* value, float drag_speed
       } else if (typed != *value) {
         actions::apply_edit(state, [&](attn::Scenario&) { *value = typed; });
         if (typed != asked)
-          actions::notify_edit(state, (ImGui::FindRenderedTextEnd(id) == id ? std::string("The value") : std::string(id, ImGui::FindRenderedTextEnd(id))) + " is from " +
+          actions::notify_edit(state, (name                                 ? std::string(name)
+                                       : ImGui::FindRenderedTextEnd(id) == id ? std::string("The value")
+                                                                              : std::string(id, ImGui::FindRenderedTextEnd(id))) +
+                                          " is from " +
                                           attn::format_number(lo, 6) + " to " + attn::format_number(hi, 6) + ": " +
                                           attn::format_number(asked, 6) + " was limited to " + attn::format_number(typed, 6));
         result = true;

@@ -23,9 +23,11 @@ void shape_field(AppState& state, WidgetProbe* probe, const char* label, int cur
 // A number cell: drag to change it live (one undo step per drag), or
 // double-click / Ctrl+click to type a number, applied on Enter or leaving.
 // Returns true when `value` changed this frame. A value outside [lo, hi] is
-// limited to it (a typed one with a notice that names both ends).
+// limited to it (a typed one with a notice that names both ends, and the
+// value by `name`, else by the label in `id`).
 bool value_cell(AppState& state, const char* id, double* value, float drag_speed, const char* format,
-                double lo = -std::numeric_limits<double>::infinity(), double hi = std::numeric_limits<double>::infinity());
+                double lo = -std::numeric_limits<double>::infinity(), double hi = std::numeric_limits<double>::infinity(),
+                const char* name = nullptr);
 
 // A text field (a token's name). Returns true with the new text in *out when
 // a different text was committed (Enter or leaving the field).

@@ -68,7 +68,7 @@ std::string overflow_on(const Model& model, const TaskSpec& task, const std::vec
   const std::string on = "the forward pass overflows on the input \"" + input + "\"";
   const SequenceForward f = forward(model, tokens);
   for (int l = 0; l < model.config.n_layers; ++l) {
-    const std::string where = on + ", layer " + std::to_string(l + 1) + ": ";
+    const std::string where = on + ", layer " + std::to_string(l) + ": ";
     const Scenario s = layer_scenario(model, task, tokens, l);
     if (const std::string e = validate(s); !e.empty()) return where + "its input " + e;
     if (!proved_finite(s)) {

@@ -119,11 +119,19 @@ TEST_CASE("train view model: grids are the snapshot's weights on the example, it
   CHECK(g.tokens.size() == static_cast<size_t>(session.held_out().tokens.cols()));
   CHECK(model::snapshot_at_or_before(session, 15) == 1);  // steps 0, 10, 20
   CHECK(model::snapshot_at_or_before(session, 20) == 2);
+  // The grids' titles count layers from 0 like the Model view and `attn model`.
+  CHECK(model::train_grid_title(0, 1) == "Layer 0, head 1");
+  CHECK(model::train_grid_title(1, 3, true) == "L1 H3");
+  const std::string best = model::best_head_line(g);
+  CAPTURE(best);
+  CHECK(best.find(": layer " + std::to_string(g.best.layer) + ", head " + std::to_string(g.best.head) + " (") !=
+        std::string::npos);
 
   for (int layer = 0; layer < 2; ++layer) {
     CAPTURE(layer);
     const attn::io::ScenarioFile file = model::trained_layer_scene(session, -1, 3, layer);
-    CHECK(file.title.find("layer " + std::to_string(layer + 1)) != std::string::npos);
+    // Counted from 0, as the Train view's grids, `attn model` and PyTorch count.
+    CHECK(file.title.find("model, layer " + std::to_string(layer) + " after") != std::string::npos);
     CHECK(file.title.find("20 steps") != std::string::npos);
     REQUIRE(attn::validate(file.scenario) == "");
     const attn::Trace t = attn::compute_trace(file.scenario);
@@ -143,12 +151,12 @@ TEST_CASE("train view: opening a trained head asks before replacing unsaved edit
   model::PendingAction a;
   a.kind = model::PendingAction::Kind::ShowScene;
   a.scene = std::make_shared<const attn::io::ScenarioFile>(model::trained_layer_scene(session, -1, 0, 1));
-  a.label = "trained layer 2, step 0";
+  a.label = "trained layer 1, step 0";
   a.head = 1;
   model::actions::request(s, a);  // an untouched document: shown at once
   CHECK_FALSE(s.train.open);
   CHECK(s.view.head == 1);
-  CHECK(s.doc_label == "trained layer 2, step 0");
+  CHECK(s.doc_label == "trained layer 1, step 0");
   CHECK(attn::scenario_difference(s.doc.scenario, a.scene->scenario) == "");
 
   s.doc.scenario.x(0, 0) += 1;  // an unsaved edit

@@ -159,7 +159,7 @@ TEST_CASE("actions: a trained layer's head opened over unsaved edits opens on th
     a.kind = PendingAction::Kind::ShowScene;
     auto scene = std::make_shared<attn::io::ScenarioFile>(attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/multihead_2x4.json"));
     a.scene = scene;
-    a.label = "trained layer 2, step 150";
+    a.label = "trained layer 1, step 150";
     a.head = 1;
     s.train.open = true;
     actions::request(s, a);
@@ -171,7 +171,7 @@ TEST_CASE("actions: a trained layer's head opened over unsaved edits opens on th
     }
     CHECK(s.view.head == 1);
     CHECK_FALSE(s.train.open);
-    CHECK(s.doc_label == "trained layer 2, step 150");
+    CHECK(s.doc_label == "trained layer 1, step 150");
   }
 }
 

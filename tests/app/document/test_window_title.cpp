@@ -1,6 +1,7 @@
 // What the window title names (window_title.hpp): the model folder while
-// the Model view is open, never the lesson behind it; the layer opened
-// from a model names that model's folder.
+// the Model view is open, the task and layers while the Train view is,
+// never the lesson behind them; the layer opened from a model names that
+// model's folder.
 #include <doctest/doctest.h>
 
 #include "model/document/window_title.hpp"
@@ -18,4 +19,18 @@ TEST_CASE("the window title names the model folder in the Model view, else the d
   CHECK(model::window_where(s) == "gpt2-small, layer 1, head 2");
   CHECK(model::model_folder_name("/data/models/gpt2") == "gpt2");
   CHECK(model::model_folder_name("gpt2/") == "gpt2");
+}
+
+TEST_CASE("the window title names the Train view's task and layers while it is open") {
+  model::AppState s;
+  s.train.open = true;
+  CHECK(model::window_where(s) == "Train: induction, 2 layers");  // the view's default settings
+  s.train.settings.task.kind = attn::train::TaskKind::Copy;
+  s.train.settings.model.n_layers = 1;
+  CHECK(model::window_where(s) == "Train: copy, 1 layer");
+  s.hf.open = true;  // the Model view is drawn over it
+  s.hf.folder = "gpt2";
+  CHECK(model::window_where(s) == "model gpt2");
+  s.hf.open = s.train.open = false;
+  CHECK(model::window_where(s) == "built-in lesson");
 }

@@ -94,7 +94,7 @@ TEST_CASE("lesson head question: the head with the highest induction score is ri
   model::actions::answer_lesson_head(s, learned_scores(), 1, 1);
   CHECK(s.lesson->current_answer().status == Status::Right);
   CHECK(s.lesson->current_answer().why.find("82%") != std::string::npos);
-  CHECK(s.lesson->current_answer().given == "layer 2, head 1");
+  CHECK(s.lesson->current_answer().given == "layer 1, head 1");  // counted from 0, as the Train view labels it
   CHECK(s.lesson->can_next());
   CHECK_FALSE(model::lesson_head_question_open(s));
   // A head question hides nothing in the pipeline.
@@ -108,7 +108,7 @@ TEST_CASE("lesson head question: another head is wrong, and the why compares the
   const model::StepAnswer& a = s.lesson->current_answer();
   CHECK(a.status == Status::Wrong);
   CHECK(a.attempts == 1);
-  CHECK(a.why.find("layer 1, head 0") != std::string::npos);
+  CHECK(a.why.find("layer 0, head 0") != std::string::npos);
   CHECK(a.why.find("5%") != std::string::npos);   // its induction score
   CHECK(a.why.find("82%") != std::string::npos);  // the best one's
   CHECK_FALSE(s.lesson->can_next());
@@ -141,7 +141,7 @@ TEST_CASE("lesson head question: Show me names the head from the shown snapshot'
   s.train.shown_scores = learned_scores();
   model::actions::give_up_lesson(s);
   CHECK(s.lesson->current_answer().status == Status::GaveUp);
-  CHECK(s.lesson->current_answer().why.find("layer 2, head 1") != std::string::npos);
+  CHECK(s.lesson->current_answer().why.find("layer 1, head 1") != std::string::npos);
   CHECK(s.lesson->can_next());
   model::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // settled: later clicks change nothing
   CHECK(s.lesson->current_answer().status == Status::GaveUp);

@@ -41,7 +41,7 @@ void add_train_command(CLI::App& app, Action& action) {
   cmd->add_option("-o,--output", o->out, "Training: save the model here (JSON); export: the scenario file to write");
   cmd->add_option("--scenario,--model", o->model, "A saved model: write one layer as a scenario instead of training");
   cmd->add_option("--input", o->input, "Export: the tokens, space-separated, e.g. \"A B C A B\"");
-  cmd->add_option("--layer", o->layer, "Export: which layer, counted from 1 (default 1)")->check(kDecimal);
+  cmd->add_option("--layer", o->layer, "Export: which layer, counted from 0 (default 0)")->check(kDecimal);
   cmd->callback([o, &action] {
     if (!o->model.empty()) {
       action = [o] { return run_layer_export(*o); };

@@ -61,14 +61,14 @@ int run_layer_export(const TrainOptions& o) {
   refuse_output_over_input("-o", o.out, {o.model});
   const io::ModelFile f = io::load_model(o.model);
   const int layers = f.model.config.n_layers;
-  // Layers count from 1, as the Train view and the lessons name them.
-  if (o.layer < 1 || o.layer > layers) {
+  // Layers count from 0, as in the Train view, `attn model` and PyTorch.
+  if (o.layer < 0 || o.layer >= layers) {
     throw CliError("--layer: " + std::to_string(o.layer) + " is out of range (the model has " + std::to_string(layers) +
-                   (layers == 1 ? " layer, 1)" : " layers, 1 to " + std::to_string(layers) + ")"));
+                   (layers == 1 ? " layer, 0)" : " layers, 0 to " + std::to_string(layers - 1) + ")"));
   }
   const std::vector<int> tokens = input_tokens(f, o.input);
   io::ScenarioFile scene;
-  scene.scenario = layer_on_input(f, tokens, o.layer - 1);
+  scene.scenario = layer_on_input(f, tokens, o.layer);
   // Loading refused weights that overflow on its probe inputs; this input
   // is checked too, so no scene is written that `attn check` would refuse.
   if (!proved_finite(scene.scenario)) {

@@ -29,7 +29,7 @@ struct TrainOptions {
   // Scenario export.
   std::string model;
   std::string input;
-  int layer = 1;  // counted from 1
+  int layer = 0;  // counted from 0, as everywhere users see layers
 };
 
 // `attn train --task ...`: trains, prints progress and the head table, saves to -o if given.

@@ -64,7 +64,7 @@ void print_heads(const std::vector<train::HeadScore>& scores) {
   std::printf("%5s  %4s  %14s  %16s\n", "layer", "head", "previous token", "induction target");
   for (const train::HeadScore& s : scores) {
     const bool is_best = s.layer == best.layer && s.head == best.head;
-    std::printf("%5d  %4d  %14.4f  %16.4f%s\n", s.layer + 1, s.head, s.previous_token, s.induction,
+    std::printf("%5d  %4d  %14.4f  %16.4f%s\n", s.layer, s.head, s.previous_token, s.induction,
                 is_best ? "  <- best induction head" : "");
   }
 }

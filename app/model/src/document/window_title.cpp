@@ -1,6 +1,7 @@
 // The window title's subject (window_title.hpp).
 #include "model/document/window_title.hpp"
 
+#include "attn/train/task.hpp"
 #include "model/hf/model_folder.hpp"
 
 namespace model {
@@ -10,6 +11,13 @@ std::string window_where(const AppState& s) {
     return "model " + model_folder_name(s.hf.folder);
   }
   if (s.hf.open) return "Model view";
+  // The Train view shows its own model, not the document behind it: name
+  // the task and shape its controls are set to.
+  if (s.train.open) {
+    const int layers = s.train.settings.model.n_layers;
+    return "Train: " + attn::train::task_name(s.train.settings.task.kind) + ", " + std::to_string(layers) +
+           (layers == 1 ? " layer" : " layers");
+  }
   if (!s.path.empty()) return s.path;
   if (!s.doc_label.empty()) return s.doc_label;
   return "built-in lesson";

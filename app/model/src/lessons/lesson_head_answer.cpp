@@ -11,8 +11,8 @@
 namespace model {
 namespace {
 
-// Heads are named as the Train view labels them: layers from 1, heads from 0.
-std::string head_name(int layer, int head) { return "layer " + std::to_string(layer + 1) + ", head " + std::to_string(head); }
+// Heads are named as the Train view labels them: layers and heads from 0.
+std::string head_name(int layer, int head) { return "layer " + std::to_string(layer) + ", head " + std::to_string(head); }
 
 std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(share * 100))) + "%"; }
 

@@ -70,7 +70,7 @@ Verdict LessonSession::answer_choice(int index) {
 Verdict LessonSession::answer_head(const std::vector<attn::train::HeadScore>& scores, int layer, int head) {
   if (revealed()) return {current_answer().status == Status::Right, current_answer().why};
   const Verdict v = check_head(*current().question, scores, layer, head);
-  if (!v.not_yet) return record(v, "layer " + std::to_string(layer + 1) + ", head " + std::to_string(head));
+  if (!v.not_yet) return record(v, "layer " + std::to_string(layer) + ", head " + std::to_string(head));
   answers_[static_cast<size_t>(step_)].why = v.why;
   return v;
 }

@@ -79,7 +79,7 @@ void Session::update_train() {
       PendingAction a;
       a.kind = PendingAction::Kind::ShowScene;
       a.scene = std::make_shared<const attn::io::ScenarioFile>(trained_layer_scene(train_, ui.shown, ui.example, r.layer));
-      a.label = "trained layer " + std::to_string(r.layer + 1) + ", step " +
+      a.label = "trained layer " + std::to_string(r.layer) + ", step " +
                 std::to_string(train_.snapshots()[static_cast<size_t>(index)].step);
       a.head = r.head;
       actions::request(state_, std::move(a));

@@ -58,9 +58,9 @@ attn::io::ScenarioFile trained_layer_scene(const TrainSession& session, int show
   const TrainSnapshot& snap = session.snapshots()[static_cast<size_t>(index)];
   const attn::train::TaskSpec& task = session.config().task;
   file.scenario = attn::train::layer_scenario(*snap.model, task, example_tokens(session, example), layer);
-  file.title = "Trained " + attn::train::task_name(task.kind) + " model, layer " + std::to_string(layer + 1) +
+  file.title = "Trained " + attn::train::task_name(task.kind) + " model, layer " + std::to_string(layer) +
                " after " + std::to_string(snap.step) + " steps";
-  file.description = "Layer " + std::to_string(layer + 1) + " of a tiny attention model trained on the " +
+  file.description = "Layer " + std::to_string(layer) + " of a tiny attention model trained on the " +
                      attn::train::task_name(task.kind) + " task. " + attn::train::task_rule(task.kind) +
                      " X is the residual stream entering the layer (token embedding plus position" +
                      (layer > 0 ? ", plus what earlier layers added" : "") + ").";
@@ -116,10 +116,15 @@ std::string train_number(double value, const char* format) {
   return text;
 }
 
+std::string train_grid_title(int layer, int head, bool short_form) {
+  return short_form ? "L" + std::to_string(layer) + " H" + std::to_string(head)
+                    : "Layer " + std::to_string(layer) + ", head " + std::to_string(head);
+}
+
 std::string best_head_line(const TrainGrids& g) {
   char line[160];
   std::snprintf(line, sizeof line, "Strongest induction head at step %d: layer %d, head %d (%s of its attention on the target)",
-                g.step, g.best.layer + 1, g.best.head, train_number(100 * g.best.induction, "%.0f%%").c_str());
+                g.step, g.best.layer, g.best.head, train_number(100 * g.best.induction, "%.0f%%").c_str());
   return line;
 }
 

@@ -1,7 +1,8 @@
 // What the window's title (the menu bar's right end) names: the Model view's
-// model folder while that view is open, else the document (its file, the
-// label of a scene that is no file, or the built-in lesson). One rule, so
-// the title never names the lesson behind the Model view or a stale layer.
+// model folder while that view is open, the Train view's task and layers
+// while that one is, else the document (its file, the label of a scene that
+// is no file, or the built-in lesson). One rule, so the title never names
+// the lesson behind the Model or Train view or a stale layer.
 #pragma once
 
 #include <string>

@@ -29,7 +29,11 @@ struct TrainGrids {
 // overflows is refused (attn::train::forward_overflow); this is the second
 // line, so no "-nan" or "inf" ever reaches the screen.
 std::string train_number(double value, const char* format);
-// "Strongest induction head at step 40: layer 2, head 1 (85% of its
+// A head grid's title, "Layer 0, head 1" (or "L0 H1" where a column is
+// narrow). Layers and heads count from 0, as in the Model view, `attn model`,
+// `attn train --layer` and PyTorch.
+std::string train_grid_title(int layer, int head, bool short_form = false);
+// "Strongest induction head at step 40: layer 1, head 1 (85% of its
 // attention on the target)", for the snapshot in `g`.
 std::string best_head_line(const TrainGrids& g);
 // "prev 0.12  ind 0.85" under a head's grid (zeros when it has no score);
