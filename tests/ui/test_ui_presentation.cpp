@@ -103,7 +103,8 @@ TEST_SUITE("presentation") {
     // the panels as content, what it leaves out. A button, field, slider or
     // close box ("compare_close", "kv:next", "train_start") is not one.
     const auto content = [](const std::string& name) {
-      for (const char* prefix : {"lesson:text", "lesson:panel", "lesson:choice", "slide:note", "compare_a", "compare_b",
+      for (const char* prefix : {"lesson:text", "lesson:panel", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
+                                 "compare_a", "compare_b",
                                  "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
                                  "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
                                  "hull.plot", "why_scale.", "train_curves", "train_grid_", "train_scores_"})

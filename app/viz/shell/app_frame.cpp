@@ -163,10 +163,12 @@ void App::frame(double dt) {
   probe_.clear();
   const Panels p = panels();
   last_panels_ = p;
-  if (probe) {  // --dump-layout: how the window is shared (tests keep the canvas at least half of it)
-    (*probe)["panel:left"] = {p.lesson_pos.x, p.lesson_pos.y, p.lesson_pos.x + p.lesson_size.x, p.editor_pos.y + p.editor_size.y};
-    (*probe)["panel:inspector"] = {p.inspector_pos.x, p.inspector_pos.y, p.inspector_pos.x + p.inspector_size.x,
-                                   p.inspector_pos.y + p.inspector_size.y};
+  if (probe) {  // --dump-layout: how the window is shared (tests keep the canvas at least half of it); a panel of no width is not drawn
+    if (p.lesson_size.x > 0 || p.editor_size.x > 0)
+      (*probe)["panel:left"] = {p.lesson_pos.x, p.lesson_pos.y, p.lesson_pos.x + p.lesson_size.x, p.editor_pos.y + p.editor_size.y};
+    if (p.inspector_size.x > 0)
+      (*probe)["panel:inspector"] = {p.inspector_pos.x, p.inspector_pos.y, p.inspector_pos.x + p.inspector_size.x,
+                                     p.inspector_pos.y + p.inspector_size.y};
     (*probe)["panel:canvas"] = {p.canvas_pos.x, p.canvas_pos.y, p.canvas_pos.x + p.canvas_size.x, p.canvas_pos.y + p.canvas_size.y};
   }
 

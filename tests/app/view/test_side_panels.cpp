@@ -17,7 +17,7 @@ TEST_CASE("side panels: together at most half the window, so the canvas keeps th
     }
 }
 
-TEST_CASE("side panels: 1024 px at 150% narrows both in proportion; 1600 px keeps its widths") {
+TEST_CASE("side panels: 1024 px at 150% narrows both in proportion and 1600 px keeps its widths") {
   const model::SidePanelWidths small = model::side_panel_widths(1024, 24, true, true);
   CHECK(small.editor + small.inspector == doctest::Approx(512).epsilon(0.005));  // whole pixels, rounded down
   CHECK(small.editor < small.inspector);
