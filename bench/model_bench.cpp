@@ -166,7 +166,7 @@ void layer_scene_row(const fs::path& dir, int threads) {
   const double peak = bench::peak_mb();
   const double with_all = rss_anon_mb();
   // As the app keeps it on screen with one head shown (model/trace/screen_trace.hpp).
-  const attn::Trace shown = attn::with_scores_on_demand(*full, std::size_t{8} << 20, 1);
+  const attn::Trace shown = attn::with_scores_on_demand(*full, std::size_t{4} << 20, 1);  // kScoresOnDemandFrom
   full.reset();
   attn::release_recycled_storage();
   malloc_trim(0);  // as the app's releaser does (trace_model.cpp)

@@ -400,3 +400,32 @@ TEST_CASE("background recompute: a stopped edit that made a small scene big keep
   CHECK_FALSE(m.cancelled().empty());
   CHECK(m.computes_in_background());  // the status panel keeps the room its Stopped line needs
 }
+
+TEST_CASE("a long trace on screen with one head shown keeps only that head's scores, the others made when read") {
+  // 1024 tokens, 3 heads: 8 MB of scores a head. With head 1 on screen the
+  // trace holds head 1's; heads 0 and 2 are made again, bit for bit, when read.
+  const attn::Scenario s = big_scene(1024, 8, 3, 4, 6);
+  model::TraceModel m(0);
+  model::TimelineKey one_head;
+  one_head.head = 1;
+  m.update(s, 1, 1, one_head);
+  m.wait_idle();
+  m.update(s, 1, 1, one_head);
+  REQUIRE(m.has_trace());
+  REQUIRE_FALSE(m.stale());
+  CHECK(m.trace().find(attn::StageKind::scores, 1)->value.on_demand() == nullptr);
+  for (int h : {0, 2}) {
+    INFO("head " << h);
+    const auto& on_demand = m.trace().find(attn::StageKind::scores, h)->value.on_demand();
+    REQUIRE(on_demand != nullptr);
+    CHECK_FALSE(on_demand->made());
+  }
+  CHECK(differs_from_fresh(m.trace(), s) == "");  // reads every stage: the made scores equal a fresh trace's
+  CHECK(m.trace().find(attn::StageKind::scores, 0)->value.on_demand()->made());
+  // Every head side by side keeps every head's scores.
+  model::TraceModel all(0);
+  all.update(s, 1, 1, {});
+  all.wait_idle();
+  all.update(s, 1, 1, {});
+  for (int h = 0; h < 3; ++h) CHECK(all.trace().find(attn::StageKind::scores, h)->value.on_demand() == nullptr);
+}
