@@ -103,7 +103,7 @@ TEST_SUITE("presentation") {
     // the panels as content, what it leaves out. A button, field, slider or
     // close box ("compare_close", "kv:next", "train_start") is not one.
     const auto content = [](const std::string& name) {
-      for (const char* prefix : {"lesson:text", "lesson:panel", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
+      for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
                                  "compare_a", "compare_b",
                                  "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
                                  "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
@@ -112,6 +112,7 @@ TEST_SUITE("presentation") {
       return false;
     };
     int slides = 0, grids_checked = 0, numbers_checked = 0;
+    double smallest_text = 1e9;
     std::vector<std::string> problems;  // cells under 28 px, a panel past the slide
     for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1024, 768}, {1920, 1080}})
       for (const std::string& file : lessons) {
@@ -142,9 +143,12 @@ TEST_SUITE("presentation") {
             if (st.train) continue;  // the Train view: no pipeline layout is dumped
             REQUIRE(layout.is_object());
             ++slides;
-            // Body text from the back row: 20 px at least.
-            CHECK(layout["ui_px"].get<double>() >= 20.0);
+            // Body text from the back row: 20 px at least, as the step's text is drawn.
             const nlohmann::json& wd = layout["widgets"];
+            REQUIRE(wd.contains("lesson:em"));
+            const double em = wd["lesson:em"][3].get<double>() - wd["lesson:em"][1].get<double>();
+            CHECK_MESSAGE(em >= 20.0, "the step's text is drawn at " << em << " px");
+            smallest_text = std::min(smallest_text, em);
             for (const auto& [widget, rect] : wd.items()) {
               CHECK_MESSAGE(content(widget), widget << " is a control on a slide");
               // A panel's content past the slide's edge is a known problem
@@ -217,7 +221,7 @@ TEST_SUITE("presentation") {
       const bool listed = std::any_of(known.begin(), known.end(), [&](const std::string& k) { return s.rfind(k + " at", 0) == 0; });
       CHECK_MESSAGE(listed, "not readable: " << s);
     }
-    MESSAGE(problems.size() << " problems remain on the listed steps");
+    MESSAGE(problems.size() << " problems remain on the listed steps; the smallest step text is " << smallest_text << " px");
   }
 
   TEST_CASE("ui: the transport bar fits: the time field shows its whole text ('12.8 / 12.8 s') and the second row ends inside the bar, at 1024x768 and 1600x1000, presenting or not") {

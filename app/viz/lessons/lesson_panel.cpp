@@ -165,6 +165,20 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
   }
 }
 
+// Presenting: the step's text as large as the panel allows, never under
+// kSlideTextPx; where that would not fit, the column widens (the next frame
+// lays it out again) before the text shrinks below it.
+constexpr float kSlideTextPx = 20;
+void fit_presented_text(AppState& state, float used, float room, const FontSet& fonts) {
+  const float smallest = std::min(1.0f, kSlideTextPx / std::max(fonts.ui_px(), 1.0f));
+  ViewOptions& v = state.view;
+  v.lesson_text_scale = fit_lesson_text(v.lesson_text_scale, used, room, smallest);
+  if (used > room && v.lesson_text_scale <= smallest && v.lesson_column < ViewOptions::kWidestLessonColumn) {
+    v.lesson_column = std::min(ViewOptions::kWidestLessonColumn, v.lesson_column + 0.04f);
+    v.fit_pending = true;
+  }
+}
+
 }  // namespace
 
 void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& fonts, const attn::Trace* trace,
@@ -194,6 +208,12 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   ImGui::Text("%d. %s", l.step() + 1, step.title.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
+  // --dump-layout: one em of the step's text where it starts, so a test can
+  // read the size it is drawn at (fitted to the panel while presenting).
+  if (probe) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    (*probe)["lesson:em"] = ImVec4(at.x, at.y, at.x + ImGui::GetFontSize(), at.y + ImGui::GetFontSize());
+  }
   draw_rich_text(step.text, fonts, width, pal);
   probe_item(probe, "lesson:text");
   if (step.question) question_box(state, fonts, trace, probe);
@@ -201,8 +221,7 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   if (state.view.slide) {  // a slide: where it is in the lesson, and no controls
     ImGui::Separator();
     ImGui::TextColored(muted, "step %d of %d", l.step() + 1, l.steps());
-    state.view.lesson_text_scale = fit_lesson_text(state.view.lesson_text_scale,
-                                                   ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y, size.y);
+    fit_presented_text(state, ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y, size.y, fonts);
     ImGui::End();
     return;
   }
@@ -233,8 +252,7 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
     if (ImGui::SmallButton("Close the lesson")) actions::close_lesson(state);
   }
   if (presenting) {
-    const float used = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-    state.view.lesson_text_scale = fit_lesson_text(state.view.lesson_text_scale, used, size.y);
+    fit_presented_text(state, ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y, size.y, fonts);
   }
   ImGui::End();
 }

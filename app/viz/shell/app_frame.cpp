@@ -57,7 +57,7 @@ App::Panels App::panels() const {
   const model::SidePanelWidths side = model::side_panel_widths(display.x, font, left, right);
   const float editor_w = !left        ? 0
                          : !presenting ? side.editor
-                         : state_.lesson ? std::round(display.x * 0.36f)
+                         : state_.lesson ? std::round(display.x * state_.view.lesson_column)
                                          : std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f);
   const float inspector_w = !right ? 0
                             : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)

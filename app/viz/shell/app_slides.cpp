@@ -31,8 +31,9 @@ RgbaImage App::render_slide(int width, int height) {
   const Theme theme = state_.view.colour.theme;
   export_background_ = theme == Theme::Light ? Rgba{255, 255, 255, 255} : palette(theme).canvas;
   offscreen_->bind();
-  // Frames for the step's timing, the fit and the lesson text's size to settle.
-  for (int i = 0; i < 5; ++i) {
+  // Frames for the step's timing, the fit and the lesson text's size to
+  // settle (a long step's column may widen up to three times, each refitted).
+  for (int i = 0; i < 12; ++i) {
     state_.view.fit_pending = true;
     frame(0);
   }

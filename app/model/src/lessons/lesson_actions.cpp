@@ -88,6 +88,7 @@ void lesson_step(AppState& s, int step) {
   // them, not left over from an earlier step (lesson 05's "why scale" sat
   // over four later steps' grids).
   s.view.show_why_scale = s.view.show_hull = s.view.show_flash_tiles = s.view.show_kv_cache = false;
+  s.view.lesson_column = ViewOptions::kLessonColumn;  // widened again only if this step's text needs it
   for (const auto& [panel, shown] : v.panels) {
     if (panel == "editor") s.view.show_editor = shown;
     if (panel == "inspector") s.view.show_inspector = shown;

@@ -120,6 +120,11 @@ struct ViewOptions {
   // Presenting a lesson, its panel's text scale: fitted each frame so the
   // step, its question and every choice show without scrolling (text_fit.hpp).
   float lesson_text_scale = 1;
+  // Presenting a lesson, the share of the window its column takes: wider
+  // (up to kWidestLessonColumn) when the step's text would otherwise go
+  // under 20 px to fit; back to the narrowest on the next step.
+  static constexpr float kLessonColumn = 0.36f, kWidestLessonColumn = 0.48f;
+  float lesson_column = kLessonColumn;
   // Drawing a slide (File > Export lesson as slides): the lesson and its
   // grids with no control on them: no transport bar, buttons or fields.
   bool slide = false;
