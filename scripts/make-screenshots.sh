@@ -33,12 +33,12 @@ echo "docs/compare.png: a lesson's compare step, masking before against after so
 shot --lesson assets/lessons/02_scaled_dot_product.json --step 10 --screenshot docs/compare.png --size 1600x1000
 echo "docs/presentation.png: presentation mode at 1024x768, the stage being computed and its inputs filling the screen"
 shot --presentation --screenshot docs/presentation.png --size 1024x768 --time 6
-echo "docs/presentation-lesson.png: lesson 01 step 2 presented at 1024x768, the step's own grids and its question"
-shot --lesson assets/lessons/01_attention_from_scratch.json --step 2 --presentation --screenshot docs/presentation-lesson.png --size 1024x768
+echo "docs/presentation-lesson.png: lesson 01 step 12 presented at 1024x768: one head of two, so its cells stay readable, and its question"
+shot --lesson assets/lessons/01_attention_from_scratch.json --step 12 --presentation --screenshot docs/presentation-lesson.png --size 1024x768
 echo "docs/slide.png: the same step exported as a slide (File > Export lesson as slides), its answer revealed"
 rm -rf build-slides-tmp
 shot --lesson assets/lessons/01_attention_from_scratch.json --export-slides build-slides-tmp --size 1024x768
-cp build-slides-tmp/slide-02-answer.png docs/slide.png
+cp build-slides-tmp/slide-12-answer.png docs/slide.png
 rm -rf build-slides-tmp
 echo "docs/train.png: the Train view after 400 steps of the induction task, scrubbed back to step 150 as the induction head forms"
 shot --train induction --train-steps 400 --train-show 150 --screenshot docs/train.png --size 1600x1000

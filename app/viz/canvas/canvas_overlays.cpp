@@ -8,6 +8,7 @@
 #include <string>
 
 #include "canvas/canvas_parts.hpp"
+#include "model/layout/slide_focus.hpp"
 #include "widgets/notice_lines.hpp"
 #include "canvas/colour_legends.hpp"
 #include "model_names.hpp"
@@ -165,7 +166,7 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
   const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
   // A slide has the lesson's text beside it: the grids take the whole canvas.
-  if (state.view.slide && d.model.error().empty())
+  if (shows_slide(state) && d.model.error().empty())
     return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad,
             pos.y + size.y - kPad - (d.slide_note.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() + kPad)};
   if (d.grids_only && d.model.error().empty())
@@ -228,7 +229,7 @@ static void fit_button(ImVec2 pos, ImVec2 size, AppState& state);
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   // A slide: no status panel (the lesson's text tells the story), no
   // buttons, no hints; a scene that cannot be computed still says why.
-  if (state.view.slide && d.model.error().empty()) {
+  if (shows_slide(state) && d.model.error().empty()) {
     slide_note_line(pos, size, d, state);
     return;
   }

@@ -17,6 +17,7 @@
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/layout/shown_stages.hpp"
+#include "model/layout/slide_focus.hpp"
 #include "model/layout/side_panels.hpp"
 #include "dialogs/dialogs.hpp"
 #include "dialogs/go_to_dialog.hpp"
@@ -53,7 +54,8 @@ App::Panels App::panels() const {
   // Presenting a lesson, its column is wider: the step is read from the
   // back of the room, and the grids it is about are few (shown_stages).
   // A slide is the step and its grids: the inspector is a tool for the desk.
-  const bool right = state_.view.show_inspector && !training && !state_.view.slide;
+  const bool slide = shows_slide(state_);
+  const bool right = state_.view.show_inspector && !training && !slide;
   const model::SidePanelWidths side = model::side_panel_widths(display.x, font, left, right);
   const float editor_w = !left        ? 0
                          : !presenting ? side.editor
@@ -64,7 +66,7 @@ App::Panels App::panels() const {
                                          : side.inspector;
   const ImGuiStyle& style = ImGui::GetStyle();
   // Presenting, the bar keeps one row (step, play, scrub): the room is the grids'.
-  const float transport_h = training || state_.view.slide ? 0 : (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
+  const float transport_h = training || slide ? 0 : (presenting ? 1 : 2) * ImGui::GetFrameHeightWithSpacing() + 2 * style.WindowPadding.y;
   Panels p;
   // A lesson takes the left column, with the editor under it when shown.
   const float left_h = display.y - top;

@@ -54,6 +54,14 @@ std::vector<int> without(const std::vector<int>& all, const std::vector<int>& dr
 
 }  // namespace
 
+bool shows_slide(const AppState& s) {
+  if (s.view.slide) return true;
+  if (!s.view.presentation || !s.lesson) return false;
+  const attn::io::LessonView& v = s.lesson->current().view;
+  const bool plays = !v.play_from.empty() && !v.play_to.empty();
+  return !plays && v.time == attn::io::LessonView::Time::End;
+}
+
 double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h) {
   if (layout.grids.empty()) return 0;
   const double scale = std::min(view_w / std::max(layout.bounds.width(), 1.0), view_h / std::max(layout.bounds.height(), 1.0));
@@ -69,7 +77,7 @@ SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::v
   const std::vector<int> named = stages_named_by_step(s, trace);
   std::vector<int> core = shown;
   if (!named.empty() && !shown.empty() && named != shown) {
-    candidates.push_back({named, view_head, "left out to keep the cells readable: " + titles_of(trace, without(shown, named))});
+    candidates.push_back({named, view_head, "Not shown: " + titles_of(trace, without(shown, named))});
     core = named;
   }
   // Several heads of the step's stages: the one the step is about.
@@ -82,8 +90,7 @@ SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::v
     for (int i : core)
       if (trace.stages[static_cast<std::size_t>(i)].head == h || trace.stages[static_cast<std::size_t>(i)].head < 0) one.push_back(i);
     std::string left = candidates.back().left_out;
-    left += std::string(left.empty() ? "to keep the cells readable, " : "; ") + "head " + std::to_string(h) + " of " +
-            std::to_string(heads.size()) + " shown";
+    left += (left.empty() ? "Head " : " · head ") + std::to_string(h) + " of " + std::to_string(heads.size()) + " shown";
     candidates.push_back({one, h, left});
   }
   SlideFocus best;

@@ -21,9 +21,16 @@ constexpr double kSlideMinCellPx = 28;
 struct SlideFocus {
   std::vector<int> only;  // the stages laid out (indices into trace.stages)
   int head = -1;          // the head laid out, -1 for every head in `only`
-  std::string left_out;   // "left out to keep the cells readable: Q, K; head 1 of 4 shown"; "" for nothing
+  std::string left_out;   // "Not shown: Q, K · head 1 of 4 shown"; "" when nothing was left out
   double cell_px = 0;     // the smallest cell the layout fits at, in pixels
 };
+
+// Whether the window shows a slide: an exported slide, or a presented lesson
+// step that does not animate (it shows one moment, its end). A step that
+// plays a stretch or shows a mid moment keeps the caption and the transport
+// bar, which say and scrub what is being computed; a still step gives their
+// room to its grids.
+bool shows_slide(const AppState& s);
 
 // The cell size, in pixels, the smallest grid of `layout` has when the
 // whole layout is fitted into view_w × view_h.
