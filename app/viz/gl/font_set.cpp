@@ -12,7 +12,7 @@ constexpr const char* kDejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 constexpr const char* kDejaVuBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 constexpr const char* kDejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf";
 constexpr const char* kExtraGlyphs =
-    "₀₁₂₃₄₅₆₇₈₉₋ⱼᵢ √∞−×÷·Σ∑ᵀ→←↑↓…ℓταβγδεθλμπσφω≈≤≥±‖⋅∈□■▶⏸⏮⏭●○✓✗⚠—–“”’•";
+    "₀₁₂₃₄₅₆₇₈₉₋ⱼᵢ √∞−×÷·Σ∑ᵀ→←↑↓…ℓταβγδεθλμπσφω≈≤≥±‖⋅∈□■▶▸◂▾⌊⌋⏸⏮⏭●○✓✗⚠—–“”’•";
 
 bool file_exists(const char* path) {
   std::FILE* f = std::fopen(path, "rb");
