@@ -5,10 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <vector>
 
 #include "attn/io/lesson_file.hpp"
+#include "gl/font_glyphs.hpp"
 #include "ui_support.hpp"
 
 using namespace ui_test;
@@ -39,6 +43,44 @@ double weight(const attn::Trace& t, int r, int c) {
 std::string status_of(const nlohmann::json& j) { return j.contains("lesson") ? j["lesson"]["status"].get<std::string>() : ""; }
 
 }  // namespace
+
+namespace {
+
+// The code points of UTF-8 text (bytes that start no valid sequence count as themselves).
+std::vector<char32_t> code_points(const std::string& text) {
+  std::vector<char32_t> out;
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
+    char32_t c = n == 1 ? b : b & (0x7F >> n);
+    for (int k = 1; k < n && i + static_cast<size_t>(k) < text.size(); ++k)
+      c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<size_t>(k)]) & 0x3F);
+    out.push_back(c);
+    i += static_cast<size_t>(n);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lessons: every character the shipped lessons write is in the font atlas (else ImGui draws '?')") {
+  const std::vector<char32_t> extra = code_points(viz::kExtraGlyphs);
+  const std::set<char32_t> atlas(extra.begin(), extra.end());
+  int checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) {
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char32_t c : code_points(text)) {
+      if (c < 0x100 || (c >= viz::kGreekFirst && c <= viz::kGreekLast)) continue;
+      ++checked;
+      char code[16];
+      std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
+      CHECK_MESSAGE(atlas.count(c), e.path().filename().string() << " writes " << code
+                                                                << ", which the font atlas lacks (app/viz/gl/font_glyphs.hpp)");
+    }
+  }
+  CHECK(checked > 50);  // the lessons do write symbols (83 today): × √ → ᵀ …
+}
 
 TEST_SUITE("lessons") {
   TEST_CASE("ui: a question answered wrong, then right, reveals its grids and the arithmetic") {

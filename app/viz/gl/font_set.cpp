@@ -3,6 +3,8 @@
 // build starts from an empty atlas, so a UI size change frees the old sizes.
 #include "gl/font_set.hpp"
 
+#include "gl/font_glyphs.hpp"
+
 #include <cstdio>
 
 namespace viz {
@@ -11,8 +13,6 @@ namespace {
 constexpr const char* kDejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr const char* kDejaVuBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 constexpr const char* kDejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf";
-constexpr const char* kExtraGlyphs =
-    "₀₁₂₃₄₅₆₇₈₉₋ⱼᵢ √∞−×÷·Σ∑ᵀ→←↑↓…ℓταβγδεθλμπσφω≈≤≥±‖⋅∈□■▶▸◂▾⌊⌋⏸⏮⏭●○✓✗⚠—–“”’•";
 
 bool file_exists(const char* path) {
   std::FILE* f = std::fopen(path, "rb");
@@ -30,7 +30,7 @@ void FontSet::build(float ui_px) {
     ImFontGlyphRangesBuilder builder;
     builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
     static_assert(sizeof(ImWchar) >= 2, "ImWchar holds the BMP");
-    for (ImWchar c = 0x0391; c <= 0x03C9; ++c) builder.AddChar(c);  // Greek
+    for (char32_t c = kGreekFirst; c <= kGreekLast; ++c) builder.AddChar(static_cast<ImWchar>(c));  // Greek
     builder.AddText(kExtraGlyphs);
     builder.BuildRanges(&ranges_);
   }
