@@ -9,6 +9,7 @@
 
 #include "canvas/canvas_parts.hpp"
 #include "model/layout/slide_focus.hpp"
+#include "widgets/fit_label.hpp"
 #include "widgets/notice_lines.hpp"
 #include "canvas/colour_legends.hpp"
 #include "model_names.hpp"
@@ -121,15 +122,8 @@ void slide_note_line(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppStat
   if (d.slide_note.empty()) return;
   const ThemePalette& pal = palette(state.view.colour.theme);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  // Cut to the slide's width with "…" (the list of what is left out can be long).
-  std::string note = d.slide_note;
-  const float room = size.x - 2 * kPad;
-  while (note.size() > 1 && ImGui::CalcTextSize((note + "…").c_str()).x > room) {
-    note.pop_back();
-    while (!note.empty() && (static_cast<unsigned char>(note.back()) & 0xC0) == 0x80) note.pop_back();
-    if (!note.empty() && (static_cast<unsigned char>(note.back()) & 0xC0) == 0xC0) note.pop_back();
-  }
-  if (note != d.slide_note) note += "…";
+  // Cut to the slide's width (the list of what is left out can be long).
+  const std::string note = fit_label(d.slide_note, size.x - 2 * kPad);
   ImGui::SetCursorScreenPos({pos.x + kPad, pos.y + size.y - kPad - line});
   ImGui::TextColored(to_imvec4(pal.muted), "%s", note.c_str());
   probe_item(d.probe, "slide:note");

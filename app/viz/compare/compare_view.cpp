@@ -22,6 +22,7 @@
 #include "model/compare/compare_layout.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
+#include "widgets/fit_label.hpp"
 #include "widgets/tiled_window.hpp"
 
 namespace viz {
@@ -42,18 +43,6 @@ ColourScale shared_scale(const CompareGrids& g, const ColourOptions& o) {
       if (std::isfinite(m->data()[i])) hi = std::max(hi, std::abs(m->data()[i]));
   s.range = {-(hi > 0 ? hi : 1), hi > 0 ? hi : 1};
   return s;
-}
-
-// The label, cut with "…" to fit `width` pixels (the hover says the rest).
-std::string fit_label(const std::string& label, float width) {
-  if (ImGui::CalcTextSize(label.c_str()).x <= width) return label;
-  std::string cut = label;
-  while (!cut.empty() && ImGui::CalcTextSize((cut + "…").c_str()).x > width) {
-    cut.pop_back();
-    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();  // whole UTF-8 characters
-    if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
-  }
-  return cut + "…";
 }
 
 // A label on one line, or broken at a space onto two when `two_lines`

@@ -82,7 +82,7 @@ SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::v
   }
   // Several heads of the step's stages: the one the step is about.
   std::set<int> heads;
-  for (int i : core.empty() ? std::vector<int>{} : core)
+  for (int i : core)
     if (trace.stages[static_cast<std::size_t>(i)].head >= 0) heads.insert(trace.stages[static_cast<std::size_t>(i)].head);
   if (heads.size() > 1) {
     const int h = step_head(s, trace, core);
