@@ -146,6 +146,7 @@ void paint_labels(const PaintContext& ctx, const GridBox& g, const attn::Stage& 
       text(ctx, px, {static_cast<float>(cells.x0 + (c + 0.5) * col_px) - sz.x / 2, static_cast<float>(cells.y0) - px - 2}, colour, l);
     }
   }
+  if (!g.row_labels) return;  // the grid level on its left names these rows
   const int r_first = std::max(0, static_cast<int>((ctx.clip.y - cells.y0) / row_px));
   const int r_last = std::min(g.rows - 1, static_cast<int>((ctx.clip.w - cells.y0) / row_px));
   for (int r = r_first - r_first % row_every; r <= r_last; r += row_every) {

@@ -12,15 +12,14 @@
 
 #include "attn/explain.hpp"
 #include "canvas/grid_painter.hpp"
+#include "explore/flash_tiles_parts.hpp"
 #include "explore/panel_window.hpp"
 #include "gl/theme_style.hpp"
 #include "model/colour/colourmap.hpp"
 #include "model/settings/theme.hpp"
 
 namespace viz {
-namespace {
-
-using attn::StageKind;
+namespace flash_parts {
 
 ImU32 flash_cell_colour(const FlashGrid& g, double v, const ColourOptions& colour) {
   if (g.probability) return to_imgui(sample(colourmap(colour.probability_map), static_cast<float>(v / g.hi)));
@@ -113,6 +112,24 @@ void draw_flash_stepper(const FlashTilesView& view, FlashTilesState& state, Widg
   probe_item(probe, "flash:tile");
 }
 
+void explain_hovered_cell(const FlashGrid& g, const FlashTilesView& view, FlashTilesState& state, int r, int c) {
+  if (r < 0) return;
+  state.hover = FlashHover{static_cast<int>(g.kind), view.tile, r, c};
+  // The core's explanation arrives a frame after the hover (the session makes
+  // it); until then, and where there is none, the value alone.
+  ImGui::BeginTooltip();
+  if (view.hovered_ok && view.hovered_cell == *state.hover) ImGui::TextUnformatted(view.hovered.to_text().c_str());
+  else ImGui::Text("%s [%d, %d] = %s", g.title.c_str(), r, c, attn::format_number(g.values(r, c), 6).c_str());
+  ImGui::EndTooltip();
+}
+
+void draw_flash_refusal(const FlashTilesView& view, const ColourOptions& colour, WidgetProbe* probe) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(to_imgui(palette(colour.theme).error)));
+  ImGui::TextWrapped("No tiles for this head: %s", view.error.c_str());
+  ImGui::PopStyleColor();
+  probe_item(probe, "flash:error");
+}
+
 // One line of the loop: a grid's title and formula on the left, its cells on the right.
 // `reserve`: pixels kept free at the right (the overview sits there).
 void draw_flash_grid_line(const FlashGrid& g, const FlashTilesView& view, FlashTilesState& state, float label_width,
@@ -134,27 +151,21 @@ void draw_flash_grid_line(const FlashGrid& g, const FlashTilesView& view, FlashT
   const int cols = std::max(1, static_cast<int>(g.values.cols()));
   const ImVec2 cell(std::clamp(avail / static_cast<float>(cols), font * 1.0f, font * 3.2f), font * 1.25f);
   const auto [r, c] = draw_flash_cells(g, cell, colour, "##" + name, probe, "flash:grid:" + name);
-  if (r < 0) return;
-  const FlashTileIndex tile = view.tile;
-  state.hover = FlashHover{static_cast<int>(g.kind), tile, r, c};
-  // The core's explanation arrives a frame after the hover (the session makes
-  // it); until then, and where there is none, the value alone.
-  ImGui::BeginTooltip();
-  if (view.hovered_ok && view.hovered_cell == *state.hover) ImGui::TextUnformatted(view.hovered.to_text().c_str());
-  else ImGui::Text("%s [%d, %d] = %s", g.title.c_str(), r, c, attn::format_number(g.values(r, c), 6).c_str());
-  ImGui::EndTooltip();
+  explain_hovered_cell(g, view, state, r, c);
 }
 
 // The whole (n_q, n_k) score matrix, small, with the current tile outlined.
-void draw_flash_overview(const FlashTilesView& view, const ColourOptions& colour, float side, WidgetProbe* probe) {
+void draw_flash_overview(const FlashTilesView& view, const ColourOptions& colour, float side, WidgetProbe* probe, bool titled) {
   const FlashGrid& g = view.scores;
   const float font = ImGui::GetFontSize();
   const float n = static_cast<float>(std::max(g.values.rows(), g.values.cols()));
   const float px = std::clamp(side / std::max(1.0f, n), 2.0f, font * 1.2f);
   ImGui::BeginGroup();
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
-  ImGui::TextWrapped("the whole S, this tile outlined");
-  ImGui::PopTextWrapPos();
+  if (titled) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
+    ImGui::TextWrapped("the whole S, this tile outlined");
+    ImGui::PopTextWrapPos();
+  }
   const ImVec2 top = ImGui::GetCursorScreenPos();
   const auto [r, c] = draw_flash_cells(g, ImVec2(px, px), colour, "##overview", probe, "flash:overview");
   const attn::FlashTile& t = view.run.tile(view.tile.i, view.tile.j);
@@ -198,7 +209,9 @@ void draw_flash_traffic(const FlashTilesView& view, WidgetProbe* probe) {
   probe_item(probe, "flash:hbm");
 }
 
-}  // namespace
+}  // namespace flash_parts
+
+using namespace flash_parts;
 
 void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, bool* open,
                             ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide) {
@@ -214,24 +227,20 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   const ImVec2 pos = slide ? canvas_pos : ImVec2(std::max(left, canvas_pos.x + canvas_size.x - size.x - font), canvas_pos.y + font * 0.5f);
   if (!begin_panel("FlashAttention tiles", open, pos, size, probe, "panel.flash", slide)) return;
   state.hover.reset();  // set again below while the mouse is on a cell
-  ImGui::TextWrapped("Head %d, tile by tile: B_r queries meet B_c keys at a time; a running max m and sum ℓ stand in "
-                     "for the whole softmax row.", view.head);
-  if (slide) ImGui::Text("B_r = %d, B_c = %d", state.block_rows, state.block_cols);  // the fields are the desk's
-  else draw_flash_blocks(view, state, probe);
-  if (!view.ok()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(to_imgui(palette(colour.theme).error)));
-    ImGui::TextWrapped("No tiles for this head: %s", view.error.c_str());
-    ImGui::PopStyleColor();
-    probe_item(probe, "flash:error");
+  if (slide) {
+    draw_flash_tiles_slide(view, state, colour, probe);
     ImGui::End();
     return;
   }
-  if (slide) {
-    ImGui::TextUnformatted(tile_label(view).c_str());
-    probe_item(probe, "flash:tile");
-  } else {
-    draw_flash_stepper(view, state, probe);
+  ImGui::TextWrapped("Head %d, tile by tile: B_r queries meet B_c keys at a time; a running max m and sum ℓ stand in "
+                     "for the whole softmax row.", view.head);
+  draw_flash_blocks(view, state, probe);
+  if (!view.ok()) {
+    draw_flash_refusal(view, colour, probe);
+    ImGui::End();
+    return;
   }
+  draw_flash_stepper(view, state, probe);
   ImGui::TextUnformatted(difference_label(view).c_str());
   probe_item(probe, "flash:difference");
   ImGui::Separator();
@@ -244,7 +253,7 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   else ImGui::TextDisabled("O_i / ℓ comes after key block %d, the last", view.key_blocks());
   ImGui::EndGroup();
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - overview);
-  draw_flash_overview(view, colour, overview, probe);
+  draw_flash_overview(view, colour, overview, probe, true);
   ImGui::Separator();
   draw_flash_traffic(view, probe);
   ImGui::End();

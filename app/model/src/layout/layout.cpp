@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "model/layout/arrow_routes.hpp"
 
@@ -64,12 +65,40 @@ PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& option
       if (it == lanes.end()) lanes.push_back(s.head);
     }
     Item item{static_cast<int>(i), column[i], lane, drawn_cells(s.value.cols(), trace, o.long_axis_cells) * o.cell,
-              drawn_cells(s.value.rows(), trace, o.long_axis_cells) * o.cell, 0, 0, 0, lane <= 0};
+              drawn_cells(s.value.rows(), trace, o.long_axis_cells) * o.cell, 0, 0, 0, o.captions && lane <= 0};
     item.w = box_width(s, o, item.cells_w, &item.row_label_w);
     item.h = box_height(o, item.cells_h, item.captioned);
     items.push_back(item);
   }
   if (items.empty()) return out;
+
+  // Slots: the k-th stage of a (lane, column) pair goes in slot k of the lane;
+  // a slot is as tall as its tallest grid so neighbours line up.
+  std::vector<int> slot(items.size(), 0);
+  std::map<std::pair<int, int>, int> used;  // (lane, column) -> stages so far
+  for (size_t k = 0; k < items.size(); ++k) slot[k] = used[{items[k].lane, items[k].column}]++;
+  std::vector<bool> names_rows(items.size(), true);
+  if (o.share_row_labels && o.bands <= 1 && o.wrap_width <= 0) {
+    // Nothing wraps, so a grid's left neighbour in its lane and slot is the
+    // nearest lower column that has one; no other column lies between.
+    std::set<int> columns_used;
+    for (const Item& it : items) columns_used.insert(it.column);
+    for (size_t k = 0; k < items.size(); ++k) {
+      if (items[k].lane < 0) continue;
+      int left = items[k].column - 1;
+      while (left >= 0 && !columns_used.count(left)) --left;
+      const attn::Stage& here = trace.stages[static_cast<size_t>(items[k].stage)];
+      for (size_t j = 0; j < items.size(); ++j) {
+        const attn::Stage& there = trace.stages[static_cast<size_t>(items[j].stage)];
+        if (items[j].lane != items[k].lane || items[j].column != left || slot[j] != slot[k] ||
+            items[j].cells_h != items[k].cells_h || there.row_labels != here.row_labels)
+          continue;
+        names_rows[k] = false;
+        items[k].row_label_w = 8;  // a little air after the neighbour's last column
+        items[k].w = std::max(items[k].row_label_w + items[k].cells_w, o.min_box_w);
+      }
+    }
+  }
 
   // Column x positions; empty columns take no room.
   const int n_columns = 1 + std::max_element(items.begin(), items.end(), [](const Item& a, const Item& b) {
@@ -108,14 +137,9 @@ PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& option
   }
   out.bands = wrap(wrap_width);
 
-  // Slots: the k-th stage of a (lane, column) pair goes in slot k of the lane;
-  // a slot is as tall as its tallest grid so neighbours line up.
-  std::vector<int> slot(items.size(), 0);
-  std::map<std::pair<int, int>, int> used;  // (lane, column) -> stages so far
   const size_t n_lanes = lanes.size();
   std::vector<std::vector<double>> slot_h(n_lanes);
   for (size_t k = 0; k < items.size(); ++k) {
-    slot[k] = used[{items[k].lane, items[k].column}]++;
     if (items[k].lane < 0) continue;
     std::vector<double>& h = slot_h[static_cast<size_t>(items[k].lane)];
     if (h.size() <= static_cast<size_t>(slot[k])) h.resize(static_cast<size_t>(slot[k]) + 1, 0);
@@ -216,6 +240,7 @@ PipelineLayout place_grids(const attn::Trace& trace, const LayoutOptions& option
     g.cell_w = it.cells_w / std::max(g.cols, 1);
     g.cell_h = it.cells_h / std::max(g.rows, 1);
     g.captioned = it.captioned;
+    g.row_labels = names_rows[k];
     const double y0 = band_y[static_cast<size_t>(g.band)] + top[k];
     const double left = col_x[static_cast<size_t>(it.column)];
     g.box = {left, y0, left + it.w, y0 + it.h};

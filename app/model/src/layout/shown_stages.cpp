@@ -64,6 +64,15 @@ std::vector<int> stages_named_by_step(const AppState& s, const attn::Trace& trac
   return sorted_unique(out);
 }
 
+std::vector<int> stages_step_is_about(const AppState& s, const attn::Trace& trace) {
+  std::vector<int> out = stages_named_by_step(s, trace);
+  if (!out.empty() || !s.lesson || !s.view.zoom_stage) return out;
+  const attn::StageRef& z = *s.view.zoom_stage;
+  add_kind(trace, z.id, z.head, s.view.head, &out);
+  if (out.empty() && z.head >= 0) add_kind(trace, z.id, -1, s.view.head, &out);
+  return sorted_unique(out);
+}
+
 std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const Timeline& tl, const Frame& frame) {
   std::vector<int> focus;
   if (s.view.zoom_stage) {

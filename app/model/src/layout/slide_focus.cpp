@@ -45,6 +45,54 @@ int step_head(const AppState& s, const attn::Trace& trace, const std::vector<int
   return lowest;
 }
 
+// The heads of the per-head stages among `stages`.
+std::set<int> heads_of(const attn::Trace& trace, const std::vector<int>& stages) {
+  std::set<int> out;
+  for (int i : stages)
+    if (trace.stages[static_cast<std::size_t>(i)].head >= 0) out.insert(trace.stages[static_cast<std::size_t>(i)].head);
+  return out;
+}
+
+// The stages of `stages` on the given heads, and the shared ones.
+std::vector<int> of_heads(const attn::Trace& trace, const std::vector<int>& stages, const std::vector<int>& heads) {
+  std::vector<int> out;
+  for (int i : stages) {
+    const int h = trace.stages[static_cast<std::size_t>(i)].head;
+    if (h < 0 || std::find(heads.begin(), heads.end(), h) != heads.end()) out.push_back(i);
+  }
+  return out;
+}
+
+// Head h and the heads that read a stage computed on another head that h's
+// stages read too: with grouped-query attention, h's group (the query heads
+// that share one K and V). Just {h} when no input is shared.
+std::vector<int> heads_sharing_inputs(const attn::Trace& trace, const std::vector<int>& stages, int h) {
+  std::vector<attn::StageRef> read_by_h;
+  for (int i : stages) {
+    const attn::Stage& st = trace.stages[static_cast<std::size_t>(i)];
+    if (st.head == h)
+      for (const attn::StageRef& in : st.inputs)
+        if (in.head >= 0) read_by_h.push_back(in);
+  }
+  std::set<int> group{h};
+  for (int i : stages) {
+    const attn::Stage& st = trace.stages[static_cast<std::size_t>(i)];
+    if (st.head < 0 || st.head == h) continue;
+    for (const attn::StageRef& in : st.inputs)
+      if (in.head >= 0 && in.head != st.head && std::find(read_by_h.begin(), read_by_h.end(), in) != read_by_h.end())
+        group.insert(st.head);
+  }
+  return {group.begin(), group.end()};
+}
+
+// "Head 2 of 4 shown", "Heads 0 and 1 of 4 shown".
+std::string heads_note(const std::vector<int>& heads, int n_heads) {
+  std::string list;
+  for (std::size_t i = 0; i < heads.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == heads.size() ? " and " : ", ") + std::to_string(heads[i]);
+  return (heads.size() == 1 ? "Head " : "Heads ") + list + " of " + std::to_string(n_heads) + " shown";
+}
+
 std::vector<int> without(const std::vector<int>& all, const std::vector<int>& drop) {
   std::vector<int> out;
   for (int i : all)
@@ -73,35 +121,40 @@ double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h
 SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
                        double view_w, double view_h) {
   const int view_head = options.head;
+  // From most to least complete: what the step shows; the heads of its head's
+  // group (grouped-query attention: one shared K and V, read by each);
+  // that head alone; what the step is about without the inputs; one head of that.
   std::vector<Candidate> candidates{{shown, view_head, ""}};
-  const std::vector<int> named = stages_named_by_step(s, trace);
-  std::vector<int> core = shown;
-  if (!named.empty() && !shown.empty() && named != shown) {
-    candidates.push_back({named, view_head, "Not shown: " + titles_of(trace, without(shown, named))});
-    core = named;
-  }
-  // Several heads of the step's stages: the one the step is about.
-  std::set<int> heads;
-  for (int i : core)
-    if (trace.stages[static_cast<std::size_t>(i)].head >= 0) heads.insert(trace.stages[static_cast<std::size_t>(i)].head);
-  if (heads.size() > 1) {
-    const int h = step_head(s, trace, core);
-    std::vector<int> one;
-    for (int i : core)
-      if (trace.stages[static_cast<std::size_t>(i)].head == h || trace.stages[static_cast<std::size_t>(i)].head < 0) one.push_back(i);
-    std::string left = candidates.back().left_out;
-    left += (left.empty() ? "Head " : " · head ") + std::to_string(h) + " of " + std::to_string(heads.size()) + " shown";
-    candidates.push_back({one, h, left});
+  const int h = step_head(s, trace, shown);
+  const std::vector<int> group = heads_sharing_inputs(trace, shown, h);
+  const int n_heads = static_cast<int>(heads_of(trace, shown).size());
+  if (static_cast<int>(group.size()) > 1 && static_cast<int>(group.size()) < n_heads)
+    candidates.push_back({of_heads(trace, shown, group), view_head, heads_note(group, n_heads)});
+  if (n_heads > 1) candidates.push_back({of_heads(trace, shown, {h}), h, heads_note({h}, n_heads)});
+  const std::vector<int> about = stages_step_is_about(s, trace);
+  if (!about.empty() && about != shown) {
+    const std::string dropped = "Not shown: " + titles_of(trace, without(shown, about));
+    candidates.push_back({about, view_head, dropped});
+    const int about_heads = static_cast<int>(heads_of(trace, about).size());
+    if (about_heads > 1) {
+      const int ah = step_head(s, trace, about);
+      candidates.push_back({of_heads(trace, about, {ah}), ah, dropped + " · " + heads_note({ah}, about_heads)});
+    }
   }
   SlideFocus best;
   best.cell_px = -1;
-  for (const Candidate& c : candidates) {
-    options.only = c.only;
-    options.head = c.head;
-    const double px = fitted_cell_px(layout_for_view(trace, options, view_w, view_h), view_w, view_h);
-    if (px > best.cell_px * 1.05) best = {c.only, c.head, c.left_out, px};
-    if (px >= kSlideMinCellPx) break;  // the most complete picture that reads well
-  }
+  for (const Candidate& c : candidates)
+    for (const bool captions : {true, false}) {
+      // The caption line under each grid goes before any grid does: the
+      // slide's text says what the grids mean.
+      options.only = c.only;
+      options.head = c.head;
+      options.captions = captions;
+      options.share_row_labels = true;
+      const double px = fitted_cell_px(layout_for_view(trace, options, view_w, view_h), view_w, view_h);
+      if (px > best.cell_px * 1.05) best = {c.only, c.head, c.left_out, px, captions};
+      if (px >= kSlideMinCellPx) return best;  // the most complete picture that reads well
+    }
   return best;
 }
 

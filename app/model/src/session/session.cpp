@@ -185,9 +185,14 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
     // cells too small to read (slide_focus.hpp).
     slide_note_.clear();
     if (state_.view.presentation && state_.lesson && canvas.only_stage < 0) {
-      const SlideFocus f = slide_focus(state_, trace, only, lo, canvas.width, std::max(50.0, room));
+      // The fit keeps its margin on every side: the cells are judged in the room left.
+      const double margin = 2 * state_.view.fit_margin;
+      const double wide = state_.view.area.width() > 0 ? state_.view.area.width() : canvas.width;
+      const SlideFocus f = slide_focus(state_, trace, only, lo, std::max(50.0, wide - margin), std::max(50.0, room - margin));
       lo.only = f.only;
       lo.head = f.head;
+      lo.captions = f.captions;
+      lo.share_row_labels = true;
       slide_note_ = f.left_out;
     }
     layout_ = layout_for_view(trace, lo, canvas.width, std::max(50.0, room));

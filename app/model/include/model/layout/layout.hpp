@@ -44,6 +44,13 @@ struct LayoutOptions {
   double char_w = 7.5;       // average label character width, for row labels
   double caption_h = 54;     // colour legend and a two-line caption below the grid
   double legend_h = 22;      // colour legend only (heads after the first)
+  // False: every grid gets its legend only, no caption line (a slide, whose
+  // text column says what the grids mean, gives that room to the cells).
+  bool captions = true;
+  // A grid level with the grid just left of it in its lane, with the same
+  // row labels (Q beside Q rotated), leaves them to that grid (one band
+  // only: a wrapped grid needs its own). A slide's grids grow by that width.
+  bool share_row_labels = false;
   double min_box_w = 125;    // room for the caption text (titles are shortened)
   double title_overhang = 24;  // titles may run this far into the gap on their right
   double gap_x = 44;         // between columns
@@ -80,6 +87,7 @@ struct GridBox {
   Rect cells;      // the cells only
   double cell_w = 0, cell_h = 0;
   bool captioned = true;  // room for a caption under the legend
+  bool row_labels = true;  // false: the grid level on its left names the rows
 
   double min_cell() const { return cell_w < cell_h ? cell_w : cell_h; }
   // Cell boundaries; column c spans [col_x(c), col_x(c + 1)). Hit testing

@@ -21,4 +21,9 @@ std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const
 // on the heads that are shown (indices into trace.stages).
 std::vector<int> stages_named_by_step(const AppState& s, const attn::Trace& trace);
 
+// What a step is about, without the inputs shown_stages() adds: the stages
+// it names, else its view's stage on the heads in view. Empty outside a
+// lesson step with a stage.
+std::vector<int> stages_step_is_about(const AppState& s, const attn::Trace& trace);
+
 }  // namespace model

@@ -1,8 +1,9 @@
 // What a lesson step's slide shows when its grids would be too small to read
 // from the back of a room. A slide (presenting a lesson, or its exported
 // slides) first tries the step's stages with their inputs; when the cells
-// would come out under kSlideMinCellPx it drops the inputs, then keeps one
-// head of several, and says what it left out. It never shrinks a picture it
+// would come out under kSlideMinCellPx it drops the grids' caption lines, then
+// keeps the step's head's group, that head alone, then the step's own stages
+// without their inputs, and says what it left out. It never shrinks a picture it
 // can make larger by showing less of what the step is not about.
 #pragma once
 
@@ -23,6 +24,7 @@ struct SlideFocus {
   int head = -1;          // the head laid out, -1 for every head in `only`
   std::string left_out;   // "Not shown: Q, K · head 1 of 4 shown"; "" when nothing was left out
   double cell_px = 0;     // the smallest cell the layout fits at, in pixels
+  bool captions = true;   // false: legends only, the caption lines gave their room
 };
 
 // Whether the window shows a slide: an exported slide, or a presented lesson
