@@ -120,6 +120,56 @@ TEST_SUITE("colours") {
     CHECK(saw_hatch);
   }
 
+  TEST_CASE("ui: the p99 range colours the 1024-token scores by their 99th percentile and marks the cells beyond it") {
+    const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/large_1024x8.json";
+    const Shot plain = shoot(scene, "p99_off", "--go-to scores:0:500:500", 1280, 800);
+    const Shot robust = shoot(scene, "p99_on", "--go-to scores:0:500:500 --contrast p99", 1280, 800);
+    const nlohmann::json* off = grid_of(plain.layout, "scores", 0);
+    const nlohmann::json* on = grid_of(robust.layout, "scores", 0);
+    REQUIRE(off != nullptr);
+    REQUIRE(on != nullptr);
+    // The legend says which range is in use; the largest |score| set the plain one.
+    CHECK((*off)["legend"]["note"] == "");
+    CHECK((*on)["legend"]["note"].get<std::string>().find("99th percentile") != std::string::npos);
+    const double hi = std::stod((*on)["legend"]["hi"].get<std::string>()), plain_hi = std::stod((*off)["legend"]["hi"].get<std::string>());
+    CHECK(hi < plain_hi / 2);
+    CHECK((*off)["beyond"].empty());
+    const attn::Stage* sc = robust.trace.find(attn::StageKind::scores, 0);
+    REQUIRE(sc != nullptr);
+    const double x0 = (*on)["x0"], y0 = (*on)["y0"], cw = (*on)["cell_w"], ch = (*on)["cell_h"];
+    const nlohmann::json& canvas = robust.layout["canvas"];
+    int checked = 0;
+    for (const nlohmann::json& cell : (*on)["beyond"]) {
+      const int r = cell[0], c = cell[1];
+      const double v = sc->value(r, c);
+      CHECK_MESSAGE(std::abs(v) > hi * 0.98, "(" << r << ", " << c << ") = " << v << " is within ±" << hi);  // the legend rounds
+      // Fully on screen: the corner mark differs from the cell's own fill.
+      const double cx0 = x0 + c * cw, cy0 = y0 + r * ch;
+      if (cx0 < canvas[0].get<double>() || cy0 < canvas[1].get<double>() || cx0 + cw > canvas[2].get<double>() ||
+          cy0 + ch > canvas[3].get<double>())
+        continue;
+      const viz::Rgba mark = robust.image.at(static_cast<int>(cx0 + cw - 5), static_cast<int>(cy0 + 3));
+      const viz::Rgba fill = robust.image.at(static_cast<int>(cx0 + 4), static_cast<int>(cy0 + ch - 5));
+      const int d = std::abs(mark.r - fill.r) + std::abs(mark.g - fill.g) + std::abs(mark.b - fill.b);
+      CHECK_MESSAGE(d > 150, "cell (" << r << ", " << c << "): mark " << int(mark.r) << "," << int(mark.g) << "," << int(mark.b)
+                                      << " vs fill " << int(fill.r) << "," << int(fill.g) << "," << int(fill.b));
+      ++checked;
+    }
+    CHECK(checked > 0);
+    // And no cell in view past the range goes unlisted (the list stops at 16).
+    if ((*on)["beyond"].size() < 16) {
+      int past = 0;
+      for (int r = 490; r < 510; ++r)
+        for (int c = 490; c < 510; ++c) {
+          const double cx0 = x0 + c * cw, cy0 = y0 + r * ch;
+          const bool seen = cx0 + cw > canvas[0].get<double>() && cx0 < canvas[2].get<double>() && cy0 + ch > canvas[1].get<double>() &&
+                            cy0 < canvas[3].get<double>();
+          if (seen && std::abs(sc->value(r, c)) > hi * 1.02) ++past;
+        }
+      CHECK(static_cast<int>((*on)["beyond"].size()) >= past);
+    }
+  }
+
   TEST_CASE("ui: blue-white-orange and viridis on the dark theme colour every cell as the model says") {
     viz::ColourOptions colour;
     colour.theme = viz::Theme::Dark;

@@ -179,6 +179,28 @@ void paint_cells(const PaintContext& ctx, const GridBox& g, const attn::Stage& s
     }
 }
 
+// A robust range's cells past its ends, over either path's cells: a small
+// corner triangle in the colour numbers take on that cell, so a clipped
+// value never passes for one at the end of the range. Cells under 6 px
+// show none (a zoomed-out picture would be all marks).
+void paint_beyond_marks(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColourScale& scale) {
+  if (!scale.robust) return;
+  const CellSize cell = screen_cell(g, ctx.view);
+  if (std::min(cell.w, cell.h) < 6) return;
+  const Rect cells = ctx.view.to_screen(g.cells);
+  const CellRange range = cells_in(g, ctx.view, {ctx.clip.x, ctx.clip.y, ctx.clip.z, ctx.clip.w});
+  const float side = static_cast<float>(std::min(cell.w, cell.h) * 0.3);
+  const double gap = cell.w >= 6 ? 1.0 : 0.0;
+  for (int r = range.r0; r < range.r1; ++r)
+    for (int c = range.c0; c < range.c1; ++c) {
+      if (cell_visibility(ctx.trace, ctx.timeline, ctx.frame, g.stage, r, c) < 0.5f) continue;
+      const double v = displayed_value(ctx.trace, ctx.frame, g.stage, r, c);
+      if (masked_look(s, r, c, v) || !beyond(scale, r, v)) continue;
+      const float x1 = static_cast<float>(cells.x0 + (c + 1) * cell.w - gap), y0 = static_cast<float>(cells.y0 + r * cell.h);
+      ctx.list->AddTriangleFilled({x1 - side, y0}, {x1, y0}, {x1, y0 + side}, to_imgui(text_colour_on(colour_of(scale, r, v))));
+    }
+}
+
 // The number of every shown cell in view, over either path's cells, as the
 // plan says: in every cell or in none (a blank among numbers reads as "not computed").
 void paint_cell_numbers(const PaintContext& ctx, const GridBox& g, const attn::Stage& s, const ColourScale& scale,
@@ -327,6 +349,7 @@ void paint_grid(const PaintContext& ctx, const GridBox& g, const ColourScale& sc
                     {static_cast<float>(cells.x1), static_cast<float>(cells.y1)}, to_imgui(ctx.palette.grid_frame));
   if (uses_texture(g)) paint_texture(ctx, g, scale);
   else paint_cells(ctx, g, s, scale, zoom);
+  paint_beyond_marks(ctx, g, s, scale);
   paint_cell_numbers(ctx, g, s, scale, numbers);
   paint_caption(ctx, g, s, scale, zoom);
 }

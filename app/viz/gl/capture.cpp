@@ -173,7 +173,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
 
 std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& numbers, const Rect& canvas,
                              const std::vector<ViewOptions::PinnedAxes>& pinned, const WidgetProbe& widgets, int width,
-                             int height, int texture_uploads, int prepared_uploads) {
+                             int height, int texture_uploads, int prepared_uploads, const std::vector<ColourScale>* scales) {
   const ViewTransform& view = numbers.view;
   nlohmann::json j;
   j["window"] = {width, height};
@@ -206,6 +206,17 @@ std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& n
     for (const ViewOptions::PinnedAxes& p : pinned)
       if (p.stage == g.stage) pins = {p.rows, p.cols};
     grids.back()["pinned"] = pins;
+    if (scales && static_cast<size_t>(g.stage) < scales->size()) {
+      const ColourScale& scale = (*scales)[static_cast<size_t>(g.stage)];
+      const Legend l = legend_of(scale);
+      grids.back()["legend"] = {{"lo", l.lo}, {"hi", l.hi}, {"note", l.note}};
+      nlohmann::json past = nlohmann::json::array();
+      const CellRange in_view = cells_in(g, view, canvas);
+      for (int r = in_view.r0; r < in_view.r1 && past.size() < 16; ++r)
+        for (int c = in_view.c0; c < in_view.c1 && past.size() < 16; ++c)
+          if (!s.is_blocked(r, c) && beyond(scale, r, s.value(r, c))) past.push_back({r, c});
+      grids.back()["beyond"] = past;
+    }
   }
   j["grids"] = grids;
   j["numbers_hidden_hint"] = numbers_hidden_by_zoom(numbers, layout, plans, canvas);

@@ -9,6 +9,7 @@
 #include "model/document/app_state.hpp"
 #include "widgets/widget_probe.hpp"
 #include "canvas/grid_numbers.hpp"
+#include "model/colour/colour_scale.hpp"
 #include "model/layout/layout.hpp"
 #include "model/trace/trace_model.hpp"
 
@@ -31,9 +32,12 @@ void write_dump(const std::string& path, const std::string& text);
 // The layout dump (--dump-layout): every grid's cells on screen, and per
 // grid also whether it prints numbers and at what text size, whether its axis
 // labels are pinned to the view's edges (`pinned`), and whether the canvas
-// hint says numbers are hidden (all as the canvas decides).
+// hint says numbers are hidden (all as the canvas decides). With `scales`
+// (parallel to the trace's stages), each grid's legend too, and up to 16 of
+// its cells in view that lie past a robust range (drawn marked).
 std::string layout_dump_text(const PipelineLayout& layout, const NumberInputs& numbers, const Rect& canvas,
                              const std::vector<ViewOptions::PinnedAxes>& pinned, const WidgetProbe& widgets, int width,
-                             int height, int texture_uploads = -1, int prepared_uploads = -1);
+                             int height, int texture_uploads = -1, int prepared_uploads = -1,
+                             const std::vector<ColourScale>* scales = nullptr);
 
 }  // namespace viz

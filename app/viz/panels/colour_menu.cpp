@@ -66,6 +66,9 @@ void draw_colour_menu(ColourOptions& c, WidgetProbe* probe) {
                   "Every grid of signed values shares one range, so any two can be compared by eye; probabilities 0 to 1", probe);
   contrast_choice(c, Contrast::Row, "Per row",
                   "Each row is stretched to its own range: rows of tiny weights (1/1024 each) show their structure", probe);
+  contrast_choice(c, Contrast::Percentile, "Per grid, 99th percentile",
+                  "Each grid's range ends at the 99th percentile of its values, so a few large ones do not wash the rest "
+                  "out; the cells beyond take the end colour and a corner mark", probe);
   ImGui::MenuItem("Log scale for weights", nullptr, &c.log_weights);
   probe_item(probe, "colours:log weights");
   tooltip("Probabilities coloured by log10, from 1e-6 (lightest) up: tiny and large weights both show");

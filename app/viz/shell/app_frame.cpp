@@ -215,7 +215,7 @@ void App::frame(double dt) {
 std::string App::layout_dump_now(int width, int height) {
   const Rect& canvas = state_.view.area;  // the grid area the painter used
   return layout_dump_text(session_.layout(), number_inputs(model_.trace(), session_.frame(), fonts_, state_), canvas, state_.view.pinned_axes, probe_,
-                          width, height, textures_->uploads(), textures_->prepared_uploads());
+                          width, height, textures_->uploads(), textures_->prepared_uploads(), &session_.scales());
 }
 
 nlohmann::json App::flash_dump() const {

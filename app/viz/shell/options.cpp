@@ -180,8 +180,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--prob-colormap", probability_map, "Colormap of probabilities (weights): " + colourmap_names())
       ->check(CLI::IsMember(maps));
   app.add_option("--theme", theme, "light, dark or high-contrast")->check(CLI::IsMember({"light", "dark", "high-contrast"}));
-  app.add_option("--contrast", contrast, "Colour range per grid, global (shared by every grid of a kind) or per row")
-      ->check(CLI::IsMember({"grid", "global", "row"}));
+  app.add_option("--contrast", contrast,
+                 "Colour range per grid, global (shared by every grid of a kind), per row, or p99 (per grid, ending at "
+                 "the 99th percentile; the cells beyond are marked)")
+      ->check(CLI::IsMember({"grid", "global", "row", "p99"}));
   app.add_flag("--log-weights", o.log_weights, "Colour probabilities on a log scale (from 1e-6)");
   app.add_flag("--shared-range", o.shared_range, "Grids of one stage (every head's weights) share one colour range");
   try {

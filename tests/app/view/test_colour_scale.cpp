@@ -347,3 +347,83 @@ TEST_CASE("colour scale: weights over many keys with flat rows are coloured per 
   const std::vector<model::ColourScale> global_scales = model::colour_scales(t, global);
   CHECK_FALSE(global_scales[static_cast<size_t>(t.index_of({attn::StageKind::weights, 0}))].auto_row);
 }
+
+TEST_CASE("p99: a grid's range ends at the 99th percentile of |v| by nearest rank, and only the cells past it are beyond") {
+  // 300 values: |v| = 0.01 .. 3.00 with alternating signs, then three huge
+  // ones, a −∞ (a masked logit) and a NaN, which do not count.
+  std::vector<double> values;
+  for (int k = 1; k <= 300; ++k) values.push_back((k % 2 ? 1 : -1) * 0.01 * k);
+  for (double v : {500.0, -800.0, 1200.0, -kInf, std::nan("")}) values.push_back(v);
+  std::mt19937 rng(7);
+  std::shuffle(values.begin(), values.end(), rng);
+  attn::Mat m(5, 61);
+  for (int i = 0; i < 305; ++i) m(i / 61, i % 61) = values[static_cast<size_t>(i)];
+  attn::Trace t;
+  t.stages.push_back(stage(attn::StageKind::head_output, 0, attn::ValueKind::Signed, m));
+  // The reference: sort the 303 finite magnitudes and take rank ceil(0.99 · 303) = 300.
+  std::vector<double> mags;
+  for (double v : values)
+    if (std::isfinite(v)) mags.push_back(std::abs(v));
+  std::sort(mags.begin(), mags.end());
+  const double expected = mags[static_cast<size_t>(std::ceil(0.99 * static_cast<double>(mags.size()))) - 1];
+  CHECK(expected == doctest::Approx(3.0));
+  const std::vector<ColourScale> s = colour_scales(t, options(Contrast::Percentile));
+  REQUIRE(s[0].robust);
+  CHECK(s[0].range.hi == doctest::Approx(expected));
+  CHECK(s[0].range.lo == doctest::Approx(-expected));
+  int marked = 0;
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 61; ++c) {
+      const double v = m(r, c);
+      const bool past = std::isfinite(v) && std::abs(v) > expected;
+      CHECK_MESSAGE(beyond(s[0], r, v) == past, "cell (" << r << ", " << c << ") = " << v);
+      marked += beyond(s[0], r, v);
+    }
+  CHECK(marked == 3);
+  // The cells past the range take its end colours; the rest spread over the whole map.
+  check_all(s[0], t.stages[0], [&](int, double v) {
+    return std::isnan(v) ? 0.5 : 0.5 + 0.5 * std::clamp(v / expected, -1.0, 1.0);
+  });
+  const Legend l = legend_of(s[0]);
+  CHECK(l.note.find("99th percentile") != std::string::npos);
+  // Per grid, the same grid is washed out by its 1200: 3.0 sits at 0.5 + 0.00125.
+  const std::vector<ColourScale> plain = colour_scales(t, options(Contrast::Grid));
+  CHECK(plain[0].range.hi == doctest::Approx(1200.0));
+  CHECK_FALSE(plain[0].robust);
+  CHECK_FALSE(beyond(plain[0], 0, 1200.0));
+}
+
+TEST_CASE("p99: probabilities run from 0 to their 99th percentile, blocked cells left out, shared across heads when asked") {
+  // Head 0: 200 weights, 198 of 0.001 and two of 0.5; head 1: all 0.002.
+  attn::Mat w0 = attn::Mat::Constant(2, 100, 0.001), w1 = attn::Mat::Constant(2, 100, 0.002);
+  w0(0, 3) = 0.5;
+  w0(1, 7) = 0.5;
+  attn::Trace t;
+  t.stages.push_back(stage(attn::StageKind::weights, 0, attn::ValueKind::Probability, w0));
+  t.stages.push_back(stage(attn::StageKind::weights, 1, attn::ValueKind::Probability, w1));
+  // Head 1's first 60 cells are blocked, holding a value that must not count.
+  attn::Mat v1 = w1;
+  attn::BoolMat mask = attn::BoolMat::Constant(2, 100, false);
+  for (int c = 0; c < 60; ++c) v1(0, c) = 0.9, mask(0, c) = true;
+  t.stages[1].value = v1;
+  t.stages[1].blocked = attn::SharedMask(mask);
+  const std::vector<ColourScale> s = colour_scales(t, options(Contrast::Percentile));
+  // Rank ceil(0.99 · 200) = 198 of head 0's sorted weights: still 0.001.
+  CHECK(s[0].range.lo == 0.0);
+  CHECK(s[0].range.hi == doctest::Approx(0.001));
+  CHECK(beyond(s[0], 0, 0.5));
+  CHECK_FALSE(beyond(s[0], 0, 0.001));
+  CHECK(s[1].range.hi == doctest::Approx(0.002));  // the blocked 0.9 is not counted
+  ColourOptions o = options(Contrast::Percentile);
+  o.shared_range = true;
+  const std::vector<ColourScale> shared = colour_scales(t, o);
+  // Pooled: 200 + 140 unblocked values, rank ceil(0.99 · 340) = 337: 0.002.
+  CHECK(shared[0].range.hi == doctest::Approx(0.002));
+  CHECK(shared[0].shared);
+  CHECK(legend_of(shared[0]).note.find("all heads") != std::string::npos);
+}
+
+TEST_CASE("p99: the contrast is named p99 in settings and on the command line") {
+  CHECK(std::string(contrast_name(Contrast::Percentile)) == "p99");
+  CHECK(contrast_named("p99") == Contrast::Percentile);
+}

@@ -23,12 +23,13 @@ const char* contrast_name(Contrast c) {
     case Contrast::Global: return "global";
     case Contrast::Grid: return "grid";
     case Contrast::Row: return "row";
+    case Contrast::Percentile: return "p99";
   }
   return "grid";
 }
 
 std::optional<Contrast> contrast_named(std::string_view name) {
-  for (Contrast c : {Contrast::Global, Contrast::Grid, Contrast::Row})
+  for (Contrast c : {Contrast::Global, Contrast::Grid, Contrast::Row, Contrast::Percentile})
     if (name == contrast_name(c)) return c;
   return std::nullopt;
 }

@@ -271,7 +271,7 @@ std::vector<ColourScale> colour_scales(const attn::Trace& trace, const ColourOpt
     const auto group = groups.find(group_of(i));
     const std::vector<size_t> members = group == groups.end() ? std::vector<size_t>{i} : group->second;
     // Say "all heads" only where it changed something (probabilities keep 0..1 per grid).
-    sc.shared = shared && members.size() > 1 && (o.contrast == Contrast::Row || !probability);
+    sc.shared = shared && members.size() > 1 && (o.contrast == Contrast::Row || o.contrast == Contrast::Percentile || !probability);
     if (o.contrast == Contrast::Row) {
       sc.rows = rows[i];
       for (size_t m : members)
@@ -287,6 +287,17 @@ std::vector<ColourScale> colour_scales(const attn::Trace& trace, const ColourOpt
       ValueRange all{HUGE_VAL, -HUGE_VAL};
       for (ValueRange& r : sc.rows) all = united(all, r), r = usable(r, s.kind);
       sc.range = usable(all, s.kind);
+    } else if (o.contrast == Contrast::Percentile) {
+      // A few large values (one token's huge output) no longer wash the rest out.
+      sc.robust = true;
+      const double m = robust_magnitude(trace, members);
+      if (probability) {
+        sc.range = m > 0 ? ValueRange{0, m} : ValueRange{0, 1};
+      } else {
+        ValueRange all{HUGE_VAL, -HUGE_VAL};
+        for (size_t k : members) all = united(all, whole(k));
+        sc.range = m > 0 ? ValueRange{-m, m} : usable(all, s.kind);
+      }
     } else if (probability) {
       sc.range = {0, 1};  // a weight of 0.5 looks the same in every grid
     } else {
@@ -296,6 +307,33 @@ std::vector<ColourScale> colour_scales(const attn::Trace& trace, const ColourOpt
     }
   }
   return out;
+}
+
+double robust_magnitude(const attn::Trace& trace, const std::vector<size_t>& stages) {
+  std::vector<double> seen;
+  for (size_t i : stages) {
+    const attn::Stage& s = trace.stages[i];
+    const long rows = static_cast<long>(s.value.rows()), cols = static_cast<long>(s.value.cols()), n = rows * cols;
+    const long stride = std::max(1L, (n + kRobustSample - 1) / kRobustSample);
+    const bool probability = s.kind == attn::ValueKind::Probability;
+    for (long k = 0; k < n; k += stride) {
+      const long r = k / cols, c = k % cols;
+      if (s.is_blocked(r, c)) continue;
+      const double v = s.value(r, c);
+      if (std::isfinite(v)) seen.push_back(probability ? v : std::abs(v));
+    }
+  }
+  if (seen.empty()) return 0;
+  // The nearest rank: the smallest value with at least 99% of them at or below it.
+  const auto at = static_cast<std::ptrdiff_t>(std::ceil(kRobustPercentile * static_cast<double>(seen.size()))) - 1;
+  std::nth_element(seen.begin(), seen.begin() + std::max<std::ptrdiff_t>(at, 0), seen.end());
+  return seen[static_cast<size_t>(std::max<std::ptrdiff_t>(at, 0))];
+}
+
+bool beyond(const ColourScale& s, int row, double v) {
+  if (!s.robust || !std::isfinite(v)) return false;
+  const ValueRange& g = s.range_of(row);
+  return s.kind == attn::ValueKind::Signed ? std::abs(v) > g.hi : v > g.hi || v < g.lo;
 }
 
 float coordinate(const ColourScale& s, int row, double v) {
@@ -325,6 +363,7 @@ Legend legend_of(const ColourScale& s) {
   if (s.log) notes.push_back("log scale");
   if (s.contrast == Contrast::Global && s.kind == attn::ValueKind::Signed) notes.push_back("all grids");
   if (s.shared) notes.push_back("all heads");
+  if (s.robust) notes.push_back("99th percentile, cells beyond marked");
   for (const std::string& n : notes) l.note += (l.note.empty() ? "" : ", ") + n;
   return l;
 }

@@ -75,7 +75,7 @@ Settings settings_from_json(const json& j, std::vector<std::string>& problems) {
   read_name(j, "theme", c.theme, theme_named, theme_name, "light, dark, high-contrast", problems);
   read_name(j, "colormap_signed", c.signed_map, colourmap_named, map_name, maps, problems);
   read_name(j, "colormap_probabilities", c.probability_map, colourmap_named, map_name, maps, problems);
-  read_name(j, "contrast", c.contrast, contrast_named, contrast_name, "global, grid, row", problems);
+  read_name(j, "contrast", c.contrast, contrast_named, contrast_name, "global, grid, row, p99", problems);
   read_bool(j, "log_weights", c.log_weights, problems);
   read_bool(j, "shared_range", c.shared_range, problems);
   if (j.contains("ui_scale_percent")) {

@@ -19,6 +19,9 @@ enum class Contrast {
   Global,  // every grid of a value kind: signed grids share one ±range; probabilities 0..1
   Grid,    // each grid its own: signed ±(largest |v| in the grid); probabilities 0..1
   Row,     // each row its own: signed ±(largest |v| in the row); probabilities row min..max
+  // Each grid its own, robust to a few large values: signed ±(99th percentile
+  // of |v|), probabilities 0..(99th percentile); the cells beyond are marked.
+  Percentile,
 };
 
 struct ColourOptions {

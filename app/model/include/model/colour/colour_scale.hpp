@@ -36,8 +36,24 @@ struct ColourScale {
   // Per-row contrast chosen for this grid although the options say per grid:
   // weights over many keys, so flat that one range would paint them white.
   bool auto_row = false;
+  // Contrast::Percentile: the range ends at the 99th percentile, and a value
+  // past an end (beyond()) is drawn at that end's colour and marked.
+  bool robust = false;
   const ValueRange& range_of(int row) const;
 };
+
+// The percentile a robust range ends at, and how many values of a grid are
+// looked at to find it: every value up to this many, an even stride over a
+// larger grid (a 2048×2048 grid is sampled, not sorted).
+constexpr double kRobustPercentile = 0.99;
+constexpr long kRobustSample = 1L << 18;
+
+// The kRobustPercentile-th of |v| (signed) or of v (probabilities) over the
+// finite, unblocked values of `stages`' grids; 0 when there are none.
+double robust_magnitude(const attn::Trace& trace, const std::vector<size_t>& stages);
+
+// Whether v lies past its scale's range: drawn at the end colour, marked.
+bool beyond(const ColourScale& scale, int row, double v);
 
 // Weights whose rows are this long and whose typical (median) largest weight
 // is below kFlatRowPeak are coloured per row at the per-grid contrast: a
@@ -101,7 +117,7 @@ struct Legend {
   std::string lo, zero, hi;  // zero empty when the bar has no zero mark
   float zero_u = -1;         // where zero sits along the bar, 0..1; -1: not on it
   float u0 = 0, u1 = 1;      // the colourmap interval the bar shows
-  std::string note;          // "per row", "log", "shared", ...
+  std::string note;          // "per row", "log", "shared", "99th percentile", ...
 };
 Legend legend_of(const ColourScale& scale);
 
