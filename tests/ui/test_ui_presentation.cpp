@@ -177,6 +177,20 @@ TEST_SUITE("presentation") {
             // (the KV cache, the FlashAttention tiles) shows the panel.
             const bool covered = wd.contains("panel.kv_cache") || wd.contains("panel.flash") || wd.contains("panel.hull") ||
                                  wd.contains("panel.why_scale") || wd.contains("compare_a");
+            // Compare's grids and the Train view's: cells and printed digits too.
+            for (const char* spot : {"compare_a", "compare_b", "compare_diff"}) {
+              const std::string cell_key = std::string(spot) + ":cell", digits_key = std::string(spot) + ":digits";
+              if (!wd.contains(cell_key) || *suffix) continue;
+              ++grids_checked;
+              const double cell = wd[cell_key][2].get<double>() - wd[cell_key][0].get<double>();
+              if (cell < 28.0)
+                problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + spot + " " + std::to_string(cell) + " px");
+              if (wd.contains(digits_key)) {
+                ++numbers_checked;
+                const double px = wd[digits_key][3].get<double>() - wd[digits_key][1].get<double>();
+                CHECK_MESSAGE(px >= 16.0, spot << ": digits of " << px << " px");
+              }
+            }
             const nlohmann::json& grids = layout["grids"];
             for (size_t a = 0; a < grids.size() && !covered; ++a) {
               const nlohmann::json& g = grids[a];

@@ -31,8 +31,11 @@ struct GridSpot {
   const ColourScale* scale;
 };
 
-// One grid at `origin` with square cells of `cell` px; returns the hovered cell.
+// One grid at `origin` with square cells of `cell` px; returns the hovered
+// cell. Numbers are printed at `min_text_px` or larger (kProjectorMinPx on a
+// projector), in the cells they fit. The probe gets the grid, its first cell
+// ("NAME:cell") and, when numbers are printed, one of them ("NAME:digits").
 std::optional<std::pair<int, int>> draw_grid(const GridSpot& g, ImVec2 origin, float cell, const FontSet& fonts,
-                                             const ThemePalette& pal, WidgetProbe* probe);
+                                             const ThemePalette& pal, WidgetProbe* probe, float min_text_px = 9.0f);
 
 }  // namespace viz

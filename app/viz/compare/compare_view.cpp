@@ -17,6 +17,7 @@
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
 #include "model/layout/cell_format.hpp"
+#include "model/layout/cell_text_plan.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/compare/compare_actions.hpp"
 #include "model/compare/compare_layout.hpp"
@@ -182,8 +183,16 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   room.col_label_h = 3 * line_h + 10;  // labels may wrap onto a second line; the colour legend under them
   room.gap = ImGui::GetFontSize() * 2;
   if (blocks) room.min_cell = 1;  // blocks of a big grid: whatever fits, never past the window
-  const CompareLayout layout = compare_layout(room);
+  CompareLayout layout = compare_layout(room);
+  // Column labels are drawn only in cells a letter wide: where the cells come
+  // out smaller, their three lines go to the cells, the legend's line stays.
+  if (layout.cell < ImGui::GetFontSize()) {
+    CompareRoom unlabelled = room;
+    unlabelled.col_label_h = line_h + 10;
+    if (const CompareLayout more = compare_layout(unlabelled); more.cell > layout.cell) room = unlabelled, layout = more;
+  }
   const auto cell = static_cast<float>(layout.cell);
+  const bool labelled = room.col_label_h > line_h + 10;  // room was kept for column labels
 
   const ColourScale ab = shared_scale(g, state.view.colour);
   ColourScale d;
@@ -223,13 +232,14 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     ImGui::PushFont(v.fonts.bold());
     fitted.title = fit_label(s.title, std::max(static_cast<float>(room.cols) * cell, ImGui::GetFontSize() * 4));
     ImGui::PopFont();
-    if (auto h = draw_grid(fitted, {x, y}, cell, v.fonts, pal, probe)) hovered = h, over_a = s.values == &show_a;
+    const float min_px = state.view.presentation ? static_cast<float>(kProjectorMinPx) : 9.0f;
+    if (auto h = draw_grid(fitted, {x, y}, cell, v.fonts, pal, probe, min_px)) hovered = h, over_a = s.values == &show_a;
     const std::vector<std::string>& col_labels = s.values == &show_b ? g.cols_b : g.cols_a;
     const float below = y + room.title_h + static_cast<float>(s.values->rows()) * cell + 4;
     if (!g.hidden)
-      grid_legend(list, {x, below + 2 * line_h + 4}, static_cast<float>(s.values->cols()) * cell, *s.scale, label_colour);
+      grid_legend(list, {x, below + room.col_label_h - line_h - 6}, static_cast<float>(s.values->cols()) * cell, *s.scale, label_colour);
     // Column labels only where each has a cell's width of its own.
-    if (cell >= ImGui::GetFontSize())
+    if (labelled && cell >= ImGui::GetFontSize())
       for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
         const std::vector<std::string> lines = wrap_label(col_labels[k], cell - 4, true);
         draw_label(list, lines, {x + static_cast<float>(k) * cell + cell / 2, below + line_h * static_cast<float>(lines.size()) / 2},

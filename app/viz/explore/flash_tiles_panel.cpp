@@ -82,7 +82,7 @@ void draw_flash_blocks(const FlashTilesView& view, FlashTilesState& state, Widge
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("on-chip memory, in elements, for the paper's block sizes");
 }
 
-void draw_flash_stepper(const FlashTilesView& view, FlashTilesState& state, WidgetProbe* probe) {
+void draw_flash_stepper(const FlashTilesView& view, FlashTilesState& state, WidgetProbe* probe, bool label) {
   const int qb = view.query_blocks(), kb = view.key_blocks();
   if (ImGui::Button("< tile")) {
     state.playing = false;
@@ -107,6 +107,7 @@ void draw_flash_stepper(const FlashTilesView& view, FlashTilesState& state, Widg
     }
   }
   probe_item(probe, "flash:play");
+  if (!label) return;
   ImGui::SameLine();
   ImGui::TextUnformatted(tile_label(view).c_str());
   probe_item(probe, "flash:tile");
@@ -214,7 +215,7 @@ void draw_flash_traffic(const FlashTilesView& view, WidgetProbe* probe) {
 using namespace flash_parts;
 
 void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, bool* open,
-                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide) {
+                            ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide, bool stepper) {
   const float font = ImGui::GetFontSize();
   // Wider than a narrow canvas if need be (it may cover a side panel): the
   // tile's lines need room for a formula beside their cells.
@@ -228,7 +229,7 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   if (!begin_panel("FlashAttention tiles", open, pos, size, probe, "panel.flash", slide)) return;
   state.hover.reset();  // set again below while the mouse is on a cell
   if (slide) {
-    draw_flash_tiles_slide(view, state, colour, probe);
+    draw_flash_tiles_slide(view, state, colour, probe, stepper);
     ImGui::End();
     return;
   }
@@ -240,7 +241,7 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
     ImGui::End();
     return;
   }
-  draw_flash_stepper(view, state, probe);
+  draw_flash_stepper(view, state, probe, true);
   ImGui::TextUnformatted(difference_label(view).c_str());
   probe_item(probe, "flash:difference");
   ImGui::Separator();

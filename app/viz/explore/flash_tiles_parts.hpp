@@ -29,8 +29,13 @@ void draw_flash_overview(const FlashTilesView& view, const ColourOptions& colour
 // The slow-memory (HBM) reads and writes: standard, these tiles, the paper's.
 void draw_flash_traffic(const FlashTilesView& view, WidgetProbe* probe);
 
-// The panel as a lesson slide's content (flash_tiles_slide.cpp): no fields
-// or buttons, the tile's grids in two columns, everything inside the window.
-void draw_flash_tiles_slide(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, WidgetProbe* probe);
+// The buttons < tile, tile > and play; `label`: then where the loop is.
+void draw_flash_stepper(const FlashTilesView& view, FlashTilesState& state, WidgetProbe* probe, bool label);
+
+// The panel as a lesson slide's content (flash_tiles_slide.cpp): no fields,
+// the tile's grids in two columns, everything inside the window; the
+// stepper's buttons only with `stepper` (presenting, not in a handout).
+void draw_flash_tiles_slide(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, WidgetProbe* probe,
+                            bool stepper);
 
 }  // namespace viz::flash_parts

@@ -76,7 +76,8 @@ std::string traffic_summary(const FlashTilesView& view) {
 
 }  // namespace
 
-void draw_flash_tiles_slide(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, WidgetProbe* probe) {
+void draw_flash_tiles_slide(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, WidgetProbe* probe,
+                            bool stepper) {
   const float font = ImGui::GetFontSize();
   const float gap = font * 1.2f;
   const float column = (ImGui::GetContentRegionAvail().x - gap) / 2;
@@ -96,6 +97,7 @@ void draw_flash_tiles_slide(const FlashTilesView& view, FlashTilesState& state, 
   }
   ImGui::TextWrapped("now %s", tile_label(view).c_str());
   probe_item(probe, "flash:tile");
+  if (stepper) draw_flash_stepper(view, state, probe, false);
   ImGui::TextWrapped("matches plain softmax to %s", attn::format_number(view.run.max_abs_diff, 2).c_str());
   probe_item(probe, "flash:difference");
   ImGui::PopTextWrapPos();

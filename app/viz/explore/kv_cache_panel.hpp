@@ -14,8 +14,9 @@
 
 namespace viz {
 
-// `slide`: drawn as a lesson slide's content (begin_panel), with no buttons.
+// `slide`: drawn as a lesson slide's content (begin_panel), with no buttons;
+// `stepper`: but with the token buttons (presenting, not in a handout).
 void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const ColourOptions& colour, bool* open,
-                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false);
+                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false, bool stepper = false);
 
 }  // namespace viz

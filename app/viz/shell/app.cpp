@@ -304,9 +304,9 @@ int App::run_screenshot() {
     train_.wait_stopped();
     if (options_.train_show >= 0) state_.train.shown = snapshot_at_or_before(train_, options_.train_show);
   }
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 6; ++i) {
     frame(0);
-    if (i < 2) platform_.swap();
+    if (i < 5) platform_.swap();
   }
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);

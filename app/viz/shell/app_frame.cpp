@@ -139,18 +139,21 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
                    session_.inspected_dial(), state_, probe);
   // Floating windows over the canvas, drawn before any modal (see frame()).
+  // A presented still step lays them out as its slide, as the handout does;
+  // the tile and token steppers stay for the teacher, not in the handout.
+  const bool as_slide = shows_slide(state_), steppers = !state_.view.slide;
   if (state_.view.show_why_scale)
     draw_why_scale_panel(session_.why_scale().inputs, session_.why_scale().result(), &state_.view.show_why_scale, p.canvas_pos,
-                         p.canvas_size, probe, state_.view.colour.probability_map, state_.view.slide);
+                         p.canvas_size, probe, state_.view.colour.probability_map, as_slide);
   if (state_.view.show_hull && model_.has_trace())
     draw_hull_panel(session_.hull().view(), session_.hull(), model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
-                    p.canvas_pos, p.canvas_size, probe, state_.view.slide);
+                    p.canvas_pos, p.canvas_size, probe, as_slide);
   if (state_.view.show_flash_tiles && model_.has_trace())
     draw_flash_tiles_panel(session_.flash_tiles().view(), state_.view.flash, state_.view.colour, &state_.view.show_flash_tiles,
-                           p.canvas_pos, p.canvas_size, probe, state_.view.slide);
+                           p.canvas_pos, p.canvas_size, probe, as_slide, steppers);
   if (state_.view.show_kv_cache && model_.has_trace())
     draw_kv_cache_panel(session_.kv_cache(), state_.view.kv_cache, state_.view.colour, &state_.view.show_kv_cache, p.canvas_pos,
-                        p.canvas_size, probe, state_.view.slide);
+                        p.canvas_size, probe, as_slide, steppers);
 }
 
 void App::frame(double dt) {
