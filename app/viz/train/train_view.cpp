@@ -18,6 +18,7 @@
 #include "widgets/long_text.hpp"
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
+#include "model/layout/cell_text_plan.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
 #include "widgets/tiled_window.hpp"
@@ -226,7 +227,8 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
       const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
       const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],
                           &blocked, nullptr, &scale};
-      const auto hovered = draw_grid(spot, origin, cell, d.fonts, pal, probe);
+      const auto hovered = draw_grid(spot, origin, cell, d.fonts, pal, probe,
+                                     state.view.presentation ? static_cast<float>(kProjectorMinPx) : 9.0f);
       const bool best = !hide_answer && score && g.best.layer == l && g.best.head == h && g.best.induction >= 0.3;
       const ImVec2 a{origin.x - 3, origin.y + line - 3};
       const ImVec2 b{origin.x + cell * static_cast<float>(n) + 2, origin.y + line + cell * static_cast<float>(n) + 2};
