@@ -237,7 +237,8 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     const std::vector<std::string>& col_labels = s.values == &show_b ? g.cols_b : g.cols_a;
     const float below = y + room.title_h + static_cast<float>(s.values->rows()) * cell + 4;
     if (!g.hidden)
-      grid_legend(list, {x, below + room.col_label_h - line_h - 6}, static_cast<float>(s.values->cols()) * cell, *s.scale, label_colour);
+      grid_legend(list, {x, below + static_cast<float>(room.col_label_h) - line_h - 6}, static_cast<float>(s.values->cols()) * cell,
+                  *s.scale, label_colour);
     // Column labels only where each has a cell's width of its own.
     if (labelled && cell >= ImGui::GetFontSize())
       for (size_t k = 0; k < col_labels.size() && static_cast<Eigen::Index>(k) < s.values->cols(); ++k) {
