@@ -118,14 +118,26 @@ void paint_hint_line(ImVec2 pos, ImVec2 size, const AppState& state, bool number
 }
 
 // Under a slide's grids: what the slide leaves out to keep them readable.
+// A slide's note in one line, or two split where one of its parts ends
+// ("Not shown: masked" · "rows 10–29, columns 0–15 of 33 × 33 shown"), each
+// cut to the width if it must be.
+std::vector<std::string> slide_note_lines(const std::string& note, float width) {
+  if (note.empty()) return {};
+  if (ImGui::CalcTextSize(note.c_str()).x <= width) return {note};
+  const std::size_t at = note.rfind(" · ");
+  if (at == std::string::npos) return {fit_label(note, width)};
+  return {fit_label(note.substr(0, at), width), fit_label(note.substr(at + std::string(" · ").size()), width)};
+}
+
 void slide_note_line(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& state) {
   if (d.slide_note.empty()) return;
   const ThemePalette& pal = palette(state.view.colour.theme);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  // Cut to the slide's width (the list of what is left out can be long).
-  const std::string note = fit_label(d.slide_note, size.x - 2 * kPad);
-  ImGui::SetCursorScreenPos({pos.x + kPad, pos.y + size.y - kPad - line});
-  ImGui::TextColored(to_imvec4(pal.muted), "%s", note.c_str());
+  const std::vector<std::string> lines = slide_note_lines(d.slide_note, size.x - 2 * kPad);
+  ImGui::SetCursorScreenPos({pos.x + kPad, pos.y + size.y - kPad - line * static_cast<float>(lines.size())});
+  ImGui::BeginGroup();
+  for (const std::string& l : lines) ImGui::TextColored(to_imvec4(pal.muted), "%s", l.c_str());
+  ImGui::EndGroup();
   probe_item(d.probe, "slide:note");
 }
 
@@ -160,9 +172,11 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
   const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
   // A slide has the lesson's text beside it: the grids take the whole canvas.
-  if (shows_slide(state) && d.model.error().empty())
+  if (shows_slide(state) && d.model.error().empty()) {
+    const float note_lines = static_cast<float>(slide_note_lines(d.slide_note, size.x - 2 * kPad).size());
     return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad,
-            pos.y + size.y - kPad - (d.slide_note.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() + kPad)};
+            pos.y + size.y - kPad - (d.slide_note.empty() ? 0 : note_lines * ImGui::GetTextLineHeightWithSpacing() + kPad)};
+  }
   if (d.grids_only && d.model.error().empty())
     return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad, pos.y + size.y - kPad - line - 8};
   if (state.view.presentation) {

@@ -167,6 +167,7 @@ bool changed_shape(const Rect& a, const Rect& b) {
 }  // namespace
 
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
+  if (view.slide_crop) return *view.slide_crop;  // a slide's part of a grid too big to show whole
   if (view.focus_stage.empty()) return layout.bounds;
   int index = trace.index_of_named(view.focus_stage, view.focus_head);
   if (index < 0) index = trace.index_of_named(view.focus_stage, std::max(view.head, 0));  // per-head stage, no head given
@@ -211,7 +212,9 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     if (!state.view.user_moved && (changed_shape(area, state.view.fitted_area) || changed_shape(target, state.view.fitted_target)))
       state.view.fit_pending = true;
     if (state.view.fit_pending) {
-      state.view.transform = fit(target, area, state.view.fit_margin, state.view.fit_max_zoom);
+      // A slide's crop zooms as far as its cells need (to 28 px and more).
+      const double max_zoom = state.view.slide_crop ? std::max(state.view.fit_max_zoom, max_zoom_for(d.layout)) : state.view.fit_max_zoom;
+      state.view.transform = fit(target, area, state.view.fit_margin, max_zoom);
       state.view.transform.zoom_at(state.view.transform.to_screen(Vec2d{(target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2}),
                                    state.view.fit_zoom);
       state.view.fit_pending = false;

@@ -144,3 +144,51 @@ TEST_CASE("slide focus: the heads of a group are kept together before one head a
   CHECK(f.only == named(t, {{"k_rope", 0}, {"scores", 0}, {"scores", 1}}));
   CHECK(f.cell_px >= model::kSlideMinCellPx);
 }
+
+TEST_CASE("slide crop: a 33-token grid shows the rows around the asked row at 28 px and names them") {
+  model::AppState s;
+  model::actions::start_lesson(s, attn::io::load_lesson(std::string(ATTNVIZ_TEST_DATA_DIR) + "/lessons/long_scene/long_scene_lesson.json"));
+  model::actions::lesson_step(s, 0);  // asks about row 20 of the weights
+  s.view.presentation = true;
+  const attn::Trace t = attn::compute_trace(s.doc.scenario);
+  REQUIRE(t.dims.n_q == 33);
+  model::LayoutOptions o = model::scaled_text(model::LayoutOptions{}, 1.5);
+  o.cell = model::auto_cell_size(t);
+  o.only = named(t, {{"weights", 0}});
+  o.share_row_labels = true;
+  const double w = 611, h = 682;  // a 1024x768 slide's canvas, less the fit's margins
+  const model::PipelineLayout l = model::layout_for_view(t, o, w, h);
+  REQUIRE(model::fitted_cell_px(l, w, h) < model::kSlideMinCellPx);  // whole, it does not read
+  const std::optional<model::SlideCrop> c = model::slide_crop(s, t, l, w, h);
+  REQUIRE(c.has_value());
+  const model::GridBox& g = grid(l, t, "weights", 0);
+  CHECK(c->stage == g.stage);
+  INFO(c->note);
+  CHECK(c->r0 <= 20);
+  CHECK(c->r1 > 20);
+  CHECK(c->r1 - c->r0 < 33);
+  CHECK(c->r0 >= 0);
+  CHECK(c->r1 <= 33);
+  CHECK(c->c0 == 0);  // the question names no column: the first ones
+  // Fitted as the view fits it, the cells reach the slide's size, and every
+  // row the note names lies inside the picture.
+  const double zoom = std::min(w / c->world.width(), h / c->world.height());
+  CHECK(g.min_cell() * zoom >= model::kSlideMinCellPx);
+  const double cx = (c->world.x0 + c->world.x1) / 2, cy = (c->world.y0 + c->world.y1) / 2;
+  const double top = cy - h / 2 / zoom, bottom = cy + h / 2 / zoom, left = cx - w / 2 / zoom, right = cx + w / 2 / zoom;
+  CHECK(g.row_y(c->r0) >= top - 1e-9);
+  CHECK(g.row_y(c->r1) <= bottom + 1e-9);
+  CHECK(g.col_x(c->c1) <= right + 1e-9);
+  CHECK(g.col_x(c->c0) >= left - 1e-9);
+  // And it names all that fits: one more row would not.
+  CHECK((c->r0 == 0 || g.row_y(c->r0 - 1) < top + g.cell_h) );
+  const std::string rows = "rows " + std::to_string(c->r0) + "–" + std::to_string(c->r1 - 1);
+  CHECK(c->note.rfind(rows, 0) == 0);
+  CHECK(c->note.find("of 33 × 33 shown") != std::string::npos);
+  // A 4-token scene needs no crop.
+  model::AppState small = presented_step("01_attention_from_scratch", 1);
+  const attn::Trace st = attn::compute_trace(small.doc.scenario);
+  model::LayoutOptions so;
+  so.only = named(st, {{"weights", 0}});
+  CHECK_FALSE(model::slide_crop(small, st, model::layout_for_view(st, so, w, h), w, h).has_value());
+}

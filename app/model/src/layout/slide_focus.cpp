@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "model/layout/shown_stages.hpp"
 
@@ -156,6 +157,72 @@ SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::v
       if (px >= kSlideMinCellPx) return best;  // the most complete picture that reads well
     }
   return best;
+}
+
+std::optional<SlideCrop> slide_crop(const AppState& s, const attn::Trace& trace, const PipelineLayout& layout, double view_w,
+                                    double view_h) {
+  if (layout.grids.empty() || fitted_cell_px(layout, view_w, view_h) >= kSlideMinCellPx) return std::nullopt;
+  // The grid the step asks about or highlights, else the one with most cells.
+  int row = -1, col = -1;
+  const GridBox* g = nullptr;
+  auto named = [&](const std::string& stage, int head) -> const GridBox* {
+    for (const GridBox& box : layout.grids) {
+      const attn::Stage& st = trace.stages[static_cast<std::size_t>(box.stage)];
+      if (attn::name_of(st.id) == stage && (head < 0 || st.head < 0 || st.head == head)) return &box;
+    }
+    return nullptr;
+  };
+  if (s.lesson && s.lesson->current().question) {
+    const auto& t = s.lesson->current().question->target;
+    if ((g = named(t.stage, t.head))) row = t.row, col = t.col;
+  }
+  for (const attn::io::CellSpec& h : s.highlights)
+    if (!g && (g = named(h.stage, h.head))) row = h.row, col = h.col;
+  if (!g)
+    for (const GridBox& box : layout.grids)
+      if (!g || static_cast<long>(box.rows) * box.cols > static_cast<long>(g->rows) * g->cols) g = &box;
+  // Rows r0..r1 and columns c0..c1 with room for what reads them: the row
+  // labels on the left (pinned there when c0 > 0), the header above row 0
+  // (or a band for the pinned column labels), the legend under the last row.
+  const double labels_w = g->cells.x0 - g->box.x0, header_h = g->cells.y0 - g->box.y0, legend_h = g->box.y1 - g->cells.y1;
+  auto window = [](int at, int n, int total) {
+    const int from = std::clamp((at < 0 ? 0 : at) - n / 2, 0, total - n);
+    return std::make_pair(from, from + n);
+  };
+  SlideCrop c;
+  c.stage = g->stage;
+  auto rect_of = [&](const SlideCrop& k) {
+    return Rect{g->col_x(k.c0) - labels_w, g->row_y(k.r0) - (k.r0 == 0 ? header_h : g->cell_h), g->col_x(k.c1),
+                g->row_y(k.r1) + (k.r1 == g->rows ? legend_h : 0)};
+  };
+  // First at a zoom that makes the cells a little over the minimum; then,
+  // as the fit zooms to the tighter side, the other side takes every row
+  // (or column) that still fits, so the note names all that shows.
+  double zoom = (kSlideMinCellPx + 2) / g->min_cell();
+  int rows = 0, cols = 0;
+  for (int round = 0; round < 3; ++round) {
+    const int fit_cols = std::clamp(static_cast<int>((view_w / zoom - labels_w) / g->cell_w + 1e-9), 1, g->cols);
+    const double top = round > 0 && c.r0 > 0 ? g->cell_h : header_h, bottom = round > 0 && c.r1 < g->rows ? 0 : legend_h;
+    const int fit_rows = std::clamp(static_cast<int>((view_h / zoom - top - bottom) / g->cell_h + 1e-9), 1, g->rows);
+    if (fit_cols == cols && fit_rows == rows) break;
+    cols = std::max(cols, fit_cols), rows = std::max(rows, fit_rows);
+    std::tie(c.r0, c.r1) = window(row, rows, g->rows);
+    std::tie(c.c0, c.c1) = window(col, cols, g->cols);
+    const Rect r = rect_of(c);
+    zoom = std::min(view_w / r.width(), view_h / r.height());
+  }
+  c.world = rect_of(c);
+  auto span = [](int a, int b) { return std::to_string(a) + (b - 1 > a ? "–" + std::to_string(b - 1) : ""); };
+  const bool some_rows = c.r1 - c.r0 < g->rows, some_cols = c.c1 - c.c0 < g->cols;
+  if (!some_rows && !some_cols) return std::nullopt;  // the whole grid: a crop would only spill its neighbours
+  if (some_rows && some_cols)
+    c.note = "rows " + span(c.r0, c.r1) + ", columns " + span(c.c0, c.c1) + " of " + std::to_string(g->rows) + " × " +
+             std::to_string(g->cols) + " shown";
+  else if (some_rows)
+    c.note = "rows " + span(c.r0, c.r1) + " of " + std::to_string(g->rows) + " shown";
+  else
+    c.note = "columns " + span(c.c0, c.c1) + " of " + std::to_string(g->cols) + " shown";
+  return c;
 }
 
 }  // namespace model

@@ -3,6 +3,7 @@
 #include "model/session/session.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "attn/io/machine_limits.hpp"
@@ -182,20 +183,37 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
     lo.cell = auto_cell_size(trace);
     lo = scaled_text(lo, text_scale(state_.view));
     // A lesson step on the projector or a slide: fewer grids rather than
-    // cells too small to read (slide_focus.hpp).
+    // cells too small to read (slide_focus.hpp), and when one grid is still
+    // too big, the part of it the step is about.
     slide_note_.clear();
-    if (state_.view.presentation && state_.lesson && canvas.only_stage < 0) {
-      // The fit keeps its margin on every side: the cells are judged in the room left.
-      const double margin = 2 * state_.view.fit_margin;
-      const double wide = state_.view.area.width() > 0 ? state_.view.area.width() : canvas.width;
-      const SlideFocus f = slide_focus(state_, trace, only, lo, std::max(50.0, wide - margin), std::max(50.0, room - margin));
+    const bool slide = state_.view.presentation && state_.lesson && canvas.only_stage < 0;
+    // The fit keeps its margin on every side: the cells are judged in the room left.
+    const double margin = 2 * state_.view.fit_margin;
+    const double wide = state_.view.area.width() > 0 ? state_.view.area.width() : canvas.width;
+    const double view_w = std::max(50.0, wide - margin), view_h = std::max(50.0, room - margin);
+    if (slide) {
+      const SlideFocus f = slide_focus(state_, trace, only, lo, view_w, view_h);
       lo.only = f.only;
       lo.head = f.head;
       lo.captions = f.captions;
       lo.share_row_labels = true;
       slide_note_ = f.left_out;
     }
-    layout_ = layout_for_view(trace, lo, canvas.width, std::max(50.0, room));
+    // A slide lays out for the room slide_focus() judged, so its choice of
+    // bands is the one it measured.
+    layout_ = slide ? layout_for_view(trace, lo, view_w, view_h) : layout_for_view(trace, lo, canvas.width, std::max(50.0, room));
+    std::optional<Rect> crop;
+    if (slide)
+      if (const std::optional<SlideCrop> c = slide_crop(state_, trace, layout_, view_w, view_h)) {
+        crop = c->world;
+        std::string part = c->note;
+        if (slide_note_.empty()) part[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(part[0])));
+        slide_note_ += (slide_note_.empty() ? "" : " · ") + part;
+      }
+    if (crop.has_value() != state_.view.slide_crop.has_value() || (crop && !(*crop == *state_.view.slide_crop))) {
+      state_.view.slide_crop = crop;
+      state_.view.fit_pending = true;
+    }
     // Another head or another focus is another picture: fit it even after
     // panning. Other changes of shape refit in the canvas unless the user
     // moved the view.

@@ -113,6 +113,9 @@ struct ViewOptions {
   // keeps S times as many, so it is an exact enlargement of the window's.
   double fit_margin = 12;
   double fit_max_zoom = 2;  // an export at scale S fits up to S times closer, so 4x is 4x
+  // A slide whose grid cannot reach 28 px cells whole: fit on this part of
+  // it instead (slide_crop(), set by the session), however far that zooms.
+  std::optional<Rect> slide_crop;
   std::string focus_stage;     // fit on this stage (and its inputs) instead
   int focus_head = -1;
   bool show_editor = true;

@@ -7,6 +7,7 @@
 // can make larger by showing less of what the step is not about.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,22 @@ double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h
 // canvas would use (their `only` and `head` are replaced here).
 SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
                        double view_w, double view_h);
+
+// The part of one grid a slide shows when even slide_focus()'s smallest
+// picture has cells under kSlideMinCellPx: the rows (and, for a wide grid,
+// the columns) around the cell the step is about, as many as fit at that
+// size, with the grid's row labels and header kept in view.
+struct SlideCrop {
+  int stage = -1;               // index into trace.stages
+  int r0 = 0, r1 = 0;           // rows r0..r1 - 1 shown
+  int c0 = 0, c1 = 0;           // columns c0..c1 - 1 shown
+  Rect world;                   // what the view fits, in world units
+  std::string note;             // "rows 7–11 of 33 shown"
+};
+
+// `layout`: the layout slide_focus()'s choice gave, fitted into view_w ×
+// view_h; nullopt when its cells reach kSlideMinCellPx already.
+std::optional<SlideCrop> slide_crop(const AppState& s, const attn::Trace& trace, const PipelineLayout& layout, double view_w,
+                                    double view_h);
 
 }  // namespace model
