@@ -18,6 +18,7 @@
 #include "model_names.hpp"
 #include "model/layout/cell_format.hpp"
 #include "model/layout/cell_text_plan.hpp"
+#include "model/layout/slide_focus.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/compare/compare_actions.hpp"
 #include "model/compare/compare_layout.hpp"
@@ -117,8 +118,9 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const std::string heading = fit_label("Compare   A: " + c.label_a + "   B: " + c.label_b, size.x - 20);
   ImGui::TextColored(to_imvec4(pal.heading), "%s", heading.c_str());
   ImGui::PopFont();
-  // A slide has no controls: the heading says what is compared.
-  const bool slide = state.view.slide;
+  // A slide has no controls: the heading says what is compared (presenting
+  // a still step too: the step chose the stage).
+  const bool slide = shows_slide(state);
   if (!slide) {
     stage_picker(state, v.stages, v.heads, probe);
     // Close at the right end of the picker's row, or under it where the row

@@ -217,7 +217,7 @@ void draw_tooltip(const KvCacheModel& model, const KvCacheChoice& choice) {
 }  // namespace
 
 void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const ColourOptions& colour, bool* open,
-                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide, bool stepper) {
+                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide) {
   const float font = ImGui::GetFontSize();
   // As tall as the canvas allows, up to what a scene of a dozen tokens needs.
   const ImVec2 size = slide ? canvas_size
@@ -239,7 +239,7 @@ void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const
     ImGui::Text("Head %d (reads key/value head %d of %d)", model.head(), d.kv_index(model.head()), d.n_kv_heads);
   else
     ImGui::Text("Head %d of %d", model.head(), d.n_heads);
-  draw_step_control(model, choice, probe, slide && !stepper);  // presenting keeps the buttons
+  draw_step_control(model, choice, probe, slide);
   std::optional<KvCacheChoice::Hover> hover;
   draw_grids(model, *step, colour, probe, hover);
   choice.hover = hover;

@@ -14,9 +14,8 @@
 
 namespace viz {
 
-// `slide`: drawn as a lesson slide's content (begin_panel), with no buttons;
-// `stepper`: but with the token buttons (presenting, not in a handout).
+// `slide`: drawn as a lesson slide's content (begin_panel), with no buttons.
 void draw_kv_cache_panel(const KvCacheModel& model, KvCacheChoice& choice, const ColourOptions& colour, bool* open,
-                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false, bool stepper = false);
+                         ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false);
 
 }  // namespace viz

@@ -93,7 +93,9 @@ class App {
   std::unique_ptr<SlidesJob> slides_job_;
   std::string last_slide_layout_;  // --dump-layout: the last slide's layout
   int run_slides();
-  std::string start_slides(const std::string& dir, int width, int height);
+  // `as_presented`: each step as the window presents it (its buttons and
+  // steppers included) rather than as a handout: --export-slides --presentation.
+  std::string start_slides(const std::string& dir, int width, int height, bool as_presented = false);
   std::string slides_step();  // draws and writes the next slide (after the last, the PDF): "" or the error
   void end_slides(const std::string& outcome);  // outcome: "" or why it stopped
   void serve_slides_requests();

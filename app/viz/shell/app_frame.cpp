@@ -140,7 +140,9 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
                    session_.inspected_dial(), state_, probe);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   // A presented still step lays them out as its slide, as the handout does;
-  // the tile and token steppers stay for the teacher, not in the handout.
+  // the tile stepper stays for the teacher, not in the handout. (The KV
+  // cache's would push its last lines off a 1024x768 slide: Escape gives
+  // the desk's panel.)
   const bool as_slide = shows_slide(state_), steppers = !state_.view.slide;
   if (state_.view.show_why_scale)
     draw_why_scale_panel(session_.why_scale().inputs, session_.why_scale().result(), &state_.view.show_why_scale, p.canvas_pos,
@@ -153,7 +155,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
                            p.canvas_pos, p.canvas_size, probe, as_slide, steppers);
   if (state_.view.show_kv_cache && model_.has_trace())
     draw_kv_cache_panel(session_.kv_cache(), state_.view.kv_cache, state_.view.colour, &state_.view.show_kv_cache, p.canvas_pos,
-                        p.canvas_size, probe, as_slide, steppers);
+                        p.canvas_size, probe, as_slide);
 }
 
 void App::frame(double dt) {

@@ -45,7 +45,7 @@ RgbaImage App::render_slide(int width, int height) {
   return image;
 }
 
-std::string App::start_slides(const std::string& dir, int width, int height) {
+std::string App::start_slides(const std::string& dir, int width, int height, bool as_presented) {
   if (!state_.lesson) return "no lesson is open: slides are made of a lesson's steps";
   if (slides_job_) return "slides are already being exported";
   if (const std::string problem = slide_size_problem(width, height); !problem.empty()) return problem;
@@ -64,7 +64,8 @@ std::string App::start_slides(const std::string& dir, int width, int height) {
   job->saved_presentation = state_.view.presentation;
   job->saved_pinned = state_.pinned;
   slides_job_ = std::move(job);
-  state_.view.presentation = state_.view.slide = true;
+  state_.view.presentation = true;
+  state_.view.slide = !as_presented;
   state_.export_ui.running = true;
   state_.export_ui.cancel = false;
   state_.export_ui.progress = 0;
@@ -146,7 +147,7 @@ int App::run_slides() {
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
   frame(0);  // the first frame sets ImGui up before any offscreen one
-  if (const std::string error = start_slides(options_.export_slides, w, h); !error.empty()) {
+  if (const std::string error = start_slides(options_.export_slides, w, h, options_.presentation); !error.empty()) {
     std::fprintf(stderr, "attnviz: --export-slides: %s\n", error.c_str());
     return 2;
   }

@@ -125,7 +125,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--lesson", o.lesson, "Start this lesson file (see docs/lessons.md)");
   app.add_option("--export-slides", o.export_slides,
                  "With --lesson: write the lesson as slides to this folder, one PNG a step (and one with each "
-                 "question's answer) and all of them as one PDF, at --size (320x240 to 7680x4320), and exit");
+                 "question's answer) and all of them as one PDF, at --size (320x240 to 7680x4320), and exit; with "
+                 "--presentation, each step as presented (its buttons included) instead of as a handout");
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export, slides, go-to, or what the app says when "
                  "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
