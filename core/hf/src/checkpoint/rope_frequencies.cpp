@@ -1,3 +1,6 @@
+// The rotary inverse frequencies a config asks for (rope_frequencies.hpp):
+// the plain base, and the llama3 and yarn scalings, each read from its own
+// keys so a misspelled one is named rather than ignored.
 #include "checkpoint/rope_frequencies.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// The arithmetic of one block that is not attention (block_math.hpp):
+// LayerNorm, RMSNorm, the activations, rotary positions on a whole
+// projection, and x · W + b split across threads.
 #include "forward/block_math.hpp"
 
 #include <cmath>

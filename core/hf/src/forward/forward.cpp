@@ -1,3 +1,6 @@
+// The forward pass of a checkpoint (forward.hpp): embeddings, every layer's
+// attention and MLP with its norms, and the logits, in float32 or float64,
+// keeping the details a caller asks for.
 #include "attn/hf/forward.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// One layer's attention over the whole sequence (layer_attention.hpp): per
+// head scores, mask, window and softmax, the weights kept for the layers the
+// caller keeps, heads switched off as asked.
 #include "forward/layer_attention.hpp"
 
 #include <cmath>

@@ -1,3 +1,6 @@
+// One layer's tensors by family naming (layer_weights.hpp): GPT-2's fused
+// Conv1D, BERT's and Llama's separate linears, each shape checked against
+// the config before it is loaded.
 #include "forward/layer_weights.hpp"
 
 #include "attn/hf/model_error.hpp"

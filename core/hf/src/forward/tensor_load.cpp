@@ -1,3 +1,7 @@
+// Tensors of the mapped file as weights and matrices (tensor_load.hpp):
+// served straight from the mapping when already in the wanted type and
+// aligned, else converted element by element from the stored dtype; a
+// Linear's [out, in] read transposed and a Conv1D's [in, out] as it is.
 #include "forward/tensor_load.hpp"
 
 #include <cstdint>

@@ -1,3 +1,6 @@
+// One .safetensors file (safetensors.hpp), memory-mapped: the 8-byte header
+// length, the JSON header and every tensor's offsets checked against the
+// file's size before a byte of data is read.
 #include "attn/hf/safetensors.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,6 @@
+// Added and special tokens (added_tokens.hpp): found in the text before
+// normalisation and pre-tokenising, with their single-word and strip rules,
+// and kept whole as segments of their own.
 #include "tokenizer/added_tokens.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Byte-pair encoding (bpe.hpp): a word's pieces merged by rank until no
+// merge applies, with the vocabulary's unknown token and byte fallback.
 #include <cstdint>
 #include <cstdio>
 #include <mutex>

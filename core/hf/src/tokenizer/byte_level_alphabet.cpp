@@ -1,3 +1,5 @@
+// GPT-2's byte-level alphabet: each of the 256 bytes as a printable code
+// point, so BPE runs on text with no control characters, and back.
 #include "tokenizer/byte_level_alphabet.hpp"
 
 #include "tokenizer/unicode.hpp"

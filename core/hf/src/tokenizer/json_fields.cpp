@@ -1,3 +1,5 @@
+// Typed reads of tokenizer.json fields (json_fields.hpp): a missing field or
+// a wrong type is refused naming the file and the field's path.
 #include "attn/hf/model_error.hpp"
 #include "tokenizer/json_fields.hpp"
 

@@ -1,3 +1,5 @@
+// tokenizer.json's normalizers (normalizers.hpp): BERT's, lowercase, strip,
+// accents, NFC/NFD/NFKC/NFKD and replace, applied in the file's order.
 #include "attn/io/excerpt.hpp"
 #include "tokenizer/normalizers.hpp"
 

@@ -1,3 +1,5 @@
+// tokenizer.json's post-processors (post_processor.hpp): the template and
+// BERT/RoBERTa forms that add [CLS], [SEP], <s> and </s> around the ids.
 #include "attn/io/excerpt.hpp"
 #include "tokenizer/post_processor.hpp"
 

@@ -1,3 +1,6 @@
+// tokenizer.json's pre-tokenizers (pre_tokenizers.hpp): whitespace, byte
+// level, metaspace, punctuation, digits and regex splits, each with the
+// split behaviour the file names.
 #include "attn/io/excerpt.hpp"
 #include "tokenizer/pre_tokenizers.hpp"
 

@@ -1,3 +1,6 @@
+// The tokenizers' regular expressions (regex.hpp), through PCRE2: Unicode
+// classes, a compile error named with its pattern, and a time budget so a
+// backtracking pattern is refused instead of running for minutes.
 #include "attn/hf/model_error.hpp"
 #include "tokenizer/regex.hpp"
 

@@ -1,3 +1,5 @@
+// UTF-8 and Unicode helpers for the tokenizers (unicode.hpp): invalid bytes
+// replaced, code points counted and walked, categories from utf8proc.
 #include "tokenizer/unicode.hpp"
 
 #include <utf8proc.h>

@@ -1,3 +1,5 @@
+// WordPiece (wordpiece.hpp): BERT's greedy longest-match from the left,
+// continuations prefixed with ##, a word with no match the unknown token.
 #include "attn/io/excerpt.hpp"
 #include "tokenizer/model.hpp"
 #include "tokenizer/unicode.hpp"
