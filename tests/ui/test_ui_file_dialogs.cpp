@@ -53,7 +53,7 @@ TEST_SUITE("file_dialogs") {
     // A loaded machine can draw no frame between the two clicks, and Dear
     // ImGui 1.86 then sees one: the double-click is tried again.
     nlohmann::json opened;
-    for (int attempt = 0; attempt < 3 && !opened.is_object(); ++attempt) {
+    for (int attempt = 0; attempt < 5 && !opened.is_object(); ++attempt) {
       hover_widget(inside, "browse_two_heads.json");
       double_click();
       opened = wait_for(app.state, is_open, 8000);
