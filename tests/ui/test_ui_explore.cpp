@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "explore/plot_style.hpp"
+#include "feature/plot_style.hpp"
 #include "ui_support.hpp"
 #include "model_names.hpp"
 #include "model/explore/hull_view.hpp"

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "attn/explain.hpp"
-#include "explore/panel_window.hpp"
-#include "explore/plot_style.hpp"
+#include "feature/panel_window.hpp"
+#include "feature/plot_style.hpp"
 
 namespace viz {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "attn/explain.hpp"
-#include "explore/panel_window.hpp"
-#include "explore/plot_style.hpp"
+#include "feature/panel_window.hpp"
+#include "feature/plot_style.hpp"
 #include "model_names.hpp"
 #include "model/layout/cell_format.hpp"
 #include "model/colour/colour_scale.hpp"

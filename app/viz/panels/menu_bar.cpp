@@ -35,7 +35,7 @@ std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   return out;
 }
 
-void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe) {
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, FeatureViews& views, WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
   const bool file_open = ImGui::BeginMenu("File");
   probe_item(probe, "menu:File");
@@ -139,10 +139,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::MenuItem("Scenario editor", nullptr, &state.view.show_editor);
     ImGui::MenuItem("Inspector", nullptr, &state.view.show_inspector);
     draw_colour_menu(state.view.colour, probe);
-    ImGui::MenuItem("Why scale (q·k histogram)", nullptr, &state.view.show_why_scale);
-    ImGui::MenuItem("Convex hull of the values", nullptr, &state.view.show_hull);
-    ImGui::MenuItem("FlashAttention tiles", nullptr, &state.view.show_flash_tiles);
-    ImGui::MenuItem("KV cache (generation token by token)", nullptr, &state.view.show_kv_cache);
+    views.draw_menu_items();
     ImGui::Separator();
     if (ImGui::MenuItem("All heads side by side", nullptr, state.view.head < 0)) state.view.head = -1, state.view.fit_pending = true;
     for (int h = 0; h < n_heads; ++h)

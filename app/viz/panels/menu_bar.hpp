@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "feature/feature_view.hpp"
 #include "panels/editor_panel.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
@@ -12,7 +13,8 @@
 namespace viz {
 
 // `probe` (UI tests) records where the View menu and the colour choices are.
-void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, WidgetProbe* probe = nullptr);
+// `views`: the features' panels, listed in the View menu.
+void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, FeatureViews& views, WidgetProbe* probe = nullptr);
 
 // Scenario files shipped with attnviz (assets/scenarios), sorted by name.
 std::vector<std::string> bundled_scenarios(const std::string& assets_dir);

@@ -13,6 +13,9 @@
 
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
+#include "model/flash_tiles/flash_tiles_feature.hpp"
+#include "model/kv_cache/kv_cache_feature.hpp"
+#include "shell/register_views.hpp"
 #include "gl/capture.hpp"
 #include "panels/menu_bar.hpp"
 #include "gl/theme_style.hpp"
@@ -76,15 +79,15 @@ App::App(const Options& options, AppState initial)
                                      : std::clamp(static_cast<int>(std::lround(platform_.content_scale() * 100)), 75, 250);
   apply_presentation();
   apply_ui_size(true);
-  for (const std::string& panel : options.panels) {
-    if (panel == "why-scale") state_.view.show_why_scale = true;
-    if (panel == "hull") state_.view.show_hull = true;
-    if (panel == "flash-tiles") state_.view.show_flash_tiles = true;
-    if (panel == "kv-cache") state_.view.show_kv_cache = true;
-  }
-  if (options.flash_blocks) std::tie(state_.view.flash.block_rows, state_.view.flash.block_cols) = *options.flash_blocks;
-  if (options.flash_tile) state_.view.flash.tile = {options.flash_tile->first, options.flash_tile->second};
-  state_.view.kv_cache.step = options.kv_step;
+  register_views(views_, session_.features());
+  // --panel names a feature as the command line spells it ("flash-tiles").
+  PanelRequest panels{{}, false};
+  for (std::string panel : options.panels) panels.names.push_back((std::replace(panel.begin(), panel.end(), '-', '_'), panel));
+  state_.view.panels = panels;
+  FlashTilesState& flash = session_.features().get<FlashTilesFeature>().state;
+  if (options.flash_blocks) std::tie(flash.block_rows, flash.block_cols) = *options.flash_blocks;
+  if (options.flash_tile) flash.tile = {options.flash_tile->first, options.flash_tile->second};
+  session_.features().get<KvCacheFeature>().choice.step = options.kv_step;
   state_.view.fit_zoom = options.zoom;
   if (options.head) state_.view.head = *options.head;
   if (!options.stage.empty() && !options.model_open_layer) {
@@ -220,9 +223,8 @@ App::Pace App::wait_for_next_frame(int settle) {
   // recompute's pace, so they do not take the cores from it (any further
   // input wakes the window at once all the same).
   const bool settling = settle > 0 && !(settle < 3 && model_.computing());
-  const bool flash_playing = state_.view.show_flash_tiles && state_.view.flash.playing;  // one tile a second
-  const bool kv_playing = state_.view.show_kv_cache && state_.view.kv_cache.playing;     // one token a second
-  if (settling || state_.clock.playing || flash_playing || kv_playing || state_.gesture.kind != CanvasGesture::Kind::None ||
+  // A feature that plays (a tile or a token a second) draws every frame.
+  if (settling || state_.clock.playing || session_.features().animating() || state_.gesture.kind != CanvasGesture::Kind::None ||
       export_job_) {
     platform_.poll();
     return Pace::Polled;

@@ -12,6 +12,7 @@
 
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
+#include "feature/feature_view.hpp"
 #include "model/session/session.hpp"
 #include "model/files/autosave_writer.hpp"
 #include "panels/editor_panel.hpp"
@@ -124,6 +125,7 @@ class App {
   AppState& state_;
   TraceModel& model_;
   TrainSession& train_;
+  FeatureViews views_;  // each feature's panel and menu entry (register_views.cpp)
   // GL owners after the platform so they are destroyed while the context lives.
   Platform platform_;
   FontSet fonts_;
@@ -146,12 +148,12 @@ class App {
   // The Train view's start from the command line (app_train.cpp).
   void apply_train_options();  // --train and its companions, once
   nlohmann::json train_dump();  // the Train view in --dump-state
-  nlohmann::json flash_dump() const;  // the FlashAttention tiles panel in --dump-state
-  // The explore panels' state for --dump-state: "flash" and "kv_cache".
+  // The features' state for --dump-state ("flash", "kv_cache", ...) and the Model view's.
   nlohmann::json panels_dump() const {
-    return {{"flash", flash_dump()},
-            {"kv_cache", session_.kv_cache().dump(state_.view.show_kv_cache)},
-            {"model", session_.hf().dump(state_.hf)}};
+    nlohmann::json out = nlohmann::json::object();
+    session_.features().dump(out);
+    out["model"] = session_.hf().dump(state_.hf);
+    return out;
   }
   bool train_options_applied_ = false;
   // The Model view's start from the command line (app_model.cpp).

@@ -23,9 +23,7 @@
 #include "dialogs/go_to_dialog.hpp"
 #include "widgets/notice_lines.hpp"
 #include "export/export_dialog.hpp"
-#include "explore/flash_tiles_panel.hpp"
 #include "explore/hull_panel.hpp"
-#include "explore/kv_cache_panel.hpp"
 #include "explore/why_scale_panel.hpp"
 #include "panels/menu_bar.hpp"
 #include "shell/shortcuts.hpp"
@@ -144,18 +142,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   // cache's would push its last lines off a 1024x768 slide: Escape gives
   // the desk's panel.)
   const bool as_slide = shows_slide(state_), steppers = !state_.view.slide;
-  if (state_.view.show_why_scale)
-    draw_why_scale_panel(session_.why_scale().inputs, session_.why_scale().result(), &state_.view.show_why_scale, p.canvas_pos,
-                         p.canvas_size, probe, state_.view.colour.probability_map, as_slide);
-  if (state_.view.show_hull && model_.has_trace())
-    draw_hull_panel(session_.hull().view(), session_.hull(), model_.trace().dims.n_heads, state_.view.head >= 0, &state_.view.show_hull,
-                    p.canvas_pos, p.canvas_size, probe, as_slide);
-  if (state_.view.show_flash_tiles && model_.has_trace())
-    draw_flash_tiles_panel(session_.flash_tiles().view(), state_.view.flash, state_.view.colour, &state_.view.show_flash_tiles,
-                           p.canvas_pos, p.canvas_size, probe, as_slide, steppers);
-  if (state_.view.show_kv_cache && model_.has_trace())
-    draw_kv_cache_panel(session_.kv_cache(), state_.view.kv_cache, state_.view.colour, &state_.view.show_kv_cache, p.canvas_pos,
-                        p.canvas_size, probe, as_slide);
+  views_.draw_panels(PanelFrame{p.canvas_pos, p.canvas_size, probe, as_slide, steppers, state_, model_});
 }
 
 void App::frame(double dt) {
@@ -182,7 +169,7 @@ void App::frame(double dt) {
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
   if (!presenting_chrome() && !export_canvas_only_)
-    draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), probe);
+    draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);
   if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
     draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
@@ -221,10 +208,6 @@ std::string App::layout_dump_now(int width, int height) {
   const Rect& canvas = state_.view.area;  // the grid area the painter used
   return layout_dump_text(session_.layout(), number_inputs(model_.trace(), session_.frame(), fonts_, state_), canvas, state_.view.pinned_axes, probe_,
                           width, height, textures_->uploads(), textures_->prepared_uploads(), &session_.scales());
-}
-
-nlohmann::json App::flash_dump() const {
-  return flash_tiles_dump(state_.view.show_flash_tiles, state_.view.flash, session_.flash_tiles().view());
 }
 
 }  // namespace viz

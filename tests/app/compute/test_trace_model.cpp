@@ -7,6 +7,7 @@
 
 #include "scenes.hpp"
 #include "model/explore/explain_cache.hpp"
+#include "model/layout/layout.hpp"
 #include "model/trace/trace_model.hpp"
 
 TEST_CASE("trace model: recomputes only when the revision changes") {

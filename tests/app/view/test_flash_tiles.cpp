@@ -9,7 +9,9 @@
 #include "attn/io/lesson_file.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "model/lessons/lesson_actions.hpp"
-#include "model/explore/flash_tiles.hpp"
+#include "model/flash_tiles/flash_tiles.hpp"
+#include "model/flash_tiles/flash_tiles_feature.hpp"
+#include "model/session/session.hpp"
 
 namespace {
 
@@ -152,9 +154,21 @@ TEST_CASE("flash tiles: a lesson step opens the panel by the name \"flash_tiles\
       {"title": "tiles", "text": "x", "scene": "flash_tiles.json", "view": {"panels": {"flash_tiles": true}}},
       {"title": "done", "text": "x", "view": {"panels": {"flash_tiles": false}}}
     ]})";
-  model::AppState s;
-  model::actions::start_lesson(s, attn::io::parse_lesson(text, std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios", "flash_test"));
-  CHECK(s.view.show_flash_tiles);
-  model::actions::lesson_step(s, 1);
-  CHECK_FALSE(s.view.show_flash_tiles);
+  model::SessionOptions quiet;
+  quiet.watch_disk = false;
+  model::Session session(model::AppState{}, quiet);
+  model::CanvasMetrics canvas;
+  canvas.width = 1200;
+  canvas.height = 800;
+  canvas.line_height = 20;
+  // The step asks by name; the session hands the request to the feature that owns the panel.
+  model::actions::start_lesson(session.state(), attn::io::parse_lesson(text, std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios", "flash_test"));
+  session.update(0, canvas);
+  model::Feature* tiles = session.features().find("flash_tiles");
+  REQUIRE(tiles != nullptr);
+  CHECK(tiles->is_shown());
+  CHECK(&session.features().get<model::FlashTilesFeature>() == tiles);
+  model::actions::lesson_step(session.state(), 1);
+  session.update(0, canvas);
+  CHECK_FALSE(tiles->is_shown());
 }

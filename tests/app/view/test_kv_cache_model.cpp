@@ -7,7 +7,7 @@
 #include <string>
 
 #include "attn/io/scenario_file.hpp"
-#include "model/explore/kv_cache_model.hpp"
+#include "model/kv_cache/kv_cache_model.hpp"
 
 namespace {
 

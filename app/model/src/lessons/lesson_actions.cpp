@@ -87,16 +87,14 @@ void lesson_step(AppState& s, int step) {
   // The explore panels are a step's content: shown on the steps that name
   // them, not left over from an earlier step (lesson 05's "why scale" sat
   // over four later steps' grids).
-  s.view.show_why_scale = s.view.show_hull = s.view.show_flash_tiles = s.view.show_kv_cache = false;
   s.view.lesson_column = ViewOptions::kLessonColumn;  // widened again only if this step's text needs it
+  PanelRequest panels;  // the features' panels (why_scale, hull, flash_tiles, kv_cache)
   for (const auto& [panel, shown] : v.panels) {
     if (panel == "editor") s.view.show_editor = shown;
-    if (panel == "inspector") s.view.show_inspector = shown;
-    if (panel == "why_scale") s.view.show_why_scale = shown;
-    if (panel == "hull") s.view.show_hull = shown;
-    if (panel == "flash_tiles") s.view.show_flash_tiles = shown;
-    if (panel == "kv_cache") s.view.show_kv_cache = shown;
+    else if (panel == "inspector") s.view.show_inspector = shown;
+    else if (shown) panels.names.push_back(panel);
   }
+  s.view.panels = std::move(panels);
   s.view_request = v;
   s.view_request_at_end = false;
   lesson_compare(s, st.compare);

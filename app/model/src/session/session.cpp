@@ -14,11 +14,13 @@
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_answers.hpp"
 #include "model/lessons/lesson_opening.hpp"
+#include "model/session/register_features.hpp"
 
 namespace model {
 
 Session::Session(AppState initial, SessionOptions options)
     : state_(std::move(initial)), options_(std::move(options)), lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
+  register_features(features_);
   trace_.set_follow_up(&texel_step_);
   if (options_.wake) {
     trace_.set_on_ready(options_.wake);
@@ -48,15 +50,10 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
                 attn::io::machine_limits());
   texels_ = trace_.has_trace() ? texel_step_.made_for(trace_.trace()) : nullptr;
   update_compare(canvas);
-  if (state_.view.show_why_scale) why_scale_.update();
+  if (state_.view.panels) features_.show(*std::exchange(state_.view.panels, std::nullopt));
+  FeatureFrame frame{state_, trace_, dt};
+  features_.update(frame);
   if (!trace_.has_trace()) return;
-  if (state_.view.show_hull) hull_.update(trace_.trace(), trace_.generation(), state_.view.head);
-  if (state_.view.show_flash_tiles) {
-    if (state_.view.flash.playing) state_.view.flash.play_seconds += dt;
-    flash_.update(trace_.trace(), trace_.generation(), state_.view.head, state_.view.flash);
-  }
-  if (state_.view.show_kv_cache)
-    kv_cache_.update(trace_.trace(), trace_.scenario(), trace_.generation(), state_.view.head, state_.view.kv_cache, dt);
   apply_start_view();
   derive_view(dt, canvas, at_end);
   if (state_.train.open) train_grids();

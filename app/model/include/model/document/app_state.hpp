@@ -19,7 +19,6 @@
 #include "model/animation/clock.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/compare/compare.hpp"
-#include "model/explore/kv_cache_choice.hpp"
 #include "model/settings/config_files.hpp"
 #include "model/lessons/lesson_session.hpp"
 #include "model/document/shape_memory.hpp"
@@ -29,7 +28,7 @@
 #include "model/files/desktop_chooser.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/document/undo_history.hpp"
-#include "model/explore/flash_tiles_state.hpp"
+#include "model/feature/panel_request.hpp"
 #include "model/layout/view_transform.hpp"
 
 namespace model {
@@ -131,11 +130,9 @@ struct ViewOptions {
   // Drawing a slide (File > Export lesson as slides): the lesson and its
   // grids with no control on them: no transport bar, buttons or fields.
   bool slide = false;
-  bool show_why_scale = false, show_hull = false;  // the explore panels (View menu, lessons)
-  bool show_flash_tiles = false;                    // the "FlashAttention tiles" panel
-  FlashTilesState flash;                            // its blocks, tile and play
-  bool show_kv_cache = false;  // the KV cache panel (View menu, lessons)
-  KvCacheChoice kv_cache;
+  // Panels to show or hide (a lesson step's, the command line's); the
+  // session hands the request to the features, which own the panels, and clears it.
+  std::optional<PanelRequest> panels;
   ViewTransform transform;
   ColourOptions colour;        // theme, colourmaps, contrast (remembered in the settings)
 };

@@ -26,10 +26,7 @@
 #include "model/compare/compare.hpp"
 #include "model/document/app_state.hpp"
 #include "model/explore/explain_cache.hpp"
-#include "model/explore/flash_tiles.hpp"
-#include "model/explore/hull_view.hpp"
-#include "model/explore/kv_cache_model.hpp"
-#include "model/explore/why_scale_model.hpp"
+#include "model/feature/feature_set.hpp"
 #include "model/files/disk_watcher.hpp"
 #include "model/files/file_loader.hpp"
 #include "model/hf/model_session.hpp"
@@ -114,10 +111,10 @@ class Session {
   const attn::Explanation* active_cell() const { return active_cell_; }
   const StepCaption& caption() const { return caption_; }
   const LessonCatalogue& lessons() const { return lessons_; }
-  WhyScaleModel& why_scale() { return why_scale_; }  // its panel edits the inputs
-  HullModel& hull() { return hull_; }                // its panel edits the choices
-  const FlashTilesModel& flash_tiles() const { return flash_; }  // its panel edits state().view.flash
-  const KvCacheModel& kv_cache() const { return kv_cache_; }  // its panel edits state().view.kv_cache
+  // The features (register_features.cpp): each owns its state, and its
+  // view in the window edits it there.
+  FeatureSet& features() { return features_; }
+  const FeatureSet& features() const { return features_; }
   const CompareTraces& compare_traces() const { return compare_traces_; }
   const std::optional<CompareGrids>& compare_grids() const { return compare_grids_; }
   const std::string& compare_error() const { return compare_error_; }
@@ -129,7 +126,7 @@ class Session {
   // Background work is under way (a recompute, training, a file read, a
   // lesson check): the window redraws its progress a few times a second.
   bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() || hf_.computing() ||
-                                 hf_.opening_scene(); }
+                                 hf_.opening_scene() || features_.working(); }
   // Why the start view could not be honoured ("no stage ..."), once; "" otherwise.
   std::string take_start_problem() { return std::exchange(start_problem_, std::string()); }
 
@@ -183,10 +180,7 @@ class Session {
   const attn::Explanation* active_cell_ = nullptr;
   std::vector<int> hidden_;
   StepCaption caption_;
-  WhyScaleModel why_scale_;
-  HullModel hull_;
-  FlashTilesModel flash_;
-  KvCacheModel kv_cache_;
+  FeatureSet features_;
   CompareTraces compare_traces_;
   std::optional<CompareGrids> compare_grids_;
   std::string compare_error_;

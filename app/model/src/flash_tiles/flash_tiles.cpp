@@ -1,7 +1,7 @@
 // The "FlashAttention tiles" panel's model: the stepping rules, and the
 // core's run turned into grids the panel only has to colour. compute_flash
 // runs here when the trace, head or blocks change, never in draw code.
-#include "model/explore/flash_tiles.hpp"
+#include "model/flash_tiles/flash_tiles.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // Draws one KvGrid; see kv_cache_grid.hpp. Only colours and rectangles are
 // worked out here: the values come decoded from the model.
-#include "explore/kv_cache_grid.hpp"
+#include "kv_cache/kv_cache_grid.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "explore/plot_style.hpp"
+#include "feature/plot_style.hpp"
 #include "model/colour/colourmap.hpp"
 
 namespace viz {

@@ -9,7 +9,7 @@
 
 #include "attn/explain.hpp"
 #include "attn/stage_kind.hpp"
-#include "explore/flash_tiles_parts.hpp"
+#include "flash_tiles/flash_tiles_parts.hpp"
 
 namespace viz::flash_parts {
 namespace {

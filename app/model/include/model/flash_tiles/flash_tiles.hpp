@@ -13,7 +13,7 @@
 #include "attn/explain.hpp"
 #include "attn/flash.hpp"
 #include "attn/flash_io.hpp"
-#include "model/explore/flash_tiles_state.hpp"
+#include "model/flash_tiles/flash_tiles_state.hpp"
 
 namespace model {
 

@@ -6,24 +6,19 @@
 #pragma once
 
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include "model/colour/colour_options.hpp"
-#include "model/explore/flash_tiles.hpp"
+#include "model/flash_tiles/flash_tiles.hpp"
 #include "model_names.hpp"
 #include "widgets/widget_probe.hpp"
 
 namespace viz {
 
-// `state` is AppState's view.flash (blocks, M, tile, play, hovered cell);
+// `state` is the FlashTilesFeature's (blocks, M, tile, play, hovered cell);
 // the window first opens at the right of the canvas (canvas_pos, canvas_size).
 // `slide`: drawn as a lesson slide's content (begin_panel), with no fields;
 // `stepper`: with it, the tile stepper stays (presenting, not in a handout).
 void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, const ColourOptions& colour, bool* open,
                             ImVec2 canvas_pos, ImVec2 canvas_size, WidgetProbe* probe, bool slide = false, bool stepper = false);
-
-// The panel's state for --dump-state: open, head, blocks, tile, tile counts,
-// the largest difference to the plain path and the core's refusal.
-nlohmann::json flash_tiles_dump(bool open, const FlashTilesState& state, const FlashTilesView& view);
 
 }  // namespace viz

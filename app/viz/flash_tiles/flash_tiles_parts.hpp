@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "model/colour/colour_options.hpp"
-#include "model/explore/flash_tiles.hpp"
+#include "model/flash_tiles/flash_tiles.hpp"
 #include "model_names.hpp"
 #include "widgets/widget_probe.hpp"
 

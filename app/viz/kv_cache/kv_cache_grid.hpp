@@ -13,7 +13,7 @@
 #include "attn/trace.hpp"
 #include "model_names.hpp"
 #include "model/colour/colour_options.hpp"
-#include "model/explore/kv_cache_choice.hpp"
+#include "model/kv_cache/kv_cache_choice.hpp"
 #include "widgets/widget_probe.hpp"
 
 namespace viz {

@@ -1,6 +1,6 @@
 // KvCacheModel: decodes the scene once per trace and keeps every step, so
 // the panel's stepping and play are only an index; see kv_cache_model.hpp.
-#include "model/explore/kv_cache_model.hpp"
+#include "model/kv_cache/kv_cache_model.hpp"
 
 #include <algorithm>
 #include <cmath>

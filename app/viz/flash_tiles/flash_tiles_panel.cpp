@@ -3,7 +3,7 @@
 // (title and formula on the left, cells on the right), the whole score
 // matrix with the tile outlined, and the slow-memory counts. Only pixels,
 // hover and button presses happen here; the session computes.
-#include "explore/flash_tiles_panel.hpp"
+#include "flash_tiles/flash_tiles_panel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 
 #include "attn/explain.hpp"
 #include "canvas/grid_painter.hpp"
-#include "explore/flash_tiles_parts.hpp"
-#include "explore/panel_window.hpp"
+#include "flash_tiles/flash_tiles_parts.hpp"
+#include "feature/panel_window.hpp"
 #include "gl/theme_style.hpp"
 #include "model/colour/colourmap.hpp"
 #include "model/settings/theme.hpp"
@@ -258,18 +258,6 @@ void draw_flash_tiles_panel(const FlashTilesView& view, FlashTilesState& state, 
   ImGui::Separator();
   draw_flash_traffic(view, probe);
   ImGui::End();
-}
-
-nlohmann::json flash_tiles_dump(bool open, const FlashTilesState& state, const FlashTilesView& view) {
-  return {{"open", open},
-          {"head", view.head},
-          {"block_rows", state.block_rows},
-          {"block_cols", state.block_cols},
-          {"tile", {state.tile.i, state.tile.j}},
-          {"tiles", {view.query_blocks(), view.key_blocks()}},
-          {"playing", state.playing},
-          {"max_difference", view.ok() ? nlohmann::json(view.run.max_abs_diff) : nlohmann::json(nullptr)},
-          {"error", view.error}};
 }
 
 }  // namespace viz

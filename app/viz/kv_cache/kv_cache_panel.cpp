@@ -1,6 +1,6 @@
 // Draws the "KV cache" window from a KvCacheModel; see kv_cache_panel.hpp.
 // Stepping writes the choice; the session clamps it and advances play.
-#include "explore/kv_cache_panel.hpp"
+#include "kv_cache/kv_cache_panel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 #include <limits>
 #include <string>
 
-#include "explore/kv_cache_grid.hpp"
-#include "explore/panel_window.hpp"
-#include "explore/plot_style.hpp"
+#include "kv_cache/kv_cache_grid.hpp"
+#include "feature/panel_window.hpp"
+#include "feature/plot_style.hpp"
 
 namespace viz {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "attn/decode.hpp"
 #include "attn/explain.hpp"
-#include "model/explore/kv_cache_choice.hpp"
+#include "model/kv_cache/kv_cache_choice.hpp"
 
 namespace model {
 

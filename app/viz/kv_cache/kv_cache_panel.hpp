@@ -9,7 +9,7 @@
 
 #include "model_names.hpp"
 #include "model/colour/colour_options.hpp"
-#include "model/explore/kv_cache_model.hpp"
+#include "model/kv_cache/kv_cache_model.hpp"
 #include "widgets/widget_probe.hpp"
 
 namespace viz {

@@ -1,5 +1,5 @@
 // See panel_window.hpp.
-#include "explore/panel_window.hpp"
+#include "feature/panel_window.hpp"
 
 #include <algorithm>
 

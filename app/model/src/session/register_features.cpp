@@ -1,0 +1,19 @@
+// The app's features, one line each. A new feature is a new folder with its
+// Feature, and a line here (and one in app/viz's register_views.cpp for its panel).
+#include "model/session/register_features.hpp"
+
+#include "model/explore/hull_feature.hpp"
+#include "model/explore/why_scale_feature.hpp"
+#include "model/flash_tiles/flash_tiles_feature.hpp"
+#include "model/kv_cache/kv_cache_feature.hpp"
+
+namespace model {
+
+void register_features(FeatureSet& features) {
+  features.add(std::make_unique<WhyScaleFeature>());
+  features.add(std::make_unique<HullFeature>());
+  features.add(std::make_unique<FlashTilesFeature>());
+  features.add(std::make_unique<KvCacheFeature>());
+}
+
+}  // namespace model

@@ -1,0 +1,17 @@
+// FeatureViews: the shown panels drawn, the menu entries listed, in order.
+#include "feature/feature_view.hpp"
+
+namespace viz {
+
+void FeatureViews::draw_panels(const PanelFrame& frame) {
+  for (const std::unique_ptr<FeatureView>& v : views_)
+    if (v->feature().is_shown()) v->draw(frame);
+}
+
+void FeatureViews::draw_menu_items() {
+  for (const std::unique_ptr<FeatureView>& v : views_)
+    if (const char* label = v->menu_label())
+      if (bool* shown = v->feature().shown()) ImGui::MenuItem(label, nullptr, shown);
+}
+
+}  // namespace viz

@@ -1,0 +1,63 @@
+// A feature's face in the window: the panel it draws over the canvas and
+// its line in the View menu. Each view holds its model::Feature (which owns
+// the state the panel edits); the app registers them once (register_views.cpp)
+// and draws every shown panel in that order. Nothing here computes: the
+// feature did that in the session's update.
+#pragma once
+
+#include <imgui.h>
+
+#include <memory>
+#include <vector>
+
+#include "model/document/app_state.hpp"
+#include "model/feature/feature.hpp"
+#include "model/trace/trace_model.hpp"
+#include "widgets/widget_probe.hpp"
+
+namespace viz {
+
+// What a panel may read while it draws.
+struct PanelFrame {
+  ImVec2 canvas_pos, canvas_size;  // the panel first opens inside the canvas
+  WidgetProbe* probe = nullptr;    // --dump-layout
+  bool as_slide = false;           // drawn as a slide's content: no fields
+  bool steppers = false;           // presenting (not a handout): steppers stay
+  const model::AppState& state;    // the colours and the head shown
+  const model::TraceModel& trace;
+};
+
+class FeatureView {
+ public:
+  virtual ~FeatureView() = default;
+  virtual model::Feature& feature() = 0;
+  // Its entry in the View menu; null when it has none.
+  virtual const char* menu_label() const { return nullptr; }
+  // Called each frame its feature's panel is shown.
+  virtual void draw(const PanelFrame& frame) = 0;
+};
+
+// A view of one feature type F, kept by reference (the session owns it).
+template <class F>
+class FeatureViewOf : public FeatureView {
+ public:
+  explicit FeatureViewOf(F& feature) : feature_(feature) {}
+  model::Feature& feature() override { return feature_; }
+
+ protected:
+  F& feature_;
+};
+
+// The registered views, in the order their panels draw and the menu lists them.
+class FeatureViews {
+ public:
+  void add(std::unique_ptr<FeatureView> view) { views_.push_back(std::move(view)); }
+  void draw_panels(const PanelFrame& frame);
+  void draw_menu_items();
+  const std::vector<std::unique_ptr<FeatureView>>& all() const { return views_; }
+
+ private:
+  std::vector<std::unique_ptr<FeatureView>> views_;
+};
+
+}  // namespace viz
