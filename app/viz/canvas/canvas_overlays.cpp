@@ -8,12 +8,12 @@
 #include <string>
 
 #include "canvas/canvas_parts.hpp"
-#include "model/layout/slide_focus.hpp"
+#include "model/framing/slide_focus.hpp"
 #include "widgets/fit_label.hpp"
 #include "widgets/notice_lines.hpp"
 #include "canvas/colour_legends.hpp"
 #include "model_names.hpp"
-#include "model/layout/stage_roles.hpp"
+#include "model/animation/stage_roles.hpp"
 
 namespace viz {
 namespace {

@@ -14,7 +14,7 @@
 #include "widgets/text_item.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/files/disk_actions.hpp"
+#include "model/document/disk_actions.hpp"
 #include "model/lessons/lesson_opening.hpp"
 
 namespace viz {

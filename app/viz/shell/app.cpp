@@ -20,7 +20,7 @@
 #include "panels/menu_bar.hpp"
 #include "gl/theme_style.hpp"
 #include "model/settings/config_files.hpp"
-#include "model/settings/settings_state.hpp"
+#include "model/document/settings_state.hpp"
 
 namespace viz {
 namespace {

@@ -25,7 +25,7 @@
 #include "shell/options.hpp"
 #include "gl/platform.hpp"
 #include "model/files/desktop_chooser.hpp"
-#include "model/settings/settings_state.hpp"
+#include "model/document/settings_state.hpp"
 #include "model/export/slides_pdf.hpp"
 #include "model/export/slides_plan.hpp"
 

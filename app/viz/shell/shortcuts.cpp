@@ -8,7 +8,7 @@
 
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/animation/navigation_keys.hpp"
+#include "model/lessons/navigation_keys.hpp"
 
 namespace viz {
 namespace {

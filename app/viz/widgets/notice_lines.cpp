@@ -10,7 +10,7 @@
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/files/disk_actions.hpp"
+#include "model/document/disk_actions.hpp"
 #include "model/settings/theme.hpp"
 
 namespace viz {

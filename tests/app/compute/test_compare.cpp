@@ -11,6 +11,7 @@
 #include "scenes.hpp"
 #include "model/compare/compare.hpp"
 #include "model/compare/compare_actions.hpp"
+#include "model/lessons/lesson_compare.hpp"
 #include "model/compare/compare_layout.hpp"
 #include "model/lessons/lesson_actions.hpp"
 

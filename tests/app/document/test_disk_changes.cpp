@@ -14,7 +14,7 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/files/disk_actions.hpp"
+#include "model/document/disk_actions.hpp"
 #include "model/files/disk_watcher.hpp"
 
 #include "test_files.hpp"

@@ -18,7 +18,7 @@
 #include "model/files/file_browser.hpp"
 #include "model/files/file_dialogs.hpp"
 #include "model/settings/settings.hpp"
-#include "model/settings/settings_state.hpp"
+#include "model/document/settings_state.hpp"
 
 namespace fs = std::filesystem;
 using namespace model;

@@ -11,7 +11,7 @@
 #include "attn/io/text_file.hpp"
 #include "model/settings/config_files.hpp"
 #include "model/settings/settings.hpp"
-#include "model/settings/settings_state.hpp"
+#include "model/document/settings_state.hpp"
 
 using namespace model;
 namespace fs = std::filesystem;

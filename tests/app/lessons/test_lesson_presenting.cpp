@@ -12,8 +12,8 @@
 
 #include "attn/io/lesson_file.hpp"
 #include "model/lessons/lesson_actions.hpp"
-#include "model/animation/navigation_keys.hpp"
-#include "model/layout/shown_stages.hpp"
+#include "model/lessons/navigation_keys.hpp"
+#include "model/framing/shown_stages.hpp"
 #include "model/layout/text_fit.hpp"
 
 namespace {

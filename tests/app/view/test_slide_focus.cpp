@@ -12,8 +12,8 @@
 #include "attn/io/lesson_file.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "model/layout/layout.hpp"
-#include "model/layout/shown_stages.hpp"
-#include "model/layout/slide_focus.hpp"
+#include "model/framing/shown_stages.hpp"
+#include "model/framing/slide_focus.hpp"
 #include "model/lessons/lesson_actions.hpp"
 
 namespace {

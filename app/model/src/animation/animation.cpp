@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/layout/stage_roles.hpp"
+#include "model/animation/stage_roles.hpp"
 
 namespace model {
 namespace {

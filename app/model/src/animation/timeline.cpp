@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "model/layout/stage_roles.hpp"
+#include "model/animation/stage_roles.hpp"
 
 namespace model {
 namespace {

@@ -8,7 +8,6 @@
 
 #include "attn/io/machine_limits.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/lessons/lesson_answers.hpp"
 
 namespace model::actions {
 
@@ -69,15 +68,6 @@ void choose_compare_stage(AppState& s, const std::string& stage) {
 
 void choose_compare_head(AppState& s, int head, int heads) { s.compare.head = std::clamp(head, 0, std::max(heads, 1) - 1); }
 
-bool compare_click_answers(const AppState& s, const attn::Trace& doc) {
-  const CompareState& c = s.compare;
-  if (!c.open || c.a || !s.lesson || s.lesson->revealed()) return false;
-  const auto& q = s.lesson->current().question;
-  if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
-  const attn::Stage* asked = lesson_stage(doc, q->target);
-  return asked && name_of(asked->id) == c.stage && (asked->head < 0 || asked->head == c.head);
-}
-
 bool compare_with_file(AppState& s, const std::string& path) {
   try {
     const attn::io::ScenarioFile f = attn::io::load_scenario(path, attn::io::machine_limits());
@@ -90,23 +80,6 @@ bool compare_with_file(AppState& s, const std::string& path) {
     s.message = std::string("--compare-with: ") + e.what();
     return false;
   }
-}
-
-void lesson_compare(AppState& s, const std::optional<attn::io::LessonCompare>& compare) {
-  if (!compare) {
-    if (s.compare.from_lesson) close_compare(s);
-    return;
-  }
-  CompareState& c = s.compare;
-  c.open = true;
-  c.from_lesson = true;
-  c.a.reset();  // the step's scene is the document
-  c.b = compare->b;
-  c.label_a = compare->label_a;
-  c.label_b = compare->label_b;
-  c.stage = compare->stage;
-  c.head = 0;
-  ++c.revision;
 }
 
 }  // namespace model::actions

@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "attn/io/machine_limits.hpp"
-#include "model/files/disk_actions.hpp"
+#include "model/document/disk_actions.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/files/file_loader.hpp"
 #include "model/compare/compare_actions.hpp"

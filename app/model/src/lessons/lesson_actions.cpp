@@ -4,6 +4,7 @@
 #include "model/lessons/lesson_actions.hpp"
 
 #include "model/compare/compare_actions.hpp"
+#include "model/lessons/lesson_compare.hpp"
 
 #include <cstdlib>
 

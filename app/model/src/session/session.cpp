@@ -8,9 +8,9 @@
 
 #include "attn/io/machine_limits.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/files/disk_actions.hpp"
-#include "model/layout/shown_stages.hpp"
-#include "model/layout/slide_focus.hpp"
+#include "model/document/disk_actions.hpp"
+#include "model/framing/shown_stages.hpp"
+#include "model/framing/slide_focus.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_answers.hpp"
 #include "model/lessons/lesson_opening.hpp"

@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "attn/io/lesson_file.hpp"
 #include "model/document/app_state.hpp"
 
 namespace model::actions {
@@ -24,15 +23,7 @@ void close_compare(AppState& s);
 // The stage and head the view shows; the head is kept within 0..heads-1.
 void choose_compare_stage(AppState& s, const std::string& stage);
 void choose_compare_head(AppState& s, int head, int heads);
-// True when a click on cell (r, c) of A answers the open lesson question:
-// A is the document (the step's scene) and the question asks to click a
-// cell of the stage and head the view shows. `doc` is the document's trace.
-bool compare_click_answers(const AppState& s, const attn::Trace& doc);
 // `attnviz B.json --compare-with A.json`: A from a file, B the document.
 // False (with s.message saying why) when the file cannot be loaded.
 bool compare_with_file(AppState& s, const std::string& path);
-// A lesson step with a compare field: A = the step's scene (the document),
-// B = its variant. A step without one closes a view a lesson opened.
-void lesson_compare(AppState& s, const std::optional<attn::io::LessonCompare>& compare);
-
 }  // namespace model::actions

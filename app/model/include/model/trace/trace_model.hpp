@@ -25,7 +25,7 @@
 
 #include "attn/trace.hpp"
 #include "model/colour/colour_scale.hpp"
-#include "model/document/offending_inputs.hpp"
+#include "model/trace/offending_inputs.hpp"
 #include "model/animation/timeline.hpp"
 #include "model/tasks/task_runner.hpp"
 #include "model/trace/trace_follow_up.hpp"

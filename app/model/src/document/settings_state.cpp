@@ -1,5 +1,5 @@
 // Settings <-> AppState. Paths are stored absolute so they work from any folder.
-#include "model/settings/settings_state.hpp"
+#include "model/document/settings_state.hpp"
 
 #include <filesystem>
 #include <system_error>

@@ -1,5 +1,5 @@
 // Which stages the canvas lays out (see shown_stages.hpp).
-#include "model/layout/shown_stages.hpp"
+#include "model/framing/shown_stages.hpp"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 // A slide's focus (slide_focus.hpp): the largest of a few candidate pictures
 // that reaches the slide's cell size, tried from most to least complete.
-#include "model/layout/slide_focus.hpp"
+#include "model/framing/slide_focus.hpp"
 
 #include <algorithm>
 #include <set>
 #include <tuple>
 
-#include "model/layout/shown_stages.hpp"
+#include "model/framing/shown_stages.hpp"
 
 namespace model {
 namespace {

@@ -1,5 +1,5 @@
 // Stage roles for the animation (see stage_roles.hpp).
-#include "model/layout/stage_roles.hpp"
+#include "model/animation/stage_roles.hpp"
 
 namespace model {
 

@@ -3,7 +3,7 @@
 // of X and all of W_Q and W_K; the output on a row of every head and a column
 // of W_O). Collect those entries, then keep the largest: an overflow comes
 // from the huge ones, not from the 0.5 beside them.
-#include "model/document/offending_inputs.hpp"
+#include "model/trace/offending_inputs.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The open file changed on disk: tell the user, and reload without losing
 // their version (see disk_actions.hpp).
-#include "model/files/disk_actions.hpp"
+#include "model/document/disk_actions.hpp"
 
 #include <exception>
 #include <filesystem>

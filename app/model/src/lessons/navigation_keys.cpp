@@ -1,5 +1,5 @@
 // Navigation keys (see navigation_keys.hpp).
-#include "model/animation/navigation_keys.hpp"
+#include "model/lessons/navigation_keys.hpp"
 
 #include "model/lessons/lesson_actions.hpp"
 
