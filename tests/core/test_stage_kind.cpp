@@ -106,3 +106,17 @@ TEST_CASE("stage vocabulary: a plain scene's titles and formulas are the table's
   }
   CHECK(plain_scenes > 0);
 }
+
+TEST_CASE("stage vocabulary: a named stage resolves with the head it fits and no other") {
+  ref::CaseSpec spec;
+  spec.n_heads = 3;
+  const attn::Trace t = attn::compute_trace(ref::make_scenario(spec));
+  auto index = [&](StageKind k, int h) { return t.index_of({k, h}); };
+  REQUIRE(index(StageKind::weights, 2) >= 0);
+  CHECK(t.resolve_named("weights", 2) == index(StageKind::weights, 2));   // the head asked
+  CHECK(t.resolve_named("weights", -1) == index(StageKind::weights, 0));  // no head: the fallback, 0
+  CHECK(t.resolve_named("weights", -1, 1) == index(StageKind::weights, 1));
+  CHECK(t.resolve_named("weights", 7, 2) == index(StageKind::weights, 2));  // no head 7: the fallback
+  CHECK(t.resolve_named("x", 1) == index(StageKind::x, -1));              // a per-model stage ignores the head
+  CHECK(t.resolve_named("no_such_stage", 0) == -1);
+}

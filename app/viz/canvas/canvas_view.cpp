@@ -169,8 +169,7 @@ bool changed_shape(const Rect& a, const Rect& b) {
 Rect fit_target(const PipelineLayout& layout, const attn::Trace& trace, const ViewOptions& view) {
   if (view.slide_crop) return *view.slide_crop;  // a slide's part of a grid too big to show whole
   if (view.focus_stage.empty()) return layout.bounds;
-  int index = trace.index_of_named(view.focus_stage, view.focus_head);
-  if (index < 0) index = trace.index_of_named(view.focus_stage, std::max(view.head, 0));  // per-head stage, no head given
+  const int index = trace.resolve_named(view.focus_stage, view.focus_head, view.head);
   const GridBox* g = layout.find(index);
   if (!g) return layout.bounds;
   Rect r = g->box;

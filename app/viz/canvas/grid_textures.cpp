@@ -78,15 +78,15 @@ void GridTextures::sync(const attn::Trace& trace, std::uint64_t generation, std:
     Entry& e = values_[static_cast<size_t>(g.stage)];
     if (e.texture && e.generation == generation_) continue;
     const attn::Stage& s = trace.stages[static_cast<size_t>(g.stage)];
-    const std::vector<std::uint16_t>* made = prepared ? prepared->find(g.stage) : nullptr;
-    std::vector<std::uint16_t> texels;
-    if (!made) texels = lut_texels(s, scales.at(static_cast<size_t>(g.stage)));
+    const bool made = prepared && prepared->find(g.stage);
+    std::vector<std::uint16_t> scratch;
+    const std::vector<std::uint16_t>& texels = texels_of(trace, g.stage, scales, prepared, scratch);
     const int rows = static_cast<int>(s.value.rows()), cols = static_cast<int>(s.value.cols());
     const bool same_size = e.texture && e.rows == rows && e.cols == cols;
     if (!e.texture) e.texture = gl::make_texture();
     // Texels are column-major: the texture is the grid transposed (width =
     // rows), and the shader reads cell (r, c) at (r, c).
-    upload_r16(e.texture.id(), rows, cols, same_size, made ? made->data() : texels.data());
+    upload_r16(e.texture.id(), rows, cols, same_size, texels.data());
     e.generation = generation_;
     e.rows = rows;
     e.cols = cols;

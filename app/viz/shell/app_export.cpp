@@ -276,8 +276,7 @@ int App::run_export() {
     return 2;
   }
   if (!options_.stage.empty()) {
-    r.stage = trace.index_of_named(options_.stage, options_.head ? *options_.head : -1);
-    if (r.stage < 0) r.stage = trace.index_of_named(options_.stage, std::max(options_.head.value_or(0), 0));
+    r.stage = trace.resolve_named(options_.stage, options_.head.value_or(-1), options_.head.value_or(0));
     if (r.stage < 0) {
       std::fprintf(stderr, "attnviz: --stage: no stage \"%s\" in this scenario (see `attn stages FILE`)\n", options_.stage.c_str());
       return 2;

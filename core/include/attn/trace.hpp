@@ -77,6 +77,11 @@ struct Trace {
   // nullptr when the name is no stage, or this trace has none of that name.
   const Stage* find_named(std::string_view name, int head = -1) const;
   int index_of_named(std::string_view name, int head) const;  // -1 when absent, as index_of
+  // The one rule for a stage a person names with a head that may not fit
+  // it: the stage at `head`; else the per-model stage of that name (X, the
+  // output); else the per-head stage at `fallback_head` (0 when negative), as
+  // when a focus names no head. -1 when the trace has none of that name.
+  int resolve_named(std::string_view name, int head, int fallback_head = 0) const;
   int index_of(const StageRef& ref) const;  // -1 when absent
 };
 

@@ -1,6 +1,8 @@
 // Small helpers on the trace: lookups by stage id and head.
 #include "attn/trace.hpp"
 
+#include <algorithm>
+
 namespace attn {
 
 const char* to_string(ValueKind k) {
@@ -31,6 +33,12 @@ const Stage* Trace::find_named(std::string_view name, int head) const {
 int Trace::index_of_named(std::string_view name, int head) const {
   const std::optional<StageKind> kind = stage_kind_named(name);
   return kind ? index_of({*kind, head}) : -1;
+}
+
+int Trace::resolve_named(std::string_view name, int head, int fallback_head) const {
+  for (const int h : {head, -1, std::max(fallback_head, 0)})
+    if (const int i = index_of_named(name, h); i >= 0) return i;
+  return -1;
 }
 
 }  // namespace attn

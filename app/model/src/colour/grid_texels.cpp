@@ -115,6 +115,13 @@ std::vector<std::uint16_t> lut_texels(const attn::Stage& stage, const ColourScal
   return out;
 }
 
+const std::vector<std::uint16_t>& texels_of(const attn::Trace& trace, int stage, const std::vector<ColourScale>& scales,
+                                            const PreparedTexels* prepared, std::vector<std::uint16_t>& scratch) {
+  if (const std::vector<std::uint16_t>* made = prepared ? prepared->find(stage) : nullptr) return *made;
+  scratch = lut_texels(trace.stages.at(static_cast<size_t>(stage)), scales.at(static_cast<size_t>(stage)));
+  return scratch;
+}
+
 PreparedTexels prepare_texels(const attn::Trace& trace, const RowRanges& ranges, const TexelRequest& request,
                               const std::atomic<bool>* cancel) {
   PreparedTexels p;

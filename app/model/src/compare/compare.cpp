@@ -12,9 +12,8 @@ namespace {
 
 // The compare view's stage is a name, as --compare-stage and lesson files give it.
 const attn::Stage* find_stage(const attn::Trace& t, const std::string& name, int head) {
-  if (const attn::Stage* s = t.find_named(name, head)) return s;
-  // per-model stages, or head 0 when it has fewer heads
-  return t.find_named(name, -1) ? t.find_named(name, -1) : t.find_named(name, 0);
+  const int i = t.resolve_named(name, head);  // per-model stages, or head 0 when it has fewer heads
+  return i < 0 ? nullptr : &t.stages[static_cast<size_t>(i)];
 }
 
 std::string shape(const attn::Mat& m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }

@@ -119,8 +119,7 @@ void Session::apply_start_view() {
     state_.view.focus_head = start.focus_head;
   }
   if (!start.stage.empty()) {
-    int index = trace_.trace().index_of_named(start.stage, state_.view.focus_head);
-    if (index < 0) index = trace_.trace().index_of_named(start.stage, std::max(state_.view.head, 0));
+    const int index = trace_.trace().resolve_named(start.stage, state_.view.focus_head, state_.view.head);
     for (size_t k = 0; k < tl.stage_order.size(); ++k)
       if (tl.stage_order[k] == index) t = tl.spans[k].end;
     if (index < 0) start_problem_ = "no stage \"" + start.stage + "\" in this scenario; showing everything";

@@ -66,6 +66,11 @@ struct PreparedTexels {
   }
 };
 
+// The one place a grid's texels come from: made ahead (`prepared`, when it
+// has them) or made now into `scratch` with `scales`. The window only uploads.
+const std::vector<std::uint16_t>& texels_of(const attn::Trace& trace, int stage, const std::vector<ColourScale>& scales,
+                                            const PreparedTexels* prepared, std::vector<std::uint16_t>& scratch);
+
 // The scales and the texels of every large grid `request.head` lays out, in
 // trace order, until the budget. Throws attn::Cancelled once `cancel` is set.
 PreparedTexels prepare_texels(const attn::Trace& trace, const RowRanges& ranges, const TexelRequest& request,
