@@ -42,44 +42,63 @@ ModelSession::ModelSession()
             return Predicted{in.forward.get(), in.position, model::predictions_at(*in.checkpoint, *in.tokens, *in.forward, in.position)};
           },
           TaskPolicy::Queue, {true}),
-      scene_(
-          [](const SceneInput& in, TaskContext<Scene>& control) {
-            // The layer's scene needs every intermediate in double (layer_scene.hpp).
-            attn::hf::ForwardOptions options;
-            options.keep_details = true;
-            // The scene recomputes its layer's attention itself: keeping every
-            // layer's float64 maps cost 576 MB by layer 5 of GPT-2 at 1,001 tokens.
-            options.keep_attentions = false;
-            options.stop_after_layer = in.head.layer;
-            options.details_of_last_layer_only = true;
-            options.progress = [&](int) { return !control.cancelled(); };
-            const attn::hf::ForwardResult<double> r = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
-            control.throw_if_cancelled();
-            const attn::hf::LayerScene scene = attn::hf::layer_scene(*in.checkpoint, r, in.head.layer, in.labels);
-            auto file = std::make_shared<attn::io::ScenarioFile>();
-            file->scenario = scene.scenario;
-            const std::string name = in.checkpoint->config().model_type;
-            file->title = name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head);
-            file->description = scene.description;
-            Scene out{file, in.folder_name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head),
-                      in.head.head, nullptr, ""};
-            // Heads switched off at or before this layer change it: the same
-            // layer from a pass with them off is the compare view's B.
-            std::vector<attn::hf::HeadRef> reaching;
-            for (const attn::hf::HeadRef& h : in.heads_off)
-              if (h.layer <= in.head.layer) reaching.push_back(h);
-            if (!reaching.empty()) {
-              options.heads_off = reaching;
-              options.mode = in.mode;
-              const attn::hf::ForwardResult<double> off = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
-              control.throw_if_cancelled();
-              out.switched_off = std::make_shared<const attn::Scenario>(
-                  attn::hf::layer_scene(*in.checkpoint, off, in.head.layer, in.labels, reaching).scenario);
-              out.off_label = heads_off_label(reaching, in.mode);
-            }
-            return out;
-          },
-          TaskPolicy::Replace, {true}) {}
+      scene_([](const SceneInput& in, TaskContext<Scene>& control) { return open_scene(in, control); }, TaskPolicy::Replace,
+             {true}) {}
+
+// The head's layer as a float64 scene (layer_scene.hpp), and the same layer
+// with the heads switched off at or before it for the compare view. Both
+// start from one float64 pass with every head on that kept each layer's
+// input: the precision check's when it is done (no layer computed here),
+// else one run here up to this layer. The pass with heads off resumes from
+// it at the first switched-off layer, so only the layers from there on are
+// computed again. Inputs kept here: (layer + 1) x n x d_model doubles.
+ModelSession::Scene ModelSession::open_scene(const SceneInput& in, TaskContext<Scene>& control) {
+  const int layer = in.head.layer;
+  const std::function<bool(int)> go_on = [&](int) { return !control.cancelled(); };
+  std::shared_ptr<const attn::hf::ForwardResult<double>> on = in.float64;
+  if (!on || on->ids != in.ids || on->first_layer != 0 || layer >= static_cast<int>(on->layers.size())) {
+    attn::hf::ForwardOptions options;
+    options.keep_inputs = true;
+    options.keep_attentions = false;  // the scene recomputes its layer's attention itself
+    options.stop_after_layer = layer;
+    options.progress = in.counts ? in.counts->pass<double>(go_on) : go_on;
+    on = std::make_shared<const attn::hf::ForwardResult<double>>(attn::hf::run_forward<double>(*in.checkpoint, in.ids, options));
+    control.throw_if_cancelled();
+  }
+  const attn::hf::LayerScene scene = attn::hf::layer_scene(*in.checkpoint, *on, layer, in.labels);
+  auto file = std::make_shared<attn::io::ScenarioFile>();
+  file->scenario = scene.scenario;
+  const std::string name = in.checkpoint->config().model_type;
+  file->title = name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head);
+  file->description = scene.description;
+  Scene out{file, in.folder_name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head),
+            in.head.head, nullptr, ""};
+  // Heads switched off at or before this layer change it: the same
+  // layer from a pass with them off is the compare view's B.
+  std::vector<attn::hf::HeadRef> reaching;
+  int first_off = layer;
+  for (const attn::hf::HeadRef& h : in.heads_off)
+    if (h.layer <= layer) {
+      reaching.push_back(h);
+      first_off = std::min(first_off, h.layer);
+    }
+  if (!reaching.empty()) {
+    attn::hf::ForwardOptions options;
+    options.heads_off = reaching;
+    options.mode = in.mode;
+    options.keep_details = true;  // this layer's head outputs: the switched-off heads' replacements
+    options.keep_attentions = false;
+    options.stop_after_layer = layer;
+    options.details_of_last_layer_only = true;
+    options.progress = in.counts ? in.counts->pass<double>(go_on) : go_on;
+    const attn::hf::ForwardResult<double> off = attn::hf::resume_forward<double>(*in.checkpoint, *on, first_off, options);
+    control.throw_if_cancelled();
+    out.switched_off = std::make_shared<const attn::Scenario>(
+        attn::hf::layer_scene(*in.checkpoint, off, layer, in.labels, reaching).scenario);
+    out.off_label = heads_off_label(reaching, in.mode);
+  }
+  return out;
+}
 
 void ModelSession::set_wake(const std::function<void()>& wake) {
   load_.set_wake(wake);
@@ -158,7 +177,7 @@ void ModelSession::tokenize(const ModelUi& ui) {
       ++atlas_generation_;
     } else {
       precision_.reset();  // the old text's float64 check would only slow the new pass
-      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero});
+      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero, nullptr, &counts_});
     }
   } catch (const std::exception& e) {
     before_runner_.cancel();
@@ -193,7 +212,10 @@ void ModelSession::start_passes(ModelUi& ui) {
       atlas_after_ = HeadAtlas{};
       ++atlas_generation_;
     } else {
-      after_runner_.submit({checkpoint_, tokens_, ids_, ui.heads_off, ui.mode});
+      // With the pass of every head on done for these ids, this one resumes
+      // from it at the first switched-off layer (model_analysis.cpp).
+      const bool shared = before_ && before_->ids == ids_;
+      after_runner_.submit({checkpoint_, tokens_, ids_, ui.heads_off, ui.mode, shared ? before_ : nullptr, &counts_});
     }
   }
 }
@@ -202,7 +224,7 @@ void ModelSession::take_outcomes(ColourmapId map) {
   if (auto o = before_runner_.take()) {
     if (o->done() && o->result) {
       before_ = std::make_shared<const ModelAnalysis>(std::move(*o->result));
-      precision_.start(checkpoint_, before_->forward, {}, attn::hf::AblationMode::Zero);
+      precision_.start(checkpoint_, before_->forward, {}, attn::hf::AblationMode::Zero, &counts_);
       atlas_ = build_atlas(before_->thumbnails, colourmap(map));
       ++atlas_generation_;
       hovered_.clear();
@@ -274,7 +296,9 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
   }
   // A head to open waits for the ids (the command line asks before the folder is open).
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
-    scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt), ui.heads_off, ui.mode});
+    const auto& float64 = precision_.float64_pass();
+    scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt),
+                   ui.heads_off, ui.mode, float64 && float64->ids == ids_ ? float64 : nullptr, &counts_});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }
