@@ -13,6 +13,11 @@
 //  - GPT-2's layer 5 at 1001 tokens opened as a scene, as the Model view's
 //    "open in the pipeline" does (float64 pass to that layer, the scene, its
 //    trace): time and the memory it adds;
+//  - the Model view's passes when GPT-2 is opened at 1024 tokens, a head of
+//    layer 5 opened, head 6.3 switched off and a head of layer 8 opened:
+//    layers computed per precision and time, as the session ran them before
+//    issue 41 (every pass from the embeddings) and as it runs them now
+//    (layers kept and resumed), in one run;
 //  - float32 against float64 at 1024 tokens, GPT-2, a small Llama and a BERT:
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
@@ -25,6 +30,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -178,6 +184,62 @@ void layer_scene_row(const fs::path& dir, int threads) {
   (void)shown;
 }
 
+// Layers computed per precision, counted through each pass's progress callback.
+struct PassTally {
+  int f32 = 0, f64 = 0;
+};
+
+// The session's passes for one sequence of clicks (model_session.cpp), run
+// the old way and the new way on the same checkpoint and ids.
+
+void open_once_row(const fs::path& dir, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  const auto ids = some_ids(1024, ck->config().vocab);
+  const std::vector<std::string> labels(ids.size(), "t");
+  const std::vector<attn::hf::HeadRef> off{{6, 3}};
+  const auto options = [&](int& counter) {
+    attn::hf::ForwardOptions o;
+    o.max_threads = threads;
+    o.progress = [&counter](int) { return ++counter > 0; };
+    return o;
+  };
+  const auto scene_options = [&](int& counter, int layer, const std::vector<attn::hf::HeadRef>& heads_off) {
+    attn::hf::ForwardOptions o = options(counter);
+    o.heads_off = heads_off;
+    o.keep_details = true;
+    o.keep_attentions = false;
+    o.stop_after_layer = layer;
+    o.details_of_last_layer_only = true;
+    return o;
+  };
+  PassTally was, now;
+  double t0 = now_ms();
+  {  // before: every pass from the embeddings
+    const auto f32 = attn::hf::run_forward<float>(*ck, ids, options(was.f32));
+    attn::hf::float_precision_gap(*ck, f32, {}, attn::hf::AblationMode::Zero, options(was.f64).progress);
+    attn::hf::layer_scene(*ck, attn::hf::run_forward<double>(*ck, ids, scene_options(was.f64, 5, {})), 5, labels);
+    attn::hf::run_forward<float>(*ck, ids, [&] { auto o = options(was.f32); o.heads_off = off; return o; }());
+    attn::hf::layer_scene(*ck, attn::hf::run_forward<double>(*ck, ids, scene_options(was.f64, 8, {})), 8, labels);
+    attn::hf::layer_scene(*ck, attn::hf::run_forward<double>(*ck, ids, scene_options(was.f64, 8, off)), 8, labels, off);
+  }
+  const double was_ms = now_ms() - t0;
+  t0 = now_ms();
+  {  // now: the passes with every head on keep each layer's input; the rest resume
+    const auto f32 = attn::hf::run_forward<float>(*ck, ids, [&] { auto o = options(now.f32); o.keep_inputs = true; return o; }());
+    attn::hf::ForwardResult<double> f64;
+    attn::hf::float_precision_gap(*ck, f32, {}, attn::hf::AblationMode::Zero, options(now.f64).progress, &f64);
+    attn::hf::layer_scene(*ck, f64, 5, labels);
+    attn::hf::resume_forward<float>(*ck, f32, 6, [&] { auto o = options(now.f32); o.heads_off = off; return o; }());
+    attn::hf::layer_scene(*ck, f64, 8, labels);
+    attn::hf::layer_scene(*ck, attn::hf::resume_forward<double>(*ck, f64, 6, scene_options(now.f64, 8, off)), 8, labels, off);
+  }
+  const double now_ms_taken = now_ms() - t0;
+  std::printf("GPT-2 at 1024 tokens, opened, head 5.0 opened, head 6.3 switched off, head 8.0 opened: layers computed "
+              "float32 %d, float64 %d, %.0f ms before (every pass from the embeddings); float32 %d, float64 %d, %.0f ms "
+              "now (layers kept and resumed)\n",
+              was.f32, was.f64, was_ms, now.f32, now.f64, now_ms_taken);
+}
+
 void precision_row(const fs::path& dir, const char* what, int threads) {
   const auto ck = attn::hf::Checkpoint::open(dir);
   attn::hf::ForwardOptions o;
@@ -213,6 +275,7 @@ int main(int argc, char** argv) {
   std::printf("| forward | threads | attnviz | PyTorch | ratio |\n|---|---|---|---|---|\n");
   for (std::size_t i = 0; i < opt.threads.size(); ++i) gpt2_rows(scratch / "gpt2", opt.threads[i], opt);
   layer_scene_row(scratch / "gpt2", opt.threads.front());
+  open_once_row(scratch / "gpt2", opt.threads.front());
   if (!fs::exists(scratch / "llama_small" / "model.safetensors"))
     bench::write_llama_checkpoint(scratch / "llama_small", 4, 512, 8, 2, 1408, 32000);
   std::printf("\nfloat32 against float64 at 1024 tokens (attention weights, random weights):\n\n"

@@ -5,20 +5,11 @@
 #include <map>
 
 #include "attn/explain.hpp"
-#include "attn/hf/layer_scene.hpp"
 #include "model/hf/model_folder.hpp"
 
 namespace model {
 
 namespace {
-
-// "L0 H1, L0 H3 off (zero)": the compare view's name for the switched-off side.
-std::string heads_off_label(const std::vector<attn::hf::HeadRef>& heads, attn::hf::AblationMode mode) {
-  std::string s;
-  for (const attn::hf::HeadRef& h : heads)
-    s += (s.empty() ? "L" : ", L") + std::to_string(h.layer) + " H" + std::to_string(h.head);
-  return s + " off (" + (mode == attn::hf::AblationMode::Mean ? "mean" : "zero") + ")";
-}
 
 std::string heads_off_key(const ModelUi& ui) {
   std::string key = ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero";
@@ -42,44 +33,8 @@ ModelSession::ModelSession()
             return Predicted{in.forward.get(), in.position, model::predictions_at(*in.checkpoint, *in.tokens, *in.forward, in.position)};
           },
           TaskPolicy::Queue, {true}),
-      scene_(
-          [](const SceneInput& in, TaskContext<Scene>& control) {
-            // The layer's scene needs every intermediate in double (layer_scene.hpp).
-            attn::hf::ForwardOptions options;
-            options.keep_details = true;
-            // The scene recomputes its layer's attention itself: keeping every
-            // layer's float64 maps cost 576 MB by layer 5 of GPT-2 at 1,001 tokens.
-            options.keep_attentions = false;
-            options.stop_after_layer = in.head.layer;
-            options.details_of_last_layer_only = true;
-            options.progress = [&](int) { return !control.cancelled(); };
-            const attn::hf::ForwardResult<double> r = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
-            control.throw_if_cancelled();
-            const attn::hf::LayerScene scene = attn::hf::layer_scene(*in.checkpoint, r, in.head.layer, in.labels);
-            auto file = std::make_shared<attn::io::ScenarioFile>();
-            file->scenario = scene.scenario;
-            const std::string name = in.checkpoint->config().model_type;
-            file->title = name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head);
-            file->description = scene.description;
-            Scene out{file, in.folder_name + ", layer " + std::to_string(in.head.layer) + ", head " + std::to_string(in.head.head),
-                      in.head.head, nullptr, ""};
-            // Heads switched off at or before this layer change it: the same
-            // layer from a pass with them off is the compare view's B.
-            std::vector<attn::hf::HeadRef> reaching;
-            for (const attn::hf::HeadRef& h : in.heads_off)
-              if (h.layer <= in.head.layer) reaching.push_back(h);
-            if (!reaching.empty()) {
-              options.heads_off = reaching;
-              options.mode = in.mode;
-              const attn::hf::ForwardResult<double> off = attn::hf::run_forward<double>(*in.checkpoint, in.ids, options);
-              control.throw_if_cancelled();
-              out.switched_off = std::make_shared<const attn::Scenario>(
-                  attn::hf::layer_scene(*in.checkpoint, off, in.head.layer, in.labels, reaching).scenario);
-              out.off_label = heads_off_label(reaching, in.mode);
-            }
-            return out;
-          },
-          TaskPolicy::Replace, {true}) {}
+      scene_([](const SceneInput& in, TaskContext<Scene>& control) { return open_scene(in, control); }, TaskPolicy::Replace,
+             {true}) {}
 
 void ModelSession::set_wake(const std::function<void()>& wake) {
   load_.set_wake(wake);
@@ -158,7 +113,7 @@ void ModelSession::tokenize(const ModelUi& ui) {
       ++atlas_generation_;
     } else {
       precision_.reset();  // the old text's float64 check would only slow the new pass
-      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero});
+      before_runner_.submit({checkpoint_, tokens_, ids_, {}, attn::hf::AblationMode::Zero, nullptr, &counts_});
     }
   } catch (const std::exception& e) {
     before_runner_.cancel();
@@ -193,7 +148,10 @@ void ModelSession::start_passes(ModelUi& ui) {
       atlas_after_ = HeadAtlas{};
       ++atlas_generation_;
     } else {
-      after_runner_.submit({checkpoint_, tokens_, ids_, ui.heads_off, ui.mode});
+      // With the pass of every head on done for these ids, this one resumes
+      // from it at the first switched-off layer (model_analysis.cpp).
+      const bool shared = before_ && before_->ids == ids_;
+      after_runner_.submit({checkpoint_, tokens_, ids_, ui.heads_off, ui.mode, shared ? before_ : nullptr, &counts_});
     }
   }
 }
@@ -202,7 +160,7 @@ void ModelSession::take_outcomes(ColourmapId map) {
   if (auto o = before_runner_.take()) {
     if (o->done() && o->result) {
       before_ = std::make_shared<const ModelAnalysis>(std::move(*o->result));
-      precision_.start(checkpoint_, before_->forward, {}, attn::hf::AblationMode::Zero);
+      precision_.start(checkpoint_, before_->forward, {}, attn::hf::AblationMode::Zero, &counts_);
       atlas_ = build_atlas(before_->thumbnails, colourmap(map));
       ++atlas_generation_;
       hovered_.clear();
@@ -274,7 +232,9 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
   }
   // A head to open waits for the ids (the command line asks before the folder is open).
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
-    scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt), ui.heads_off, ui.mode});
+    const auto& float64 = precision_.float64_pass();
+    scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt),
+                   ui.heads_off, ui.mode, float64 && float64->ids == ids_ ? float64 : nullptr, &counts_});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }

@@ -7,20 +7,26 @@ namespace model {
 
 PrecisionCheck::PrecisionCheck()
     : runner_(
-          [](const Input& in, TaskContext<attn::hf::PrecisionGap>& control) {
-            attn::hf::PrecisionGap gap = attn::hf::float_precision_gap(
-                *in.checkpoint, *in.pass, in.heads_off, in.mode, [&](int) { return !control.cancelled(); });
+          [](const Input& in, TaskContext<Measured>& control) {
+            const std::function<bool(int)> go_on = [&](int) { return !control.cancelled(); };
+            auto pass = std::make_shared<attn::hf::ForwardResult<double>>();
+            Measured m;
+            m.gap = attn::hf::float_precision_gap(*in.checkpoint, *in.pass, in.heads_off, in.mode,
+                                                  in.counts ? in.counts->pass<double>(go_on) : go_on, pass.get());
             control.throw_if_cancelled();
-            return gap;
+            if (!m.gap.cancelled) m.float64 = std::move(pass);
+            return m;
           },
           TaskPolicy::Replace, {true}),
       line_(precision_text(std::nullopt, false)) {}
 
 void PrecisionCheck::start(std::shared_ptr<const attn::hf::Checkpoint> checkpoint,
                            std::shared_ptr<const attn::hf::ForwardResult<float>> pass,
-                           std::vector<attn::hf::HeadRef> heads_off, attn::hf::AblationMode mode) {
+                           std::vector<attn::hf::HeadRef> heads_off, attn::hf::AblationMode mode,
+                           ForwardCounts* counts) {
   gap_.reset();
-  runner_.submit({std::move(checkpoint), std::move(pass), std::move(heads_off), mode});
+  float64_.reset();
+  runner_.submit({std::move(checkpoint), std::move(pass), std::move(heads_off), mode, counts});
   line_ = precision_text(gap_, true);
 }
 
@@ -28,6 +34,7 @@ void PrecisionCheck::reset() {
   runner_.cancel();
   runner_.discard();
   gap_.reset();
+  float64_.reset();
   line_ = precision_text(gap_, false);
 }
 
@@ -35,7 +42,10 @@ std::string PrecisionCheck::detail() const { return precision_detail(gap_); }
 
 void PrecisionCheck::take() {
   if (auto o = runner_.take()) {
-    if (o->done() && o->result) gap_ = *o->result;
+    if (o->done() && o->result) {
+      gap_ = o->result->gap;
+      float64_ = o->result->float64;
+    }
     line_ = precision_text(gap_, runner_.busy());
   }
 }
@@ -60,7 +70,7 @@ std::string precision_detail(const std::optional<attn::hf::PrecisionGap>& gap) {
     s += ": the largest difference in any attention weight is " + attn::format_number(gap->max_abs, 3) + ", at layer " +
          std::to_string(gap->layer) + ", head " + std::to_string(gap->head) + " (query " + std::to_string(gap->query) +
          ", key " + std::to_string(gap->key) + ")";
-  return s + ". A head opened in the pipeline is recomputed in " + f64 + ".";
+  return s + ". A head opened in the pipeline is shown in " + f64 + ", cut from that measuring pass once it is done.";
 }
 
 }  // namespace model

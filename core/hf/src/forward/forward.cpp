@@ -8,6 +8,7 @@
 
 #include "attn/hf/model_error.hpp"
 #include "attn/parallel.hpp"
+#include "forward/attention_input.hpp"
 #include "forward/block_math.hpp"
 #include "forward/layer_attention.hpp"
 #include "forward/layer_weights.hpp"
@@ -53,11 +54,6 @@ MatX<S> embed(const Checkpoint& ck, const detail::EmbeddingTensors& e, const std
 }
 
 template <class S>
-MatX<S> norm(const ModelConfig& c, const MatX<S>& x, const RowX<S>& w, const RowX<S>& b) {
-  return c.norm == NormKind::RmsNorm ? detail::rms_norm<S>(x, w, c.norm_eps) : detail::layer_norm<S>(x, w, b, c.norm_eps);
-}
-
-template <class S>
 MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S>& x, int threads) {
   MatX<S> up = detail::affine<S>(x, w.w_up, w.b_up, threads);
   if (c.activation == Activation::SiluGated) {
@@ -70,32 +66,21 @@ MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S
   return detail::affine<S>(up, w.w_down, w.b_down, threads);
 }
 
-}  // namespace
-
+// Layers `first` to the end (or o.stop_after_layer) on `h`, the residual
+// stream entering `first`, appending their records to `r`: the body of a
+// pass from the embeddings and of one resumed from a kept input.
 template <class S>
-ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o) {
-  return run_forward<S>(ck, ids, o, LayerSink<S>());
-}
-
-template <class S>
-ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o,
-                             const LayerSink<S>& sink) {
+void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const ForwardOptions& o, const LayerSink<S>& sink,
+                int first, MatX<S> h, ForwardResult<S>& r) {
   const ModelConfig& c = ck.config();
-  check_inputs(c, ids, o);
   const int threads = o.max_threads > 0 ? o.max_threads : 1024;  // the pool caps it at the CPUs we have
-  const detail::EmbeddingTensors e = detail::embedding_tensors(ck);
-  ForwardResult<S> r;
-  r.ids = ids;
-  MatX<S> h = embed<S>(ck, e, ids);
-  if (!h.allFinite())
-    throw ModelError("the embeddings of this text are not finite numbers: the embedding table holds NaN or infinity");
-  r.embeddings = h;
-  for (int l = 0; l < c.n_layers; ++l) {
+  r.first_layer = first;
+  for (int l = first; l < c.n_layers; ++l) {
     const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;
     const bool details = o.keep_details && !(o.details_of_last_layer_only && l != o.stop_after_layer);
-    if (details) rec.input = h;
-    const MatX<S> a_in = c.pre_norm ? norm<S>(c, h, w.norm1_w, w.norm1_b) : h;
+    if (details || o.keep_inputs) rec.input = h;
+    const MatX<S> a_in = detail::attention_input<S>(c, w, h);
     MatX<S> q = detail::affine<S>(a_in, w.w_q, w.b_q, threads);
     MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
     const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
@@ -112,7 +97,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
     const MatX<S> attn_out = detail::affine<S>(concat, w.w_o, w.b_o, threads);
     if (c.pre_norm) {
       h += attn_out;
-      h += mlp<S>(c, w, norm<S>(c, h, w.norm2_w, w.norm2_b), threads);
+      h += mlp<S>(c, w, detail::family_norm<S>(c, h, w.norm2_w, w.norm2_b), threads);
     } else {  // BERT: add, then norm, around each sub-block
       h = detail::layer_norm<S>(h + attn_out, w.norm1_w, w.norm1_b, c.norm_eps);
       h = detail::layer_norm<S>(h + mlp<S>(c, w, h, threads), w.norm2_w, w.norm2_b, c.norm_eps);
@@ -134,17 +119,57 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
     ck.check_unchanged();
     if (o.progress && !o.progress(l + 1)) {
       r.cancelled = true;
-      return r;
+      return;
     }
-    if (l == o.stop_after_layer) return r;
+    if (l == o.stop_after_layer) return;
   }
   if (e.final_norm_w.info) {
     const RowX<S> b = e.final_norm_b.info ? detail::load_vector<S>(e.final_norm_b) : RowX<S>();
-    h = norm<S>(c, h, detail::load_vector<S>(e.final_norm_w), b);
+    h = detail::family_norm<S>(c, h, detail::load_vector<S>(e.final_norm_w), b);
   }
   if (!h.allFinite()) throw ModelError("the final norm gives numbers that are not finite: its weights hold NaN or infinity");
   ck.check_unchanged();
   r.final = std::move(h);
+}
+
+}  // namespace
+
+template <class S>
+ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o) {
+  return run_forward<S>(ck, ids, o, LayerSink<S>());
+}
+
+template <class S>
+ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& o,
+                             const LayerSink<S>& sink) {
+  check_inputs(ck.config(), ids, o);
+  const detail::EmbeddingTensors e = detail::embedding_tensors(ck);
+  ForwardResult<S> r;
+  r.ids = ids;
+  MatX<S> h = embed<S>(ck, e, ids);
+  if (!h.allFinite())
+    throw ModelError("the embeddings of this text are not finite numbers: the embedding table holds NaN or infinity");
+  r.embeddings = h;
+  run_layers<S>(ck, e, o, sink, 0, std::move(h), r);
+  return r;
+}
+
+template <class S>
+ForwardResult<S> resume_forward(const Checkpoint& ck, const ForwardResult<S>& earlier, int layer, const ForwardOptions& o,
+                                const LayerSink<S>& sink) {
+  check_inputs(ck.config(), earlier.ids, o);
+  if (layer < 0 || layer >= static_cast<int>(earlier.layers.size()) ||
+      earlier.layers[static_cast<std::size_t>(layer)].input.size() == 0)
+    throw ModelError("the earlier pass kept no input for layer " + std::to_string(layer) + " to resume from");
+  for (const HeadRef& off : o.heads_off)
+    if (off.layer < layer)
+      throw ModelError("head " + std::to_string(off.layer) + "." + std::to_string(off.head) +
+                       " is switched off before layer " + std::to_string(layer) + ", where the pass would resume");
+  ForwardResult<S> r;
+  r.ids = earlier.ids;
+  r.embeddings = earlier.embeddings;
+  r.layers.resize(static_cast<std::size_t>(layer));
+  run_layers<S>(ck, detail::embedding_tensors(ck), o, sink, layer, earlier.layers[static_cast<std::size_t>(layer)].input, r);
   return r;
 }
 
@@ -228,6 +253,8 @@ std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k) {
   template ForwardResult<S> run_forward<S>(const Checkpoint&, const std::vector<int>&, const ForwardOptions&); \
   template ForwardResult<S> run_forward<S>(const Checkpoint&, const std::vector<int>&, const ForwardOptions&,    \
                                            const LayerSink<S>&);                                               \
+  template ForwardResult<S> resume_forward<S>(const Checkpoint&, const ForwardResult<S>&, int, const ForwardOptions&, \
+                                              const LayerSink<S>&);                                            \
   template std::vector<S> logits_at<S>(const Checkpoint&, const ForwardResult<S>&, int);                       \
   template MatX<S> all_logits<S>(const Checkpoint&, const ForwardResult<S>&);                                  \
   template std::vector<Prediction> top_predictions<S>(const std::vector<S>&, int);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "attn/hf/model_error.hpp"
+#include "forward/attention_input.hpp"
 #include "forward/layer_weights.hpp"
 
 namespace attn::hf {
@@ -29,14 +30,18 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
     throw ModelError("layer " + std::to_string(layer) + " is out of range (the model has " + std::to_string(c.n_layers) +
                      " layers, 0 to " + std::to_string(c.n_layers - 1) + ")");
   const LayerRecord<double>& rec = r.layers[static_cast<std::size_t>(layer)];
-  if (rec.attn_input.size() == 0) throw ModelError("layer_scene needs a forward pass kept with details");
+  if (rec.attn_input.size() == 0 && rec.input.size() == 0)
+    throw ModelError("layer_scene needs a forward pass kept with details or inputs");
   const detail::LayerWeights<double> w = detail::load_layer<double>(ck, layer);
+  // A pass that kept only the layer's input (keep_inputs): its norm, by the
+  // forward's own rule, is the attention input bit for bit.
+  const MatX<double> x = rec.attn_input.size() > 0 ? rec.attn_input : detail::attention_input<double>(c, w, rec.input);
   LayerScene out;
   Scenario& s = out.scenario;
-  const int n = static_cast<int>(rec.attn_input.rows()), d = c.d_model, hd = c.head_dim;
+  const int n = static_cast<int>(x.rows()), d = c.d_model, hd = c.head_dim;
   out.bias_column = c.qkv_bias;
   s.x.resize(n, d + (out.bias_column ? 1 : 0));
-  s.x.leftCols(d) = rec.attn_input;
+  s.x.leftCols(d) = x;
   if (out.bias_column) s.x.col(d).setOnes();
   s.tokens = tokens;
   const int group = c.n_heads / c.n_kv_heads;

@@ -9,13 +9,14 @@ namespace attn::hf {
 
 PrecisionGap float_precision_gap(const Checkpoint& ck, const ForwardResult<float>& f32,
                                  const std::vector<HeadRef>& heads_off, AblationMode mode,
-                                 const std::function<bool(int)>& progress) {
+                                 const std::function<bool(int)>& progress, ForwardResult<double>* pass) {
   PrecisionGap gap;
   ForwardOptions o;
   o.heads_off = heads_off;
   o.mode = mode;
   o.keep_attentions = true;
   o.progress = progress;
+  o.keep_inputs = pass != nullptr;
   const LayerSink<double> compare = [&](int l, LayerRecord<double>& rec) {
     if (l >= static_cast<int>(f32.layers.size())) return;
     const auto& ours = f32.layers[static_cast<std::size_t>(l)].attentions;
@@ -31,8 +32,9 @@ PrecisionGap float_precision_gap(const Checkpoint& ck, const ForwardResult<float
     }
     rec.attentions.clear();  // compared: one layer's float64 weights at a time
   };
-  const ForwardResult<double> r = run_forward<double>(ck, f32.ids, o, compare);
+  ForwardResult<double> r = run_forward<double>(ck, f32.ids, o, compare);
   gap.cancelled = r.cancelled;
+  if (pass) *pass = std::move(r);
   return gap;
 }
 

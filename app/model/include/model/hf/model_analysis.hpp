@@ -11,6 +11,7 @@
 
 #include "attn/hf/checkpoint.hpp"
 #include "attn/hf/forward.hpp"
+#include "model/hf/forward_counts.hpp"
 #include "model/hf/head_atlas.hpp"
 #include "model/hf/head_measures.hpp"
 #include "model/hf/model_tokens.hpp"
@@ -29,12 +30,19 @@ struct HeadSummary {
   std::string role;  // "" when no simple rule fits
 };
 
+struct ModelAnalysis;
+
 struct AnalysisInput {
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint;
   std::shared_ptr<const ModelTokens> tokens;
   std::vector<int> ids;
   std::vector<attn::hf::HeadRef> heads_off;
   attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
+  // The finished analysis of `ids` with every head on, when there is one:
+  // a pass with heads off resumes from the residual stream it kept entering
+  // the first switched-off layer and takes the layers before it as they are.
+  std::shared_ptr<const ModelAnalysis> all_heads_on;
+  ForwardCounts* counts = nullptr;  // the session's; outlives the job
 };
 
 struct ModelAnalysis {

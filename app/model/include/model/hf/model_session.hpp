@@ -18,6 +18,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "model/colour/colourmap.hpp"
 #include "model/document/app_state.hpp"
+#include "model/hf/forward_counts.hpp"
 #include "model/hf/model_analysis.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/hf/precision_check.hpp"
@@ -50,6 +51,9 @@ class ModelSession {
   // pipeline's scenes are float64).
   const std::string& precision_line() const { return precision_.line(); }
   const PrecisionCheck& precision() const { return precision_; }
+  // Every forward pass this session's jobs started, and the layers they
+  // computed, per precision (tests hold it to once per need; bench prints it).
+  const ForwardCounts& forward_counts() const { return counts_; }
   const std::string& error() const { return error_; }
   // Something the session did on its own that the user should know of
   // ("model.safetensors was rewritten on disk while it was open: opened again").
@@ -96,6 +100,10 @@ class ModelSession {
     attn::hf::HeadRef head;
     std::vector<attn::hf::HeadRef> heads_off;  // switched off in the Model view: the compare view's B
     attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
+    // The precision check's float64 pass on `ids` once done (else null): the
+    // scene is cut from the input it kept, not computed again.
+    std::shared_ptr<const attn::hf::ForwardResult<double>> float64;
+    ForwardCounts* counts = nullptr;
   };
   struct Scene {
     std::shared_ptr<const attn::io::ScenarioFile> file;
@@ -105,6 +113,7 @@ class ModelSession {
     std::string off_label;                               // "L0 H1, L0 H3 off (zero)"
   };
 
+  static Scene open_scene(const SceneInput& in, TaskContext<Scene>& control);
   void forget_model();
   void reopen_if_changed();
   void forget_text();
@@ -112,6 +121,8 @@ class ModelSession {
   void tokenize(const ModelUi& ui);
   void take_outcomes(ColourmapId map);
 
+  // Ahead of the runners: their jobs count into it, and they join first.
+  ForwardCounts counts_;
   TaskRunner<std::string, Loaded> load_;
   TaskRunner<AnalysisInput, ModelAnalysis> before_runner_, after_runner_;
   TaskRunner<PredictInput, Predicted> predict_;

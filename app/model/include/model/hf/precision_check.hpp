@@ -3,12 +3,15 @@
 // (GPT-2 small drifts 2.3e-4 by layer 11 at 1,001 tokens in PyTorch float32),
 // each finished float32 pass is measured against float64 in the background,
 // one layer at a time, and the view states the figure for this model and text.
+// That float64 pass is kept (each layer's input only) for the pipeline's
+// scenes, which are float64 too: opening a head then runs no second one.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "attn/hf/precision_gap.hpp"
+#include "model/hf/forward_counts.hpp"
 #include "model/tasks/task_runner.hpp"
 
 namespace model {
@@ -18,9 +21,10 @@ class PrecisionCheck {
   PrecisionCheck();
   void set_wake(const std::function<void()>& wake) { runner_.set_wake(wake); }
   // Measures `pass` (replacing a check still running for an older one).
+  // `counts` (may be null) counts its float64 pass and must outlive it.
   void start(std::shared_ptr<const attn::hf::Checkpoint> checkpoint,
              std::shared_ptr<const attn::hf::ForwardResult<float>> pass, std::vector<attn::hf::HeadRef> heads_off,
-             attn::hf::AblationMode mode);
+             attn::hf::AblationMode mode, ForwardCounts* counts = nullptr);
   void reset();  // another model, or none
   void take();   // a finished measurement, if any (UI thread)
   bool busy() const { return runner_.busy(); }
@@ -31,6 +35,12 @@ class PrecisionCheck {
   const std::string& line() const { return line_; }
   std::string detail() const;
   const std::optional<attn::hf::PrecisionGap>& gap() const { return gap_; }
+  // The finished float64 pass of the last measurement, with the residual
+  // stream entering each layer kept (null while measuring or when cancelled):
+  // n x d_model doubles a layer. GPT-2 small at 1,024 tokens: 6 MB a layer,
+  // 75 MB in all; a 2,048-token text on a Llama-2-7B shape: 67 MB a layer,
+  // 2.1 GB for 32 layers, an eighth of the float32 maps the overview keeps.
+  const std::shared_ptr<const attn::hf::ForwardResult<double>>& float64_pass() const { return float64_; }
 
  private:
   struct Input {
@@ -38,9 +48,15 @@ class PrecisionCheck {
     std::shared_ptr<const attn::hf::ForwardResult<float>> pass;
     std::vector<attn::hf::HeadRef> heads_off;
     attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
+    ForwardCounts* counts = nullptr;
   };
-  TaskRunner<Input, attn::hf::PrecisionGap> runner_;
+  struct Measured {
+    attn::hf::PrecisionGap gap;
+    std::shared_ptr<const attn::hf::ForwardResult<double>> float64;  // null when cancelled
+  };
+  TaskRunner<Input, Measured> runner_;
   std::optional<attn::hf::PrecisionGap> gap_;
+  std::shared_ptr<const attn::hf::ForwardResult<double>> float64_;
   std::string line_;
 };
 

@@ -43,6 +43,10 @@ struct ForwardOptions {
   // a layer's scene reads); the layers before it keep none. At 1,001 tokens
   // GPT-2's details are 30 MB a layer.
   bool details_of_last_layer_only = false;
+  // Each layer's `input` (the residual stream entering it) without the other
+  // details: what resume_forward starts a later pass from. n x d_model
+  // numbers a layer (GPT-2 at 1,024 tokens: 3 MB a layer in float32).
+  bool keep_inputs = false;
   // After each layer, with the number done; returning false cancels (the
   // result then has cancelled = true and only the layers done).
   std::function<bool(int layers_done)> progress;
@@ -65,6 +69,9 @@ struct ForwardResult {
   std::vector<LayerRecord<S>> layers;
   MatX<S> final;  // (n, d) after the final norm (BERT: the last layer's output)
   bool cancelled = false;
+  // The first layer this pass computed: 0, or where resume_forward started
+  // it (the records before it are empty; the earlier pass holds them).
+  int first_layer = 0;
 };
 
 // Throws ModelError for ids outside the vocabulary, more tokens than the
@@ -81,6 +88,18 @@ using LayerSink = std::function<void(int layer, LayerRecord<S>& record)>;
 template <class S>
 ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, const ForwardOptions& options,
                              const LayerSink<S>& sink);
+
+// The same pass as run_forward on `earlier.ids`, started at `layer` from
+// the residual stream `earlier` kept entering it (keep_inputs or details)
+// instead of from the embeddings: every layer before it is unchanged by
+// `options.heads_off` when none of those heads lies before `layer`, so the
+// numbers are bit for bit those of a pass from the start. The layers before
+// `layer` are left as empty records; `embeddings` is copied. Throws
+// ModelError when `earlier` kept no input at `layer` or a head to switch off
+// lies before it.
+template <class S>
+ForwardResult<S> resume_forward(const Checkpoint& ck, const ForwardResult<S>& earlier, int layer,
+                                const ForwardOptions& options, const LayerSink<S>& sink = {});
 
 // The next-token logits at `position` (causal families): the final hidden
 // state times the output embedding, read from the mapping row by row.

@@ -22,7 +22,8 @@ struct LayerScene {
   std::string description;   // what the scene is, for its title and notes
 };
 
-// `r` must come from run_forward<double> with keep_details. `tokens` labels
+// `r` must come from run_forward<double> with keep_details (or keep_inputs,
+// when no head of this layer is switched off in it). `tokens` labels
 // the rows (may be empty). Throws ModelError for a layer out of range.
 // `heads_off`: the heads `r` was run with switched off. Those of this layer
 // still show their own stages, but leave the output as they left the

@@ -20,8 +20,12 @@ struct PrecisionGap {
 // Runs the float64 pass on `f32.ids` one layer at a time against `f32`,
 // which must hold every layer's attentions; memory stays at one layer's
 // float64 weights. `progress` as ForwardOptions::progress (false cancels).
+// With `pass`, the float64 pass is handed back with each layer's input kept
+// (keep_inputs; its weights dropped once compared): a head's float64 scene
+// is then cut from it, or resumed from it, instead of run again.
 PrecisionGap float_precision_gap(const Checkpoint& ck, const ForwardResult<float>& f32,
                                  const std::vector<HeadRef>& heads_off, AblationMode mode,
-                                 const std::function<bool(int layers_done)>& progress = {});
+                                 const std::function<bool(int layers_done)>& progress = {},
+                                 ForwardResult<double>* pass = nullptr);
 
 }  // namespace attn::hf

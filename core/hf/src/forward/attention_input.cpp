@@ -1,0 +1,25 @@
+// The residual stream as a layer's attention sees it (attention_input.hpp).
+#include "forward/attention_input.hpp"
+
+#include "forward/block_math.hpp"
+
+namespace attn::hf::detail {
+
+template <class S>
+MatX<S> family_norm(const ModelConfig& c, const MatX<S>& x, const RowX<S>& w, const RowX<S>& b) {
+  return c.norm == NormKind::RmsNorm ? rms_norm<S>(x, w, c.norm_eps) : layer_norm<S>(x, w, b, c.norm_eps);
+}
+
+template <class S>
+MatX<S> attention_input(const ModelConfig& c, const LayerWeights<S>& w, const MatX<S>& input) {
+  return c.pre_norm ? family_norm<S>(c, input, w.norm1_w, w.norm1_b) : input;
+}
+
+#define ATTN_HF_INSTANTIATE(S)                                                                              \
+  template MatX<S> family_norm<S>(const ModelConfig&, const MatX<S>&, const RowX<S>&, const RowX<S>&);    \
+  template MatX<S> attention_input<S>(const ModelConfig&, const LayerWeights<S>&, const MatX<S>&);
+ATTN_HF_INSTANTIATE(float)
+ATTN_HF_INSTANTIATE(double)
+#undef ATTN_HF_INSTANTIATE
+
+}  // namespace attn::hf::detail

@@ -1,0 +1,19 @@
+#pragma once
+// What a layer's attention reads from the residual stream entering it: the
+// family's norm of it (pre-norm families) or the stream itself (BERT). One
+// rule for the forward pass and for a scene cut from a pass that kept only
+// each layer's input, so both get the same bits.
+#include "attn/hf/model_config.hpp"
+#include "forward/layer_weights.hpp"
+
+namespace attn::hf::detail {
+
+// LayerNorm or RMSNorm, as the config names it (RMSNorm has no bias).
+template <class S>
+MatX<S> family_norm(const ModelConfig& c, const MatX<S>& x, const RowX<S>& w, const RowX<S>& b);
+
+// (n, d): norm1 of `input` for pre-norm families, `input` itself for BERT.
+template <class S>
+MatX<S> attention_input(const ModelConfig& c, const LayerWeights<S>& w, const MatX<S>& input);
+
+}  // namespace attn::hf::detail
