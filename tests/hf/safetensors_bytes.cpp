@@ -1,3 +1,4 @@
+// Building valid and damaged safetensors bytes in memory (safetensors_bytes.hpp).
 #include "safetensors_bytes.hpp"
 
 #include <cstring>

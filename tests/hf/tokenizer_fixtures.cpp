@@ -1,3 +1,4 @@
+// Reading the committed tokenizer fixtures (tokenizer_fixtures.hpp).
 #include "tokenizer_fixtures.hpp"
 
 #include <nlohmann/json.hpp>

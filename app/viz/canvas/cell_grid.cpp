@@ -1,3 +1,4 @@
+// Drawing a small matrix cell by cell (cell_grid.hpp).
 #include "canvas/cell_grid.hpp"
 
 #include <algorithm>

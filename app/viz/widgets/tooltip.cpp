@@ -1,3 +1,4 @@
+// The shared tooltip (tooltip.hpp).
 #include "widgets/tooltip.hpp"
 
 #include <imgui.h>

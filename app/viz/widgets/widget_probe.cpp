@@ -1,3 +1,4 @@
+// Recording where named widgets were drawn (widget_probe.hpp).
 #include "widgets/widget_probe.hpp"
 
 namespace viz {

@@ -1,3 +1,4 @@
+// Opening a model folder and reading the ids to run it on (model_input.hpp).
 #include "model/model_input.hpp"
 
 #include <optional>

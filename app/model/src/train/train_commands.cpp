@@ -1,3 +1,5 @@
+// The Train view's buttons carried out on the training session: start, pause,
+// reset with the settings shown (train_commands.hpp).
 #include "model/train/train_commands.hpp"
 
 #include <utility>

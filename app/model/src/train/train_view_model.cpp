@@ -1,3 +1,5 @@
+// The Train view's grids for the snapshot and example shown, kept until
+// either changes (train_view_model.hpp).
 #include "model/train/train_view_model.hpp"
 
 #include <algorithm>
