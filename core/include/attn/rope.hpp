@@ -3,6 +3,7 @@
 // dial view all turn vectors with these, so each shows the same numbers.
 #pragma once
 
+#include <cmath>
 #include <optional>
 
 #include "attn/matrix.hpp"
@@ -32,5 +33,33 @@ double rope_angle(const Rope& rope, int d_k, int row, int pair);
 
 // Every row of `m` (row r at position offset + first_row + r) rotated.
 Mat apply_rope(const Mat& m, const Rope& rope, int first_row = 0);
+
+// The rotation itself, the one definition the trace and the real-model
+// forward (attn::hf) share: each row of `x` (row r at position
+// offset + first_row + r) holds `heads` heads of x.cols() / heads columns,
+// and every head's rotated pairs turn by the same angles. The angle, cos and
+// sin are taken in double whatever the scalar is (position × frequency loses
+// digits fast in float at long contexts), then rounded to it once.
+template <class Derived>
+void rotate_rope_rows(Eigen::MatrixBase<Derived>& x, const Rope& rope, int heads, int first_row = 0) {
+  using S = typename Derived::Scalar;
+  const int d_k = static_cast<int>(x.cols()) / heads;
+  const int r = rope_dims(rope, d_k);
+  for (Eigen::Index row = 0; row < x.rows(); ++row) {
+    const double position = static_cast<double>(rope.offset + first_row + row);
+    for (int i = 0; i < r / 2; ++i) {
+      const RopePair p = *rope_pair_of(rope, d_k, rope.pairing == RopePairing::Half ? i : 2 * i);
+      const double angle = position * rope_theta(rope, r, i);
+      const S c = static_cast<S>(std::cos(angle)), s = static_cast<S>(std::sin(angle));
+      for (int h = 0; h < heads; ++h) {
+        S& a = x(row, h * d_k + p.a);
+        S& b = x(row, h * d_k + p.b);
+        const S a0 = a, b0 = b;
+        a = a0 * c - b0 * s;
+        b = b0 * c + a0 * s;
+      }
+    }
+  }
+}
 
 }  // namespace attn

@@ -37,20 +37,8 @@ double rope_angle(const Rope& rope, int d_k, int row, int pair) {
 }
 
 Mat apply_rope(const Mat& m, const Rope& rope, int first_row) {
-  const int d_k = static_cast<int>(m.cols());
-  const int r = rope_dims(rope, d_k);
   Mat out = m;
-  for (int i = 0; i < r / 2; ++i) {
-    const RopePair p = *rope_pair_of(rope, d_k, rope.pairing == RopePairing::Half ? i : 2 * i);
-    const double theta = rope_theta(rope, r, i);
-    for (Eigen::Index row = 0; row < m.rows(); ++row) {
-      const double angle = static_cast<double>(rope.offset + first_row + row) * theta;
-      const double c = std::cos(angle), s = std::sin(angle);
-      const double xa = m(row, p.a), xb = m(row, p.b);
-      out(row, p.a) = xa * c - xb * s;
-      out(row, p.b) = xb * c + xa * s;
-    }
-  }
+  rotate_rope_rows(out, rope, 1, first_row);
   return out;
 }
 

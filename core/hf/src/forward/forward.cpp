@@ -8,6 +8,7 @@
 
 #include "attn/hf/model_error.hpp"
 #include "attn/parallel.hpp"
+#include "attn/rope.hpp"
 #include "forward/block_math.hpp"
 #include "forward/layer_attention.hpp"
 #include "forward/layer_weights.hpp"
@@ -15,6 +16,18 @@
 namespace attn::hf {
 
 namespace {
+
+// The checkpoint's rotary positions as the core's settings: Llama's half
+// pairing over the whole head, each pair's frequency as config.json gives it
+// (rescaled or not), so the forward turns Q and K with the trace's one rule.
+Rope checkpoint_rope(const ModelConfig& c) {
+  Rope rope;
+  rope.on = c.rope;
+  rope.pairing = RopePairing::Half;
+  rope.fraction = 1.0;
+  rope.frequencies = c.rope_inv_freq;
+  return rope;
+}
 
 using detail::RowX;
 
@@ -90,6 +103,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
   if (!h.allFinite())
     throw ModelError("the embeddings of this text are not finite numbers: the embedding table holds NaN or infinity");
   r.embeddings = h;
+  const Rope rope = checkpoint_rope(c);
   for (int l = 0; l < c.n_layers; ++l) {
     const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;
@@ -100,8 +114,8 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
     MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
     const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
     if (c.rope) {
-      detail::apply_rope_half<S>(q, c.n_heads, c.head_dim, c.rope_inv_freq);
-      detail::apply_rope_half<S>(k, c.n_kv_heads, c.head_dim, c.rope_inv_freq);
+      rotate_rope_rows(q, rope, c.n_heads);
+      rotate_rope_rows(k, rope, c.n_kv_heads);
     }
     const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.window_at(l), c.score_divisor(l)};
     std::vector<bool> off(static_cast<std::size_t>(c.n_heads), false);
