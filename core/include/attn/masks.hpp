@@ -6,6 +6,18 @@
 
 namespace attn {
 
+// The one causal / sliding-window rule, shared by the trace's masks and the
+// real-model forward (attn::hf): query i of n_k keys sees the keys
+// [first, last] — up to itself when causal, and only its last `window` keys
+// (itself included) when window > 0. Sinks and padding are added on top by
+// mask_blocks; a checkpoint's forward has neither.
+struct KeySpan {
+  int first = 0;
+  int last = 0;
+  bool contains(int j) const { return j >= first && j <= last; }
+};
+KeySpan visible_keys(int i, int n_k, bool causal, int window);
+
 // True when the scenario's mask (its kind and key padding) hides key j from
 // query i. The scenario must be valid (validate()).
 bool mask_blocks(const Scenario& s, int i, int j);

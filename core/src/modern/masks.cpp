@@ -9,13 +9,16 @@ namespace attn {
 namespace {
 
 bool kind_blocks(const Scenario& s, int i, int j) {
+  // Under the causal rules no key past the query is seen, so any n_k past
+  // both i and j gives the same span.
+  const int n_k = std::max(i, j) + 1;
   switch (s.mask) {
     case MaskKind::None: return false;
-    case MaskKind::Causal: return j > i;
+    case MaskKind::Causal: return !visible_keys(i, n_k, true, 0).contains(j);
     case MaskKind::Custom: return s.custom_mask(i, j);
     case MaskKind::SlidingWindow:
       if (j > i) return true;
-      return i - j >= s.window && j >= s.sinks;
+      return !visible_keys(i, n_k, true, s.window).contains(j) && j >= s.sinks;
     case MaskKind::Strided:
       if (j > i) return true;
       return i - j >= s.stride && (i - j) % s.stride != 0;
@@ -24,6 +27,13 @@ bool kind_blocks(const Scenario& s, int i, int j) {
 }
 
 }  // namespace
+
+KeySpan visible_keys(int i, int n_k, bool causal, int window) {
+  KeySpan span;
+  span.last = causal ? i : n_k - 1;
+  span.first = window > 0 ? std::max(0, i - window + 1) : 0;
+  return span;
+}
 
 bool mask_blocks(const Scenario& s, int i, int j) {
   if (!s.key_padding.empty() && s.key_padding[static_cast<size_t>(j)]) return true;
