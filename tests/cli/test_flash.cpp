@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "attn/trace.hpp"
 #include "run_attn.hpp"

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "canvas/grid_painter.hpp"
 #include "explore/flash_tiles_parts.hpp"
 #include "explore/panel_window.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/stage_kind.hpp"
 #include "explore/flash_tiles_parts.hpp"
 

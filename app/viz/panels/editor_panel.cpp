@@ -8,7 +8,7 @@
 #include "model/document/app_actions.hpp"
 #include "gl/theme_style.hpp"
 #include "widgets/typed_fields.hpp"
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/kv_cache_size.hpp"
 #include "attn/masks.hpp"
 #include "model/document/scenario_edit.hpp"

@@ -55,7 +55,4 @@ struct Explanation {
 Explanation explain(const Trace& trace, const Scenario& scenario,
                     const StageRef& stage, int row, int col);
 
-// Formats a number the way every panel shows it: compact, "-∞" for -inf.
-std::string format_number(double v, int precision = 4);
-
 }  // namespace attn

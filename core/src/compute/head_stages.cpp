@@ -10,7 +10,7 @@
 #include <cmath>
 #include <limits>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/rope.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"

@@ -8,6 +8,7 @@
 
 #include "attn/decode.hpp"
 #include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace attn::detail::decode_explain {
 

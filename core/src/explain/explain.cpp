@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "attn/rope.hpp"
+#include "attn/text/format_number.hpp"
 #include "compute/positional.hpp"
 #include "explain/explain_sums.hpp"
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attn/decode_explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "compute/positional.hpp"
 #include "explain/decode_cell.hpp"
 #include "explain/explain_sums.hpp"

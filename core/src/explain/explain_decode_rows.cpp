@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "attn/rope.hpp"
+#include "attn/text/format_number.hpp"
 #include "explain/decode_cell.hpp"
 #include "explain/explain_sums.hpp"
 #include "modern/decode_input.hpp"

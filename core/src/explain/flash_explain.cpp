@@ -3,6 +3,7 @@
 // grids, the tile before it, and the trace's Q, K and V), so the result is
 // an independent retelling that a test can hold against the stored cell.
 #include "attn/flash_explain.hpp"
+#include "attn/text/format_number.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/parallel.hpp"
 
 namespace model {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "attn/flash_explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace model {
 
