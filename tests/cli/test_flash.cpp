@@ -11,7 +11,7 @@
 
 #include "attn/text/format_number.hpp"
 #include "attn/io/scenario_file.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "run_attn.hpp"
 
 using attn::cli::test::run_attn;

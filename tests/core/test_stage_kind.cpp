@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
-#include "attn/stage_kind.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/stage_kind.hpp"
+#include "attn/compute/trace.hpp"
 #include "fixture_files.hpp"
 #include "random_scenario.hpp"
 

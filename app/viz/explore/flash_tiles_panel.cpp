@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "attn/text/format_number.hpp"
 #include "canvas/grid_painter.hpp"
 #include "explore/flash_tiles_parts.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "attn/text/format_number.hpp"
-#include "attn/stage_kind.hpp"
+#include "attn/compute/stage_kind.hpp"
 #include "explore/flash_tiles_parts.hpp"
 
 namespace viz::flash_parts {

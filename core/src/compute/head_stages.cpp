@@ -11,10 +11,10 @@
 #include <limits>
 
 #include "attn/text/format_number.hpp"
-#include "attn/rope.hpp"
+#include "attn/compute/rope.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"
-#include "compute/positional.hpp"
+#include "compute/positions/positional.hpp"
 #include "compute/softmax.hpp"
 #include "compute/stage_builder.hpp"
 

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace attn {
 namespace detail {

@@ -1,7 +1,7 @@
 // Explains one cell with its real arithmetic: the products and sum behind a
 // score, the division by √d_k or τ, the mask, the softmax's row max / exp /
 // row sum / quotient, and the weight × value terms behind an output.
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 
 #include <cmath>
 #include <functional>
@@ -9,9 +9,9 @@
 #include <map>
 #include <stdexcept>
 
-#include "attn/rope.hpp"
+#include "attn/compute/rope.hpp"
 #include "attn/text/format_number.hpp"
-#include "compute/positional.hpp"
+#include "compute/positions/positional.hpp"
 #include "explain/explain_sums.hpp"
 
 namespace attn {

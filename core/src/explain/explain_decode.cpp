@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attn/decode_explain.hpp"
+#include "attn/explain/decode_explain.hpp"
 #include "attn/text/format_number.hpp"
-#include "compute/positional.hpp"
+#include "compute/positions/positional.hpp"
 #include "explain/decode_cell.hpp"
 #include "explain/explain_sums.hpp"
 

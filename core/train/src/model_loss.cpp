@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "attn/train/model.hpp"
 #include "model_pass.hpp"
 

@@ -4,8 +4,8 @@
 // constant (quadratic), and the totals are the sums of the steps.
 #include <doctest/doctest.h>
 
-#include "attn/decode.hpp"
-#include "attn/decode_cost.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/decode/decode_cost.hpp"
 #include "decode/decode_cases.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 // numbers than standard attention.
 #include <doctest/doctest.h>
 
-#include "attn/flash_io.hpp"
+#include "attn/flash/flash_io.hpp"
 
 TEST_CASE("flash I/O: standard attention, counted by hand") {
   // n = 4, d = 2: Q, K, V and O are 8 numbers each, S and P 16.

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/decode.hpp"
-#include "attn/decode_explain.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/explain/decode_explain.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "decode_report.hpp"

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "attn/text/format_number.hpp"
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace model {
 

@@ -4,7 +4,7 @@
 // blocked now, so painting refines the mask the student already sees.
 #include <algorithm>
 
-#include "attn/masks.hpp"
+#include "attn/compute/masks.hpp"
 #include "scenario_edit_detail.hpp"
 
 namespace model::edit {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace attn::hf::detail {
 

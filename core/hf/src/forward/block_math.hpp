@@ -2,7 +2,7 @@
 // The element-wise pieces of a transformer block, as the published model
 // definitions write them: LayerNorm, RMSNorm, the activations and a matrix
 // product split over threads (RoPE is the core's attn::rotate_rope_rows).
-#include "attn/hf/model_config.hpp"
+#include "attn/hf/checkpoint/model_config.hpp"
 #include "forward/tensor_load.hpp"
 
 namespace attn::hf::detail {

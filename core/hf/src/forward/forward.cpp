@@ -1,14 +1,14 @@
 // The forward pass of a checkpoint (forward.hpp): embeddings, every layer's
 // attention and MLP with its norms, and the logits, in float32 or float64,
 // keeping the details a caller asks for.
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "attn/hf/model_error.hpp"
-#include "attn/parallel.hpp"
-#include "attn/rope.hpp"
+#include "attn/execution/parallel.hpp"
+#include "attn/compute/rope.hpp"
 #include "forward/block_math.hpp"
 #include "forward/layer_attention.hpp"
 #include "forward/layer_weights.hpp"

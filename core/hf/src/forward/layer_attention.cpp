@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "attn/masks.hpp"
-#include "attn/parallel.hpp"
+#include "attn/compute/masks.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace attn::hf::detail {
 

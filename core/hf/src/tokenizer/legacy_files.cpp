@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
 
 namespace attn::hf {

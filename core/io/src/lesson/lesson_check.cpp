@@ -15,8 +15,8 @@
 
 #include "attn/io/excerpt.hpp"
 #include "attn/io/lesson_file.hpp"
-#include "attn/overflow_bound.hpp"
-#include "attn/trace_shape.hpp"
+#include "attn/compute/overflow_bound.hpp"
+#include "attn/compute/trace_shape.hpp"
 #include "json/field_path.hpp"
 #include "files/file_io.hpp"
 #include "json/json_text.hpp"
