@@ -1,4 +1,4 @@
-// The mask kinds (see attn/masks.hpp).
+// The mask kinds (see attn/compute/masks.hpp).
 #include "attn/compute/masks.hpp"
 
 #include <algorithm>

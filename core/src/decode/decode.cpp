@@ -1,4 +1,4 @@
-// One decode step with a KV cache (attn/decode.hpp): only the new token's
+// One decode step with a KV cache (attn/decode/decode.hpp): only the new token's
 // rows are projected; its key and value are appended to the cache, and its
 // query attends to every cached row. The arithmetic mirrors the full trace's
 // (the same PE, RoPE, scale, ALiBi bias and mask rule), so step t's rows

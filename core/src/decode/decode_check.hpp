@@ -1,4 +1,4 @@
-// Internal: the checks behind check_decodable (attn/decode.hpp), split so
+// Internal: the checks behind check_decodable (attn/decode/decode.hpp), split so
 // that decode_step can check one token's mask row instead of every row.
 #pragma once
 

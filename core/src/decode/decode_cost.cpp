@@ -1,4 +1,4 @@
-// The KV cache's counters (attn/decode_cost.hpp): closed forms of the
+// The KV cache's counters (attn/decode/decode_cost.hpp): closed forms of the
 // per-step multiply-adds and their sums over the steps so far, and the
 // cache's size in bytes.
 #include "attn/decode/decode_cost.hpp"

@@ -1,4 +1,4 @@
-// Bytes of a KV cache per token (see attn/kv_cache_size.hpp).
+// Bytes of a KV cache per token (see attn/decode/kv_cache_size.hpp).
 #include "attn/decode/kv_cache_size.hpp"
 
 namespace attn {

@@ -384,7 +384,7 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
     case K::pe:
     case K::pe_context: explain_pe(x); break;
     // A decode step's stages live in a DecodeStep, never in a Trace:
-    // explain_decode (attn/decode_explain.hpp) explains them.
+    // explain_decode (attn/explain/decode_explain.hpp) explains them.
     case K::step_q:
     case K::step_k:
     case K::step_v:

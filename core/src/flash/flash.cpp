@@ -1,4 +1,4 @@
-// FlashAttention's loop over tiles (attn/flash.hpp), written as plain loops
+// FlashAttention's loop over tiles (attn/flash/flash.hpp), written as plain loops
 // in the order explain_flash retells them, so an explanation's numbers are
 // the cell's own. The head's Q, K and V are the trace's: whatever RoPE or a
 // shared key/value head made them, the tiles read the same matrices the

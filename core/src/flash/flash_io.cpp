@@ -1,4 +1,4 @@
-// The slow-memory element counts of attn/flash_io.hpp: each line below is
+// The slow-memory element counts of attn/flash/flash_io.hpp: each line below is
 // one load or store step of the algorithm it counts.
 #include "attn/flash/flash_io.hpp"
 

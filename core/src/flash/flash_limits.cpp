@@ -1,4 +1,4 @@
-// What compute_flash refuses (attn/flash.hpp), checked before anything is
+// What compute_flash refuses (attn/flash/flash.hpp), checked before anything is
 // allocated: each message says why the request cannot be tiled, or how to
 // make it fit.
 #include "flash/flash_limits.hpp"

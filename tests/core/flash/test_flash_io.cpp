@@ -1,4 +1,4 @@
-// The slow-memory counts of attn/flash_io.hpp against numbers worked out by
+// The slow-memory counts of attn/flash/flash_io.hpp against numbers worked out by
 // hand from the algorithms' load and store steps, and the paper's claim:
 // once n is large against the on-chip memory M, the tiles move far fewer
 // numbers than standard attention.

@@ -1,6 +1,6 @@
 // The arithmetic of one block that is not attention (block_math.hpp):
 // LayerNorm, RMSNorm, the activations and x · W + b split across threads.
-// Rotary positions are the core's (attn/rope.hpp), one rule for both.
+// Rotary positions are the core's (attn/compute/rope.hpp), one rule for both.
 #include "forward/block_math.hpp"
 
 #include <cmath>

@@ -15,7 +15,7 @@ namespace attn::hf::detail {
 namespace {
 
 // The keys query i may see: [first, last], by the core's one causal /
-// sliding-window rule (attn/masks.hpp), so the trace and the forward agree.
+// sliding-window rule (attn/compute/masks.hpp), so the trace and the forward agree.
 std::pair<int, int> visible(int i, int n, const AttentionShape& s) {
   const KeySpan span = visible_keys(i, n, s.causal, s.window);
   return {span.first, span.last};

@@ -28,11 +28,11 @@ enum class StageKind : std::uint8_t {
   softmax, weights,                      // per head: probabilities
   head_output,                           // per head: weights · V
   concat, w_o, output,                   // all heads together
-  // FlashAttention's tiles (attn/flash.hpp): never in a Trace, one grid per
+  // FlashAttention's tiles (attn/flash/flash.hpp): never in a Trace, one grid per
   // tile (query block i × key block j) of one head.
   flash_scores, flash_max_old, flash_max, flash_rescale, flash_p, flash_sum, flash_o, flash_block_output,
   flash_output,
-  // The KV cache, one token at a time (attn/decode.hpp): stages of one
+  // The KV cache, one token at a time (attn/decode/decode.hpp): stages of one
   // decode step, never part of a Trace. Rows are the one new token, except
   // the caches, which hold every token so far.
   step_q, step_k, step_v,                // the new token's query, key and value rows
@@ -53,7 +53,7 @@ enum class StageRole : std::uint8_t {
   WeightedSum,    // weights · V (a head's output)
   Concat,         // the heads side by side
   Output,         // the heads mixed by W_O
-  FlashTile,      // one tile of FlashAttention's loop (attn/flash.hpp); never in a Trace
+  FlashTile,      // one tile of FlashAttention's loop (attn/flash/flash.hpp); never in a Trace
   Cache,          // keys or values kept from earlier steps, plus this step's row (KV cache)
 };
 
@@ -187,12 +187,12 @@ constexpr bool is_query_key_grid(StageKind kind) {
   return role_of(kind) == StageRole::Logits || role_of(kind) == StageRole::Probabilities;
 }
 
-// True for the stages of a KV-cache decode step (attn/decode.hpp).
+// True for the stages of a KV-cache decode step (attn/decode/decode.hpp).
 constexpr bool is_decode_stage(StageKind kind) { return kind >= StageKind::step_q && kind <= StageKind::step_output; }
 
 // True for the kinds a Trace holds; FlashAttention's tiles live in a
-// FlashAttention (attn/flash.hpp) and a decode step's in a DecodeStep
-// (attn/decode.hpp), beside the trace instead.
+// FlashAttention (attn/flash/flash.hpp) and a decode step's in a DecodeStep
+// (attn/decode/decode.hpp), beside the trace instead.
 constexpr bool is_trace_stage(StageKind kind) { return role_of(kind) != StageRole::FlashTile && !is_decode_stage(kind); }
 
 }  // namespace attn

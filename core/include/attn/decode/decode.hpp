@@ -3,7 +3,7 @@
 // value rows, appends the key and value to a cache, and attends from the new
 // query to every cached row. The result of step t equals row t of the full
 // causal trace (tests/core/test_decode.cpp), with far fewer multiply-adds
-// (attn/decode_cost.hpp). Pure functions, like compute_trace.
+// (attn/decode/decode_cost.hpp). Pure functions, like compute_trace.
 #pragma once
 
 #include <memory>

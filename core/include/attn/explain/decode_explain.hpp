@@ -1,4 +1,4 @@
-// Explains one cell of a KV-cache decode step (attn/decode.hpp) with its
+// Explains one cell of a KV-cache decode step (attn/decode/decode.hpp) with its
 // real arithmetic, as explain() does for a Trace, and says for every key or
 // value row whether it was reused from the cache or computed this step.
 #pragma once

@@ -1,5 +1,5 @@
 // One cell of FlashAttention's tiles explained with its numbers, in the same
-// structured form as explain() gives for a trace's stages (attn/explain.hpp),
+// structured form as explain() gives for a trace's stages (attn/explain/explain.hpp),
 // so the CLI prints it and the app can show it the same way.
 #pragma once
 

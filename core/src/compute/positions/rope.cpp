@@ -1,4 +1,4 @@
-// Rotary position embeddings (see attn/rope.hpp). Both pairings turn the same
+// Rotary position embeddings (see attn/compute/rope.hpp). Both pairings turn the same
 // angles; they differ only in which two dimensions form a pair, so a
 // checkpoint's weights are read with the convention it was trained in.
 #include "attn/compute/rope.hpp"
