@@ -23,8 +23,8 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/io/scenario_file.hpp"
-#include "attn/parallel.hpp"
-#include "attn/trace.hpp"
+#include "attn/execution/parallel.hpp"
+#include "attn/compute/trace.hpp"
 #include "best_blas.hpp"
 #include "bench_scenes.hpp"
 #include "peak_memory.hpp"

@@ -37,11 +37,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/trace.hpp"
-#include "attn/hf/forward.hpp"
-#include "attn/hf/layer_scene.hpp"
-#include "attn/hf/precision_gap.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/compute/trace.hpp"
+#include "attn/hf/forward/forward.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
+#include "attn/hf/forward/precision_gap.hpp"
 #include "best_blas.hpp"
 #include "peak_memory.hpp"
 #include "python_session.hpp"

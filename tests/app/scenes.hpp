@@ -4,7 +4,7 @@
 #include <random>
 #include <string>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace test_scenes {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "run_attn.hpp"
 
 namespace fs = std::filesystem;

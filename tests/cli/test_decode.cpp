@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/decode.hpp"
+#include "attn/decode/decode.hpp"
 #include "attn/io/scenario_file.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "run_attn.hpp"
 
 using attn::cli::test::run_attn;

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/io/scenario_file.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "run_attn.hpp"
 
 using attn::cli::test::run_attn;

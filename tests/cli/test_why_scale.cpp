@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/explore.hpp"
+#include "attn/explore/explore.hpp"
 #include "run_attn.hpp"
 
 using attn::cli::test::run_attn;

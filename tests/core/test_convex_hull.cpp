@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/convex_hull.hpp"
+#include "attn/explore/convex_hull.hpp"
 
 namespace {
 

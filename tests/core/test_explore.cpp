@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attn/explore.hpp"
+#include "attn/explore/explore.hpp"
 
 namespace {
 

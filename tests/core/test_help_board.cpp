@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "execution/head_pool.hpp"
 #include "execution/help_board.hpp"
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "attn/attn.hpp"
-#include "attn/masks.hpp"
-#include "attn/rope.hpp"
+#include "attn/compute/masks.hpp"
+#include "attn/compute/rope.hpp"
 #include "trace_diff.hpp"
 
 namespace {

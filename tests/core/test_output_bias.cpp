@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "attn/io/scenario_file.hpp"
-#include "attn/scenario.hpp"
-#include "attn/trace.hpp"
+#include "attn/scenario/scenario.hpp"
+#include "attn/compute/trace.hpp"
 #include "reference/random_scenario.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "trace_diff.hpp"
 
 namespace {

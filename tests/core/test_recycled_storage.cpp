@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/recycled_storage.hpp"
 #include "trace_diff.hpp"

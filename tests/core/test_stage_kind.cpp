@@ -1,4 +1,4 @@
-// The stage vocabulary (attn/stage_kind.hpp) held to itself and to real
+// The stage vocabulary (attn/compute/stage_kind.hpp) held to itself and to real
 // traces: names are unique and read back to their kind, and every stage
 // each shipped scenario computes has the table's shape and head rule, so a
 // table entry that drifts from the pipeline fails here.
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
-#include "attn/stage_kind.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/stage_kind.hpp"
+#include "attn/compute/trace.hpp"
 #include "fixture_files.hpp"
 #include "random_scenario.hpp"
 

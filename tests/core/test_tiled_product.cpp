@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <random>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "execution/head_pool.hpp"
 
 namespace {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
-#include "attn/overflow_bound.hpp"
-#include "attn/trace.hpp"
-#include "attn/trace_shape.hpp"
+#include "attn/compute/overflow_bound.hpp"
+#include "attn/compute/trace.hpp"
+#include "attn/compute/trace_shape.hpp"
 #include "fixture_files.hpp"
 #include "random_scenario.hpp"
 

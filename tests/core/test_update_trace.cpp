@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "trace_diff.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <sched.h>
 #endif
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "execution/usable_cores.hpp"
 
 using namespace attn::detail;

@@ -21,7 +21,7 @@
 #include <unistd.h>
 #endif
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "execution/head_pool.hpp"
 #include "execution/worker_pool.hpp"
 

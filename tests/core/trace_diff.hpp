@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace trace_diff {
 

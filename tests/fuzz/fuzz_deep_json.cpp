@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
-#include "attn/hf/model_config.hpp"
+#include "attn/hf/checkpoint/model_config.hpp"
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 namespace {
 

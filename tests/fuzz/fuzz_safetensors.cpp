@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "attn/hf/model_config.hpp"
+#include "attn/hf/checkpoint/model_config.hpp"
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/safetensors.hpp"
+#include "attn/hf/safetensors/safetensors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "attn/io/scenario_file.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 namespace {
 

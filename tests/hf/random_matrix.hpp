@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 
 inline attn::hf::MatX<double> random_matrix(int rows, int cols, std::mt19937& rng) {
   std::normal_distribution<double> d;

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/hf/forward.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "attn/hf/model_error.hpp"
 #include "safetensors_bytes.hpp"
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "attn/hf/model_config.hpp"
+#include "attn/hf/checkpoint/model_config.hpp"
 #include "attn/hf/model_error.hpp"
 
 using namespace attn::hf;

@@ -12,10 +12,10 @@
 #include <string>
 #include <thread>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/hf/forward.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 #include "json/bounded_json.hpp"
 #include "safetensors_bytes.hpp"
 

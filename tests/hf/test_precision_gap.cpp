@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/hf/forward.hpp"
-#include "attn/hf/precision_gap.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
+#include "attn/hf/forward/precision_gap.hpp"
 
 using namespace attn::hf;
 

@@ -17,10 +17,10 @@
 #include <sstream>
 #include <string>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/hf/forward.hpp"
-#include "attn/hf/layer_scene.hpp"
-#include "attn/trace.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
+#include "attn/compute/trace.hpp"
 
 using namespace attn::hf;
 using nlohmann::json;

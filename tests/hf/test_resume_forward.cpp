@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/hf/forward.hpp"
-#include "attn/hf/layer_scene.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
 #include "attn/hf/model_error.hpp"
 
 using namespace attn::hf;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/safetensors.hpp"
+#include "attn/hf/safetensors/safetensors.hpp"
 #include "safetensors_bytes.hpp"
 
 using namespace attn::hf;

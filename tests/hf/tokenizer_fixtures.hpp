@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 namespace hf_test {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "attn/io/lesson_file.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "execution/recycled_storage.hpp"
 
 using nlohmann::json;

@@ -4,7 +4,7 @@
 // an MLP), to 1e-12 absolute.
 #include <doctest/doctest.h>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "train_helpers.hpp"
 
 using namespace attn::train;

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model_names.hpp"
 #include "model/colour/colourmap.hpp"
 #include "model/colour/colour_scale.hpp"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/decode.hpp"
+#include "attn/decode/decode.hpp"
 
 namespace attn::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "attn/io/scenario_file.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::cli {
 

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::cli {
 

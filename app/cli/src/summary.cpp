@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace attn::cli {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 
 namespace attn::cli {
 

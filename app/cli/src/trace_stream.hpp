@@ -6,7 +6,7 @@
 
 #include <ostream>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::cli {
 

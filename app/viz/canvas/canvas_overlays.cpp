@@ -14,6 +14,7 @@
 #include "canvas/colour_legends.hpp"
 #include "model_names.hpp"
 #include "model/animation/stage_roles.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace viz {
 namespace {

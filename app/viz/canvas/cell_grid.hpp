@@ -10,7 +10,7 @@
 
 #include <imgui.h>
 
-#include "attn/matrix.hpp"
+#include "attn/base/matrix.hpp"
 #include "widgets/widget_probe.hpp"
 #include "gl/font_set.hpp"
 #include "gl/theme_style.hpp"

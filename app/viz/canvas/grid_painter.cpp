@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "canvas/beyond_marks.hpp"
 #include "canvas/grid_numbers.hpp"
 #include "model_names.hpp"

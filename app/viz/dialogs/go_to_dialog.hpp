@@ -4,7 +4,7 @@
 // to one token's weights.
 #pragma once
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"

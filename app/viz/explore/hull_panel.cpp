@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "feature/panel_window.hpp"
 #include "feature/plot_style.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "feature/panel_window.hpp"
 #include "feature/plot_style.hpp"
 #include "model_names.hpp"

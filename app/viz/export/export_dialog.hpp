@@ -5,7 +5,7 @@
 
 #include "widgets/widget_probe.hpp"
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 

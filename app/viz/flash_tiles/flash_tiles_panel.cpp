@@ -10,7 +10,8 @@
 #include <string>
 #include <utility>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "canvas/grid_painter.hpp"
 #include "flash_tiles/flash_tiles_parts.hpp"
 #include "feature/panel_window.hpp"

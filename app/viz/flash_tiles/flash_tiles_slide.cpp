@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/explain.hpp"
-#include "attn/stage_kind.hpp"
+#include "attn/text/format_number.hpp"
+#include "attn/compute/stage_kind.hpp"
 #include "flash_tiles/flash_tiles_parts.hpp"
 
 namespace viz::flash_parts {

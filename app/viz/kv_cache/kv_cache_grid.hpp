@@ -10,7 +10,7 @@
 
 #include <imgui.h>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model_names.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/kv_cache/kv_cache_choice.hpp"

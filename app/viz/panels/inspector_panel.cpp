@@ -9,6 +9,7 @@
 #include "widgets/long_text.hpp"
 #include "widgets/rope_dial_view.hpp"
 #include "widgets/tiled_window.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace viz {
 namespace {

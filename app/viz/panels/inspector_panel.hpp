@@ -7,7 +7,7 @@
 
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "model/explore/rope_dial.hpp"
 #include "widgets/widget_probe.hpp"
 

@@ -12,7 +12,7 @@
 #include "widgets/typed_fields.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "panels/editor_panel.hpp"
 
 namespace viz {

@@ -9,7 +9,7 @@
 
 #include <imgui.h>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "gl/theme_style.hpp"
 
 namespace viz {

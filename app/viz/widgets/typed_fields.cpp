@@ -15,7 +15,7 @@
 #include <imgui_internal.h>  // TempInputIsActive: is a drag widget being typed into?
 #include <imgui_stdlib.h>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "widgets/fitted_label.hpp"
 #include "widgets/tooltip.hpp"
 #include "model_names.hpp"

@@ -1,7 +1,7 @@
 // Umbrella header for the attention core.
 #pragma once
 
-#include "attn/explain.hpp"
-#include "attn/matrix.hpp"
-#include "attn/scenario.hpp"
-#include "attn/trace.hpp"
+#include "attn/explain/explain.hpp"
+#include "attn/base/matrix.hpp"
+#include "attn/scenario/scenario.hpp"
+#include "attn/compute/trace.hpp"

@@ -14,13 +14,13 @@
 #include <memory>
 #include <stdexcept>
 
-#include "attn/masks.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/masks.hpp"
+#include "attn/compute/trace.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"
 #include "compute/head_stages.hpp"
 #include "compute/softmax.hpp"
-#include "compute/positional.hpp"
+#include "compute/positions/positional.hpp"
 #include "compute/stage_builder.hpp"
 #include "compute/trace_parts.hpp"
 

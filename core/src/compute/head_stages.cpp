@@ -10,11 +10,11 @@
 #include <cmath>
 #include <limits>
 
-#include "attn/explain.hpp"
-#include "attn/rope.hpp"
+#include "attn/text/format_number.hpp"
+#include "attn/compute/rope.hpp"
 #include "execution/fresh_matrix.hpp"
 #include "execution/head_pool.hpp"
-#include "compute/positional.hpp"
+#include "compute/positions/positional.hpp"
 #include "compute/softmax.hpp"
 #include "compute/stage_builder.hpp"
 
@@ -161,7 +161,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
     push_stage(t, {K::v, h, plain_title(K::v), "V = " + c + " (no projection)", {{in.kv_id, -1}}, ValueKind::Signed, in.keys, dims_v},
                StageValues(v, Derivation{}), {}, false, true);
   }
-  // Rotary positions turn each query and key by its position (attn/rope.hpp).
+  // Rotary positions turn each query and key by its position (attn/compute/rope.hpp).
   StageRef q_ref{K::q, h}, k_ref{K::k, leader};
   const StageRef v_ref{K::v, leader};
   if (s.rope.on) {

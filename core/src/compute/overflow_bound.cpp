@@ -4,7 +4,7 @@
 // bound follows the formula of its stage in compute.cpp and head_stages.cpp.
 // A computed sum carries rounding of about k ulps of that bound, far inside
 // the margin kept below the largest double.
-#include "attn/overflow_bound.hpp"
+#include "attn/compute/overflow_bound.hpp"
 
 #include <algorithm>
 #include <cmath>

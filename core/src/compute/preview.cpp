@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "compute/trace_parts.hpp"
 
 namespace attn {

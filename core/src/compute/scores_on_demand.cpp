@@ -6,7 +6,7 @@
 // (the test compares every stage of such a copy with the original).
 #include <memory>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "execution/head_pool.hpp"
 
 namespace attn {

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::detail {
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "compute/finite.hpp"
+#include "base/finite.hpp"
 
 namespace attn::detail {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::detail {
 
@@ -17,7 +17,7 @@ std::vector<std::string> token_labels(const std::vector<std::string>& given, int
 Labels index_labels(int n);
 
 // A stage's title and formula in the plain case, from the stage table
-// (attn/stage_kind.hpp); the variants an option makes (no projection,
+// (attn/compute/stage_kind.hpp); the variants an option makes (no projection,
 // additive scores, a mask after the softmax) are written beside the code
 // that makes them.
 std::string plain_title(StageKind kind);

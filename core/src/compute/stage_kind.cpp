@@ -1,6 +1,6 @@
-// Lookups on the stage table (attn/stage_kind.hpp): names read from files
+// Lookups on the stage table (attn/compute/stage_kind.hpp): names read from files
 // and the command line, and shapes in terms of a scene's dimensions.
-#include "attn/stage_kind.hpp"
+#include "attn/compute/stage_kind.hpp"
 
 namespace attn {
 namespace {

@@ -1,11 +1,11 @@
 // Stage values: materialising a derived stage applies the cell formula of
 // stage_values.hpp to every cell, column by column (Eigen's order), so the
 // dense matrix equals cell-by-cell reads exactly.
-#include "attn/stage_values.hpp"
+#include "attn/compute/stage_values.hpp"
 
 #include <cmath>
 
-#include "compute/finite.hpp"
+#include "base/finite.hpp"
 #include "execution/recycled_storage.hpp"
 #include "compute/softmax.hpp"
 

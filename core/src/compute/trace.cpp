@@ -1,5 +1,5 @@
 // Small helpers on the trace: lookups by stage id and head.
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 #include <algorithm>
 

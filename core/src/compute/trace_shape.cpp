@@ -3,7 +3,7 @@
 // has is decided here; each one's shape is its rule in the stage table.
 // tests/core/test_trace_shape.cpp holds the two to each other over every
 // option, so a stage added to the pipeline and not here fails there.
-#include "attn/trace_shape.hpp"
+#include "attn/compute/trace_shape.hpp"
 
 namespace attn {
 namespace {

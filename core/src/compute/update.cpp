@@ -18,7 +18,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "execution/head_pool.hpp"
 #include "compute/softmax.hpp"
 #include "compute/stage_builder.hpp"

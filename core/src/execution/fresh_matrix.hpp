@@ -5,7 +5,7 @@
 // range, before anything touches it, takes one fault per 2 MB instead.
 #pragma once
 
-#include "attn/matrix.hpp"
+#include "attn/base/matrix.hpp"
 
 namespace attn::detail {
 

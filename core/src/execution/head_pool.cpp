@@ -4,7 +4,7 @@
 // with the help of the head loop's threads that have no head left
 // (help_board.hpp), so two levels of threads never fight for two cores.
 #include "execution/head_pool.hpp"
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>

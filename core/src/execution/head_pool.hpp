@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "execution/fresh_matrix.hpp"
 
 namespace attn::detail {

@@ -1,5 +1,5 @@
 // attn::parallel_for: the head pool's item loop, opened to the app.
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::detail {
 

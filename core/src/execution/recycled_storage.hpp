@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "attn/matrix.hpp"
+#include "attn/base/matrix.hpp"
 
 namespace attn::detail {
 

@@ -8,7 +8,7 @@
 // CPUs copy plainly, with the same result.
 #pragma once
 
-#include "attn/matrix.hpp"
+#include "attn/base/matrix.hpp"
 
 namespace attn::detail {
 

@@ -1,4 +1,4 @@
-// How many CPUs this process may really use (attn/parallel.hpp): the
+// How many CPUs this process may really use (attn/execution/parallel.hpp): the
 // machine's count (std::thread::hardware_concurrency) is wrong under
 // `taskset` and in a container limited by a cpuset or a CPU quota, where
 // starting one thread per machine CPU makes them queue for the few they get.
@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace attn {
 namespace detail {

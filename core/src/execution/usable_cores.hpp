@@ -1,4 +1,4 @@
-// Internal: the pieces of attn::usable_cores() (attn/parallel.hpp), apart so
+// Internal: the pieces of attn::usable_cores() (attn/execution/parallel.hpp), apart so
 // the tests can feed them a cgroup's files and an affinity mask of their own.
 #pragma once
 

@@ -4,7 +4,7 @@
 // taken finds the job cleared, or no item left, and never calls a function
 // whose caller has returned: the caller waits until no thread is inside.
 #include "execution/worker_pool.hpp"
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 #include <algorithm>
 #include <chrono>

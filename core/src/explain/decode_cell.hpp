@@ -6,8 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/decode.hpp"
-#include "attn/explain.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/explain/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace attn::detail::decode_explain {
 

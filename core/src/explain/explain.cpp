@@ -1,7 +1,7 @@
 // Explains one cell with its real arithmetic: the products and sum behind a
 // score, the division by √d_k or τ, the mask, the softmax's row max / exp /
 // row sum / quotient, and the weight × value terms behind an output.
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 
 #include <cmath>
 #include <functional>
@@ -9,8 +9,9 @@
 #include <map>
 #include <stdexcept>
 
-#include "attn/rope.hpp"
-#include "compute/positional.hpp"
+#include "attn/compute/rope.hpp"
+#include "attn/text/format_number.hpp"
+#include "compute/positions/positional.hpp"
 #include "explain/explain_sums.hpp"
 
 namespace attn {
@@ -383,7 +384,7 @@ Explanation explain(const Trace& trace, const Scenario& scenario, const StageRef
     case K::pe:
     case K::pe_context: explain_pe(x); break;
     // A decode step's stages live in a DecodeStep, never in a Trace:
-    // explain_decode (attn/decode_explain.hpp) explains them.
+    // explain_decode (attn/explain/decode_explain.hpp) explains them.
     case K::step_q:
     case K::step_k:
     case K::step_v:

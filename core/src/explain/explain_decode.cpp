@@ -1,4 +1,4 @@
-// Explains a KV-cache decode step's cells (attn/decode_explain.hpp): the
+// Explains a KV-cache decode step's cells (attn/explain/decode_explain.hpp): the
 // score row as dot products with cached keys, the logit row's scale, bias
 // and mask, the softmax row, weights · V_cache and the output row; the new
 // rows and cache rows in explain_decode_rows.cpp.
@@ -7,8 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attn/decode_explain.hpp"
-#include "compute/positional.hpp"
+#include "attn/explain/decode_explain.hpp"
+#include "attn/text/format_number.hpp"
+#include "compute/positions/positional.hpp"
 #include "explain/decode_cell.hpp"
 #include "explain/explain_sums.hpp"
 

@@ -4,10 +4,11 @@
 #include <cmath>
 #include <vector>
 
-#include "attn/rope.hpp"
+#include "attn/compute/rope.hpp"
+#include "attn/text/format_number.hpp"
 #include "explain/decode_cell.hpp"
 #include "explain/explain_sums.hpp"
-#include "modern/decode_input.hpp"
+#include "decode/decode_input.hpp"
 
 namespace attn::detail::decode_explain {
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "attn/text/format_number.hpp"
 
 namespace attn::detail {
 

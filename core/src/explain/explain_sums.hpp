@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 
 namespace attn::detail {
 

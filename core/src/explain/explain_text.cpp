@@ -1,21 +1,13 @@
-// Plain-text rendering of an explanation (what `attn explain` prints) and
-// the one number format every view uses.
+// Plain-text rendering of an explanation (what `attn explain` prints); the
+// numbers in it use the shared format (attn/text/format_number.hpp).
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace attn {
-
-std::string format_number(double v, int precision) {
-  if (std::isnan(v)) return "NaN";  // never expected: computation rejects NaN
-  if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
-  if (v == 0) return "0";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-  return buf;
-}
 
 std::string Explanation::to_text() const {
   std::ostringstream os;

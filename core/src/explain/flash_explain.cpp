@@ -1,8 +1,9 @@
-// Explanations of FlashAttention's tile cells (attn/flash_explain.hpp). Each
+// Explanations of FlashAttention's tile cells (attn/explain/flash_explain.hpp). Each
 // redoes the cell's arithmetic from the numbers it names (the tile's own
 // grids, the tile before it, and the trace's Q, K and V), so the result is
 // an independent retelling that a test can hold against the stored cell.
-#include "attn/flash_explain.hpp"
+#include "attn/explain/flash_explain.hpp"
+#include "attn/text/format_number.hpp"
 
 #include <algorithm>
 #include <cmath>

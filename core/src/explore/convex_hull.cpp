@@ -4,7 +4,7 @@
 // point as a convex combination; each major step adds the point that most
 // undercuts the current one, each minor step drops points whose weight would
 // go negative. The 2-D polygon is Andrew's monotone chain.
-#include "attn/convex_hull.hpp"
+#include "attn/explore/convex_hull.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // The why-scale samples. Normals come from a small Box-Muller on top of
 // std::mt19937_64, whose output the standard fixes, so a seed gives the same
 // samples with every compiler (std::normal_distribution does not promise that).
-#include "attn/explore.hpp"
+#include "attn/explore/explore.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/matrix.hpp"
+#include "attn/base/matrix.hpp"
 #include "compute/softmax.hpp"
 
 namespace attn {

@@ -1,8 +1,13 @@
-// Shapes derived from a scenario and the memory estimate used to refuse
-// absurd inputs before anything large is allocated.
-#include "attn/scenario.hpp"
+// Shapes derived from a scenario (its dimensions, how many of a head's
+// dimensions RoPE turns) and the memory estimate used to refuse absurd
+// inputs before anything large is allocated.
+#include "attn/scenario/scenario.hpp"
+
+#include <cmath>
 
 namespace attn {
+
+int rope_dims(const Rope& rope, int d_k) { return static_cast<int>(std::floor(rope.fraction * d_k + 1e-9)); }
 
 Dims dims_of(const Scenario& s) {
   Dims d;

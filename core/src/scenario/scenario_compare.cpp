@@ -1,7 +1,7 @@
 // Field-by-field scenario comparison. Values must match exactly: round trips
 // promise full precision, and the app's "edited" flag means "differs from the
 // saved file", not "close to it".
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 
 namespace attn {
 

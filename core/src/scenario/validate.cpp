@@ -4,9 +4,8 @@
 #include <sstream>
 #include <string>
 
-#include "attn/rope.hpp"
-#include "attn/scenario.hpp"
-#include "compute/finite.hpp"
+#include "attn/scenario/scenario.hpp"
+#include "base/finite.hpp"
 
 namespace attn {
 namespace {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "model_pass.hpp"
-#include "compute/positional.hpp"  // core's sinusoidal table, so both show the same positions
+#include "compute/positions/positional.hpp"  // core's sinusoidal table, so both show the same positions
 
 namespace attn::train {
 namespace {

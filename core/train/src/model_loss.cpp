@@ -1,13 +1,13 @@
 // Batch loss, gradient and accuracy. The batch is cut into contiguous runs
-// of sequences, one per thread; each thread sums its own share and the
-// shares are added in thread order, so the result only depends on the
-// thread count through rounding.
+// of sequences, one per part, run on the core's shared threads
+// (attn::parallel_for); each part sums its own share and the shares are
+// added in part order, so the result only depends on the number of parts
+// through rounding, never on which thread ran which part.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <thread>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "attn/train/model.hpp"
 #include "model_pass.hpp"
 
@@ -33,19 +33,19 @@ int resolve_threads(int requested, int sequences) {
   return std::clamp(n, 1, sequences);
 }
 
-// Runs work(i, first, count) for each thread's run of sequences; part 0 on
-// the calling thread.
+// Runs work(i, first, count) for each part's run of sequences, on at most
+// `parts` threads of the shared pool (the caller's included). A part's cost
+// is about its sequences' forward and backward products, so parallel_for
+// keeps tiny batches on the caller.
 template <class Work>
-void split_batch(int sequences, int parts, Work work) {
-  std::vector<std::thread> pool;
+void split_batch(const ModelConfig& c, int sequences, int parts, Work work) {
   auto range = [&](int i) { return std::make_pair(sequences * i / parts, sequences * (i + 1) / parts); };
-  for (int i = 1; i < parts; ++i) {
+  const double work_per_part = static_cast<double>(sequences) / parts * c.seq_len * c.d_model * c.d_model * 8.0 *
+                               std::max(1, c.n_layers);
+  attn::parallel_for(parts, parts, work_per_part, [&](int i) {
     const auto [first, last] = range(i);
-    pool.emplace_back(work, i, first, last - first);
-  }
-  const auto [first, last] = range(0);
-  work(0, first, last - first);
-  for (std::thread& t : pool) t.join();
+    work(i, first, last - first);
+  });
 }
 
 struct RowResult {
@@ -96,7 +96,7 @@ double loss_and_gradient(const Model& model, const Batch& batch, Model* grad, in
     std::vector<Mat> dqkv;
   };
   std::vector<Share> shares(parts);
-  split_batch(batch.size(), parts, [&](int i, int first, int count) {
+  split_batch(model.config, batch.size(), parts, [&](int i, int first, int count) {
     detail::ChunkActivations act;
     detail::forward_chunk(model, packed, batch.tokens, first, count, act);
     Mat dlogits;
@@ -129,7 +129,7 @@ BatchScore score_batch(const Model& model, const Batch& batch, int threads) {
   const int parts = resolve_threads(threads, batch.size());
   const std::vector<Mat> packed = detail::pack_qkv(model);
   std::vector<RowResult> shares(parts);
-  split_batch(batch.size(), parts, [&](int i, int first, int count) {
+  split_batch(model.config, batch.size(), parts, [&](int i, int first, int count) {
     detail::ChunkActivations act;
     detail::forward_chunk(model, packed, batch.tokens, first, count, act);
     shares[i] = score_rows(act.logits, batch, first, count, scored, nullptr);

@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/overflow_bound.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/overflow_bound.hpp"
+#include "attn/compute/trace.hpp"
 #include "attn/train/model.hpp"
 
 namespace attn::train {

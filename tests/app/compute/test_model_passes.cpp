@@ -6,7 +6,7 @@
 // against passes run here from the embeddings, with a tolerance of 0.
 #include <doctest/doctest.h>
 
-#include "attn/hf/layer_scene.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
 #include "compute/model_settle.hpp"
 #include "model/hf/model_session.hpp"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/hf/model_folder.hpp"
 #include "model/hf/model_session.hpp"

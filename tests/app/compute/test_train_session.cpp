@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/document/app_state.hpp"
 #include "model/train/train_session.hpp"

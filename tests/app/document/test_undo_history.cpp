@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "scenes.hpp"
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 #include "model/document/change_name.hpp"
 #include "model/document/undo_history.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "attn/explore.hpp"
+#include "attn/explore/explore.hpp"
 #include "scene_helpers.hpp"
 
 using scene::load;

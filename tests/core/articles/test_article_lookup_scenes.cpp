@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "attn/convex_hull.hpp"
+#include "attn/explore/convex_hull.hpp"
 #include "scene_helpers.hpp"
 
 using scene::load;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "attn/attn.hpp"
-#include "attn/convex_hull.hpp"
+#include "attn/explore/convex_hull.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "fixture_files.hpp"
 #include "random_scenario.hpp"

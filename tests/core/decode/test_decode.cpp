@@ -7,8 +7,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "attn/decode.hpp"
-#include "attn/trace.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/compute/trace.hpp"
 #include "decode/decode_cases.hpp"
 
 namespace {

@@ -1,11 +1,11 @@
-// The KV cache's counters (attn/decode_cost.hpp) checked by hand on one tiny
+// The KV cache's counters (attn/decode/decode_cost.hpp) checked by hand on one tiny
 // scene, then by their shape: with the cache a step costs a constant more
 // than the one before (linear), without it the increase itself grows by a
 // constant (quadratic), and the totals are the sums of the steps.
 #include <doctest/doctest.h>
 
-#include "attn/decode.hpp"
-#include "attn/decode_cost.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/decode/decode_cost.hpp"
 #include "decode/decode_cases.hpp"
 
 namespace {

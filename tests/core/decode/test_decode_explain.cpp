@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "attn/decode_explain.hpp"
+#include "attn/explain/decode_explain.hpp"
 #include "decode/decode_cases.hpp"
 
 namespace {

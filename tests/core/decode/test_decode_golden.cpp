@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "attn/decode.hpp"
+#include "attn/decode/decode.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "compare.hpp"
 #include "fixture_files.hpp"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/decode.hpp"
+#include "attn/decode/decode.hpp"
 #include "random_scenario.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 
 namespace flash_test {
 

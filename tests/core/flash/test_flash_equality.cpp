@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 
-#include "attn/flash.hpp"
-#include "attn/trace.hpp"
+#include "attn/flash/flash.hpp"
+#include "attn/compute/trace.hpp"
 #include "flash_scenes.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "attn/flash_explain.hpp"
+#include "attn/explain/flash_explain.hpp"
 #include "flash_scenes.hpp"
 
 namespace {

@@ -1,10 +1,10 @@
-// The slow-memory counts of attn/flash_io.hpp against numbers worked out by
+// The slow-memory counts of attn/flash/flash_io.hpp against numbers worked out by
 // hand from the algorithms' load and store steps, and the paper's claim:
 // once n is large against the on-chip memory M, the tiles move far fewer
 // numbers than standard attention.
 #include <doctest/doctest.h>
 
-#include "attn/flash_io.hpp"
+#include "attn/flash/flash_io.hpp"
 
 TEST_CASE("flash I/O: standard attention, counted by hand") {
   // n = 4, d = 2: Q, K, V and O are 8 numbers each, S and P 16.

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/flash.hpp"
-#include "attn/flash_explain.hpp"
-#include "attn/trace.hpp"
+#include "attn/flash/flash.hpp"
+#include "attn/explain/flash_explain.hpp"
+#include "attn/compute/trace.hpp"
 #include "flash_scenes.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "ref_matrix.hpp"
 #include "reference.hpp"
 

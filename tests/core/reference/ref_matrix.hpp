@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "attn/matrix.hpp"
-#include "attn/stage_values.hpp"
+#include "attn/base/matrix.hpp"
+#include "attn/compute/stage_values.hpp"
 
 namespace ref {
 

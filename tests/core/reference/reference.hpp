@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 #include "ref_matrix.hpp"
 
 namespace ref {

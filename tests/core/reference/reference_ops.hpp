@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 #include "ref_matrix.hpp"
 
 namespace ref {

@@ -1,6 +1,6 @@
 // `attn decode FILE [--steps N] [--step T] [--head H] [--json | --explain STAGE
 // --row R --col C]`: generates the
-// scenario's tokens one at a time with a KV cache (attn/decode.hpp) and
+// scenario's tokens one at a time with a KV cache (attn/decode/decode.hpp) and
 // prints, per step, what was computed and what was reused, the new rows and
 // the counters, then checks every decoded row against the full trace. Steps
 // are made one after another and let go once printed, so a long scene needs
@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/decode.hpp"
-#include "attn/decode_explain.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/explain/decode_explain.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "decode_report.hpp"

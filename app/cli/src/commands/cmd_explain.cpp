@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "loaded_scenario.hpp"

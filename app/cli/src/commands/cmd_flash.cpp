@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/flash_explain.hpp"
+#include "attn/explain/flash_explain.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "flash/flash_report.hpp"

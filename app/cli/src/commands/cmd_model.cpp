@@ -8,10 +8,10 @@
 #include <map>
 #include <memory>
 
-#include "attn/hf/forward.hpp"
-#include "attn/hf/layer_scene.hpp"
+#include "attn/hf/forward/forward.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "attn/explore.hpp"
+#include "attn/explore/explore.hpp"
 #include "commands/commands.hpp"
 
 namespace attn::cli {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace attn::cli {
 namespace {

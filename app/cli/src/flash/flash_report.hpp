@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/flash.hpp"
-#include "attn/flash_io.hpp"
+#include "attn/flash/flash.hpp"
+#include "attn/flash/flash_io.hpp"
 
 namespace attn::cli {
 

@@ -8,7 +8,7 @@
 
 #include "arrays/array_formats.hpp"
 #include "arrays/array_store.hpp"
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "attn/hf/model_error.hpp"
 #include "cli_error.hpp"
 #include "model/model_files.hpp"

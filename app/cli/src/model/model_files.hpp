@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/hf/checkpoint.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
 
 namespace attn::cli {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 #include "cli_error.hpp"
 
 namespace attn::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/hf/checkpoint.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
 
 namespace attn::cli {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "attn/io/model_file.hpp"
-#include "attn/overflow_bound.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/overflow_bound.hpp"
+#include "attn/compute/trace.hpp"
 #include "cli_error.hpp"
 #include "output_guard.hpp"
 #include "train/train_options.hpp"

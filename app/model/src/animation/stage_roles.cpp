@@ -5,7 +5,7 @@ namespace model {
 
 bool is_input_stage(const attn::Stage& s) { return s.inputs.empty(); }
 
-// By the stage's role in the stage table (attn/stage_kind.hpp); only the
+// By the stage's role in the stage table (attn/compute/stage_kind.hpp); only the
 // logits and probabilities need their kind, each drawn its own way.
 Transition transition_of(const attn::Trace& trace, const attn::Stage& s) {
   using K = attn::StageKind;

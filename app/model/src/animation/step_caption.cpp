@@ -3,6 +3,7 @@
 #include "model/animation/step_caption.hpp"
 
 #include <algorithm>
+#include "attn/text/format_number.hpp"
 
 namespace model {
 namespace {

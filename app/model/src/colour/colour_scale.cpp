@@ -7,8 +7,8 @@
 #include <cmath>
 #include <map>
 
-#include "attn/explain.hpp"
-#include "attn/parallel.hpp"
+#include "attn/text/format_number.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace model {
 

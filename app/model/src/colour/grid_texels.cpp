@@ -10,7 +10,7 @@
 #include <cmath>
 #include <limits>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace model {
 

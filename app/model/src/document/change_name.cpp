@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace model {
 namespace {

@@ -4,7 +4,7 @@
 // blocked now, so painting refines the mask the student already sees.
 #include <algorithm>
 
-#include "attn/masks.hpp"
+#include "attn/compute/masks.hpp"
 #include "scenario_edit_detail.hpp"
 
 namespace model::edit {
@@ -127,7 +127,7 @@ void rename_token(Scenario& s, Sequence which, int index, const std::string& nam
 
 namespace {
 
-// The mask's own rule (attn/masks.hpp) without the key padding, which stays apart.
+// The mask's own rule (attn/compute/masks.hpp) without the key padding, which stays apart.
 bool kind_blocks(const Scenario& s, int i, int j) {
   if (s.mask == attn::MaskKind::Custom) return i < s.custom_mask.rows() && j < s.custom_mask.cols() && s.custom_mask(i, j);
   Scenario rule;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "attn/convex_hull.hpp"
+#include "attn/explore/convex_hull.hpp"
 
 namespace model {
 

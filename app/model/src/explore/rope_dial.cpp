@@ -3,7 +3,7 @@
 // exactly what was computed.
 #include "model/explore/rope_dial.hpp"
 
-#include "attn/rope.hpp"
+#include "attn/compute/rope.hpp"
 
 namespace model {
 

@@ -7,7 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "attn/flash_explain.hpp"
+#include "attn/explain/flash_explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace model {
 

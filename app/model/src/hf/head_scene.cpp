@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "attn/hf/layer_scene.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
 
 namespace model {
 

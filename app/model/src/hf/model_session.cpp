@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <map>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
 #include "model/hf/model_folder.hpp"
 
 namespace model {

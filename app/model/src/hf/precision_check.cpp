@@ -1,7 +1,7 @@
 // Measures float32 against float64 off the UI thread (precision_check.hpp).
 #include "model/hf/precision_check.hpp"
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace model {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "attn/decode_explain.hpp"
+#include "attn/explain/decode_explain.hpp"
 
 namespace model {
 namespace {

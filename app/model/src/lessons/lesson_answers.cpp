@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "attn/explain.hpp"
+#include "attn/text/format_number.hpp"
 
 namespace model {
 namespace {

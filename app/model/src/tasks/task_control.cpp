@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>

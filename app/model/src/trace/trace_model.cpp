@@ -12,7 +12,7 @@
 #include <malloc.h>
 #endif
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 #include "model/layout/layout.hpp"  // same_layout_inputs
 
 namespace model {
@@ -401,5 +401,5 @@ bool TraceModel::update(const attn::Scenario& scenario, std::uint64_t document, 
   return changed;
 }
 
-}  // namespace model#include "attn/parallel.hpp"
+}  // namespace model#include "attn/execution/parallel.hpp"
 

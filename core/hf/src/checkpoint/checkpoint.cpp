@@ -1,7 +1,7 @@
 // A Hugging Face checkpoint folder (checkpoint.hpp): its config, and every
 // tensor found through the shard index or the single safetensors file, each
 // name and shape checked before any forward pass reads it.
-#include "attn/hf/checkpoint.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
 
 #include <algorithm>
 #include <fstream>

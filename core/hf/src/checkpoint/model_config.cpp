@@ -1,7 +1,7 @@
 // config.json into a ModelConfig (model_config.hpp): one reader per family
 // (GPT-2, BERT, Llama-style), keys out of range or foreign to the family
 // refused by name, defaults noted where the file is silent.
-#include "attn/hf/model_config.hpp"
+#include "attn/hf/checkpoint/model_config.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // family's norm of it (pre-norm families) or the stream itself (BERT). One
 // rule for the forward pass and for a scene cut from a pass that kept only
 // each layer's input, so both get the same bits.
-#include "attn/hf/model_config.hpp"
+#include "attn/hf/checkpoint/model_config.hpp"
 #include "forward/layer_weights.hpp"
 
 namespace attn::hf::detail {

@@ -1,11 +1,11 @@
 // The arithmetic of one block that is not attention (block_math.hpp):
-// LayerNorm, RMSNorm, the activations, rotary positions on a whole
-// projection, and x · W + b split across threads.
+// LayerNorm, RMSNorm, the activations and x · W + b split across threads.
+// Rotary positions are the core's (attn/compute/rope.hpp), one rule for both.
 #include "forward/block_math.hpp"
 
 #include <cmath>
 
-#include "attn/parallel.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace attn::hf::detail {
 
@@ -60,26 +60,6 @@ void activate(MatX<S>& x, Activation a) {
 }
 
 template <class S>
-void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<double>& inv_freq) {
-  const int half = head_dim / 2;
-  for (Eigen::Index pos = 0; pos < x.rows(); ++pos) {
-    for (int i = 0; i < half; ++i) {
-      // The angle in double whatever S is: position x frequency loses digits
-      // fast in float at long contexts.
-      const double angle = static_cast<double>(pos) * inv_freq[static_cast<std::size_t>(i)];
-      const S c = static_cast<S>(std::cos(angle)), s = static_cast<S>(std::sin(angle));
-      for (int h = 0; h < heads; ++h) {
-        S& a = x(pos, h * head_dim + i);
-        S& b = x(pos, h * head_dim + i + half);
-        const S a0 = a, b0 = b;
-        a = a0 * c - b0 * s;
-        b = b0 * c + a0 * s;
-      }
-    }
-  }
-}
-
-template <class S>
 MatX<S> affine(const MatX<S>& x, const Weight<S>& w, const RowX<S>& bias, int threads) {
   // Tasks of 256 rows x 128 columns: fixed, so the sums never depend on the
   // thread count. Columns alone left GPT-2's 768-wide products (the
@@ -109,7 +89,6 @@ MatX<S> affine(const MatX<S>& x, const Weight<S>& w, const RowX<S>& bias, int th
   template MatX<S> layer_norm<S>(const MatX<S>&, const RowX<S>&, const RowX<S>&, double);           \
   template MatX<S> rms_norm<S>(const MatX<S>&, const RowX<S>&, double);                             \
   template void activate<S>(MatX<S>&, Activation);                                                  \
-  template void apply_rope_half<S>(MatX<S>&, int, int, const std::vector<double>&);                 \
   template MatX<S> affine<S>(const MatX<S>&, const Weight<S>&, const RowX<S>&, int);
 ATTN_HF_INSTANTIATE(float)
 ATTN_HF_INSTANTIATE(double)

@@ -1,8 +1,8 @@
 #pragma once
 // The element-wise pieces of a transformer block, as the published model
-// definitions write them: LayerNorm, RMSNorm, the activations, RoPE's
-// half-split rotation, and a matrix product split over threads.
-#include "attn/hf/model_config.hpp"
+// definitions write them: LayerNorm, RMSNorm, the activations and a matrix
+// product split over threads (RoPE is the core's attn::rotate_rope_rows).
+#include "attn/hf/checkpoint/model_config.hpp"
 #include "forward/tensor_load.hpp"
 
 namespace attn::hf::detail {
@@ -15,10 +15,6 @@ template <class S>
 MatX<S> rms_norm(const MatX<S>& x, const RowX<S>& w, double eps);
 template <class S>
 void activate(MatX<S>& x, Activation a);  // in place; SiluGated applies SiLU only
-// Rotates each head's columns of `x` (rows = positions from 0) in Llama's
-// half convention: dimension i pairs with i + head_dim/2.
-template <class S>
-void apply_rope_half(MatX<S>& x, int heads, int head_dim, const std::vector<double>& inv_freq);
 // x * w (+ bias), in fixed tiles of rows and columns spread over threads:
 // the same blocks whatever the thread count, so results are identical.
 template <class S>

@@ -1,13 +1,14 @@
 // The forward pass of a checkpoint (forward.hpp): embeddings, every layer's
 // attention and MLP with its norms, and the logits, in float32 or float64,
 // keeping the details a caller asks for.
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "attn/hf/model_error.hpp"
-#include "attn/parallel.hpp"
+#include "attn/compute/rope.hpp"
+#include "attn/execution/parallel.hpp"
 #include "forward/attention_input.hpp"
 #include "forward/block_math.hpp"
 #include "forward/layer_attention.hpp"
@@ -16,6 +17,18 @@
 namespace attn::hf {
 
 namespace {
+
+// The checkpoint's rotary positions as the core's settings: Llama's half
+// pairing over the whole head, each pair's frequency as config.json gives it
+// (rescaled or not), so the forward turns Q and K with the trace's one rule.
+Rope checkpoint_rope(const ModelConfig& c) {
+  Rope rope;
+  rope.on = c.rope;
+  rope.pairing = RopePairing::Half;
+  rope.fraction = 1.0;
+  rope.frequencies = c.rope_inv_freq;
+  return rope;
+}
 
 using detail::RowX;
 
@@ -75,6 +88,7 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
   const ModelConfig& c = ck.config();
   const int threads = o.max_threads > 0 ? o.max_threads : 1024;  // the pool caps it at the CPUs we have
   r.first_layer = first;
+  const Rope rope = checkpoint_rope(c);
   for (int l = first; l < c.n_layers; ++l) {
     const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;
@@ -85,8 +99,8 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
     MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
     const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
     if (c.rope) {
-      detail::apply_rope_half<S>(q, c.n_heads, c.head_dim, c.rope_inv_freq);
-      detail::apply_rope_half<S>(k, c.n_kv_heads, c.head_dim, c.rope_inv_freq);
+      rotate_rope_rows(q, rope, c.n_heads);
+      rotate_rope_rows(k, rope, c.n_kv_heads);
     }
     const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.window_at(l), c.score_divisor(l)};
     std::vector<bool> off(static_cast<std::size_t>(c.n_heads), false);

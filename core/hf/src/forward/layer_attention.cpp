@@ -7,18 +7,18 @@
 #include <algorithm>
 #include <utility>
 
-#include "attn/parallel.hpp"
+#include "attn/compute/masks.hpp"
+#include "attn/execution/parallel.hpp"
 
 namespace attn::hf::detail {
 
 namespace {
 
-// The keys query i may see: [first, last] (causal: up to itself; a sliding
-// window: its last `window` keys).
+// The keys query i may see: [first, last], by the core's one causal /
+// sliding-window rule (attn/compute/masks.hpp), so the trace and the forward agree.
 std::pair<int, int> visible(int i, int n, const AttentionShape& s) {
-  const int last = s.causal ? i : n - 1;
-  const int first = s.window > 0 ? std::max(0, i - s.window + 1) : 0;
-  return {first, last};
+  const KeySpan span = visible_keys(i, n, s.causal, s.window);
+  return {span.first, span.last};
 }
 
 // Rows per work item: every head is cut into blocks of this many queries,

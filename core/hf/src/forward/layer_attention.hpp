@@ -3,7 +3,7 @@
 // the family's mask, softmax and weights x V per head, in blocks of 128
 // queries spread over threads (every core, whatever the number of heads),
 // with the chosen heads switched off.
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "forward/tensor_load.hpp"
 
 namespace attn::hf::detail {

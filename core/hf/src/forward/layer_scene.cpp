@@ -1,7 +1,7 @@
 // One layer of a real model as an attnviz scene (layer_scene.hpp): its
 // input, each head's slices of the projections and W_O, so the pipeline
 // view recomputes exactly what the checkpoint computed.
-#include "attn/hf/layer_scene.hpp"
+#include "attn/hf/forward/layer_scene.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // float32 against float64, one layer at a time through a LayerSink (precision_gap.hpp).
-#include "attn/hf/precision_gap.hpp"
+#include "attn/hf/forward/precision_gap.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // The safetensors element types (dtype.hpp): their names, sizes, and the
 // F16 and BF16 to float conversions written out here, bit for bit.
-#include "attn/hf/dtype.hpp"
+#include "attn/hf/safetensors/dtype.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,7 @@
 // One .safetensors file (safetensors.hpp), memory-mapped: the 8-byte header
 // length, the JSON header and every tensor's offsets checked against the
 // file's size before a byte of data is read.
-#include "attn/hf/safetensors.hpp"
+#include "attn/hf/safetensors/safetensors.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

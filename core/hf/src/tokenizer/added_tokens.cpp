@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "tokenizer/unicode.hpp"
+#include "tokenizer/text/unicode.hpp"
 
 namespace attn::hf::tokenizer_detail {
 namespace {

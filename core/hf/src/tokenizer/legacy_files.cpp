@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "attn/hf/model_error.hpp"
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
 
 namespace attn::hf {
@@ -94,7 +94,7 @@ std::shared_ptr<Impl> bert_files(const std::filesystem::path& dir) {
   bool lower = true;
   if (std::filesystem::exists(dir / "tokenizer_config.json")) {
     const Json config = parse_json_file(dir / "tokenizer_config.json");
-    lower = opt_bool(config, {"tokenizer_config.json", ""}, "do_lower_case", true);
+    lower = opt_bool(config, Where{"tokenizer_config.json", ""}, "do_lower_case", true);
   }
   for (const char* name : {"[CLS]", "[SEP]", "[UNK]"})
     if (!vocab.count(name)) throw ModelError(std::string("vocab.txt: has no ") + name + " line");

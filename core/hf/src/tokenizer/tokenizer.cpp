@@ -1,14 +1,14 @@
 // Encoding in HF's order: split out added tokens, normalize, pre-tokenize,
 // run the model on each piece, then the post-processor.
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "tokenizer/byte_level_alphabet.hpp"
-#include "tokenizer/regex.hpp"
+#include "tokenizer/text/byte_level_alphabet.hpp"
+#include "tokenizer/text/regex.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
-#include "tokenizer/unicode.hpp"
+#include "tokenizer/text/unicode.hpp"
 
 namespace attn::hf {
 

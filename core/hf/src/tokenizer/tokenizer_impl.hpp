@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "tokenizer/added_tokens.hpp"
-#include "tokenizer/model.hpp"
-#include "tokenizer/normalizers.hpp"
+#include "tokenizer/models/model.hpp"
+#include "tokenizer/text/normalizers.hpp"
 #include "tokenizer/post_processor.hpp"
-#include "tokenizer/pre_tokenizers.hpp"
+#include "tokenizer/text/pre_tokenizers.hpp"
 
 namespace attn::hf::tokenizer_detail {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/matrix.hpp"
+#include "attn/base/matrix.hpp"
 
 namespace attn::io::detail {
 

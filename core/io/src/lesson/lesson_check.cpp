@@ -5,8 +5,8 @@
 //
 // No step's trace is computed: what the checks read (which stages and heads
 // exist, how many rows and columns each has) follows from the scene's
-// dimensions (attn/trace_shape.hpp), and whether it can be computed at all
-// from a bound on its values (attn/overflow_bound.hpp). A 500-step lesson on
+// dimensions (attn/compute/trace_shape.hpp), and whether it can be computed at all
+// from a bound on its values (attn/compute/overflow_bound.hpp). A 500-step lesson on
 // a 1024-token scene took 19 s and 413 MB when every trace was computed.
 #include <algorithm>
 #include <filesystem>
@@ -15,8 +15,8 @@
 
 #include "attn/io/excerpt.hpp"
 #include "attn/io/lesson_file.hpp"
-#include "attn/overflow_bound.hpp"
-#include "attn/trace_shape.hpp"
+#include "attn/compute/overflow_bound.hpp"
+#include "attn/compute/trace_shape.hpp"
 #include "json/field_path.hpp"
 #include "files/file_io.hpp"
 #include "json/json_text.hpp"

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "model/animation/timeline.hpp"
 
 namespace model {

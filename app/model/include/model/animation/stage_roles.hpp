@@ -3,7 +3,7 @@
 // Derived from stage ids and inputs so timeline and animation agree.
 #pragma once
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/animation/animation.hpp"
 
 namespace model {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "model/animation/animation.hpp"
 
 namespace model {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace model {
 

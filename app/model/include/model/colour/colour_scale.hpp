@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/colour/colourmap.hpp"
 #include "model/colour/colour_options.hpp"
 

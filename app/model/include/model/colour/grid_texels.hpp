@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/layout/layout.hpp"

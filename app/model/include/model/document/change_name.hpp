@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 
 namespace model {
 

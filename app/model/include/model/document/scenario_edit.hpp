@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace model::edit {
 

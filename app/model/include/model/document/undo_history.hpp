@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 
 namespace model {
 

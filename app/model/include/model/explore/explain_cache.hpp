@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "model/explore/rope_dial.hpp"
 
 namespace model {

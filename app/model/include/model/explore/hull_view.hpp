@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/layout/layout.hpp"
 
 namespace model {

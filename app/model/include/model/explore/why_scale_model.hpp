@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "attn/explore.hpp"
+#include "attn/explore/explore.hpp"
 
 namespace model {
 

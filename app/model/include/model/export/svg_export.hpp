@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/layout/layout.hpp"
 #include "model/settings/theme.hpp"

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/explain.hpp"
-#include "attn/flash.hpp"
-#include "attn/flash_io.hpp"
+#include "attn/explain/explain.hpp"
+#include "attn/flash/flash.hpp"
+#include "attn/flash/flash_io.hpp"
 #include "model/flash_tiles/flash_tiles_state.hpp"
 
 namespace model {

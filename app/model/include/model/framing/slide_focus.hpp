@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/document/app_state.hpp"
 #include "model/layout/layout.hpp"
 

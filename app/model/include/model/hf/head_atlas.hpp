@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "model/colour/colourmap.hpp"
 
 namespace model {

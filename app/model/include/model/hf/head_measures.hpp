@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "model/hf/model_ui.hpp"
 
 namespace model {

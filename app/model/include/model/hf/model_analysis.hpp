@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/hf/checkpoint.hpp"
-#include "attn/hf/forward.hpp"
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
 #include "model/hf/forward_counts.hpp"
 #include "model/hf/head_atlas.hpp"
 #include "model/hf/head_measures.hpp"

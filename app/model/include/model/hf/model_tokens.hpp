@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/hf/tokenizer.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 namespace model {
 

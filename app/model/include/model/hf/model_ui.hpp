@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/hf/forward.hpp"
+#include "attn/hf/forward/forward.hpp"
 
 namespace model {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "attn/hf/precision_gap.hpp"
+#include "attn/hf/forward/precision_gap.hpp"
 #include "model/hf/forward_counts.hpp"
 #include "model/tasks/task_runner.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "attn/stage_kind.hpp"
+#include "attn/compute/stage_kind.hpp"
 
 namespace model {
 

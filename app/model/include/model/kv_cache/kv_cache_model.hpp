@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/decode.hpp"
-#include "attn/explain.hpp"
+#include "attn/decode/decode.hpp"
+#include "attn/explain/explain.hpp"
 #include "model/kv_cache/kv_cache_choice.hpp"
 
 namespace model {

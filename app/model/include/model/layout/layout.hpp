@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace model {
 

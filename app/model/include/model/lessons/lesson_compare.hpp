@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "attn/io/lesson_file.hpp"
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/document/app_state.hpp"
 
 namespace model::actions {

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "attn/explain.hpp"
+#include "attn/explain/explain.hpp"
 #include "model/animation/animation.hpp"
 #include "model/animation/step_caption.hpp"
 #include "model/colour/colour_scale.hpp"

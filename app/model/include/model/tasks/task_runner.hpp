@@ -20,7 +20,7 @@
 #include <thread>
 #include <utility>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/tasks/task_control.hpp"
 
 namespace model {

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace model {
 

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/colour/colour_scale.hpp"
 
 namespace model {

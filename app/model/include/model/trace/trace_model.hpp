@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-#include "attn/trace.hpp"
+#include "attn/compute/trace.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/trace/offending_inputs.hpp"
 #include "model/animation/timeline.hpp"

@@ -35,21 +35,8 @@ struct TrainUi {
   // the lesson's "Show me" can name the induction head.
   std::vector<attn::train::HeadScore> shown_scores;
 
-  static attn::train::TrainConfig default_train_settings() {
-    attn::train::TrainConfig c;
-    c.task.kind = attn::train::TaskKind::Induction;
-    c.task.vocab = 16;
-    c.task.length = 8;
-    c.task.random_offset = true;
-    c.model.d_model = 64;
-    c.model.n_heads = 4;
-    c.model.n_layers = 2;
-    c.model.learned_positions = false;
-    c.batch = 64;
-    c.learning_rate = 3e-3;
-    c.seed = 1;
-    return c;
-  }
+  // The defaults are core/train's (attn::train::default_train_config).
+  static attn::train::TrainConfig default_train_settings() { return attn::train::default_train_config(); }
 };
 
 }  // namespace model

@@ -3,7 +3,7 @@
 // scene, or several documents, cannot push the machine into swapping.
 #pragma once
 
-#include "attn/scenario.hpp"
+#include "attn/scenario/scenario.hpp"
 
 namespace attn::io {
 

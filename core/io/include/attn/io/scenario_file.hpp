@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/scenario.hpp"
-#include "attn/trace.hpp"
+#include "attn/scenario/scenario.hpp"
+#include "attn/compute/trace.hpp"
 
 namespace attn::io {
 

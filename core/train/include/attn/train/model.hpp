@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/matrix.hpp"
-#include "attn/scenario.hpp"
+#include "attn/base/matrix.hpp"
+#include "attn/scenario/scenario.hpp"
 #include "attn/train/task.hpp"
 
 namespace attn::train {

@@ -78,6 +78,11 @@ class Trainer {
 // batch 64, Adam with learning rate 3e-3, seed 1.
 TrainConfig reference_config(TaskKind kind);
 
+// The Train view's first run, from the same small model: induction over 16
+// symbols of length 8 at random offsets, fixed (sinusoidal) positions. The
+// app starts from these rather than keeping its own copy of the numbers.
+TrainConfig default_train_config();
+
 // The head with the highest induction score (ties: the later layer).
 HeadScore best_induction_head(const std::vector<HeadScore>& scores);
 
