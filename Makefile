@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR ?= OFF
 
-.PHONY: all deps configure build run test test-sanitize fuzz soak screenshots bench headless package install clean
+.PHONY: all deps configure build run test structure test-sanitize fuzz soak screenshots bench headless package install clean
 
 all: build
 
@@ -131,6 +131,11 @@ headless:
 	cmake -S . -B build-headless -DATTNVIZ_BUILD_APP=OFF -DATTNVIZ_WERROR=$(WERROR) $(CMAKE_FLAGS)
 	cmake --build build-headless -j $(JOBS)
 	cd build-headless && ctest --output-on-failure -j $(JOBS)
+
+# The structure figures (README, Layout): include cycles between folders,
+# files per folder, the largest files.
+structure:
+	python3 scripts/structure.py
 
 clean:
 	rm -rf $(BUILD) build-headless build-package build-package-v3

@@ -7,7 +7,7 @@
 
 #include "gl/theme_style.hpp"
 #include "widgets/long_text.hpp"
-#include "widgets/rope_dial_view.hpp"
+#include "panels/rope_dial_view.hpp"
 #include "widgets/tiled_window.hpp"
 #include "attn/text/format_number.hpp"
 

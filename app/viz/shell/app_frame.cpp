@@ -21,7 +21,7 @@
 #include "model/layout/side_panels.hpp"
 #include "dialogs/dialogs.hpp"
 #include "dialogs/go_to_dialog.hpp"
-#include "widgets/notice_lines.hpp"
+#include "panels/notice_lines.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"

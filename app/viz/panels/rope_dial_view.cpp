@@ -1,7 +1,7 @@
 // Drawing the RoPE dial (see rope_dial_view.hpp). Every arrow of one dial is
 // scaled by the same length, the longest pair's, so arrows compare across
 // pairs: RoPE turns them and never stretches them.
-#include "widgets/rope_dial_view.hpp"
+#include "panels/rope_dial_view.hpp"
 
 #include <algorithm>
 #include <cmath>
