@@ -12,7 +12,6 @@
 #include "model_names.hpp"
 #include "model/settings/assets_dir.hpp"
 #include "model/settings/config_files.hpp"
-#include "model/compare/compare_actions.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_opening.hpp"
 #include "model/document/app_actions.hpp"
@@ -23,6 +22,7 @@ int main(int argc, char** argv) {
   if (std::optional<int> exit_code = viz::parse_options(argc, argv, options)) return *exit_code;
 
   viz::AppState state;
+  viz::LessonState lessons;  // handed to the session's lessons feature with the state
   state.builtin_text = std::string(viz::embedded::get("default.json"));
   // From the program the user started, not the tuned copy it may have become.
   state.assets_dir = viz::find_assets_dir(attn::launch::started_program(), ATTNVIZ_ASSETS_DIR);
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   if (open_in_background) viz::actions::request_background_open(state, options.file);
   bool start_failed = !options.file.empty() && !open_in_background && !viz::actions::open(state, options.file);
   if (options.remembers()) {
-    state.progress = viz::ProgressStore(options.config_dir_or_default() + "/progress.json");
+    lessons.progress = viz::ProgressStore(options.config_dir_or_default() + "/progress.json");
     // Work a crashed run left behind is offered back (the newest; a copy
     // that cannot be read is dropped).
     for (const std::string& file : viz::orphaned_autosaves(options.config_dir_or_default())) {
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
       viz::remove_autosave(file);
     }
   }
-  if (!state.progress.problem().empty()) viz::actions::notify(state, state.progress.problem());
+  if (!lessons.progress.problem().empty()) viz::actions::notify(state, lessons.progress.problem());
   // A lesson is checked in the background, as File > Open lesson does: the
   // window appears at once with "Checking lesson… step k of n" and Cancel
   // (a 500-step lesson on a 1024-token scene kept it away for 20 s). A
@@ -60,25 +60,25 @@ int main(int argc, char** argv) {
   // start, so those check it first.
   const bool lesson_in_background = !options.headless() && options.compare_with.empty() && options.dialog != "slides";
   if (!options.lesson.empty() && !start_failed && lesson_in_background) {
-    viz::actions::request_lesson(state, options.lesson, options.step);
+    viz::actions::request_lesson(lessons, options.lesson, options.step);
   } else if (!options.lesson.empty() && !start_failed) {
-    start_failed = !viz::actions::open_lesson_now(state, options.lesson);
-    if (state.lesson) {
-      const std::string past_end = viz::actions::step_out_of_range(state.lesson->lesson(), options.step);
+    start_failed = !viz::actions::open_lesson_now(state, lessons, options.lesson);
+    if (lessons.lesson) {
+      const std::string past_end = viz::actions::step_out_of_range(lessons.lesson->lesson(), options.step);
       if (!past_end.empty()) {
         std::fprintf(stderr, "attnviz: %s\n", past_end.c_str());
         return 2;
       }
-      if (options.step > 0) viz::actions::lesson_step(state, options.step - 1);
+      if (options.step > 0) viz::actions::lesson_step(state, lessons, options.step - 1);
     }
   }
-  if (!options.compare_with.empty() && !start_failed) start_failed = !viz::actions::compare_with_file(state, options.compare_with);
-  if (!options.compare_stage.empty()) state.compare.stage = options.compare_stage;
-  state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !state.lesson &&
-                                                  state.lesson_opening.request.empty());
-  if (start_failed) std::fprintf(stderr, "attnviz: %s\n", viz::actions::one_line(state.message).c_str());
+  state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !lessons.lesson &&
+                                                  lessons.opening.request.empty());
   try {
-    viz::App app(options, std::move(state));
+    viz::App app(options, std::move(state), std::move(lessons));
+    // --compare-with FILE: the compare view lives in the app's session.
+    if (!start_failed) start_failed = !app.start_compare(options.compare_with, options.compare_stage);
+    if (start_failed) std::fprintf(stderr, "attnviz: %s\n", viz::actions::one_line(app.message()).c_str());
     const int code = app.run();
     // Scripts must notice: headless runs still write their output, then fail.
     return start_failed && options.headless() ? 2 : code;

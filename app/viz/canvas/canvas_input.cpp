@@ -92,9 +92,9 @@ void header_tooltip(const CanvasData& d, const AppState& state, ImVec2 mouse) {
 }
 
 // A click on the grid an open "click a cell" question asks about is an answer.
-bool answers_question(const CanvasData& d, const AppState& state, const CellRef& cell) {
-  if (!state.lesson || state.lesson->revealed()) return false;
-  const auto& q = state.lesson->current().question;
+bool answers_question(const CanvasData& d, const CellRef& cell) {
+  if (!d.lessons.lesson || d.lessons.lesson->revealed()) return false;
+  const auto& q = d.lessons.lesson->current().question;
   if (!q || q->kind != attn::io::LessonQuestion::Kind::Cell) return false;
   const attn::Stage* asked = lesson_stage(d.model.trace(), q->target);
   return asked && asked->ref() == cell.stage;
@@ -154,7 +154,7 @@ void handle_canvas_input(ImVec2 pos, ImVec2 size, const Rect& area, const Canvas
     const ImVec2 moved = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);  // 0 below the drag threshold
     const bool clicked = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && moved.x == 0 && moved.y == 0;
     if (!was_gesture && clicked) {
-      if (under && answers_question(d, state, *under)) actions::answer_lesson_cell(state, d.model.trace(), under->row, under->col);
+      if (under && answers_question(d, *under)) actions::answer_lesson_cell(d.lessons, d.model.trace(), under->row, under->col);
       else if (under && !(state.pinned && *state.pinned == *under)) state.pinned = under;
       else state.pinned.reset();
     }

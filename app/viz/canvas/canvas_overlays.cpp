@@ -173,7 +173,7 @@ Rect grid_area(ImVec2 pos, ImVec2 size, const CanvasData& d, const AppState& sta
   const float strip = state.granularity == Granularity::Cell ? 1.3f * line : 0;
   const float caption = 2 * kPad + std::max(status_panel_height(d, size.x), 3 * line + strip);
   // A slide has the lesson's text beside it: the grids take the whole canvas.
-  if (shows_slide(state) && d.model.error().empty()) {
+  if (shows_slide(state, d.lessons) && d.model.error().empty()) {
     const float note_lines = static_cast<float>(slide_note_lines(d.slide_note, size.x - 2 * kPad).size());
     return {pos.x + kPad, pos.y + kPad, pos.x + size.x - kPad,
             pos.y + size.y - kPad - (d.slide_note.empty() ? 0 : note_lines * ImGui::GetTextLineHeightWithSpacing() + kPad)};
@@ -238,7 +238,7 @@ static void fit_button(ImVec2 pos, ImVec2 size, AppState& state);
 void paint_overlays(ImVec2 pos, ImVec2 size, const CanvasData& d, AppState& state, bool numbers_hidden) {
   // A slide: no status panel (the lesson's text tells the story), no
   // buttons, no hints; a scene that cannot be computed still says why.
-  if (shows_slide(state) && d.model.error().empty()) {
+  if (shows_slide(state, d.lessons) && d.model.error().empty()) {
     slide_note_line(pos, size, d, state);
     return;
   }

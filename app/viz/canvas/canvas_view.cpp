@@ -254,7 +254,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
     for (size_t i = 0; i < d.layout.grids.size(); ++i) {
       const GridBox& g = d.layout.grids[i];
       if (std::find(d.hidden.begin(), d.hidden.end(), g.stage) != d.hidden.end())
-        paint_hidden_grid(ctx, g, question_row(state, trace.stages[static_cast<size_t>(g.stage)]));
+        paint_hidden_grid(ctx, g, question_row(d.lessons, trace.stages[static_cast<size_t>(g.stage)]));
       else paint_grid(ctx, g, d.scales[static_cast<size_t>(g.stage)], plans[i]);
     }
     // Zoomed into a grid past its edges: its labels pinned to the view's edges.
@@ -263,7 +263,7 @@ void draw_canvas(ImVec2 pos, ImVec2 size, const CanvasData& d, GridRenderer& ren
       const AxisPins pins = paint_pinned_labels(ctx, g, area);
       if (pins.rows || pins.cols) state.view.pinned_axes.push_back({g.stage, pins.rows, pins.cols});
     }
-    paint_lesson_highlights(ctx, d.layout, state.highlights);
+    paint_lesson_highlights(ctx, d.layout, d.lessons.highlights);
     if (state.view.spotlight) paint_spotlight(ctx, d, plans, area);
 
     // What the animation step reads (query row, key column, value rows...).

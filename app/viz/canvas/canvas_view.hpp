@@ -19,6 +19,7 @@
 #include "model/animation/animation.hpp"
 #include "model/colour/colourmap.hpp"
 #include "model/layout/layout.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/animation/step_caption.hpp"
 #include "model/trace/trace_model.hpp"
 
@@ -35,6 +36,7 @@ struct CanvasData {
   const FontSet& fonts;
   const GridTextures& textures;
   const AppState& state;               // its notices and the file on disk, for the status panel
+  LessonState& lessons;                // the step's highlights and question; a click may answer it
   bool can_undo;                       // error messages offer Ctrl+Z only then
   const std::vector<int>& hidden;      // stages a lesson question hides until answered
   // Export: the canvas background instead of the theme's (white, or black

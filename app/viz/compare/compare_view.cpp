@@ -21,7 +21,7 @@
 #include "model/framing/slide_focus.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/compare/compare_actions.hpp"
-#include "model/lessons/lesson_compare.hpp"
+#include "model/compare/lesson_compare.hpp"
 #include "model/compare/compare_layout.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
@@ -69,20 +69,20 @@ void draw_label(ImDrawList* list, const std::vector<std::string>& lines, ImVec2 
   }
 }
 
-void stage_picker(AppState& state, const std::vector<std::string>& stages, int heads, WidgetProbe* probe) {
+void stage_picker(CompareState& c, const std::vector<attn::StageKind>& stages, int heads, WidgetProbe* probe) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::BeginCombo("Stage##compare", state.compare.stage.c_str())) {
-    for (const std::string& id : stages)
-      if (ImGui::Selectable(id.c_str(), id == state.compare.stage)) actions::choose_compare_stage(state, id);
+  if (ImGui::BeginCombo("Stage##compare", attn::to_string(c.stage).c_str())) {
+    for (const attn::StageKind kind : stages)
+      if (ImGui::Selectable(attn::to_string(kind).c_str(), kind == c.stage)) actions::choose_compare_stage(c, kind);
     ImGui::EndCombo();
   }
   if (heads > 1) {
     ImGui::SameLine();
     // A list, as the transport bar's heads: a slider jumped a head on a click.
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    if (ImGui::BeginCombo("Head##compare", ("head " + std::to_string(state.compare.head)).c_str())) {
+    if (ImGui::BeginCombo("Head##compare", ("head " + std::to_string(c.head)).c_str())) {
       for (int h = 0; h < heads; ++h)
-        if (ImGui::Selectable(("head " + std::to_string(h)).c_str(), h == state.compare.head)) actions::choose_compare_head(state, h, heads);
+        if (ImGui::Selectable(("head " + std::to_string(h)).c_str(), h == c.head)) actions::choose_compare_head(c, h, heads);
       ImGui::EndCombo();
     }
     probe_item(probe, "compare_head");
@@ -112,7 +112,7 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PopStyleColor();
-  const CompareState& c = state.compare;
+  CompareState& c = v.compare;
   // The labels on their own line (cut to the width; the hover and the grid
   // titles say them again), then the picker with Close at the right end.
   ImGui::PushFont(v.fonts.bold());
@@ -121,9 +121,9 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   ImGui::PopFont();
   // A slide has no controls: the heading says what is compared (presenting
   // a still step too: the step chose the stage).
-  const bool slide = shows_slide(state);
+  const bool slide = shows_slide(state, v.lessons);
   if (!slide) {
-    stage_picker(state, v.stages, v.heads, probe);
+    stage_picker(c, v.stages, v.heads, probe);
     // Close at the right end of the picker's row, or under it where the row
     // has no room (the head picker ran under it at 1024 wide).
     const float picker_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
@@ -131,7 +131,7 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
     const float close_x = size.x - close_w - ImGui::GetStyle().WindowPadding.x - 8;
     if (close_x >= picker_end + ImGui::GetFontSize()) ImGui::SameLine(close_x);
     if (ImGui::Button("Close (Esc)") || (ImGui::IsKeyPressed(ImGuiKey_Escape) && !ImGui::GetIO().WantTextInput))
-      actions::close_compare(state);
+      actions::close_compare(c);
     if (probe) (*probe)["compare_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                                   ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
   }
@@ -152,7 +152,7 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   const attn::Mat& show_a = blocks ? shown.a : g.a;
   const attn::Mat& show_b = blocks ? shown.b : g.b;
   const attn::Mat& show_diff = blocks ? shown.diff : g.diff;
-  const bool click_answers = g.hidden && v.doc && actions::compare_click_answers(state, *v.doc);
+  const bool click_answers = g.hidden && v.doc && actions::compare_click_answers(v.lessons, c, *v.doc);
   // One sentence under the picker, wrapped in a narrow window.
   std::string line;
   if (!g.problem.empty()) line = g.problem;
@@ -252,7 +252,7 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   }
   if (hovered && ImGui::IsWindowHovered() && click_answers && over_a) {
     ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) actions::answer_lesson_cell(state, *v.doc, hovered->first, hovered->second);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) actions::answer_lesson_cell(v.lessons, *v.doc, hovered->first, hovered->second);
   } else if (hovered && ImGui::IsWindowHovered() && !g.hidden && blocks) {
     // A block: the rows and columns it covers and what its square shows.
     const auto [r, col] = *hovered;

@@ -43,7 +43,7 @@ void file_list(AppState& state, const char* heading, const std::vector<std::stri
 
 enum class PathKind { OpenScenario, SaveScenario, OpenLesson };
 
-void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
+void path_dialog(AppState& state, LessonState& lessons, PathKind kind, WidgetProbe* probe) {
   const bool saving = kind == PathKind::SaveScenario;
   const char* id = saving ? "Save scenario as" : kind == PathKind::OpenLesson ? "Open lesson" : "Open scenario";
   const files::Dialog d = saving ? files::Dialog::SaveScenario : kind == PathKind::OpenLesson ? files::Dialog::OpenLesson
@@ -53,7 +53,7 @@ void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
     ImGui::OpenPopup(id);
     // Start in the user's folder (the one this dialog last used), never
     // wherever attnviz was started.
-    if (state.dialog_path.empty()) state.dialog_path = files::start_path(state, d, saving ? "scenario.json" : "") + (saving ? "" : "/");
+    if (state.dialog_path.empty()) state.dialog_path = files::start_path(state.files, d, saving ? "scenario.json" : "") + (saving ? "" : "/");
     begin_file_dialog(state, d, state.dialog_path, true);
   }
   ImGui::SetNextWindowSize({ImGui::GetFontSize() * 40, 0}, ImGuiCond_Appearing);
@@ -87,9 +87,9 @@ void path_dialog(AppState& state, PathKind kind, WidgetProbe* probe) {
     }
   }
   if ((ok && !state.dialog_path.empty()) || cancel) {
-    if (ok) files::chosen(state, d, state.dialog_path);
+    if (ok) files::chosen(state.files, d, state.dialog_path);
     if (saving) actions::save_as_closed(state, ok && actions::save(state, state.dialog_path));
-    else if (ok && kind == PathKind::OpenLesson) actions::request_lesson(state, state.dialog_path);
+    else if (ok && kind == PathKind::OpenLesson) actions::request_lesson(lessons, state.dialog_path);
     else if (ok) actions::request(state, {PendingAction::Kind::Open, state.dialog_path});
     flag = false;
     end_file_dialog(state);
@@ -252,10 +252,10 @@ void draw_help_window(AppState& state) {
   ImGui::End();
 }
 
-void draw_modals(AppState& state, WidgetProbe* probe) {
-  path_dialog(state, PathKind::OpenScenario, probe);
-  path_dialog(state, PathKind::SaveScenario, probe);
-  path_dialog(state, PathKind::OpenLesson, probe);
+void draw_modals(AppState& state, LessonState& lessons, WidgetProbe* probe) {
+  path_dialog(state, lessons, PathKind::OpenScenario, probe);
+  path_dialog(state, lessons, PathKind::SaveScenario, probe);
+  path_dialog(state, lessons, PathKind::OpenLesson, probe);
   discard_dialog(state, probe);
   save_conflict_dialog(state, probe);
   message_dialog(state, probe);

@@ -11,10 +11,11 @@
 #include "widgets/widget_probe.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
+#include "model/lessons/lesson_state.hpp"
 
 namespace viz {
 
 void draw_help_window(AppState& state);  // an ordinary window
-void draw_modals(AppState& state, WidgetProbe* probe);  // after every other window of the frame
+void draw_modals(AppState& state, LessonState& lessons, WidgetProbe* probe);  // after every other window of the frame
 
 }  // namespace viz

@@ -26,23 +26,23 @@ void go_to(files::Dialog d, std::string& path, const std::string& folder) {
 }  // namespace
 
 void begin_file_dialog(AppState& s, files::Dialog d, const std::string& path, bool desktop_first) {
-  AppState::FileDialogs& f = s.files;
+  FileDialogs& f = s.files;
   f.desktop_result.reset();
   f.desktop_error.clear();
   f.listing_key.clear();  // list afresh: files may have come and gone
-  f.desktop = f.desktop_available && desktop_first ? AppState::FileDialogs::Desktop::Ask : AppState::FileDialogs::Desktop::Browse;
+  f.desktop = f.desktop_available && desktop_first ? FileDialogs::Desktop::Ask : FileDialogs::Desktop::Browse;
   f.desktop_request = files::desktop_request(d, path);
 }
 
 void end_file_dialog(AppState& s) {
-  using Desktop = AppState::FileDialogs::Desktop;
+  using Desktop = FileDialogs::Desktop;
   if (s.files.desktop == Desktop::Ask || s.files.desktop == Desktop::Choosing) s.files.desktop_cancel = true;
   s.files.desktop = Desktop::Idle;
 }
 
 DesktopStep desktop_chooser_part(AppState& s, files::Dialog d, std::string& path, WidgetProbe* probe) {
-  using Desktop = AppState::FileDialogs::Desktop;
-  AppState::FileDialogs& f = s.files;
+  using Desktop = FileDialogs::Desktop;
+  FileDialogs& f = s.files;
   if (f.desktop_result) {
     const ChooserResult r = *f.desktop_result;
     f.desktop_result.reset();
@@ -81,14 +81,14 @@ DesktopStep desktop_chooser_part(AppState& s, files::Dialog d, std::string& path
 }
 
 bool draw_file_browser(AppState& s, files::Dialog d, std::string& path, WidgetProbe* probe) {
-  AppState::FileDialogs& f = s.files;
+  FileDialogs& f = s.files;
   const FileFilter filter = filter_for(d, path);
   // The folder shown: the one the typed path names or lies in, else the one shown before.
   std::string folder = folder_of(path);
-  if (folder.empty()) folder = f.listing.folder.empty() ? files::start_folder(s, d) : f.listing.folder;
+  if (folder.empty()) folder = f.listing.folder.empty() ? files::start_folder(s.files, d) : f.listing.folder;
   const std::string key = folder + "\n" + filter.label + "\n" + std::to_string(f.filter) + (f.show_hidden ? "h" : "");
   if (key != f.listing_key) {
-    files::browse(s, folder, filter);
+    files::browse(s.files, folder, filter);
     f.listing_key = key;
   }
   const float font = ImGui::GetFontSize();
@@ -97,7 +97,7 @@ bool draw_file_browser(AppState& s, files::Dialog d, std::string& path, WidgetPr
 
   ImGui::TextDisabled("in %s", f.listing.folder.c_str());
   ImGui::BeginChild("##places", {font * 9, height}, true);
-  for (const Place& p : files::places_for(s, d))
+  for (const Place& p : files::places_for(s.files, s.assets_dir, d))
     if (ImGui::Selectable((p.label + "##" + p.path).c_str(), p.path == f.listing.folder)) go_to(d, path, p.path);
     else if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.path.c_str());
   ImGui::EndChild();

@@ -110,7 +110,7 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
     ImGui::OpenPopup(id);
     // The user's Pictures (or the folder last exported to), with the name used last time.
     if (d.path.empty())
-      d.path = files::start_path(state, files::Dialog::Export,
+      d.path = files::start_path(state.files, files::Dialog::Export,
                                  state.files.last_export_name.empty() ? "attnviz.png" : state.files.last_export_name);
     begin_file_dialog(state, files::Dialog::Export, d.path, false);
   }
@@ -175,7 +175,7 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   if (button != DialogButton::None) {
     if (button == DialogButton::Ok) {
       ui.start = d;
-      files::chosen(state, files::Dialog::Export, d.path);
+      files::chosen(state.files, files::Dialog::Export, d.path);
     }
     end_file_dialog(state);
     ui.dialog = false;
@@ -184,7 +184,7 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   ImGui::EndPopup();
 }
 
-void slides_dialog(AppState& state, WidgetProbe* probe) {
+void slides_dialog(AppState& state, const LessonState& lessons, WidgetProbe* probe) {
   const char* id = "Export lesson as slides";
   AppState::ExportUi& ui = state.export_ui;
   AppState::ExportUi::SlidesRequest& d = ui.slides_draft;
@@ -192,7 +192,7 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
     ImGui::OpenPopup(id);
     // A folder named after the lesson, in the user's Pictures (or where slides went last time).
     if (d.dir.empty())
-      d.dir = files::start_path(state, files::Dialog::Slides, (state.lesson ? state.lesson->lesson().id : std::string("lesson")) + "-slides");
+      d.dir = files::start_path(state.files, files::Dialog::Slides, (lessons.lesson ? lessons.lesson->lesson().id : std::string("lesson")) + "-slides");
     begin_file_dialog(state, files::Dialog::Slides, d.dir, false);
   }
   const float font = ImGui::GetFontSize();
@@ -215,11 +215,11 @@ void slides_dialog(AppState& state, WidgetProbe* probe) {
     ImGui::TextWrapped("%s", problem.c_str());
     probe_item(probe, "slides_size_problem");
   }
-  const DialogButton button = ok_cancel_row("Export", problem.empty() && !d.dir.empty() && state.lesson, "slides_ok", probe);
+  const DialogButton button = ok_cancel_row("Export", problem.empty() && !d.dir.empty() && lessons.lesson, "slides_ok", probe);
   if (button != DialogButton::None) {
     if (button == DialogButton::Ok) {
       ui.start_slides = d;
-      files::chosen(state, files::Dialog::Slides, d.dir);
+      files::chosen(state.files, files::Dialog::Slides, d.dir);
     }
     end_file_dialog(state);
     ui.slides_dialog = false;
@@ -256,9 +256,10 @@ void progress_dialog(AppState& state, WidgetProbe* probe) {
 
 }  // namespace
 
-void draw_export_dialogs(AppState& state, const attn::Trace* trace, double timeline_total, WidgetProbe* probe) {
+void draw_export_dialogs(AppState& state, const LessonState& lessons, const attn::Trace* trace, double timeline_total,
+                         WidgetProbe* probe) {
   export_dialog(state, trace, timeline_total, probe);
-  slides_dialog(state, probe);
+  slides_dialog(state, lessons, probe);
   progress_dialog(state, probe);
 }
 

@@ -77,7 +77,6 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["save_dialog"] = state.save_dialog;
   j["open_dialog"] = state.open_dialog;
   j["opening"] = state.opening;
-  j["lesson_check"] = actions::lesson_check_text(state);  // "Checking lesson… step k of n" while one is checked
   j["typing"] = state.draft.widget != 0;
   j["restore_offered"] = state.restore_offer.has_value();
   const char* outside[] = {"same", "changed", "gone"};
@@ -99,22 +98,10 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   if (state.pinned) j["pinned"] = {{"stage", name_of(state.pinned->stage.id)}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
   j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},
                  {"progress", state.export_ui.progress}};
-  const std::vector<std::string> hidden = model.has_trace() ? lesson_hidden_ids(state, model.trace()) : std::vector<std::string>{};
-  const CompareState& cmp = state.compare;
   j["doc_label"] = state.doc_label;
   j["window_where"] = model::window_where(state);  // what the menu bar's right end names
   j["focus_stage"] = state.view.focus_stage;
   j["view_head"] = state.view.head;
-  j["compare"] = {{"open", cmp.open}, {"from_lesson", cmp.from_lesson}, {"stage", cmp.stage}, {"head", cmp.head},
-                  {"label_a", cmp.label_a}, {"label_b", cmp.label_b}, {"snapshot", cmp.a.has_value()},
-                  {"hidden", std::find(hidden.begin(), hidden.end(), cmp.stage) != hidden.end()}};
-  if (state.lesson) {
-    const LessonSession& l = *state.lesson;
-    const StepAnswer& a = l.current_answer();
-    const char* status[] = {"open", "wrong", "right", "gave_up"};
-    j["lesson"] = {{"id", l.lesson().id}, {"step", l.step()}, {"steps", l.steps()}, {"status", status[static_cast<int>(a.status)]},
-                   {"attempts", a.attempts}, {"revealed", l.revealed()}, {"why", a.why}, {"hidden", hidden}};
-  }
   // scenario_to_json refuses values a file must not hold (e.g. τ = 0 typed
   // mid-edit); the dump then records why instead of ending the app.
   try {
@@ -152,7 +139,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
   std::string key = std::to_string(state.revision) + "/" + std::to_string(state.document) + "/" +
                     std::to_string(model.generation()) + "/" + std::to_string(state.notices.size()) + "/" +
                     std::to_string(state.confirm_discard) + std::to_string(state.save_dialog) +
-                    std::to_string(state.open_dialog) + state.opening + "/" + actions::lesson_check_text(state) + "/" +
+                    std::to_string(state.open_dialog) + state.opening + "/" +
                     std::to_string(state.draft.widget != 0) + std::to_string(state.dirty()) +
                     std::to_string(state.restore_offer.has_value()) + "/" + model.error() + "/" +
                     std::to_string(static_cast<int>(state.disk.outside)) + std::to_string(state.disk.answered) +
@@ -162,12 +149,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     colourmap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
                     std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range) +
                     "/export " + std::to_string(state.export_ui.dialog) + std::to_string(state.export_ui.running) + std::to_string(state.export_ui.cancel) +
-                    std::to_string(static_cast<int>(state.export_ui.progress * 20)) +
-                    "/compare " + std::to_string(state.compare.open) + state.compare.stage + std::to_string(state.compare.revision) +
-                    (state.lesson ? "/lesson " + std::to_string(state.lesson->step()) + ":" +
-                                        std::to_string(state.lesson->current_answer().attempts) + ":" +
-                                        std::to_string(static_cast<int>(state.lesson->current_answer().status))
-                                  : "");
+                    std::to_string(static_cast<int>(state.export_ui.progress * 20));
   return key;
 }
 

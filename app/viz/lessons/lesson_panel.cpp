@@ -80,8 +80,8 @@ std::string cell_hint(const LessonQuestion& q, const attn::Trace* trace) {
   return "Click your answer on the canvas: a cell of " + where + ".";
 }
 
-void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trace, WidgetProbe* probe) {
-  LessonSession& l = *state.lesson;
+void question_box(AppState& state, LessonState& lessons, const FontSet& fonts, const attn::Trace* trace, WidgetProbe* probe) {
+  LessonSession& l = *lessons.lesson;
   const LessonQuestion& q = *l.current().question;
   const StepAnswer& a = l.current_answer();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -110,18 +110,18 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
         break;
       case LessonQuestion::Kind::Number: {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        const bool enter = ImGui::InputText("##answer", &state.answer_text,
+        const bool enter = ImGui::InputText("##answer", &lessons.answer_text,
                                             ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_EnterReturnsTrue);
         probe_item(probe, "lesson:answer");
         ImGui::SameLine();
-        if ((ImGui::Button("Check") || enter) && trace) actions::answer_lesson_number(state, *trace);
+        if ((ImGui::Button("Check") || enter) && trace) actions::answer_lesson_number(state, lessons, *trace);
         probe_item(probe, "lesson:check");
         break;
       }
       case LessonQuestion::Kind::Choice:
-        for (size_t i = 0; i < q.choices.size(); ++i) wrapped_choice(q.choices[i], static_cast<int>(i), &state.answer_choice, probe);
-        ImGui::BeginDisabled(state.answer_choice < 0);
-        if (ImGui::Button("Check")) actions::answer_lesson_choice(state);
+        for (size_t i = 0; i < q.choices.size(); ++i) wrapped_choice(q.choices[i], static_cast<int>(i), &lessons.answer_choice, probe);
+        ImGui::BeginDisabled(lessons.answer_choice < 0);
+        if (ImGui::Button("Check")) actions::answer_lesson_choice(lessons);
         probe_item(probe, "lesson:check");
         ImGui::EndDisabled();
         break;
@@ -147,7 +147,7 @@ void question_box(AppState& state, const FontSet& fonts, const attn::Trace* trac
     if (settled && !q.explain.empty()) draw_rich_text(q.explain, fonts, width, pal);
   } else if (!settled) {
     if (a.status == Status::Wrong) ImGui::TextColored(muted, "Try again, or:");
-    if (ImGui::SmallButton("Show me")) actions::give_up_lesson(state);
+    if (ImGui::SmallButton("Show me")) actions::give_up_lesson(state, lessons);
     probe_item(probe, "lesson:show_me");
     hover_tooltip("Give up and reveal the answer");
   } else {
@@ -181,10 +181,10 @@ void fit_presented_text(AppState& state, float used, float room, const FontSet& 
 
 }  // namespace
 
-void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& fonts, const attn::Trace* trace,
+void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, LessonState& lessons, const FontSet& fonts, const attn::Trace* trace,
                        WidgetProbe* probe) {
-  if (!state.lesson) return;
-  LessonSession& l = *state.lesson;
+  if (!lessons.lesson) return;
+  LessonSession& l = *lessons.lesson;
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Lesson", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -216,7 +216,7 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   }
   draw_rich_text(step.text, fonts, width, pal);
   probe_item(probe, "lesson:text");
-  if (step.question) question_box(state, fonts, trace, probe);
+  if (step.question) question_box(state, lessons, fonts, trace, probe);
 
   if (state.view.slide) {  // a slide: where it is in the lesson, and no controls
     ImGui::Separator();
@@ -229,12 +229,12 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
   // The lesson's own Back and Next, named apart from the transport bar's
   // "< Step" and "Step >", which move through the animation.
   ImGui::BeginDisabled(!l.can_back());
-  if (ImGui::Button("< Back")) actions::lesson_step(state, l.step() - 1);
+  if (ImGui::Button("< Back")) actions::lesson_step(state, lessons, l.step() - 1);
   ImGui::EndDisabled();
   hover_tooltip("The lesson's previous step (Page Up)");
   ImGui::SameLine();
   ImGui::BeginDisabled(!l.can_next());
-  if (ImGui::Button("Next >")) actions::lesson_step(state, l.step() + 1);
+  if (ImGui::Button("Next >")) actions::lesson_step(state, lessons, l.step() + 1);
   probe_item(probe, "lesson:next");
   ImGui::EndDisabled();
   hover_tooltip(l.revealed() ? "The lesson's next step (Page Down)" : "Answer the question first (or press Show me)");
@@ -249,7 +249,7 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, const FontSet& 
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(to_imvec4(pal.right), "Lesson complete: %d of %d questions right.", l.answered_right(), l.lesson().questions());
     ImGui::PopTextWrapPos();
-    if (ImGui::SmallButton("Close the lesson")) actions::close_lesson(state);
+    if (ImGui::SmallButton("Close the lesson")) actions::close_lesson(state, lessons);
   }
   if (presenting) {
     fit_presented_text(state, ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y, size.y, fonts);

@@ -27,7 +27,8 @@ std::string progress_line(const LessonEntry& e, const nlohmann::json& p) {
 
 }  // namespace
 
-void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatalogue& lessons, WidgetProbe* probe) {
+void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, LessonState& taken, const LessonCatalogue& lessons,
+                     WidgetProbe* probe) {
   if (!state.show_start_page) return;
   const float font = ImGui::GetFontSize();
   const ImVec2 want(std::min(size.x - 2 * font, font * 40), 0);
@@ -55,7 +56,7 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
     ImGui::PushID(static_cast<int>(i));
     ImGui::Separator();
     ImGui::BeginDisabled(!e.problem.empty());
-    if (ImGui::Button("Start")) actions::request_lesson(state, e.path);
+    if (ImGui::Button("Start")) actions::request_lesson(taken, e.path);
     probe_item(probe, "start:" + e.id);
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -65,7 +66,7 @@ void draw_start_page(ImVec2 pos, ImVec2 size, AppState& state, const LessonCatal
       ImGui::TextColored(to_imvec4(palette(state.view.colour.theme).error), "%s", e.problem.c_str());
     } else {
       ImGui::TextDisabled("%s · %d steps, %d questions", e.article.c_str(), e.steps, e.questions);
-      ImGui::TextDisabled("%s", progress_line(e, state.progress.get(e.id)).c_str());
+      ImGui::TextDisabled("%s", progress_line(e, taken.progress.get(e.id)).c_str());
       probe_item(probe, "start_progress:" + e.id);
       if (!e.summary.empty()) ImGui::TextWrapped("%s", e.summary.c_str());
       probe_item(probe, "start_summary:" + e.id);

@@ -35,7 +35,8 @@ std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   return out;
 }
 
-void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons, FeatureViews& views, WidgetProbe* probe) {
+void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, int n_heads, const LessonCatalogue& lessons, FeatureViews& views,
+                   WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
   const bool file_open = ImGui::BeginMenu("File");
   probe_item(probe, "menu:File");
@@ -68,7 +69,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::Separator();
     if (ImGui::MenuItem("Export...", nullptr, false, !state.export_ui.running)) state.export_ui.dialog = true;
     probe_item(probe, "menu:File/Export");
-    if (ImGui::MenuItem("Export lesson as slides (PNG + PDF)...", nullptr, false, state.lesson && !state.export_ui.running))
+    if (ImGui::MenuItem("Export lesson as slides (PNG + PDF)...", nullptr, false, taken.lesson && !state.export_ui.running))
       state.export_ui.slides_dialog = true;
     probe_item(probe, "menu:File/Export lesson as slides");
     ImGui::Separator();
@@ -113,16 +114,16 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     ImGui::MenuItem("Spotlight", "S", &state.view.spotlight);
     ImGui::MenuItem("Laser pointer", "L", &state.view.laser);
     ImGui::Separator();
-    if (ImGui::MenuItem("Take snapshot")) actions::take_snapshot(state);
+    if (ImGui::MenuItem("Take snapshot")) actions::take_snapshot(state, compare);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this scene as A; after your edits, compare it with now");
     // Named by what is compared: a snapshot, or a real layer before and after switching heads off.
     const std::string compare_item =
-        (state.compare.label_a == "snapshot" ? std::string("Compare with snapshot")
-                                             : "Compare " + state.compare.label_a + " / " + state.compare.label_b) +
+        (compare.label_a == "snapshot" ? std::string("Compare with snapshot")
+                                             : "Compare " + compare.label_a + " / " + compare.label_b) +
         "###compare";
-    if (ImGui::MenuItem(compare_item.c_str(), nullptr, state.compare.open, state.compare.a || state.compare.b)) {
-      if (state.compare.open) actions::close_compare(state);
-      else actions::open_compare(state);
+    if (ImGui::MenuItem(compare_item.c_str(), nullptr, compare.open, compare.a || compare.b)) {
+      if (compare.open) actions::close_compare(compare);
+      else actions::open_compare(state, compare);
     }
     if (ImGui::MenuItem("Train a model", "T", &state.train.open) && state.train.open) state.hf.open = false;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Train a tiny attention model on a toy task and watch its heads learn");
@@ -151,9 +152,9 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
     if (ImGui::MenuItem("Start page")) state.show_start_page = true;
     ImGui::Separator();
     for (const LessonEntry& e : lessons.lessons) {
-      const bool current = state.lesson && state.lesson->lesson().id == e.id;
+      const bool current = taken.lesson && taken.lesson->lesson().id == e.id;
       ImGui::BeginDisabled(!e.problem.empty());
-      if (text_selectable(e.title, "lesson" + e.path, current)) actions::request_lesson(state, e.path);
+      if (text_selectable(e.title, "lesson" + e.path, current)) actions::request_lesson(taken, e.path);
       ImGui::EndDisabled();
       if (!e.problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", e.problem.c_str());
     }
@@ -162,7 +163,7 @@ void draw_menu_bar(AppState& state, int n_heads, const LessonCatalogue& lessons,
       state.dialog_path.clear();
       state.open_lesson_dialog = true;
     }
-    if (ImGui::MenuItem("Close the lesson", nullptr, false, state.lesson.has_value())) actions::close_lesson(state);
+    if (ImGui::MenuItem("Close the lesson", nullptr, false, taken.lesson.has_value())) actions::close_lesson(state, taken);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

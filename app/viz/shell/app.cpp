@@ -12,9 +12,12 @@
 #include <tuple>
 
 #include "model_names.hpp"
+#include "model/compare/compare_actions.hpp"
+#include "model/compare/compare_feature.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/flash_tiles/flash_tiles_feature.hpp"
 #include "model/kv_cache/kv_cache_feature.hpp"
+#include "model/lessons/lessons_feature.hpp"
 #include "shell/register_views.hpp"
 #include "gl/capture.hpp"
 #include "panels/menu_bar.hpp"
@@ -51,10 +54,11 @@ PlatformOptions platform_options(const Options& o) {
 
 }  // namespace
 
-App::App(const Options& options, AppState initial)
+App::App(const Options& options, AppState initial, LessonState lessons)
     : options_(options),
-      session_(std::move(initial), SessionOptions{!options.headless(), start_view(options), &Platform::wake}),
+      session_(std::move(initial), SessionOptions{!options.headless(), start_view(options), &Platform::wake}, std::move(lessons)),
       state_(session_.state()),
+      lessons_(session_.features().get<LessonsFeature>().state),
       model_(session_.trace_model()),
       train_(session_.train()),
       platform_(platform_options(options)),
@@ -122,8 +126,8 @@ App::App(const Options& options, AppState initial)
   if (options.dialog == "open-lesson") state_.open_lesson_dialog = true;
   if (options.dialog == "export") state_.export_ui.dialog = true;
   if (options.dialog == "slides") {
-    state_.export_ui.slides_dialog = state_.lesson.has_value();
-    if (!state_.lesson) state_.message = "--dialog slides: slides are made of a lesson's steps; open one with --lesson FILE.";
+    state_.export_ui.slides_dialog = lessons_.lesson.has_value();
+    if (!lessons_.lesson) state_.message = "--dialog slides: slides are made of a lesson's steps; open one with --lesson FILE.";
   }
   if (options.dialog == "go-to") state_.view.go_to_dialog = true;
   if ((options.dialog == "file-changed" || options.dialog == "save-conflict") && state_.path.empty())
@@ -134,8 +138,8 @@ App::App(const Options& options, AppState initial)
 
 // A dialog asked for the desktop's chooser, closed it, or is waiting for it.
 void App::serve_desktop_chooser() {
-  using Desktop = AppState::FileDialogs::Desktop;
-  AppState::FileDialogs& f = state_.files;
+  using Desktop = FileDialogs::Desktop;
+  FileDialogs& f = state_.files;
   if (f.desktop_cancel) {
     f.desktop_cancel = false;
     chooser_.cancel();
@@ -159,7 +163,7 @@ void App::serve_desktop_chooser() {
 
 void App::remember_settings() {
   if (!remembers_) return;
-  settings_.save(settings_tracker_.remembered(state_, settings_.settings()));
+  settings_.save(settings_tracker_.remembered(state_, settings_.settings(), lessons_.lesson ? lessons_.lesson->lesson().path : ""));
   if (const std::string problem = settings_.take_problem(); !problem.empty()) actions::notify(state_, problem);
 }
 
@@ -276,12 +280,26 @@ void App::autosave() {
   last_autosave_ = now;
 }
 
+bool App::start_compare(const std::string& file, const std::string& stage) {
+  CompareState& compare = session_.features().get<model::CompareFeature>().state();
+  if (!file.empty() && !actions::compare_with_file(state_, compare, file)) return false;
+  if (stage.empty()) return true;
+  const std::optional<attn::StageKind> kind = attn::stage_kind_named(stage);
+  if (!kind) {
+    state_.message = "--compare-stage: there is no stage named \"" + stage + "\" (try weights, scores or output).";
+    return false;
+  }
+  compare.stage = *kind;
+  return true;
+}
+
 // --compare-with a scene that cannot be computed: the picture says why (as
 // the window would), and the exit code tells a script, like `attn check`.
 bool App::compare_failed() {
-  if (!state_.compare.open || session_.compare_error().empty()) return false;
+  const model::CompareFeature& compare = session_.features().get<model::CompareFeature>();
+  if (!compare.open() || compare.error().empty()) return false;
   std::fprintf(stderr, "attnviz: cannot compare%s: %s\n",
-               options_.compare_with.empty() ? "" : (" with " + options_.compare_with).c_str(), session_.compare_error().c_str());
+               options_.compare_with.empty() ? "" : (" with " + options_.compare_with).c_str(), compare.error().c_str());
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "feature/feature_view.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/session/session.hpp"
 #include "model/files/autosave_writer.hpp"
 #include "panels/editor_panel.hpp"
@@ -33,8 +34,12 @@ namespace viz {
 
 class App {
  public:
-  App(const Options& options, AppState initial);
+  App(const Options& options, AppState initial, LessonState lessons = {});
   int run();
+  // --compare-with FILE (A = the file, B = the document) and --compare-stage;
+  // false when the file cannot be read (message() says why).
+  bool start_compare(const std::string& file, const std::string& stage);
+  const std::string& message() const { return state_.message; }
 
  private:
   struct Panels {
@@ -119,10 +124,11 @@ class App {
 
   Options options_;
   // The model side: the document's state and everything derived from it,
-  // updated once per frame (update_derived). The three references name the
+  // updated once per frame (update_derived). The four references name the
   // parts the panels read and edit most.
   Session session_;
   AppState& state_;
+  LessonState& lessons_;  // the lessons feature's state
   TraceModel& model_;
   TrainSession& train_;
   FeatureViews views_;  // each feature's panel and menu entry (register_views.cpp)

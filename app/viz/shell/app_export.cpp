@@ -286,8 +286,8 @@ int App::run_export() {
   const Timeline& tl = model_.timeline();
   if (const auto span = r.stage >= 0 ? stage_span(tl, r.stage) : std::nullopt; span && is_animation(r.format)) {
     r.from = span->start, r.to = span->end;
-  } else if (state_.lesson) {
-    const StepRange step = step_range(state_.lesson->current().view, trace, tl);
+  } else if (lessons_.lesson) {
+    const StepRange step = step_range(lessons_.lesson->current().view, trace, tl);
     r.from = step.from, r.to = step.to;
   }
   if (options_.from) r.from = *options_.from;

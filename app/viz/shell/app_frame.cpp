@@ -7,6 +7,7 @@
 
 #include "shell/app.hpp"
 #include "compare/compare_view.hpp"
+#include "model/compare/compare_feature.hpp"
 #include "train/train_view.hpp"
 #include "hf/model_view.hpp"
 #include "attn/io/machine_limits.hpp"
@@ -48,16 +49,16 @@ App::Panels App::panels() const {
   // The Train view needs neither the scenario editor, the inspector nor the
   // animation's transport bar: the canvas gets their room (a lesson stays).
   const bool training = state_.train.open || state_.hf.open;
-  const bool left = (state_.view.show_editor && !training) || state_.lesson.has_value();
+  const bool left = (state_.view.show_editor && !training) || lessons_.lesson.has_value();
   // Presenting a lesson, its column is wider: the step is read from the
   // back of the room, and the grids it is about are few (shown_stages).
   // A slide is the step and its grids: the inspector is a tool for the desk.
-  const bool slide = shows_slide(state_);
+  const bool slide = shows_slide(state_, lessons_);
   const bool right = state_.view.show_inspector && !training && !slide;
   const model::SidePanelWidths side = model::side_panel_widths(display.x, font, left, right);
   const float editor_w = !left        ? 0
                          : !presenting ? side.editor
-                         : state_.lesson ? std::round(display.x * state_.view.lesson_column)
+                         : lessons_.lesson ? std::round(display.x * state_.view.lesson_column)
                                          : std::min(std::clamp(display.x * 0.2f, font * 17, font * 26), display.x * 0.3f);
   const float inspector_w = !right ? 0
                             : presenting ? std::min(std::clamp(display.x * 0.2f, font * 12, font * 16), display.x * 0.25f)
@@ -68,7 +69,7 @@ App::Panels App::panels() const {
   Panels p;
   // A lesson takes the left column, with the editor under it when shown.
   const float left_h = display.y - top;
-  const float lesson_h = !state_.lesson ? 0 : state_.view.show_editor && !training ? std::round(left_h * 0.6f) : left_h;
+  const float lesson_h = !lessons_.lesson ? 0 : state_.view.show_editor && !training ? std::round(left_h * 0.6f) : left_h;
   p.lesson_pos = {0, top};
   p.lesson_size = {editor_w, lesson_h};
   p.editor_pos = {0, top + lesson_h};
@@ -106,21 +107,22 @@ void App::update_derived(const Panels& p, double dt) {
 }
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
+  model::CompareFeature& compare = session_.features().get<model::CompareFeature>();
   const CanvasData data{model_, session_.frame(), session_.layout(), session_.scales(), session_.inspected(),
                         session_.active_cell(), session_.caption(), fonts_, *textures_, state_,
-                        state_.history.can_undo(), session_.hidden(), export_background_, state_.opening, export_grids_only_,
+                        lessons_, state_.history.can_undo(), session_.hidden(), export_background_, state_.opening, export_grids_only_,
                         options_.dump_layout.empty() ? nullptr : &probe_, session_.slide_note()};
   if (state_.hf.open) {
     const ModelViewData view{session_.hf(), model_textures_, fonts_};
     draw_model_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   } else if (state_.train.open) {
-    const TrainViewData view{train_, session_.train_grids(), fonts_};
+    const TrainViewData view{train_, session_.train_grids(), fonts_, lessons_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
-  } else if (state_.compare.open) {
-    const attn::Trace* a = session_.compare_traces().a() ? session_.compare_traces().a() : model_.has_trace() ? &model_.trace() : nullptr;
-    const attn::Trace* b = session_.compare_traces().b() ? session_.compare_traces().b() : model_.has_trace() ? &model_.trace() : nullptr;
-    const CompareView view{session_.compare_grids() ? &*session_.compare_grids() : nullptr, session_.compare_error(),
-                           a && b ? comparable_stages(*a, *b) : std::vector<std::string>{},
+  } else if (compare.open()) {
+    const attn::Trace* a = compare.traces().a() ? compare.traces().a() : model_.has_trace() ? &model_.trace() : nullptr;
+    const attn::Trace* b = compare.traces().b() ? compare.traces().b() : model_.has_trace() ? &model_.trace() : nullptr;
+    const CompareView view{compare.state(), lessons_, compare.grids() ? &*compare.grids() : nullptr, compare.error(),
+                           a && b ? comparable_stages(*a, *b) : std::vector<attn::StageKind>{},
                            a ? std::max(a->dims.n_heads, b ? b->dims.n_heads : 1) : 1, fonts_,
                            model_.has_trace() ? &model_.trace() : nullptr};
     draw_compare(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
@@ -129,10 +131,10 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   }
   // The compare and Train views cover the status panel: its notices and
   // the changed-on-disk line come in a window of their own there.
-  if (state_.train.open || state_.hf.open || state_.compare.open)
+  if (state_.train.open || state_.hf.open || compare.open())
     draw_notice_window(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
-  draw_start_page(p.canvas_pos, p.canvas_size, state_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
-  draw_lesson_check(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
+  draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
+  draw_lesson_check(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
                    session_.inspected_dial(), state_, probe);
@@ -141,7 +143,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   // the tile stepper stays for the teacher, not in the handout. (The KV
   // cache's would push its last lines off a 1024x768 slide: Escape gives
   // the desk's panel.)
-  const bool as_slide = shows_slide(state_), steppers = !state_.view.slide;
+  const bool as_slide = shows_slide(state_, lessons_), steppers = !state_.view.slide;
   views_.draw_panels(PanelFrame{p.canvas_pos, p.canvas_size, probe, as_slide, steppers, state_, model_});
 }
 
@@ -167,10 +169,10 @@ void App::frame(double dt) {
   }
 
   // 1. Input: everything that edits AppState.
-  handle_shortcuts(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
+  handle_shortcuts(state_, lessons_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
   if (!presenting_chrome() && !export_canvas_only_)
-    draw_menu_bar(state_, model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);
-  if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
+    draw_menu_bar(state_, session_.features().get<model::CompareFeature>().state(), lessons_, model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);
+  if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, lessons_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
     draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   if (p.transport_size.y > 0) draw_transport(p.transport_pos, p.transport_size, model_, state_, probe);
@@ -182,9 +184,9 @@ void App::frame(double dt) {
   // 4. Modals last: ImGui 1.86 asserts when a window is first created after a
   // modal opened in the same frame (a start-up error would open one in the
   // very first frame). What a dialog answer changes shows from the next frame.
-  draw_modals(state_, probe);
+  draw_modals(state_, lessons_, probe);
   draw_go_to_dialog(state_, model_.has_trace() ? &model_.trace() : nullptr, probe);
-  if (export_w_ == 0) draw_export_dialogs(state_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total,
+  if (export_w_ == 0) draw_export_dialogs(state_, lessons_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total,
                                       options_.dump_layout.empty() ? nullptr : &probe_);
   platform_.end_frame(export_w_, export_h_);
   if (export_w_ > 0) return;  // an exported picture: no dumps, nothing remembered

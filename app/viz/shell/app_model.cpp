@@ -3,6 +3,7 @@
 // the session's (model/session/session_model.cpp).
 #include "shell/app.hpp"
 #include "model_names.hpp"
+#include "model/document/app_actions.hpp"
 #include "model/hf/model_folder.hpp"
 
 #include <cstdio>

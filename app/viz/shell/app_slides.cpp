@@ -46,7 +46,7 @@ RgbaImage App::render_slide(int width, int height) {
 }
 
 std::string App::start_slides(const std::string& dir, int width, int height, bool as_presented) {
-  if (!state_.lesson) return "no lesson is open: slides are made of a lesson's steps";
+  if (!lessons_.lesson) return "no lesson is open: slides are made of a lesson's steps";
   if (slides_job_) return "slides are already being exported";
   if (const std::string problem = slide_size_problem(width, height); !problem.empty()) return problem;
   std::error_code ec;
@@ -56,11 +56,11 @@ std::string App::start_slides(const std::string& dir, int width, int height, boo
   job->dir = dir;
   job->width = width;
   job->height = height;
-  job->slides = plan_slides(state_.lesson->lesson());
+  job->slides = plan_slides(lessons_.lesson->lesson());
   job->pdf = std::make_unique<SlidesPdf>();
-  job->pdf_path = (std::filesystem::path(dir) / slides_pdf_file(state_.lesson->lesson())).string();
-  job->saved_progress = state_.lesson->progress();
-  job->saved_step = state_.lesson->step();
+  job->pdf_path = (std::filesystem::path(dir) / slides_pdf_file(lessons_.lesson->lesson())).string();
+  job->saved_progress = lessons_.lesson->progress();
+  job->saved_step = lessons_.lesson->step();
   job->saved_presentation = state_.view.presentation;
   job->saved_pinned = state_.pinned;
   slides_job_ = std::move(job);
@@ -77,10 +77,10 @@ std::string App::slides_step() {
   SlidesJob& job = *slides_job_;
   const Slide& slide = job.slides[job.next];
   if (!slide.answer) {
-    actions::lesson_step(state_, slide.step);
-    state_.view_request_at_end = true;  // a step that plays a stretch is shown as it ends
+    actions::lesson_step(state_, lessons_, slide.step);
+    lessons_.view_request_at_end = true;  // a step that plays a stretch is shown as it ends
   } else {
-    actions::give_up_lesson(state_);
+    actions::give_up_lesson(state_, lessons_);
   }
   // The step's scene, computed whole (a big one in the background).
   frame(0);
@@ -107,9 +107,9 @@ void App::end_slides(const std::string& outcome) {
   const SlidesJob job = std::move(*slides_job_);
   slides_job_.reset();
   // The student's place and answers, as they were.
-  if (state_.lesson) {
-    state_.lesson->restore(job.saved_progress);
-    actions::lesson_step(state_, job.saved_step);
+  if (lessons_.lesson) {
+    lessons_.lesson->restore(job.saved_progress);
+    actions::lesson_step(state_, lessons_, job.saved_step);
   }
   state_.pinned = job.saved_pinned;
   state_.view.presentation = job.saved_presentation;
@@ -140,7 +140,7 @@ void App::serve_slides_requests() {
 }
 
 int App::run_slides() {
-  if (!state_.lesson) {
+  if (!lessons_.lesson) {
     std::fprintf(stderr, "attnviz: --export-slides needs a lesson (--lesson FILE)\n");
     return 2;
   }

@@ -17,7 +17,7 @@ bool pressed(int key, bool repeat = false) { return ImGui::IsKeyPressed(key, rep
 
 }  // namespace
 
-void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline& tl) {
+void handle_shortcuts(AppState& state, LessonState& lessons, const attn::Trace* trace, const Timeline& tl) {
   const ImGuiIO& io = ImGui::GetIO();
   const bool modal = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   if (io.KeyCtrl && !modal) {
@@ -50,12 +50,12 @@ void handle_shortcuts(AppState& state, const attn::Trace* trace, const Timeline&
   ViewOptions& view = state.view;
   if (pressed(GLFW_KEY_F5)) view.presentation = !view.presentation;
   // Space, the arrows, Page Up/Down and Escape: navigation_keys.hpp.
-  if (pressed(GLFW_KEY_SPACE)) press_nav_key(state, NavKey::Space, trace, tl);
-  if (pressed(GLFW_KEY_RIGHT, true)) press_nav_key(state, NavKey::Right, trace, tl);
-  if (pressed(GLFW_KEY_PAGE_DOWN, true)) press_nav_key(state, NavKey::PageDown, trace, tl);
-  if (pressed(GLFW_KEY_LEFT, true)) press_nav_key(state, NavKey::Left, trace, tl);
-  if (pressed(GLFW_KEY_PAGE_UP, true)) press_nav_key(state, NavKey::PageUp, trace, tl);
-  if (pressed(GLFW_KEY_ESCAPE)) press_nav_key(state, NavKey::Escape, trace, tl);
+  if (pressed(GLFW_KEY_SPACE)) press_nav_key(state, lessons, NavKey::Space, trace, tl);
+  if (pressed(GLFW_KEY_RIGHT, true)) press_nav_key(state, lessons, NavKey::Right, trace, tl);
+  if (pressed(GLFW_KEY_PAGE_DOWN, true)) press_nav_key(state, lessons, NavKey::PageDown, trace, tl);
+  if (pressed(GLFW_KEY_LEFT, true)) press_nav_key(state, lessons, NavKey::Left, trace, tl);
+  if (pressed(GLFW_KEY_PAGE_UP, true)) press_nav_key(state, lessons, NavKey::PageUp, trace, tl);
+  if (pressed(GLFW_KEY_ESCAPE)) press_nav_key(state, lessons, NavKey::Escape, trace, tl);
   if (pressed(GLFW_KEY_S)) view.spotlight = !view.spotlight;
   if (pressed(GLFW_KEY_L)) view.laser = !view.laser;
   if (pressed(GLFW_KEY_HOME)) state.clock.scrub(tl, 0);

@@ -187,7 +187,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
   if (g.weights.empty()) return;
   // While a lesson asks which head it is, the scores and the frame around
   // the best head would give the answer away.
-  const bool hide_answer = lesson_head_question_open(state);
+  const bool hide_answer = lesson_head_question_open(d.lessons);
   const int layers = static_cast<int>(g.weights.size());
   const int heads = static_cast<int>(g.weights[0].size());
   const int n = static_cast<int>(g.tokens.size());
@@ -248,7 +248,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
                     g.tokens[static_cast<size_t>(r)].c_str(), r, g.tokens[static_cast<size_t>(c)].c_str(), c,
                     train_number(c <= r ? g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)](r, c) : 0.0, "%.3f").c_str());
         ImGui::TextUnformatted(hide_answer    ? "Click to answer with this head."
-                               : state.lesson ? "Outside a lesson, a click opens this layer and head in the pipeline view."
+                               : d.lessons.lesson ? "Outside a lesson, a click opens this layer and head in the pipeline view."
                                               : "Click to open this layer and head in the pipeline view.");
         ImGui::EndTooltip();
         if (ImGui::IsMouseClicked(0) && !ImGui::IsAnyItemActive()) clicked = std::make_pair(l, h);
@@ -267,7 +267,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
   if (clicked) {
     state.train.picked_head = clicked;
     // In a lesson the click answers which head it is; outside one it opens the head.
-    if (!state.lesson) state.train.open_in_pipeline = TrainUi::OpenRequest{clicked->first, clicked->second};
+    if (!d.lessons.lesson) state.train.open_in_pipeline = TrainUi::OpenRequest{clicked->first, clicked->second};
   }
 }
 
@@ -304,7 +304,7 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
     settings_controls(ui, d.session.running());
     run_buttons(d.session, ui, probe);
   }
-  status_line(d.session, d.grids, lesson_head_question_open(state));
+  status_line(d.session, d.grids, lesson_head_question_open(d.lessons));
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
   if (!d.session.problem().empty()) {
     const Rgba e = pal.error;

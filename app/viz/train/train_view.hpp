@@ -11,6 +11,7 @@
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/train/train_session.hpp"
 #include "model/train/train_view_model.hpp"
 
@@ -20,6 +21,7 @@ struct TrainViewData {
   const TrainSession& session;
   const TrainGrids& grids;
   const FontSet& fonts;
+  const LessonState& lessons;  // a lesson's "which head" question hides the answer
 };
 
 // A view's bold title with a Close button at the right of `width`; true when Close is pressed.

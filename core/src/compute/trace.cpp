@@ -36,8 +36,13 @@ int Trace::index_of_named(std::string_view name, int head) const {
 }
 
 int Trace::resolve_named(std::string_view name, int head, int fallback_head) const {
+  const std::optional<StageKind> kind = stage_kind_named(name);
+  return kind ? resolve(*kind, head, fallback_head) : -1;
+}
+
+int Trace::resolve(StageKind kind, int head, int fallback_head) const {
   for (const int h : {head, -1, std::max(fallback_head, 0)})
-    if (const int i = index_of_named(name, h); i >= 0) return i;
+    if (const int i = index_of({kind, h}); i >= 0) return i;
   return -1;
 }
 

@@ -7,8 +7,8 @@
 
 #include "model/hf/model_session.hpp"
 
-inline std::optional<model::PendingAction> settle_model(model::ModelSession& s, model::ModelUi& ui) {
-  std::optional<model::PendingAction> shown;
+inline std::optional<model::HeadToShow> settle_model(model::ModelSession& s, model::ModelUi& ui) {
+  std::optional<model::HeadToShow> shown;
   for (int i = 0; i < 20; ++i) {
     s.wait_idle();
     if (auto a = s.update(ui, model::ColourmapId::Viridis)) shown = std::move(a);

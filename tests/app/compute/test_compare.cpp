@@ -11,7 +11,8 @@
 #include "scenes.hpp"
 #include "model/compare/compare.hpp"
 #include "model/compare/compare_actions.hpp"
-#include "model/lessons/lesson_compare.hpp"
+#include "model/compare/compare_feature.hpp"
+#include "model/compare/lesson_compare.hpp"
 #include "model/compare/compare_layout.hpp"
 #include "model/lessons/lesson_actions.hpp"
 
@@ -22,7 +23,7 @@ TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
   sb.temperature = 0.5;
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
   for (const char* id : {"weights", "scores", "output"}) {
-    const model::CompareGrids g = model::compare_stage(a, b, id, 0);
+    const model::CompareGrids g = model::compare_stage(a, b, *attn::stage_kind_named(id), 0);
     CAPTURE(id);
     REQUIRE(g.problem.empty());
     const attn::Stage* x = a.find_named(id, 0) ? a.find_named(id, 0) : a.find_named(id);
@@ -50,7 +51,7 @@ TEST_CASE("compare: blocked cells have no difference and never NaN, other shapes
   attn::Scenario sa = test_scenes::small_projected(), sb = sa;
   sb.mask = attn::MaskKind::Causal;  // B blocks the upper triangle: -inf masked logits
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
-  const model::CompareGrids g = model::compare_stage(a, b, "masked", 0);
+  const model::CompareGrids g = model::compare_stage(a, b, attn::StageKind::masked, 0);
   REQUIRE(g.problem.empty());
   CHECK_FALSE(g.diff.hasNaN());
   REQUIRE(g.blocked_b.size() == g.diff.size());
@@ -62,43 +63,90 @@ TEST_CASE("compare: blocked cells have no difference and never NaN, other shapes
   sc.x.conservativeResize(sc.x.rows() + 1, Eigen::NoChange);
   sc.x.row(sc.x.rows() - 1).setConstant(0.3);
   sc.tokens.clear();
-  const model::CompareGrids h = model::compare_stage(a, attn::compute_trace(sc), "weights", 0);
+  const model::CompareGrids h = model::compare_stage(a, attn::compute_trace(sc), attn::StageKind::weights, 0);
   CHECK(h.diff.size() == 0);
   CHECK(h.problem.find("no difference grid") != std::string::npos);
   CHECK(h.problem.find("×") != std::string::npos);
-  CHECK(model::compare_stage(a, b, "no_such_stage", 0).problem.find("missing") != std::string::npos);
+  CHECK(model::compare_stage(a, b, attn::StageKind::step_q, 0).problem.find("missing") != std::string::npos);
 }
 
 TEST_CASE("compare: a snapshot is A, the edited document is B, a lesson step's compare opens and leaving closes it") {
   model::AppState s;
+  model::LessonState l;
+  model::CompareState c;
   s.doc.scenario = test_scenes::small_projected();
-  model::actions::open_compare(s);
-  CHECK_FALSE(s.compare.open);  // nothing to compare yet: a notice says what to do
+  model::actions::open_compare(s, c);
+  CHECK_FALSE(c.open);  // nothing to compare yet: a notice says what to do
   CHECK_FALSE(s.notices.empty());
-  model::actions::take_snapshot(s);
-  REQUIRE(s.compare.a);
-  CHECK_FALSE(s.compare.b);
+  model::actions::take_snapshot(s, c);
+  REQUIRE(c.a);
+  CHECK_FALSE(c.b);
   s.doc.scenario.x(0, 0) = 42;  // the user's edit
-  model::actions::open_compare(s);
-  CHECK(s.compare.open);
-  CHECK(s.compare.a->x(0, 0) != 42);  // A kept the old numbers
+  model::actions::open_compare(s, c);
+  CHECK(c.open);
+  CHECK(c.a->x(0, 0) != 42);  // A kept the old numbers
 
   attn::io::LessonCompare lc;
   lc.b = test_scenes::small_projected();
   lc.label_a = "tau = 0.5";
   lc.label_b = "tau = 2";
   lc.stage = "scores";
-  const std::uint64_t rev = s.compare.revision;
-  model::actions::lesson_compare(s, lc);
-  CHECK(s.compare.open);
-  CHECK(s.compare.from_lesson);
-  CHECK_FALSE(s.compare.a);  // A is the step's scene (the document)
-  CHECK(s.compare.stage == "scores");
-  CHECK(s.compare.label_b == "tau = 2");
-  CHECK(s.compare.revision > rev);
-  model::actions::lesson_compare(s, std::nullopt);  // a step without compare
-  CHECK_FALSE(s.compare.open);
-  CHECK_FALSE(s.compare.b);
+  const std::uint64_t rev = c.revision;
+  model::actions::lesson_compare(c, lc);
+  CHECK(c.open);
+  CHECK(c.from_lesson);
+  CHECK_FALSE(c.a);  // A is the step's scene (the document)
+  CHECK(c.stage == attn::StageKind::scores);
+  CHECK(c.label_b == "tau = 2");
+  CHECK(c.revision > rev);
+  model::actions::lesson_compare(c, std::nullopt);  // a step without compare
+  CHECK_FALSE(c.open);
+  CHECK_FALSE(c.b);
+}
+
+TEST_CASE("compare feature: it follows the lesson step, a step without compare and leaving the lesson close it") {
+  const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
+  model::AppState s;
+  model::LessonState l;
+  model::CompareFeature compare(l);
+  model::actions::start_lesson(s, l, attn::io::load_lesson(path));
+  compare.follow(s);
+  CHECK(compare.open() == l.lesson->current().compare.has_value());
+  model::actions::lesson_step(s, l, 1);
+  compare.follow(s);
+  REQUIRE(compare.open());
+  CHECK(compare.state().from_lesson);
+  REQUIRE(l.lesson->current().compare);
+  CHECK(compare.state().label_b == l.lesson->current().compare->label_b);
+  model::actions::close_compare(compare.state());  // the student closes it: the same step does not reopen it
+  compare.follow(s);
+  CHECK_FALSE(compare.open());
+  model::actions::lesson_step(s, l, 1);  // entering the step again does
+  compare.follow(s);
+  CHECK(compare.open());
+  model::actions::close_lesson(s, l);
+  compare.follow(s);
+  CHECK_FALSE(compare.open());
+}
+
+TEST_CASE("compare feature: a reload over unsaved edits shows them as A, once") {
+  model::AppState s;
+  model::LessonState l;
+  model::CompareFeature compare(l);
+  s.doc.scenario = test_scenes::small_projected();
+  attn::Scenario edits = s.doc.scenario;
+  edits.x(0, 0) = 7;
+  s.reload_replaced = model::AppState::ReplacedEdits{edits, "scene.json"};
+  compare.follow(s);
+  REQUIRE(compare.open());
+  REQUIRE(compare.state().a);
+  CHECK((*compare.state().a).x(0, 0) == 7);
+  CHECK(compare.state().label_b == "scene.json on disk");
+  CHECK_FALSE(s.reload_replaced);
+  CHECK_FALSE(s.notices.empty());
+  model::actions::close_compare(compare.state());
+  compare.follow(s);
+  CHECK_FALSE(compare.open());  // taken once
 }
 
 TEST_CASE("compare traces: fixed sides are computed once per revision, errors said") {
@@ -124,10 +172,10 @@ TEST_CASE("compare: a stage a lesson question hides keeps its shape but shows no
   sb.mask = attn::MaskKind::Causal;
   sb.x(1, 0) += 0.7;
   const attn::Trace a = attn::compute_trace(sa), b = attn::compute_trace(sb);
-  const model::CompareGrids shown = model::compare_for_view(a, b, "weights", 0, {"scores"});
+  const model::CompareGrids shown = model::compare_for_view(a, b, attn::StageKind::weights, 0, {attn::StageKind::scores});
   CHECK_FALSE(shown.hidden);
   CHECK(shown.max_abs_diff > 0);
-  const model::CompareGrids g = model::compare_for_view(a, b, "weights", 0, {"weights", "output"});
+  const model::CompareGrids g = model::compare_for_view(a, b, attn::StageKind::weights, 0, {attn::StageKind::weights, attn::StageKind::output});
   CHECK(g.hidden);
   REQUIRE(g.problem.empty());
   CHECK(g.a.rows() == shown.a.rows());
@@ -143,26 +191,30 @@ TEST_CASE("compare: a stage a lesson question hides keeps its shape but shows no
 TEST_CASE("compare in a lesson: a cell question on the compared stage hides it and is answered by a click on A") {
   const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
   model::AppState s;
-  model::actions::start_lesson(s, attn::io::load_lesson(path));
-  REQUIRE(s.lesson);
-  model::actions::lesson_step(s, 1);  // "without the mask, which word will *the* attend to most?"
-  REQUIRE(s.compare.open);
-  REQUIRE(s.lesson->current().question);
-  REQUIRE(s.lesson->current().question->kind == attn::io::LessonQuestion::Kind::Cell);
+  model::LessonState l;
+  model::CompareFeature compare(l);
+  model::CompareState& c = compare.state();
+  model::actions::start_lesson(s, l, attn::io::load_lesson(path));
+  REQUIRE(l.lesson);
+  model::actions::lesson_step(s, l, 1);  // "without the mask, which word will *the* attend to most?"
+  compare.follow(s);
+  REQUIRE(c.open);
+  REQUIRE(l.lesson->current().question);
+  REQUIRE(l.lesson->current().question->kind == attn::io::LessonQuestion::Kind::Cell);
   const attn::Trace doc = attn::compute_trace(s.doc.scenario);
-  std::vector<std::string> hidden = model::lesson_hidden_ids(s, doc);
-  CHECK(std::find(hidden.begin(), hidden.end(), s.compare.stage) != hidden.end());
-  CHECK(model::actions::compare_click_answers(s, doc));
-  model::actions::choose_compare_head(s, 7, 1);
-  CHECK(s.compare.head == 0);  // kept within the heads there are
-  model::actions::choose_compare_stage(s, "scores");
-  CHECK_FALSE(model::actions::compare_click_answers(s, doc));  // the question is about the weights
-  CHECK_FALSE(model::compare_for_view(doc, attn::compute_trace(*s.compare.b), "scores", 0, hidden).hidden);
-  model::actions::choose_compare_stage(s, "weights");
-  model::actions::give_up_lesson(s);
-  hidden = model::lesson_hidden_ids(s, doc);
+  std::vector<attn::StageKind> hidden = model::lesson_hidden_kinds(l, doc);
+  CHECK(std::find(hidden.begin(), hidden.end(), c.stage) != hidden.end());
+  CHECK(model::actions::compare_click_answers(l, c, doc));
+  model::actions::choose_compare_head(c, 7, 1);
+  CHECK(c.head == 0);  // kept within the heads there are
+  model::actions::choose_compare_stage(c, attn::StageKind::scores);
+  CHECK_FALSE(model::actions::compare_click_answers(l, c, doc));  // the question is about the weights
+  CHECK_FALSE(model::compare_for_view(doc, attn::compute_trace(*c.b), attn::StageKind::scores, 0, hidden).hidden);
+  model::actions::choose_compare_stage(c, attn::StageKind::weights);
+  model::actions::give_up_lesson(s, l);
+  hidden = model::lesson_hidden_kinds(l, doc);
   CHECK(hidden.empty());
-  CHECK_FALSE(model::actions::compare_click_answers(s, doc));
+  CHECK_FALSE(model::actions::compare_click_answers(l, c, doc));
 }
 
 TEST_CASE("compare layout: one line when wide, wrapped when that gives bigger cells, never overlapping") {
@@ -197,7 +249,7 @@ TEST_CASE("compare: a difference within rounding is exactly 0 (lesson 01 step 11
   const attn::io::LessonStep& st = l.steps[10];
   REQUIRE(st.compare.has_value());
   const attn::Trace a = attn::compute_trace(st.scene.scenario), b = attn::compute_trace(st.compare->b);
-  const model::CompareGrids g = model::compare_stage(a, b, "output", -1);
+  const model::CompareGrids g = model::compare_stage(a, b, attn::StageKind::output, -1);
   REQUIRE(g.problem.empty());
   const attn::Stage* out_a = a.find(attn::StageKind::output);
   REQUIRE(out_a);

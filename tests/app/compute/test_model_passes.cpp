@@ -8,6 +8,7 @@
 
 #include "attn/hf/forward/layer_scene.hpp"
 #include "compute/model_settle.hpp"
+#include "model/session/show_head.hpp"
 #include "model/hf/model_session.hpp"
 
 namespace {
@@ -64,15 +65,16 @@ TEST_CASE("opening a model and then a head computes each layer once per precisio
 
   // Before issue 41 this ran float64 layers 0 and 1 a second time.
   ui.open_in_pipeline = attn::hf::HeadRef{1, 3};
-  const std::optional<model::PendingAction> shown = settle_model(s, ui);
-  REQUIRE(shown.has_value());
+  const std::optional<model::HeadToShow> head = settle_model(s, ui);
+  REQUIRE(head.has_value());
+  const model::HeadToShow* shown = &*head;
   REQUIRE(shown->scene != nullptr);
   check_counts(s, {1, 2}, {1, 2});
   CHECK(passes_differ(shown->scene->scenario.x, fresh_scene(*s.checkpoint(), s.ids(), 1, {}).x) == "");
 
   // Another head, another layer: cut from the same kept pass.
   ui.open_in_pipeline = attn::hf::HeadRef{0, 2};
-  const std::optional<model::PendingAction> first = settle_model(s, ui);
+  const std::optional<model::HeadToShow> first = settle_model(s, ui);
   REQUIRE(first.has_value());
   check_counts(s, {1, 2}, {1, 2});
   CHECK(passes_differ(first->scene->scenario.x, fresh_scene(*s.checkpoint(), s.ids(), 0, {}).x) == "");
@@ -103,15 +105,15 @@ TEST_CASE("a head switched off in layer L computes only layers L and after again
 
   // A head of layer 1 opened: its compare side resumes the float64 pass at layer 1.
   ui.open_in_pipeline = attn::hf::HeadRef{1, 0};
-  const std::optional<model::PendingAction> shown = settle_model(s, ui);
-  REQUIRE(shown.has_value());
-  REQUIRE(shown->compare_b != nullptr);
+  const std::optional<model::HeadToShow> head = settle_model(s, ui);
+  REQUIRE(head.has_value());
+  REQUIRE(head->switched_off != nullptr);
   check_counts(s, {2, 3}, {2, 3});
   const attn::Scenario off = fresh_scene(*s.checkpoint(), s.ids(), 1, ui.heads_off);
-  CHECK(passes_differ(shown->compare_b->x, off.x) == "");
-  REQUIRE(shown->compare_b->w_o.has_value());
-  CHECK(passes_differ(*shown->compare_b->w_o, *off.w_o) == "");
-  CHECK(passes_differ(shown->compare_b->output_bias, off.output_bias) == "");
+  CHECK(passes_differ(head->switched_off->x, off.x) == "");
+  REQUIRE(head->switched_off->w_o.has_value());
+  CHECK(passes_differ(*head->switched_off->w_o, *off.w_o) == "");
+  CHECK(passes_differ(head->switched_off->output_bias, off.output_bias) == "");
 
   // Off in layer 0 instead: both layers again, in each precision.
   ui.heads_off = {{0, 1}};

@@ -13,6 +13,7 @@
 #include "model/hf/model_folder.hpp"
 #include "model/hf/model_session.hpp"
 #include "compute/model_settle.hpp"
+#include "model/session/show_head.hpp"
 
 namespace {
 
@@ -87,37 +88,38 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
 
   // A head opened in the pipeline view: its layer as a scene, on that head.
   ui.open_in_pipeline = attn::hf::HeadRef{1, 3};
-  const std::optional<model::PendingAction> shown = settle_model(s, ui);
-  REQUIRE(shown.has_value());
-  CHECK(shown->kind == model::PendingAction::Kind::ShowScene);
+  const std::optional<model::HeadToShow> head = settle_model(s, ui);
+  REQUIRE(head.has_value());
+  const model::HeadToShow* shown = &*head;
   CHECK(shown->label == "gpt2, layer 1, head 3");
   CHECK(shown->head == 3);
   REQUIRE(shown->scene != nullptr);
   CHECK(shown->scene->scenario.heads.size() == 4);
   // Heads 0.1 and 1.2 are off (above): the same layer with them off comes
   // along for the compare view, and its output is not the plain layer's.
-  REQUIRE(shown->compare_b != nullptr);
-  CHECK(shown->compare_label_a == "all heads on");
-  CHECK(shown->compare_label_b == "L0 H1, L1 H2 off (zero)");
+  REQUIRE(head->switched_off != nullptr);
+  CHECK(head->off_label == "L0 H1, L1 H2 off (zero)");
   const attn::Mat on = attn::compute_trace(shown->scene->scenario).find(attn::StageKind::output)->value.dense();
-  const attn::Mat off = attn::compute_trace(*shown->compare_b).find(attn::StageKind::output)->value.dense();
+  const attn::Mat off = attn::compute_trace(*head->switched_off).find(attn::StageKind::output)->value.dense();
   CHECK((on - off).cwiseAbs().maxCoeff() > 1e-6);
   // Run as the app runs it: the pipeline shows A, the compare view opens on both.
   model::AppState app;
-  model::actions::request(app, *shown);
-  CHECK(app.compare.open);
-  CHECK(!app.compare.a);
-  REQUIRE(app.compare.b);
-  CHECK(app.compare.head == 3);
+  model::CompareState compare;
+  model::actions::request(app, model::show_head_action(*head, compare));
+  CHECK(compare.open);
+  CHECK(compare.label_a == "all heads on");
+  CHECK(!compare.a);
+  REQUIRE(compare.b);
+  CHECK(compare.head == 3);
   CHECK(app.doc.scenario.heads.size() == 4);
 
   // Heads off only after the opened layer change nothing in it: no compare.
   ui.heads_off = {{1, 2}};
   settle_model(s, ui);
   ui.open_in_pipeline = attn::hf::HeadRef{0, 0};
-  const std::optional<model::PendingAction> first = settle_model(s, ui);
+  const std::optional<model::HeadToShow> first = settle_model(s, ui);
   REQUIRE(first.has_value());
-  CHECK(first->compare_b == nullptr);
+  CHECK(first->switched_off == nullptr);
 }
 
 TEST_CASE("weights rewritten or cut short on disk while open: the session opens the folder again and says so") {

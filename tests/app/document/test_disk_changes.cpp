@@ -85,10 +85,8 @@ TEST_CASE("disk: two windows save one file: the second Save asks instead of writ
     CHECK(read(b.path) == before);  // nothing written
     CHECK(b.s.doc.scenario.x(0, 0) == 1.5);
     CHECK_FALSE(b.s.dirty());
-    REQUIRE(b.s.compare.open);
-    REQUIRE(b.s.compare.a.has_value());
-    CHECK(b.s.compare.a->x(0, 1) == 2.5);
-    CHECK_FALSE(b.s.compare.b.has_value());  // B: the document
+    REQUIRE(b.s.reload_replaced.has_value());  // the compare view takes them as A (test_compare.cpp)
+    CHECK(b.s.reload_replaced->edits.x(0, 1) == 2.5);
     actions::undo(b.s);
     CHECK(b.s.doc.scenario.x(0, 1) == 2.5);
     CHECK(b.s.doc.scenario.x(0, 0) != 1.5);
@@ -209,7 +207,7 @@ TEST_CASE("disk: the watcher reports a change made outside once, and the app off
     CHECK(b.s.doc.scenario.x(0, 0) == 1.5);
     CHECK_FALSE(b.s.dirty());
     CHECK(b.s.disk.outside == DiskChange::Same);
-    CHECK_FALSE(b.s.compare.open);  // nothing of the user's to compare with
+    CHECK_FALSE(b.s.reload_replaced.has_value());  // nothing of the user's to compare with
     actions::undo(b.s);
     CHECK(b.s.doc.scenario.x(0, 0) == before);
   }

@@ -115,13 +115,13 @@ TEST_CASE("a dialog starts in its last folder, else the user's folder, choosing 
   fs::create_directories(home / "Pictures");
   fs::create_directories(home / "work");
   AppState s;
-  CHECK(files::start_folder(s, files::Dialog::OpenScenario) == (home / "Documents").string());
-  CHECK(files::start_folder(s, files::Dialog::Export) == (home / "Pictures").string());
-  CHECK(files::start_path(s, files::Dialog::Export, "a.png") == (home / "Pictures" / "a.png").string());
-  files::chosen(s, files::Dialog::Export, (home / "work" / "talk.gif").string());
-  CHECK(files::start_folder(s, files::Dialog::Export) == (home / "work").string());
+  CHECK(files::start_folder(s.files, files::Dialog::OpenScenario) == (home / "Documents").string());
+  CHECK(files::start_folder(s.files, files::Dialog::Export) == (home / "Pictures").string());
+  CHECK(files::start_path(s.files, files::Dialog::Export, "a.png") == (home / "Pictures" / "a.png").string());
+  files::chosen(s.files, files::Dialog::Export, (home / "work" / "talk.gif").string());
+  CHECK(files::start_folder(s.files, files::Dialog::Export) == (home / "work").string());
   CHECK(s.files.last_export_name == "talk.gif");
-  CHECK(files::start_folder(s, files::Dialog::OpenScenario) == (home / "Documents").string());  // each dialog its own
+  CHECK(files::start_folder(s.files, files::Dialog::OpenScenario) == (home / "Documents").string());  // each dialog its own
   CHECK(s.files.recent_folders == std::vector<std::string>{(home / "work").string()});
   // Through the settings file and back.
   SettingsTracker tracker(s);
@@ -131,11 +131,11 @@ TEST_CASE("a dialog starts in its last folder, else the user's folder, choosing 
   CHECK(problems.empty());
   AppState next;
   apply_settings(next, read);
-  CHECK(files::start_folder(next, files::Dialog::Export) == (home / "work").string());
+  CHECK(files::start_folder(next.files, files::Dialog::Export) == (home / "work").string());
   CHECK(next.files.last_export_name == "talk.gif");
   // A remembered folder that is gone: the user's folder again.
   fs::remove_all(home / "work");
-  CHECK(files::start_folder(next, files::Dialog::Export) == (home / "Pictures").string());
+  CHECK(files::start_folder(next.files, files::Dialog::Export) == (home / "Pictures").string());
   // Bad values in the file are named, not used.
   nlohmann::json bad = settings_json(saved);
   bad["last_folder"] = {{"export", "relative/path"}};

@@ -244,4 +244,9 @@ TEST_CASE("settings tracker: what the user changes is remembered, what the run o
   state.recent = {"/tmp/x.json"};
   CHECK(tracker.remembered(state, out).recent == state.recent);
   CHECK(tracker.remembered(state, out).last_lesson.empty());  // no lesson opened yet
+  // The lesson open now is remembered by its absolute path.
+  const std::string open_lesson = tracker.remembered(state, out, "lessons/x.json").last_lesson;
+  CHECK(std::filesystem::path(open_lesson).is_absolute());
+  CHECK(open_lesson.size() > 14);
+  CHECK(open_lesson.substr(open_lesson.size() - 14) == "lessons/x.json");
 }

@@ -66,40 +66,46 @@ TEST_CASE("lesson loader: a cancelled check hands nothing back, wherever it had 
 
 TEST_CASE("lesson opening: the request, its progress text, and Cancel") {
   model::AppState s;
-  CHECK(model::actions::lesson_check_text(s).empty());
-  model::actions::request_lesson(s, "/some/where/big.json", 4);
-  CHECK(s.lesson_opening.request == "/some/where/big.json");
-  CHECK(model::actions::lesson_check_text(s) == "Checking lesson big.json\xE2\x80\xA6 reading the file");
-  s.lesson_opening.request.clear();  // the app started it
-  s.lesson_opening.steps = 500;
-  s.lesson_opening.steps_done = 2;
-  CHECK(model::actions::lesson_check_text(s) == "Checking lesson big.json\xE2\x80\xA6 step 3 of 500");
-  model::actions::cancel_lesson_check(s);
-  CHECK(s.lesson_opening.cancel);
-  CHECK(model::actions::lesson_check_text(s).empty());
-  CHECK_FALSE(s.lesson);
+  model::LessonState l;
+  CHECK(model::actions::lesson_check_text(l).empty());
+  model::actions::request_lesson(l, "/some/where/big.json", 4);
+  CHECK(l.opening.request == "/some/where/big.json");
+  CHECK(model::actions::lesson_check_text(l) == "Checking lesson big.json\xE2\x80\xA6 reading the file");
+  l.opening.request.clear();  // the app started it
+  l.opening.steps = 500;
+  l.opening.steps_done = 2;
+  CHECK(model::actions::lesson_check_text(l) == "Checking lesson big.json\xE2\x80\xA6 step 3 of 500");
+  model::actions::cancel_lesson_check(l);
+  CHECK(l.opening.cancel);
+  CHECK(model::actions::lesson_check_text(l).empty());
+  CHECK_FALSE(l.lesson);
 }
 
 TEST_CASE("lesson opening: a checked lesson starts at the asked step, past its end it says so") {
   model::AppState s;
-  model::actions::request_lesson(s, kLessons + "test_lesson.json", 2);
-  model::actions::lesson_checked(s, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
-  REQUIRE(s.lesson);
-  CHECK(s.lesson->step() == 1);
+  model::LessonState l;
+  model::actions::request_lesson(l, kLessons + "test_lesson.json", 2);
+  model::actions::lesson_checked(s, l, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
+  REQUIRE(l.lesson);
+  CHECK(l.lesson->step() == 1);
   CHECK(s.message.empty());
-  CHECK(model::actions::lesson_check_text(s).empty());
+  CHECK(model::actions::lesson_check_text(l).empty());
 
   model::AppState t;
-  model::actions::request_lesson(t, kLessons + "test_lesson.json", 9);
-  model::actions::lesson_checked(t, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
-  REQUIRE(t.lesson);
+
+  model::LessonState l_t;
+  model::actions::request_lesson(l_t, kLessons + "test_lesson.json", 9);
+  model::actions::lesson_checked(t, l_t, attn::io::load_lesson(kLessons + "test_lesson.json"), "");
+  REQUIRE(l_t.lesson);
   CHECK(t.message == "--step 9: the lesson \"A test lesson\" has 3 steps (1 to 3)");
 
   model::AppState u;
+
+  model::LessonState l_u;
   const std::uint64_t document = u.document;
-  model::actions::request_lesson(u, kLessons + "bad_stage.json");
-  model::actions::lesson_checked(u, std::nullopt, "This lesson has problems, so it cannot start:\n\nx\n");
-  CHECK_FALSE(u.lesson);
+  model::actions::request_lesson(l_u, kLessons + "bad_stage.json");
+  model::actions::lesson_checked(u, l_u, std::nullopt, "This lesson has problems, so it cannot start:\n\nx\n");
+  CHECK_FALSE(l_u.lesson);
   CHECK(u.message == "This lesson has problems, so it cannot start:\n\nx\n");
   CHECK(u.document == document);
 }

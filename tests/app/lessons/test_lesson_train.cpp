@@ -41,20 +41,27 @@ std::vector<HeadScore> untrained_scores() {
 }
 
 // A started lesson on its head question (AppState remembers no progress between tests).
-model::AppState on_head_question() {
+struct Taught {  // the document and the lessons' state, as the session keeps them
   model::AppState s;
-  model::actions::start_lesson(s, train_lesson());
-  model::actions::lesson_step(s, 2);
-  return s;
+  model::LessonState l;
+};
+
+Taught on_head_question() {
+  model::AppState s;
+  model::LessonState l;
+  model::actions::start_lesson(s, l, train_lesson());
+  model::actions::lesson_step(s, l, 2);
+  return {std::move(s), std::move(l)};
 }
 
 }  // namespace
 
 TEST_CASE("lesson train steps: the Train view opens with the step's settings and closes after") {
   model::AppState s;
-  model::actions::start_lesson(s, train_lesson());
+  model::LessonState l;
+  model::actions::start_lesson(s, l, train_lesson());
   CHECK_FALSE(s.train.open);
-  model::actions::lesson_step(s, 1);
+  model::actions::lesson_step(s, l, 1);
   CHECK(s.train.open);
   CHECK(s.train.max_steps == 600);
   CHECK(s.train.settings.model.n_layers == 2);
@@ -64,95 +71,97 @@ TEST_CASE("lesson train steps: the Train view opens with the step's settings and
   CHECK(s.train.command == Command::None);
 
   s.train.command = Command::None;
-  model::actions::lesson_step(s, 2);  // same settings: the run goes on
+  model::actions::lesson_step(s, l, 2);  // same settings: the run goes on
   CHECK(s.train.open);
   CHECK(s.train.command == Command::None);
 
-  model::actions::lesson_step(s, 3);  // one layer: a different model, so a fresh run
+  model::actions::lesson_step(s, l, 3);  // one layer: a different model, so a fresh run
   CHECK(s.train.settings.model.n_layers == 1);
   CHECK(s.train.max_steps == 300);
   CHECK(s.train.command == Command::Reset);
 
   s.train.command = Command::None;
-  model::actions::lesson_step(s, 4);
+  model::actions::lesson_step(s, l, 4);
   CHECK_FALSE(s.train.open);
   CHECK(s.train.command == Command::None);
 }
 
 TEST_CASE("lesson train steps: settings the student changed are replaced by a fresh run") {
   model::AppState s;
+  model::LessonState l;
   s.train.settings.model.n_heads = 8;
-  model::actions::start_lesson(s, train_lesson());
-  model::actions::lesson_step(s, 1);
+  model::actions::start_lesson(s, l, train_lesson());
+  model::actions::lesson_step(s, l, 1);
   CHECK(s.train.settings.model.n_heads == 4);
   CHECK(s.train.command == Command::Reset);
 }
 
 TEST_CASE("lesson head question: the head with the highest induction score is right") {
-  model::AppState s = on_head_question();
-  CHECK(model::lesson_head_question_open(s));
-  model::actions::answer_lesson_head(s, learned_scores(), 1, 1);
-  CHECK(s.lesson->current_answer().status == Status::Right);
-  CHECK(s.lesson->current_answer().why.find("82%") != std::string::npos);
-  CHECK(s.lesson->current_answer().given == "layer 1, head 1");  // counted from 0, as the Train view labels it
-  CHECK(s.lesson->can_next());
-  CHECK_FALSE(model::lesson_head_question_open(s));
+  auto [s, l] = on_head_question();
+  CHECK(model::lesson_head_question_open(l));
+  model::actions::answer_lesson_head(l, learned_scores(), 1, 1);
+  CHECK(l.lesson->current_answer().status == Status::Right);
+  CHECK(l.lesson->current_answer().why.find("82%") != std::string::npos);
+  CHECK(l.lesson->current_answer().given == "layer 1, head 1");  // counted from 0, as the Train view labels it
+  CHECK(l.lesson->can_next());
+  CHECK_FALSE(model::lesson_head_question_open(l));
   // A head question hides nothing in the pipeline.
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
-  CHECK(model::hidden_stages(*s.lesson->current().question, t).empty());
+  CHECK(model::hidden_stages(*l.lesson->current().question, t).empty());
 }
 
 TEST_CASE("lesson head question: another head is wrong, and the why compares the two scores") {
-  model::AppState s = on_head_question();
-  model::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // the previous-token head
-  const model::StepAnswer& a = s.lesson->current_answer();
+  auto [s, l] = on_head_question();
+  model::actions::answer_lesson_head(l, learned_scores(), 0, 0);  // the previous-token head
+  const model::StepAnswer& a = l.lesson->current_answer();
   CHECK(a.status == Status::Wrong);
   CHECK(a.attempts == 1);
   CHECK(a.why.find("layer 0, head 0") != std::string::npos);
   CHECK(a.why.find("5%") != std::string::npos);   // its induction score
   CHECK(a.why.find("82%") != std::string::npos);  // the best one's
-  CHECK_FALSE(s.lesson->can_next());
-  model::actions::answer_lesson_head(s, learned_scores(), 1, 1);  // a retry can still be right
-  CHECK(s.lesson->current_answer().status == Status::Right);
-  CHECK(s.lesson->current_answer().attempts == 2);
+  CHECK_FALSE(l.lesson->can_next());
+  model::actions::answer_lesson_head(l, learned_scores(), 1, 1);  // a retry can still be right
+  CHECK(l.lesson->current_answer().status == Status::Right);
+  CHECK(l.lesson->current_answer().attempts == 2);
 }
 
 TEST_CASE("lesson head question: before any head learns the pattern, nothing is right or wrong yet") {
-  model::AppState s = on_head_question();
-  model::actions::answer_lesson_head(s, untrained_scores(), 0, 1);  // the best head so far, but only 0.20
-  const model::StepAnswer& a = s.lesson->current_answer();
+  auto [s, l] = on_head_question();
+  model::actions::answer_lesson_head(l, untrained_scores(), 0, 1);  // the best head so far, but only 0.20
+  const model::StepAnswer& a = l.lesson->current_answer();
   CHECK(a.status == Status::Open);
   CHECK(a.attempts == 0);
   CHECK(a.why.find("No head has learned the pattern yet") != std::string::npos);
   CHECK(a.why.find("20%") != std::string::npos);
-  CHECK(model::lesson_head_question_open(s));
+  CHECK(model::lesson_head_question_open(l));
   // Exactly at the threshold counts as learned.
   std::vector<HeadScore> at_threshold = untrained_scores();
   at_threshold[3].induction = 0.5;
-  const model::Verdict v = model::check_head(*s.lesson->current().question, at_threshold, 1, 1);
+  const model::Verdict v = model::check_head(*l.lesson->current().question, at_threshold, 1, 1);
   CHECK(v.right);
   CHECK_FALSE(v.not_yet);
   // No snapshot at all: also not yet.
-  CHECK(model::check_head(*s.lesson->current().question, {}, 0, 0).not_yet);
+  CHECK(model::check_head(*l.lesson->current().question, {}, 0, 0).not_yet);
 }
 
 TEST_CASE("lesson head question: Show me names the head from the shown snapshot's scores") {
-  model::AppState s = on_head_question();
+  auto [s, l] = on_head_question();
   s.train.shown_scores = learned_scores();
-  model::actions::give_up_lesson(s);
-  CHECK(s.lesson->current_answer().status == Status::GaveUp);
-  CHECK(s.lesson->current_answer().why.find("layer 1, head 1") != std::string::npos);
-  CHECK(s.lesson->can_next());
-  model::actions::answer_lesson_head(s, learned_scores(), 0, 0);  // settled: later clicks change nothing
-  CHECK(s.lesson->current_answer().status == Status::GaveUp);
+  model::actions::give_up_lesson(s, l);
+  CHECK(l.lesson->current_answer().status == Status::GaveUp);
+  CHECK(l.lesson->current_answer().why.find("layer 1, head 1") != std::string::npos);
+  CHECK(l.lesson->can_next());
+  model::actions::answer_lesson_head(l, learned_scores(), 0, 0);  // settled: later clicks change nothing
+  CHECK(l.lesson->current_answer().status == Status::GaveUp);
 }
 
 TEST_CASE("lesson head question: clicks are ignored on steps that do not ask about heads") {
   model::AppState s;
-  model::actions::start_lesson(s, train_lesson());
-  model::actions::lesson_step(s, 1);
-  CHECK_FALSE(model::lesson_head_question_open(s));
-  model::actions::answer_lesson_head(s, learned_scores(), 1, 1);
-  CHECK(s.lesson->current_answer().status == Status::Open);
-  CHECK(s.lesson->current_answer().why.empty());
+  model::LessonState l;
+  model::actions::start_lesson(s, l, train_lesson());
+  model::actions::lesson_step(s, l, 1);
+  CHECK_FALSE(model::lesson_head_question_open(l));
+  model::actions::answer_lesson_head(l, learned_scores(), 1, 1);
+  CHECK(l.lesson->current_answer().status == Status::Open);
+  CHECK(l.lesson->current_answer().why.empty());
 }

@@ -9,7 +9,9 @@
 #include <fstream>
 
 #include "attn/io/lesson_file.hpp"
+#include "model/document/app_actions.hpp"
 #include "model/lessons/lesson_actions.hpp"
+#include "model/lessons/lessons_feature.hpp"
 #include "model/lessons/rich_text.hpp"
 
 namespace {
@@ -137,28 +139,55 @@ TEST_CASE("lesson hidden stages: the asked stage and everything computed from it
 
 TEST_CASE("lesson actions: entering a step sets the scene, the view and the timing") {
   model::AppState s;
-  model::actions::start_lesson(s, test_lesson());
-  REQUIRE(s.lesson);
+  model::LessonState l;
+  model::actions::start_lesson(s, l, test_lesson());
+  REQUIRE(l.lesson);
   CHECK(s.doc.title == "Your first attention: four words, one head, causal");
   REQUIRE(s.view.zoom_stage.has_value());
   CHECK(s.view.zoom_stage->id == attn::StageKind::weights);
-  REQUIRE(s.highlights.size() == 1);
-  CHECK(s.highlights[0].stage == "masked");
-  CHECK(s.view_request.has_value());
+  REQUIRE(l.highlights.size() == 1);
+  CHECK(l.highlights[0].stage == "masked");
+  CHECK(l.view_request.has_value());
   CHECK_FALSE(s.view.show_editor);
-  model::actions::lesson_step(s, 2);
+  model::actions::lesson_step(s, l, 2);
   CHECK(s.doc.scenario.scale == attn::ScaleMode::None);  // step three's edit
-  model::actions::lesson_step(s, 0);
+  model::actions::lesson_step(s, l, 0);
   CHECK(s.doc.scenario.scale == attn::ScaleMode::SqrtDk);  // and back
   // A settled number question pins its cell: the inspector shows the arithmetic.
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
-  s.answer_text = "0.0";
-  model::actions::answer_lesson_number(s, t);
+  l.answer_text = "0.0";
+  model::actions::answer_lesson_number(s, l, t);
   CHECK_FALSE(s.pinned.has_value());
-  model::actions::give_up_lesson(s);
+  model::actions::give_up_lesson(s, l);
   REQUIRE(s.pinned.has_value());
   CHECK(s.pinned->stage.id == attn::StageKind::weights);
   CHECK(s.pinned->row == 2);
+}
+
+TEST_CASE("lessons feature: opening another document ends the lesson, a scene shown in its place does not") {
+  model::AppState s;
+  model::LessonsFeature lessons;
+  model::LessonState& l = lessons.state;
+  s.builtin_text = attn::io::scenario_to_json(test_lesson().steps[0].scene).dump();
+  model::actions::start_lesson(s, l, test_lesson());
+  model::actions::lesson_step(s, l, 1);
+  lessons.follow(s);
+  REQUIRE(l.lesson);
+  CHECK(l.lesson->step() == 1);
+  // A trained layer or a model's head shown in the pipeline: the lesson stays.
+  model::actions::show_scene(s, test_lesson().steps[0].scene, "trained layer 0");
+  lessons.follow(s);
+  CHECK(l.lesson);
+  // The built-in lesson opened (as File > Open does a file): the lesson ends.
+  model::actions::open_builtin(s);
+  CHECK(l.lesson);  // until the feature hears of it, on the next frame
+  lessons.follow(s);
+  CHECK_FALSE(l.lesson);
+  CHECK(l.highlights.empty());
+  // A lesson started afterwards is not ended by that earlier opening.
+  model::actions::start_lesson(s, l, test_lesson());
+  lessons.follow(s);
+  CHECK(l.lesson);
 }
 
 TEST_CASE("lesson timing: a stage's end, and a play range on the real timeline") {

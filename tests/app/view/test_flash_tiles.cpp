@@ -11,6 +11,7 @@
 #include "model/lessons/lesson_actions.hpp"
 #include "model/flash_tiles/flash_tiles.hpp"
 #include "model/flash_tiles/flash_tiles_feature.hpp"
+#include "model/lessons/lessons_feature.hpp"
 #include "model/session/session.hpp"
 
 namespace {
@@ -162,13 +163,14 @@ TEST_CASE("flash tiles: a lesson step opens the panel by the name \"flash_tiles\
   canvas.height = 800;
   canvas.line_height = 20;
   // The step asks by name; the session hands the request to the feature that owns the panel.
-  model::actions::start_lesson(session.state(), attn::io::parse_lesson(text, std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios", "flash_test"));
+  model::LessonState& lessons = session.features().get<model::LessonsFeature>().state;
+  model::actions::start_lesson(session.state(), lessons, attn::io::parse_lesson(text, std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios", "flash_test"));
   session.update(0, canvas);
   model::Feature* tiles = session.features().find("flash_tiles");
   REQUIRE(tiles != nullptr);
   CHECK(tiles->is_shown());
   CHECK(&session.features().get<model::FlashTilesFeature>() == tiles);
-  model::actions::lesson_step(session.state(), 1);
+  model::actions::lesson_step(session.state(), lessons, 1);
   session.update(0, canvas);
   CHECK_FALSE(tiles->is_shown());
 }

@@ -28,13 +28,20 @@ const model::GridBox& grid(const model::PipelineLayout& l, const attn::Trace& t,
   return *g;
 }
 
-// A lesson's step as the window holds it, presented.
-model::AppState presented_step(const std::string& lesson, int step) {
+// The document and the lessons' state, as the session keeps them.
+struct Taught {
   model::AppState s;
-  model::actions::start_lesson(s, attn::io::load_lesson(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/" + lesson + ".json"));
-  model::actions::lesson_step(s, step);
+  model::LessonState l;
+};
+
+// A lesson's step as the window holds it, presented.
+Taught presented_step(const std::string& lesson, int step) {
+  model::AppState s;
+  model::LessonState l;
+  model::actions::start_lesson(s, l, attn::io::load_lesson(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/" + lesson + ".json"));
+  model::actions::lesson_step(s, l, step);
   s.view.presentation = true;
-  return s;
+  return {std::move(s), std::move(l)};
 }
 
 std::vector<int> named(const attn::Trace& t, std::initializer_list<std::pair<const char*, int>> stages) {
@@ -83,10 +90,10 @@ TEST_CASE("layout: a grid whose left neighbour names other rows keeps its labels
 TEST_CASE("slide focus: a step that fits keeps everything and one that does not keeps a part that does and names the rest") {
   // Lesson 01 step 2 (scaled and weights of a 4-token scene) fits at 1024x768: nothing is left out.
   {
-    model::AppState s = presented_step("01_attention_from_scratch", 1);
+    auto [s, l] = presented_step("01_attention_from_scratch", 1);
     const attn::Trace t = attn::compute_trace(s.doc.scenario);
     const std::vector<int> shown = named(t, {{"scaled", 0}, {"weights", 0}});
-    const model::SlideFocus f = model::slide_focus(s, t, shown, model::LayoutOptions{}, 600, 700);
+    const model::SlideFocus f = model::slide_focus(s, l, t, shown, model::LayoutOptions{}, 600, 700);
     CHECK(f.only == shown);
     CHECK(f.left_out.empty());
     CHECK(f.captions);
@@ -94,7 +101,7 @@ TEST_CASE("slide focus: a step that fits keeps everything and one that does not 
   }
   // Grouped-query Q, K and scores of 4 heads cannot reach 28 px in 600x700;
   // the part kept is measured as the slide will lay it out.
-  model::AppState s = presented_step("07_attention_in_modern_models", 5);
+  auto [s, l] = presented_step("07_attention_in_modern_models", 5);
   const attn::Trace t = scene_trace("grouped_query");
   std::vector<int> shown;
   for (const char* id : {"q_rope", "k_rope", "scores"})
@@ -106,7 +113,7 @@ TEST_CASE("slide focus: a step that fits keeps everything and one that does not 
   o.cell = model::auto_cell_size(t);
   for (const auto& [w, h] : std::vector<std::pair<double, double>>{{600, 700}, {1400, 900}}) {
     CAPTURE(w);
-    const model::SlideFocus f = model::slide_focus(s, t, shown, o, w, h);
+    const model::SlideFocus f = model::slide_focus(s, l, t, shown, o, w, h);
     // Whatever it keeps reaches the slide's cell size, or is the largest there is.
     if (f.left_out.empty()) {
       CHECK(f.only == shown);
@@ -128,7 +135,7 @@ TEST_CASE("slide focus: a step that fits keeps everything and one that does not 
 
 TEST_CASE("slide focus: the heads of a group are kept together before one head alone") {
   const attn::Trace t = scene_trace("grouped_query");
-  model::AppState s = presented_step("07_attention_in_modern_models", 5);
+  auto [s, l] = presented_step("07_attention_in_modern_models", 5);
   std::vector<int> shown;
   for (int h = 0; h < 4; ++h) shown.push_back(t.index_of_named("scores", h));
   shown.push_back(t.index_of_named("k_rope", 0));
@@ -138,7 +145,7 @@ TEST_CASE("slide focus: the heads of a group are kept together before one head a
   o.cell = model::auto_cell_size(t);
   // Tall enough for one group's two lanes, not for four: the group of head
   // 0 (heads 0 and 1, which read one K) before head 0 alone.
-  const model::SlideFocus f = model::slide_focus(s, t, shown, o, 700, 800);
+  const model::SlideFocus f = model::slide_focus(s, l, t, shown, o, 700, 800);
   INFO(f.left_out << " at " << f.cell_px << " px");
   CHECK(f.left_out == "Heads 0 and 1 of 4 shown");
   CHECK(f.only == named(t, {{"k_rope", 0}, {"scores", 0}, {"scores", 1}}));
@@ -147,8 +154,9 @@ TEST_CASE("slide focus: the heads of a group are kept together before one head a
 
 TEST_CASE("slide crop: a 33-token grid shows the rows around the asked row at 28 px and names them") {
   model::AppState s;
-  model::actions::start_lesson(s, attn::io::load_lesson(std::string(ATTNVIZ_TEST_DATA_DIR) + "/lessons/long_scene/long_scene_lesson.json"));
-  model::actions::lesson_step(s, 0);  // asks about row 20 of the weights
+  model::LessonState lessons;
+  model::actions::start_lesson(s, lessons, attn::io::load_lesson(std::string(ATTNVIZ_TEST_DATA_DIR) + "/lessons/long_scene/long_scene_lesson.json"));
+  model::actions::lesson_step(s, lessons, 0);  // asks about row 20 of the weights
   s.view.presentation = true;
   const attn::Trace t = attn::compute_trace(s.doc.scenario);
   REQUIRE(t.dims.n_q == 33);
@@ -159,7 +167,7 @@ TEST_CASE("slide crop: a 33-token grid shows the rows around the asked row at 28
   const double w = 611, h = 682;  // a 1024x768 slide's canvas, less the fit's margins
   const model::PipelineLayout l = model::layout_for_view(t, o, w, h);
   REQUIRE(model::fitted_cell_px(l, w, h) < model::kSlideMinCellPx);  // whole, it does not read
-  const std::optional<model::SlideCrop> c = model::slide_crop(s, t, l, w, h);
+  const std::optional<model::SlideCrop> c = model::slide_crop(lessons, t, l, w, h);
   REQUIRE(c.has_value());
   const model::GridBox& g = grid(l, t, "weights", 0);
   CHECK(c->stage == g.stage);
@@ -186,9 +194,9 @@ TEST_CASE("slide crop: a 33-token grid shows the rows around the asked row at 28
   CHECK(c->note.rfind(rows, 0) == 0);
   CHECK(c->note.find("of 33 × 33 shown") != std::string::npos);
   // A 4-token scene needs no crop.
-  model::AppState small = presented_step("01_attention_from_scratch", 1);
+  auto [small, l_small] = presented_step("01_attention_from_scratch", 1);
   const attn::Trace st = attn::compute_trace(small.doc.scenario);
   model::LayoutOptions so;
   so.only = named(st, {{"weights", 0}});
-  CHECK_FALSE(model::slide_crop(small, st, model::layout_for_view(st, so, w, h), w, h).has_value());
+  CHECK_FALSE(model::slide_crop(l_small, st, model::layout_for_view(st, so, w, h), w, h).has_value());
 }

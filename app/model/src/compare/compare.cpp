@@ -10,9 +10,8 @@
 namespace model {
 namespace {
 
-// The compare view's stage is a name, as --compare-stage and lesson files give it.
-const attn::Stage* find_stage(const attn::Trace& t, const std::string& name, int head) {
-  const int i = t.resolve_named(name, head);  // per-model stages, or head 0 when it has fewer heads
+const attn::Stage* find_stage(const attn::Trace& t, attn::StageKind kind, int head) {
+  const int i = t.resolve(kind, head);  // per-model stages, or head 0 when it has fewer heads
   return i < 0 ? nullptr : &t.stages[static_cast<size_t>(i)];
 }
 
@@ -76,13 +75,13 @@ ShownGrids shown_grids(const CompareGrids& g, int max_cells) {
   return s;
 }
 
-CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, attn::StageKind stage, int head,
                            int max_cells) {
   CompareGrids g;
   const attn::Stage* sa = find_stage(a, stage, head);
   const attn::Stage* sb = find_stage(b, stage, head);
   if (!sa || !sb) {
-    g.problem = std::string("stage \"") + stage + "\" is missing from " + (!sa && !sb ? "both sides" : !sa ? "A" : "B");
+    g.problem = "stage \"" + attn::to_string(stage) + "\" is missing from " + (!sa && !sb ? "both sides" : !sa ? "A" : "B");
     if (sa) g.a = stage_matrix(*sa), g.title = sa->title, g.rows_a = sa->row_labels, g.cols_a = sa->col_labels;
     if (sb) g.b = stage_matrix(*sb), g.title = sb->title, g.rows_b = sb->row_labels, g.cols_b = sb->col_labels;
     g.shown = shown_grids(g, max_cells);
@@ -122,10 +121,10 @@ CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std
   return g;
 }
 
-CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
-                              const std::vector<std::string>& hidden_ids, int max_cells) {
+CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, attn::StageKind stage, int head,
+                              const std::vector<attn::StageKind>& hidden, int max_cells) {
   CompareGrids g = compare_stage(a, b, stage, head, max_cells);
-  if (std::find(hidden_ids.begin(), hidden_ids.end(), stage) == hidden_ids.end()) return g;
+  if (std::find(hidden.begin(), hidden.end(), stage) == hidden.end()) return g;
   g.hidden = true;
   for (attn::Mat* m : {&g.a, &g.b, &g.diff}) m->setZero();
   g.blocked_a.resize(0, 0);
@@ -140,11 +139,11 @@ int shown_cells_for(double width) {
   return std::clamp(static_cast<int>((width - 200) / 7), 16, kShownCells);
 }
 
-std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b) {
-  std::vector<std::string> out;
+std::vector<attn::StageKind> comparable_stages(const attn::Trace& a, const attn::Trace& b) {
+  std::vector<attn::StageKind> out;
   for (const attn::Stage& s : a.stages) {
-    if (std::find(out.begin(), out.end(), name_of(s.id)) != out.end()) continue;
-    if (b.find(s.id, s.head) || b.find(s.id, -1) || b.find(s.id, 0)) out.push_back(attn::to_string(s.id));
+    if (std::find(out.begin(), out.end(), s.id) != out.end()) continue;
+    if (b.find(s.id, s.head) || b.find(s.id, -1) || b.find(s.id, 0)) out.push_back(s.id);
   }
   return out;
 }

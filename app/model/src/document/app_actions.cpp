@@ -15,7 +15,6 @@
 #include "model/document/disk_actions.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/files/file_loader.hpp"
-#include "model/compare/compare_actions.hpp"
 #include "model/document/scenario_edit.hpp"
 #include "model/hf/model_folder.hpp"
 
@@ -84,14 +83,13 @@ void run(AppState& s, const PendingAction& a) {
         show_scene(s, *a.scene, a.label);
         s.train.open = false;
         s.hf.open = false;
-        s.compare.open = false;
         s.view.head = a.head;
         s.view.fit_pending = true;
-        if (a.compare_b) compare_switched_off(s, *a.compare_b, a.compare_label_a, a.compare_label_b, a.head);
       }
       break;
     case PendingAction::Kind::None: break;
   }
+  if (a.then) a.then(s);
 }
 
 }  // namespace
@@ -178,8 +176,7 @@ bool open(AppState& s, const std::string& path) {
 
 void opened(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp) {
   replace_document(s, std::move(file), path, stamp.exists || path.empty() ? stamp : disk_stamp(path));
-  s.lesson.reset();  // the document is no longer a lesson's scene
-  s.highlights.clear();
+  ++s.files_opened;  // the document is no longer a lesson's scene
   remember_recent(s, path);
   s.message.clear();
 }
@@ -198,8 +195,12 @@ void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& lab
 
 void open_builtin(AppState& s) {
   replace_document(s, attn::io::parse_scenario(s.builtin_text), "", {});
-  s.lesson.reset();
-  s.highlights.clear();
+  ++s.files_opened;
+}
+
+void open_model(AppState& s, const std::string& folder) {
+  choose_model_folder(s.hf, folder);
+  s.train.open = false;
 }
 
 bool save(AppState& s, const std::string& path) {
@@ -248,7 +249,7 @@ void save_or_ask(AppState& s) {
     return;
   }
   // A built-in file goes to the user's folder (the dialog's last, else Documents) under its own name.
-  if (!s.path.empty()) s.dialog_path = files::start_path(s, files::Dialog::SaveScenario, std::filesystem::path(s.path).filename().string());
+  if (!s.path.empty()) s.dialog_path = files::start_path(s.files, files::Dialog::SaveScenario, std::filesystem::path(s.path).filename().string());
   s.save_dialog = true;
 }
 
@@ -259,7 +260,7 @@ void ask_open(AppState& s) {
 
 void ask_save_as(AppState& s) {
   s.dialog_path = s.path.empty() ? "" : is_builtin_file(s, s.path)
-                                            ? files::start_path(s, files::Dialog::SaveScenario, std::filesystem::path(s.path).filename().string())
+                                            ? files::start_path(s.files, files::Dialog::SaveScenario, std::filesystem::path(s.path).filename().string())
                                             : s.path;
   s.save_dialog = true;
 }

@@ -7,7 +7,6 @@
 
 #include "attn/io/machine_limits.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/compare/compare_actions.hpp"
 
 namespace model::actions {
 
@@ -59,10 +58,7 @@ bool reload_from_disk(AppState& s) {
   changed(s);  // one step: Ctrl+Z brings the version before the reload back
   const std::string name = file_name(s.path);
   for (const std::string& w : read.file.warnings) s.notices.push_back({name + ": " + w, 0, s.document});
-  if (had_edits) {
-    compare_with_document(s, mine, "your edits", name + " on disk", true);  // B: the document, now the file's version
-    notify(s, "Reloaded " + name + " from disk. Your edits are A in the compare view; Ctrl+Z puts them back.");
-  }
+  if (had_edits) s.reload_replaced = AppState::ReplacedEdits{mine, name};  // B: the document, now the file's version
   return true;
 }
 

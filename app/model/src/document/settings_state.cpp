@@ -18,7 +18,7 @@ void apply_settings(AppState& state, const Settings& settings) {
 SettingsTracker::SettingsTracker(const AppState& start)
     : start_colour_(start.view.colour), start_ui_scale_(start.view.ui_scale_percent) {}
 
-Settings SettingsTracker::remembered(const AppState& state, Settings base) {
+Settings SettingsTracker::remembered(const AppState& state, Settings base, const std::string& open_lesson) {
   const ColourOptions& now = state.view.colour;
   // Each field: note a change from the start, then take it if ever changed.
   auto track = [](bool& changed, const auto& value, const auto& start, auto& stored) {
@@ -37,9 +37,9 @@ Settings SettingsTracker::remembered(const AppState& state, Settings base) {
   base.last_folder = state.files.last_folder;
   base.last_export_name = state.files.last_export_name;
   if (base.recent.size() > kMaxRecentFiles) base.recent.resize(kMaxRecentFiles);
-  if (state.lesson && !state.lesson->lesson().path.empty()) {
+  if (!open_lesson.empty()) {
     std::error_code ec;
-    const std::filesystem::path p = std::filesystem::absolute(state.lesson->lesson().path, ec);
+    const std::filesystem::path p = std::filesystem::absolute(open_lesson, ec);
     if (!ec) base.last_lesson = p.lexically_normal().string();
   }
   return base;

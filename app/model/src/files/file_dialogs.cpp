@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "model/export/export_plan.hpp"
+
 namespace model::files {
 namespace {
 
@@ -27,15 +29,15 @@ const char* kind_name(Dialog d) {
   return "open";
 }
 
-std::string start_folder(const AppState& s, Dialog d) {
-  const auto last = s.files.last_folder.find(kind_name(d));
-  if (last != s.files.last_folder.end() && is_dir(last->second)) return last->second;
+std::string start_folder(const FileDialogs& f, Dialog d) {
+  const auto last = f.last_folder.find(kind_name(d));
+  if (last != f.last_folder.end() && is_dir(last->second)) return last->second;
   const bool picture = d == Dialog::Export || d == Dialog::Slides;
   return user_folder(picture ? UserFolder::Pictures : UserFolder::Documents);
 }
 
-std::string start_path(const AppState& s, Dialog d, const std::string& name) {
-  const fs::path folder = start_folder(s, d);
+std::string start_path(const FileDialogs& f, Dialog d, const std::string& name) {
+  const fs::path folder = start_folder(f, d);
   return name.empty() ? folder.string() : (folder / name).string();
 }
 
@@ -59,27 +61,27 @@ FileFilter export_filter(const std::string& path) {
   return {"Pictures and data", {".png", ".svg", ".gif", ".mp4", ".csv", ".npy", ".json"}};
 }
 
-std::vector<Place> places_for(const AppState& s, Dialog d) {
-  std::vector<Place> out = places(s.files.recent_folders);
+std::vector<Place> places_for(const FileDialogs& f, const std::string& assets_dir, Dialog d) {
+  std::vector<Place> out = places(f.recent_folders);
   const char* examples = d == Dialog::OpenScenario ? "scenarios" : d == Dialog::OpenLesson ? "lessons" : nullptr;
-  if (examples && !s.assets_dir.empty() && is_dir((fs::path(s.assets_dir) / examples).string()))
-    out.insert(out.begin() + 1, {d == Dialog::OpenLesson ? "Built-in lessons" : "Examples", (fs::path(s.assets_dir) / examples).string()});
+  if (examples && !assets_dir.empty() && is_dir((fs::path(assets_dir) / examples).string()))
+    out.insert(out.begin() + 1, {d == Dialog::OpenLesson ? "Built-in lessons" : "Examples", (fs::path(assets_dir) / examples).string()});
   return out;
 }
 
-void browse(AppState& s, const std::string& folder, const FileFilter& filter) {
-  s.files.listing = list_folder(folder, s.files.filter == 0 ? filter : FileFilter{}, s.files.show_hidden);
+void browse(FileDialogs& f, const std::string& folder, const FileFilter& filter) {
+  f.listing = list_folder(folder, f.filter == 0 ? filter : FileFilter{}, f.show_hidden);
 }
 
-void chosen(AppState& s, Dialog d, const std::string& path) {
+void chosen(FileDialogs& f, Dialog d, const std::string& path) {
   std::error_code ec;
   const fs::path p = fs::absolute(path, ec).lexically_normal();
   if (ec) return;
   const std::string folder = d == Dialog::Slides ? p.parent_path().string() : folder_of(p.string());
   if (folder.empty()) return;
-  s.files.last_folder[kind_name(d)] = folder;
-  remember_folder(s.files.recent_folders, folder);
-  if (d == Dialog::Export && p.has_filename()) s.files.last_export_name = p.filename().string();
+  f.last_folder[kind_name(d)] = folder;
+  remember_folder(f.recent_folders, folder);
+  if (d == Dialog::Export && p.has_filename()) f.last_export_name = p.filename().string();
 }
 
 ChooserRequest desktop_request(Dialog d, const std::string& path) {

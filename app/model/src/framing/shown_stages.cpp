@@ -55,25 +55,25 @@ std::vector<int> sorted_unique(std::vector<int> v) {
 
 }  // namespace
 
-std::vector<int> stages_named_by_step(const AppState& s, const attn::Trace& trace) {
+std::vector<int> stages_named_by_step(const AppState& s, const LessonState& l, const attn::Trace& trace) {
   std::vector<int> out;
-  if (!s.lesson) return out;
-  for (const attn::io::CellSpec& h : s.highlights) add_named(trace, h.stage, h.head, s.view.head, &out);
-  const auto& q = s.lesson->current().question;
+  if (!l.lesson) return out;
+  for (const attn::io::CellSpec& h : l.highlights) add_named(trace, h.stage, h.head, s.view.head, &out);
+  const auto& q = l.lesson->current().question;
   if (q && !q->target.stage.empty()) add_named(trace, q->target.stage, q->target.head, s.view.head, &out);
   return sorted_unique(out);
 }
 
-std::vector<int> stages_step_is_about(const AppState& s, const attn::Trace& trace) {
-  std::vector<int> out = stages_named_by_step(s, trace);
-  if (!out.empty() || !s.lesson || !s.view.zoom_stage) return out;
+std::vector<int> stages_step_is_about(const AppState& s, const LessonState& l, const attn::Trace& trace) {
+  std::vector<int> out = stages_named_by_step(s, l, trace);
+  if (!out.empty() || !l.lesson || !s.view.zoom_stage) return out;
   const attn::StageRef& z = *s.view.zoom_stage;
   add_kind(trace, z.id, z.head, s.view.head, &out);
   if (out.empty() && z.head >= 0) add_kind(trace, z.id, -1, s.view.head, &out);
   return sorted_unique(out);
 }
 
-std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const Timeline& tl, const Frame& frame) {
+std::vector<int> shown_stages(const AppState& s, const LessonState& l, const attn::Trace& trace, const Timeline& tl, const Frame& frame) {
   std::vector<int> focus;
   if (s.view.zoom_stage) {
     // A zoom with no head (a lesson step about "weights" with every head
@@ -89,8 +89,8 @@ std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const
   std::vector<int> out;
   add_with_inputs(trace, focus, &out);
   // A lesson step's grids stay on screen however the view was reached.
-  if (s.lesson) {
-    const std::vector<int> named = stages_named_by_step(s, trace);
+  if (l.lesson) {
+    const std::vector<int> named = stages_named_by_step(s, l, trace);
     out.insert(out.end(), named.begin(), named.end());
   }
   return sorted_unique(out);

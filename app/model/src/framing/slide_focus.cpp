@@ -31,11 +31,11 @@ std::string titles_of(const attn::Trace& trace, const std::vector<int>& dropped)
 
 // The head a step is about: its question's, else its first highlight's,
 // else the lowest head among its stages (-1 when none is per head).
-int step_head(const AppState& s, const attn::Trace& trace, const std::vector<int>& stages) {
-  if (s.lesson) {
-    const auto& q = s.lesson->current().question;
+int step_head(const LessonState& l, const attn::Trace& trace, const std::vector<int>& stages) {
+  if (l.lesson) {
+    const auto& q = l.lesson->current().question;
     if (q && q->target.head >= 0) return q->target.head;
-    for (const attn::io::CellSpec& h : s.highlights)
+    for (const attn::io::CellSpec& h : l.highlights)
       if (h.head >= 0) return h.head;
   }
   int lowest = -1;
@@ -103,10 +103,10 @@ std::vector<int> without(const std::vector<int>& all, const std::vector<int>& dr
 
 }  // namespace
 
-bool shows_slide(const AppState& s) {
+bool shows_slide(const AppState& s, const LessonState& l) {
   if (s.view.slide) return true;
-  if (!s.view.presentation || !s.lesson) return false;
-  const attn::io::LessonView& v = s.lesson->current().view;
+  if (!s.view.presentation || !l.lesson) return false;
+  const attn::io::LessonView& v = l.lesson->current().view;
   const bool plays = !v.play_from.empty() && !v.play_to.empty();
   return !plays && v.time == attn::io::LessonView::Time::End;
 }
@@ -119,26 +119,26 @@ double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h
   return smallest * scale;
 }
 
-SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
+SlideFocus slide_focus(const AppState& s, const LessonState& l, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
                        double view_w, double view_h) {
   const int view_head = options.head;
   // From most to least complete: what the step shows; the heads of its head's
   // group (grouped-query attention: one shared K and V, read by each);
   // that head alone; what the step is about without the inputs; one head of that.
   std::vector<Candidate> candidates{{shown, view_head, ""}};
-  const int h = step_head(s, trace, shown);
+  const int h = step_head(l, trace, shown);
   const std::vector<int> group = heads_sharing_inputs(trace, shown, h);
   const int n_heads = static_cast<int>(heads_of(trace, shown).size());
   if (static_cast<int>(group.size()) > 1 && static_cast<int>(group.size()) < n_heads)
     candidates.push_back({of_heads(trace, shown, group), view_head, heads_note(group, n_heads)});
   if (n_heads > 1) candidates.push_back({of_heads(trace, shown, {h}), h, heads_note({h}, n_heads)});
-  const std::vector<int> about = stages_step_is_about(s, trace);
+  const std::vector<int> about = stages_step_is_about(s, l, trace);
   if (!about.empty() && about != shown) {
     const std::string dropped = "Not shown: " + titles_of(trace, without(shown, about));
     candidates.push_back({about, view_head, dropped});
     const int about_heads = static_cast<int>(heads_of(trace, about).size());
     if (about_heads > 1) {
-      const int ah = step_head(s, trace, about);
+      const int ah = step_head(l, trace, about);
       candidates.push_back({of_heads(trace, about, {ah}), ah, dropped + " · " + heads_note({ah}, about_heads)});
     }
   }
@@ -159,7 +159,7 @@ SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::v
   return best;
 }
 
-std::optional<SlideCrop> slide_crop(const AppState& s, const attn::Trace& trace, const PipelineLayout& layout, double view_w,
+std::optional<SlideCrop> slide_crop(const LessonState& l, const attn::Trace& trace, const PipelineLayout& layout, double view_w,
                                     double view_h) {
   if (layout.grids.empty() || fitted_cell_px(layout, view_w, view_h) >= kSlideMinCellPx) return std::nullopt;
   // The grid the step asks about or highlights, else the one with most cells.
@@ -172,11 +172,11 @@ std::optional<SlideCrop> slide_crop(const AppState& s, const attn::Trace& trace,
     }
     return nullptr;
   };
-  if (s.lesson && s.lesson->current().question) {
-    const auto& t = s.lesson->current().question->target;
+  if (l.lesson && l.lesson->current().question) {
+    const auto& t = l.lesson->current().question->target;
     if ((g = named(t.stage, t.head))) row = t.row, col = t.col;
   }
-  for (const attn::io::CellSpec& h : s.highlights)
+  for (const attn::io::CellSpec& h : l.highlights)
     if (!g && (g = named(h.stage, h.head))) row = h.row, col = h.col;
   if (!g)
     for (const GridBox& box : layout.grids)

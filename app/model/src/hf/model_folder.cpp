@@ -27,21 +27,15 @@ std::string model_folder_name(const std::string& folder) {
   return p.filename().empty() ? folder : p.filename().string();
 }
 
-namespace actions {
-
-void open_model(AppState& s, const std::string& folder) {
-  s.hf.open = true;
-  s.train.open = false;
-  s.compare.open = false;
-  if (s.hf.folder != folder) {
-    s.hf.folder = folder;
-    s.hf.heads_off.clear();
-    s.hf.layer = 0;
-    s.hf.heads_hidden.clear();
+void choose_model_folder(ModelUi& ui, const std::string& folder) {
+  ui.open = true;
+  if (ui.folder != folder) {
+    ui.folder = folder;
+    ui.heads_off.clear();
+    ui.layer = 0;
+    ui.heads_hidden.clear();
   }
-  s.hf.folder_draft = folder;
+  ui.folder_draft = folder;
 }
-
-}  // namespace actions
 
 }  // namespace model

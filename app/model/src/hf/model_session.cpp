@@ -206,7 +206,7 @@ void ModelSession::reopen_if_changed() {
   notice_ = why + ": opened again from disk.";
 }
 
-std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) {
+std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   reopen_if_changed();
   if (ui.folder != folder_) {
     notice_.clear();
@@ -241,17 +241,13 @@ std::optional<PendingAction> ModelSession::update(ModelUi& ui, ColourmapId map) 
   }
   if (auto o = scene_.take()) {
     if (o->done() && o->result) {
-      PendingAction a;
-      a.kind = PendingAction::Kind::ShowScene;
-      a.scene = o->result->file;
-      a.label = o->result->label;
-      a.head = o->result->head;
-      if (o->result->switched_off) {
-        a.compare_b = o->result->switched_off;
-        a.compare_label_a = "all heads on";
-        a.compare_label_b = o->result->off_label;
-      }
-      return a;
+      HeadToShow h;
+      h.scene = o->result->file;
+      h.label = o->result->label;
+      h.head = o->result->head;
+      h.switched_off = o->result->switched_off;
+      h.off_label = o->result->off_label;
+      return h;
     }
     if (o->failed()) error_ = "Cannot open the head: " + o->error;
   }

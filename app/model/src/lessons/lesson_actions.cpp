@@ -3,8 +3,6 @@
 // show exactly what the lesson means, whatever the student changed before.
 #include "model/lessons/lesson_actions.hpp"
 
-#include "model/compare/compare_actions.hpp"
-#include "model/lessons/lesson_compare.hpp"
 
 #include <cstdlib>
 
@@ -14,8 +12,8 @@
 namespace model {
 namespace {
 
-void save_progress(AppState& s) {
-  if (s.lesson) s.progress.put(s.lesson->lesson().id, s.lesson->progress());
+void save_progress(LessonState& l) {
+  if (l.lesson) l.progress.put(l.lesson->lesson().id, l.lesson->progress());
 }
 
 Granularity granularity_of(const std::string& name, Granularity otherwise) {
@@ -26,9 +24,9 @@ Granularity granularity_of(const std::string& name, Granularity otherwise) {
 }
 
 // A settled number question shows its arithmetic: the inspector pins its cell.
-void pin_answer_cell(AppState& s) {
-  if (!s.lesson || !s.lesson->revealed()) return;
-  const auto& q = s.lesson->current().question;
+void pin_answer_cell(AppState& s, const LessonState& l) {
+  if (!l.lesson || !l.lesson->revealed()) return;
+  const auto& q = l.lesson->current().question;
   if (!q || q->kind != attn::io::LessonQuestion::Kind::Number || q->target.stage.empty()) return;
   const std::optional<attn::StageKind> kind = attn::stage_kind_named(q->target.stage);
   if (kind) s.pinned = CellRef{{*kind, q->target.head}, q->target.row, q->target.col};
@@ -61,20 +59,21 @@ void lesson_train(AppState& s, const attn::io::LessonStep& st) {
 
 namespace actions {
 
-void start_lesson(AppState& s, attn::io::LessonFile lesson) {
-  const nlohmann::json saved = s.progress.get(lesson.id);
-  s.lesson.emplace(std::move(lesson));
-  s.lesson->restore(saved);
+void start_lesson(AppState& s, LessonState& l, attn::io::LessonFile lesson) {
+  const nlohmann::json saved = l.progress.get(lesson.id);
+  l.lesson.emplace(std::move(lesson));
+  l.lesson->restore(saved);
+  l.files_opened = s.files_opened;
   s.show_start_page = false;
   s.view.show_editor = false;  // the lesson takes the left column; a step may show the editor
-  lesson_step(s, s.lesson->step());
+  lesson_step(s, l, l.lesson->step());
 }
 
-void lesson_step(AppState& s, int step) {
-  if (!s.lesson) return;
-  s.lesson->go_to(step);
-  const attn::io::LessonStep& st = s.lesson->current();
-  show_scene(s, st.scene, s.lesson->lesson().title + " · step " + std::to_string(s.lesson->step() + 1));
+void lesson_step(AppState& s, LessonState& l, int step) {
+  if (!l.lesson) return;
+  l.lesson->go_to(step);
+  const attn::io::LessonStep& st = l.lesson->current();
+  show_scene(s, st.scene, l.lesson->lesson().title + " · step " + std::to_string(l.lesson->step() + 1));
   const attn::io::LessonView& v = st.view;
   s.view.head = v.heads ? *v.heads : -1;
   // A step about one stage shows that stage and its inputs, large; Escape
@@ -83,7 +82,7 @@ void lesson_step(AppState& s, int step) {
   const std::optional<attn::StageKind> focus = attn::stage_kind_named(v.focus.stage);
   if (!focus) s.view.zoom_stage.reset();
   else s.view.zoom_stage = attn::StageRef{*focus, v.focus.head};
-  s.highlights = v.highlight;
+  l.highlights = v.highlight;
   s.granularity = granularity_of(v.granularity, s.granularity);
   // The explore panels are a step's content: shown on the steps that name
   // them, not left over from an earlier step (lesson 05's "why scale" sat
@@ -96,115 +95,113 @@ void lesson_step(AppState& s, int step) {
     else if (shown) panels.names.push_back(panel);
   }
   s.view.panels = std::move(panels);
-  s.view_request = v;
-  s.view_request_at_end = false;
-  lesson_compare(s, st.compare);
+  l.view_request = v;
+  l.view_request_at_end = false;
   lesson_train(s, st);
-  s.answer_text.clear();
-  s.answer_choice = -1;
-  pin_answer_cell(s);
-  save_progress(s);
+  l.answer_text.clear();
+  l.answer_choice = -1;
+  pin_answer_cell(s, l);
+  save_progress(l);
 }
 
-void close_lesson(AppState& s) {
-  save_progress(s);
-  s.lesson.reset();
-  lesson_compare(s, std::nullopt);
-  s.highlights.clear();
+void close_lesson(AppState& s, LessonState& l) {
+  save_progress(l);
+  l.lesson.reset();
+  l.highlights.clear();
   s.view.zoom_stage.reset();
   s.view.fit_pending = true;
 }
 
-void answer_lesson_cell(AppState& s, const attn::Trace& trace, int row, int col) {
-  if (!s.lesson) return;
-  s.lesson->answer_cell(trace, row, col);
-  save_progress(s);
+void answer_lesson_cell(LessonState& l, const attn::Trace& trace, int row, int col) {
+  if (!l.lesson) return;
+  l.lesson->answer_cell(trace, row, col);
+  save_progress(l);
 }
 
-void answer_lesson_number(AppState& s, const attn::Trace& trace) {
-  if (!s.lesson) return;
+void answer_lesson_number(AppState& s, LessonState& l, const attn::Trace& trace) {
+  if (!l.lesson) return;
   char* end = nullptr;
-  const double v = std::strtod(s.answer_text.c_str(), &end);
-  if (end == s.answer_text.c_str()) return;  // nothing typed that reads as a number
-  s.lesson->answer_number(trace, v, s.answer_text);
-  pin_answer_cell(s);
-  save_progress(s);
+  const double v = std::strtod(l.answer_text.c_str(), &end);
+  if (end == l.answer_text.c_str()) return;  // nothing typed that reads as a number
+  l.lesson->answer_number(trace, v, l.answer_text);
+  pin_answer_cell(s, l);
+  save_progress(l);
 }
 
-void answer_lesson_choice(AppState& s) {
-  if (!s.lesson || s.answer_choice < 0) return;
-  s.lesson->answer_choice(s.answer_choice);
-  save_progress(s);
+void answer_lesson_choice(LessonState& l) {
+  if (!l.lesson || l.answer_choice < 0) return;
+  l.lesson->answer_choice(l.answer_choice);
+  save_progress(l);
 }
 
-void answer_lesson_head(AppState& s, const std::vector<attn::train::HeadScore>& scores, int layer, int head) {
-  if (!s.lesson) return;
-  if (!lesson_head_question_open(s)) return;
-  s.lesson->answer_head(scores, layer, head);
-  save_progress(s);
+void answer_lesson_head(LessonState& l, const std::vector<attn::train::HeadScore>& scores, int layer, int head) {
+  if (!l.lesson) return;
+  if (!lesson_head_question_open(l)) return;
+  l.lesson->answer_head(scores, layer, head);
+  save_progress(l);
 }
 
-void give_up_lesson(AppState& s) {
-  if (!s.lesson) return;
-  const auto& q = s.lesson->current().question;
-  if (q && q->kind == attn::io::LessonQuestion::Kind::Head) s.lesson->give_up(reveal_head(*q, s.train.shown_scores));
-  else s.lesson->give_up();
-  pin_answer_cell(s);
-  save_progress(s);
+void give_up_lesson(AppState& s, LessonState& l) {
+  if (!l.lesson) return;
+  const auto& q = l.lesson->current().question;
+  if (q && q->kind == attn::io::LessonQuestion::Kind::Head) l.lesson->give_up(reveal_head(*q, s.train.shown_scores));
+  else l.lesson->give_up();
+  pin_answer_cell(s, l);
+  save_progress(l);
 }
 
-void clicker_next(AppState& s, const attn::Trace* trace, const Timeline& tl) {
-  if (!s.lesson) return;
-  if (trace && !tl.steps.empty() && !s.view_request) {
-    const StepRange r = step_range(s.lesson->current().view, *trace, tl);
+void clicker_next(AppState& s, LessonState& l, const attn::Trace* trace, const Timeline& tl) {
+  if (!l.lesson) return;
+  if (trace && !tl.steps.empty() && !l.view_request) {
+    const StepRange r = step_range(l.lesson->current().view, *trace, tl);
     if (s.clock.t < r.to - 1e-9) {
       s.clock.step_forward(tl);
       if (s.clock.t > r.to) s.clock.scrub(tl, r.to);
       return;
     }
   }
-  if (!s.lesson->revealed()) {
-    give_up_lesson(s);
+  if (!l.lesson->revealed()) {
+    give_up_lesson(s, l);
     return;
   }
-  if (s.lesson->can_next()) lesson_step(s, s.lesson->step() + 1);
+  if (l.lesson->can_next()) lesson_step(s, l, l.lesson->step() + 1);
 }
 
-void clicker_back(AppState& s, const attn::Trace* trace, const Timeline& tl) {
-  if (!s.lesson) return;
-  if (trace && !tl.steps.empty() && !s.view_request) {
-    const StepRange r = step_range(s.lesson->current().view, *trace, tl);
+void clicker_back(AppState& s, LessonState& l, const attn::Trace* trace, const Timeline& tl) {
+  if (!l.lesson) return;
+  if (trace && !tl.steps.empty() && !l.view_request) {
+    const StepRange r = step_range(l.lesson->current().view, *trace, tl);
     if (s.clock.t > r.from + 1e-9 && s.clock.t <= r.to + 1e-9 && r.to - r.from < tl.total) {
       s.clock.step_back(tl);
       if (s.clock.t < r.from) s.clock.scrub(tl, r.from);
       return;
     }
   }
-  if (!s.lesson->can_back()) return;
-  lesson_step(s, s.lesson->step() - 1);
-  s.view_request_at_end = true;
+  if (!l.lesson->can_back()) return;
+  lesson_step(s, l, l.lesson->step() - 1);
+  l.view_request_at_end = true;
 }
 
 }  // namespace actions
 
-bool lesson_head_question_open(const AppState& s) {
-  if (!s.lesson || s.lesson->revealed()) return false;
-  const auto& q = s.lesson->current().question;
+bool lesson_head_question_open(const LessonState& l) {
+  if (!l.lesson || l.lesson->revealed()) return false;
+  const auto& q = l.lesson->current().question;
   return q && q->kind == attn::io::LessonQuestion::Kind::Head;
 }
 
-int question_row(const AppState& s, const attn::Stage& stage) {
-  if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return -1;
-  const attn::io::CellSpec& t = s.lesson->current().question->target;
+int question_row(const LessonState& l, const attn::Stage& stage) {
+  if (!l.lesson || l.lesson->revealed() || !l.lesson->current().question) return -1;
+  const attn::io::CellSpec& t = l.lesson->current().question->target;
   if (attn::stage_kind_named(t.stage) != stage.id || (t.head >= 0 && stage.head >= 0 && t.head != stage.head)) return -1;
   return t.row >= 0 && t.row < stage.value.rows() ? t.row : -1;
 }
 
-std::vector<std::string> lesson_hidden_ids(const AppState& s, const attn::Trace& trace) {
-  std::vector<std::string> ids;
-  if (!s.lesson || s.lesson->revealed() || !s.lesson->current().question) return ids;
-  for (int i : hidden_stages(*s.lesson->current().question, trace)) ids.push_back(attn::to_string(trace.stages[static_cast<size_t>(i)].id));
-  return ids;
+std::vector<attn::StageKind> lesson_hidden_kinds(const LessonState& l, const attn::Trace& trace) {
+  std::vector<attn::StageKind> kinds;
+  if (!l.lesson || l.lesson->revealed() || !l.lesson->current().question) return kinds;
+  for (int i : hidden_stages(*l.lesson->current().question, trace)) kinds.push_back(trace.stages[static_cast<size_t>(i)].id);
+  return kinds;
 }
 
 StepTiming step_timing(const attn::io::LessonView& v, const attn::Trace& trace, const Timeline& tl) {
@@ -237,14 +234,14 @@ StepRange step_range(const attn::io::LessonView& v, const attn::Trace& trace, co
   return {0, tl.total};
 }
 
-void apply_view_request(AppState& s, const attn::Trace& trace, const Timeline& tl) {
-  if (!s.view_request) return;
-  const StepTiming timing = step_timing(*s.view_request, trace, tl);
-  if (timing.play_to >= 0 && s.view_request_at_end) s.clock.scrub(tl, timing.play_to);  // came back to it
+void apply_view_request(AppState& s, LessonState& l, const attn::Trace& trace, const Timeline& tl) {
+  if (!l.view_request) return;
+  const StepTiming timing = step_timing(*l.view_request, trace, tl);
+  if (timing.play_to >= 0 && l.view_request_at_end) s.clock.scrub(tl, timing.play_to);  // came back to it
   else if (timing.play_to >= 0) s.clock.play_range(tl, timing.t, timing.play_to);
   else s.clock.scrub(tl, timing.t);
-  s.view_request.reset();
-  s.view_request_at_end = false;
+  l.view_request.reset();
+  l.view_request_at_end = false;
 }
 
 }  // namespace model

@@ -8,8 +8,8 @@
 
 namespace model::actions {
 
-void request_lesson(AppState& s, const std::string& path, int step) {
-  LessonOpening& o = s.lesson_opening;
+void request_lesson(LessonState& l, const std::string& path, int step) {
+  LessonOpening& o = l.opening;
   o.request = path;
   o.path = path;
   o.start_step = step;
@@ -17,30 +17,30 @@ void request_lesson(AppState& s, const std::string& path, int step) {
   o.cancel = false;
 }
 
-void cancel_lesson_check(AppState& s) {
-  LessonOpening& o = s.lesson_opening;
+void cancel_lesson_check(LessonState& l) {
+  LessonOpening& o = l.opening;
   o.cancel = !o.path.empty();
   o.request.clear();
   o.path.clear();
   o.steps_done = o.steps = 0;
 }
 
-void lesson_checked(AppState& s, std::optional<attn::io::LessonFile> lesson, const std::string& problem) {
-  const int step = s.lesson_opening.start_step;
-  s.lesson_opening = {};
+void lesson_checked(AppState& s, LessonState& l, std::optional<attn::io::LessonFile> lesson, const std::string& problem) {
+  const int step = l.opening.start_step;
+  l.opening = {};
   if (!lesson) {
     s.message = problem;
     return;
   }
   const std::string past_end = step_out_of_range(*lesson, step);
-  start_lesson(s, std::move(*lesson));
+  start_lesson(s, l, std::move(*lesson));
   if (!past_end.empty()) s.message = past_end;
-  else if (step > 0) lesson_step(s, step - 1);
+  else if (step > 0) lesson_step(s, l, step - 1);
 }
 
-bool open_lesson_now(AppState& s, const std::string& path) {
+bool open_lesson_now(AppState& s, LessonState& l, const std::string& path) {
   try {
-    start_lesson(s, attn::io::load_lesson(path));
+    start_lesson(s, l, attn::io::load_lesson(path));
     return true;
   } catch (const std::exception& e) {
     s.message = lesson_problem_message(e);
@@ -64,8 +64,8 @@ std::string step_out_of_range(const attn::io::LessonFile& lesson, int step) {
          " steps (1 to " + std::to_string(steps) + ")";
 }
 
-std::string lesson_check_text(const AppState& s) {
-  const LessonOpening& o = s.lesson_opening;
+std::string lesson_check_text(const LessonState& l) {
+  const LessonOpening& o = l.opening;
   if (o.path.empty()) return "";
   const std::string name = std::filesystem::path(o.path).filename().string();
   if (o.steps == 0) return "Checking lesson " + name + "\xE2\x80\xA6 reading the file";

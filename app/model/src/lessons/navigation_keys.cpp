@@ -5,7 +5,7 @@
 
 namespace model {
 
-void press_nav_key(AppState& s, NavKey key, const attn::Trace* trace, const Timeline& tl) {
+void press_nav_key(AppState& s, LessonState& l, NavKey key, const attn::Trace* trace, const Timeline& tl) {
   Clock& clock = s.clock;
   ViewOptions& view = s.view;
   if (key == NavKey::Escape) {
@@ -14,19 +14,19 @@ void press_nav_key(AppState& s, NavKey key, const attn::Trace* trace, const Time
     else if (view.zoom_stage) view.zoom_stage.reset();
     return;
   }
-  const bool clicker = s.lesson && (view.presentation || key == NavKey::PageDown || key == NavKey::PageUp);
+  const bool clicker = l.lesson && (view.presentation || key == NavKey::PageDown || key == NavKey::PageUp);
   switch (key) {
     case NavKey::Space:
     case NavKey::Right:
     case NavKey::PageDown:
-      if (clicker) actions::clicker_next(s, trace, tl);
+      if (clicker) actions::clicker_next(s, l, trace, tl);
       else if (key != NavKey::Space || view.presentation) clock.step_forward(tl);
       else if (clock.playing) clock.pause();
       else clock.play(tl);
       break;
     case NavKey::Left:
     case NavKey::PageUp:
-      if (clicker) actions::clicker_back(s, trace, tl);
+      if (clicker) actions::clicker_back(s, l, trace, tl);
       else clock.step_back(tl);
       break;
     case NavKey::Escape: break;

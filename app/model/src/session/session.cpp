@@ -14,13 +14,15 @@
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_answers.hpp"
 #include "model/lessons/lesson_opening.hpp"
+#include "model/lessons/lessons_feature.hpp"
 #include "model/session/register_features.hpp"
 
 namespace model {
 
-Session::Session(AppState initial, SessionOptions options)
+Session::Session(AppState initial, SessionOptions options, LessonState lessons)
     : state_(std::move(initial)), options_(std::move(options)), lessons_(load_catalogue(lessons_dir(state_.assets_dir))) {
   register_features(features_);
+  lesson_state() = std::move(lessons);
   trace_.set_follow_up(&texel_step_);
   if (options_.wake) {
     trace_.set_on_ready(options_.wake);
@@ -49,9 +51,8 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   trace_.update(state_.doc.scenario, state_.document, state_.revision, TimelineKey{state_.granularity, state_.view.head},
                 attn::io::machine_limits());
   texels_ = trace_.has_trace() ? texel_step_.made_for(trace_.trace()) : nullptr;
-  update_compare(canvas);
   if (state_.view.panels) features_.show(*std::exchange(state_.view.panels, std::nullopt));
-  FeatureFrame frame{state_, trace_, dt};
+  FeatureFrame frame{state_, trace_, dt, canvas.width};
   features_.update(frame);
   if (!trace_.has_trace()) return;
   apply_start_view();
@@ -87,8 +88,10 @@ void Session::watch_disk() {
 
 // A lesson asked for is checked on the loader's thread, with its progress
 // shown; it starts when the check has passed.
+LessonState& Session::lesson_state() { return features_.get<LessonsFeature>().state; }
+
 void Session::update_lesson_opening() {
-  LessonOpening& o = state_.lesson_opening;
+  LessonOpening& o = lesson_state().opening;
   if (o.cancel) {
     lesson_loader_.cancel();
     o.cancel = false;
@@ -98,7 +101,7 @@ void Session::update_lesson_opening() {
     o.request.clear();
   }
   if (std::optional<LessonLoader::Checked> done = lesson_loader_.take()) {
-    actions::lesson_checked(state_, std::move(done->lesson), done->message);
+    actions::lesson_checked(state_, lesson_state(), std::move(done->lesson), done->message);
     return;
   }
   const LessonLoader::Progress p = lesson_loader_.progress();
@@ -145,12 +148,12 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
     state_.clock.t = at_end ? tl.total : std::min(state_.clock.t, tl.total);
     last_total_ = tl.total;
   }
-  apply_view_request(state_, trace, tl);  // a lesson step's moment or range
+  apply_view_request(state_, lesson_state(), trace, tl);  // a lesson step's moment or range
   state_.clock.tick(tl, dt);
   // Stages an open lesson question keeps hidden, and no explanation of them.
   hidden_.clear();
-  if (state_.lesson && !state_.lesson->revealed() && state_.lesson->current().question)
-    hidden_ = hidden_stages(*state_.lesson->current().question, trace);
+  const std::optional<LessonSession>& lesson = lesson_state().lesson;
+  if (lesson && !lesson->revealed() && lesson->current().question) hidden_ = hidden_stages(*lesson->current().question, trace);
 
   const std::uint64_t generation = trace_.generation();
   // Scales made with a background result for the colours on screen are the
@@ -169,7 +172,7 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
   // A lesson step's own grids, a zoom, or (presenting) the stage being
   // computed and its inputs: one rule (shown_stages.hpp).
   const std::vector<int> only =
-      canvas.only_stage >= 0 ? std::vector<int>{canvas.only_stage} : shown_stages(state_, trace, tl, frame_);
+      canvas.only_stage >= 0 ? std::vector<int>{canvas.only_stage} : shown_stages(state_, lesson_state(), trace, tl, frame_);
   const LayoutKey key{trace_.layout_generation(), state_.view.head, static_cast<int>(canvas.width), static_cast<int>(room),
                       state_.view.presentation, only};
   if (!(key == layout_key_)) {
@@ -182,13 +185,13 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
     // cells too small to read (slide_focus.hpp), and when one grid is still
     // too big, the part of it the step is about.
     slide_note_.clear();
-    const bool slide = state_.view.presentation && state_.lesson && canvas.only_stage < 0;
+    const bool slide = state_.view.presentation && lesson_state().lesson && canvas.only_stage < 0;
     // The fit keeps its margin on every side: the cells are judged in the room left.
     const double margin = 2 * state_.view.fit_margin;
     const double wide = state_.view.area.width() > 0 ? state_.view.area.width() : canvas.width;
     const double view_w = std::max(50.0, wide - margin), view_h = std::max(50.0, room - margin);
     if (slide) {
-      const SlideFocus f = slide_focus(state_, trace, only, lo, view_w, view_h);
+      const SlideFocus f = slide_focus(state_, lesson_state(), trace, only, lo, view_w, view_h);
       lo.only = f.only;
       lo.head = f.head;
       lo.captions = f.captions;
@@ -200,7 +203,7 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
     layout_ = slide ? layout_for_view(trace, lo, view_w, view_h) : layout_for_view(trace, lo, canvas.width, std::max(50.0, room));
     std::optional<Rect> crop;
     if (slide)
-      if (const std::optional<SlideCrop> c = slide_crop(state_, trace, layout_, view_w, view_h)) {
+      if (const std::optional<SlideCrop> c = slide_crop(lesson_state(), trace, layout_, view_w, view_h)) {
         crop = c->world;
         std::string part = c->note;
         if (slide_note_.empty()) part[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(part[0])));
@@ -229,36 +232,6 @@ void Session::derive_view(double dt, const CanvasMetrics& canvas, bool at_end) {
   // "press Play (Space)... or hover any cell" is for someone at the window:
   // not in a picture, nor on the projector.
   if ((canvas.picture || state_.view.presentation) && frame_.finished) caption_.detail.clear();
-}
-
-// The compare view's grids, recomputed when the state, the stage or the
-// document's trace changes.
-void Session::update_compare(const CanvasMetrics& canvas) {
-  if (!state_.compare.open) {
-    compare_grids_.reset();
-    compare_key_.clear();
-    return;
-  }
-  compare_traces_.update(state_.compare);
-  const CompareState& c = state_.compare;
-  const attn::Trace* doc = trace_.has_trace() ? &trace_.trace() : nullptr;
-  // Stages an open lesson question hides stay hidden here too (answering reveals them).
-  const std::vector<std::string> hidden = doc ? lesson_hidden_ids(state_, *doc) : std::vector<std::string>{};
-  std::string key = std::to_string(c.revision) + "/" + std::to_string(trace_.generation()) + "/" +
-                    std::to_string(state_.document) + "/" + c.stage + "/" + std::to_string(c.head) + "/" +
-                    std::to_string(shown_cells_for(canvas.width));
-  for (const std::string& id : hidden) key += "/" + id;
-  if (key == compare_key_) return;
-  compare_key_ = key;
-  compare_grids_.reset();
-  compare_error_ = compare_traces_.error();
-  const attn::Trace* a = c.a ? compare_traces_.a() : doc;
-  const attn::Trace* b = c.b ? compare_traces_.b() : doc;
-  if (!a || !b) {
-    if (compare_error_.empty()) compare_error_ = "The scene cannot be computed: " + trace_.error();
-    return;
-  }
-  compare_grids_ = compare_for_view(*a, *b, c.stage, c.head, hidden, shown_cells_for(canvas.width));
 }
 
 }  // namespace model

@@ -1,15 +1,31 @@
 // The Model view's side of the session's frame: ModelUi's folder, text and
 // switched-off heads carried to the model session's jobs, and a head's layer,
 // once built, opened in the pipeline view like a trained layer.
+#include "model/compare/compare_actions.hpp"
+#include "model/compare/compare_feature.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/session/session.hpp"
+#include "model/session/show_head.hpp"
 
 namespace model {
 
+PendingAction show_head_action(HeadToShow head, CompareState& compare) {
+  PendingAction show;
+  show.kind = PendingAction::Kind::ShowScene;
+  show.scene = std::move(head.scene);
+  show.label = std::move(head.label);
+  show.head = head.head;
+  show.then = [&compare, off = head.switched_off, label = head.off_label, h = show.head](AppState& s) {
+    compare.open = false;
+    if (off) actions::compare_switched_off(s, compare, *off, "all heads on", label, h);
+  };
+  return show;
+}
+
 void Session::update_model() {
-  std::optional<PendingAction> show = hf_.update(state_.hf, state_.view.colour.probability_map);
-  if (!show) return;
-  actions::request(state_, std::move(*show));
+  std::optional<HeadToShow> head = hf_.update(state_.hf, state_.view.colour.probability_map);
+  if (!head) return;
+  actions::request(state_, show_head_action(std::move(*head), features_.get<CompareFeature>().state()));
   // --stage and --inspect name the scene just opened: apply them to it.
   if (options_.start.after_model_scene) {
     options_.start.after_model_scene = false;

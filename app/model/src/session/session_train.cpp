@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "attn/io/model_file.hpp"
+#include "model/compare/compare_feature.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/session/session.hpp"
@@ -18,11 +19,12 @@ void Session::update_train() {
   // question, judged on the snapshot the student saw (taken before this
   // frame's poll); "Show me" reads its scores. A lesson that opens the view
   // before any run shows the untrained model, so the grids are there to watch.
-  if (ui.open && state_.lesson) {
+  LessonState& lessons = lesson_state();
+  if (ui.open && lessons.lesson) {
     const TrainGrids& seen = train_grids_.get(train_, ui.shown, ui.example);
     ui.shown_scores = seen.heads;
-    if (ui.picked_head && lesson_head_question_open(state_)) {
-      actions::answer_lesson_head(state_, seen.heads, ui.picked_head->first, ui.picked_head->second);
+    if (ui.picked_head && lesson_head_question_open(lessons)) {
+      actions::answer_lesson_head(lessons, seen.heads, ui.picked_head->first, ui.picked_head->second);
       ui.picked_head.reset();
     }
     if (!train_.has_run() && ui.command == TrainUi::Command::None) ui.command = TrainUi::Command::Reset;
@@ -82,6 +84,8 @@ void Session::update_train() {
       a.label = "trained layer " + std::to_string(r.layer) + ", step " +
                 std::to_string(train_.snapshots()[static_cast<size_t>(index)].step);
       a.head = r.head;
+      CompareState& compare = features_.get<CompareFeature>().state();
+      a.then = [&compare](AppState&) { compare.open = false; };  // the pipeline view replaces the compare view
       actions::request(state_, std::move(a));
     }
   }

@@ -82,6 +82,7 @@ struct Trace {
   // output); else the per-head stage at `fallback_head` (0 when negative), as
   // when a focus names no head. -1 when the trace has none of that name.
   int resolve_named(std::string_view name, int head, int fallback_head = 0) const;
+  int resolve(StageKind kind, int head, int fallback_head = 0) const;  // the same rule, for a kind
   int index_of(const StageRef& ref) const;  // -1 when absent
 };
 

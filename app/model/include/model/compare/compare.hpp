@@ -19,7 +19,7 @@ struct CompareState {
   bool from_lesson = false;             // opened by a lesson step: leaving the step closes it
   std::optional<attn::Scenario> a, b;   // fixed sides; nullopt: the open document
   std::string label_a = "snapshot", label_b = "now";
-  std::string stage = "weights";
+  attn::StageKind stage = attn::StageKind::weights;
   int head = 0;
   std::uint64_t revision = 0;           // bumped when a fixed side changes (its trace is recomputed)
 };
@@ -65,23 +65,23 @@ attn::Mat stage_matrix(const attn::Stage& s);
 // numbers are added in another order) is exactly 0.
 constexpr double kRoundingUlps = 64;
 // `max_cells`: the most cells a side drawn one by one (see ShownGrids).
-CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
+CompareGrids compare_stage(const attn::Trace& a, const attn::Trace& b, attn::StageKind stage, int head,
                            int max_cells = kShownCells);
 
-// What the view may show while a lesson question keeps `hidden_ids` hidden:
+// What the view may show while a lesson question keeps `hidden` hidden:
 // compare_stage, or, when the stage is one of them, the same shapes with
 // every number, blocked pattern and the largest change wiped (so nothing on
 // screen, in a tooltip or in the header gives the answer away).
-CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, const std::string& stage, int head,
-                              const std::vector<std::string>& hidden_ids, int max_cells = kShownCells);
+CompareGrids compare_for_view(const attn::Trace& a, const attn::Trace& b, attn::StageKind stage, int head,
+                              const std::vector<attn::StageKind>& hidden, int max_cells = kShownCells);
 
 // The most cells a side the compare view draws one by one in a canvas
 // `width` px wide: three grids of at least 2 px a cell beside their labels
 // (at 1024×768 the canvas is about 420 px: 31 a side).
 int shown_cells_for(double width);
 
-// Stage ids both traces have, in A's pipeline order, for the stage picker.
-std::vector<std::string> comparable_stages(const attn::Trace& a, const attn::Trace& b);
+// Stages both traces have, in A's pipeline order, for the stage picker.
+std::vector<attn::StageKind> comparable_stages(const attn::Trace& a, const attn::Trace& b);
 
 // The traces of the fixed sides, recomputed only when the state's revision
 // changes. A side that cannot be computed gives an error message instead.

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <optional>
@@ -13,36 +13,21 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
-#include "attn/io/lesson_file.hpp"
 #include "model/export/export_plan.hpp"
 #include "model/files/autosave.hpp"
 #include "model/animation/clock.hpp"
 #include "model/colour/colour_options.hpp"
-#include "model/compare/compare.hpp"
-#include "model/settings/config_files.hpp"
-#include "model/lessons/lesson_session.hpp"
 #include "model/document/shape_memory.hpp"
 #include "model/animation/timeline.hpp"
 #include "model/train/train_ui.hpp"
 #include "model/hf/model_ui.hpp"
-#include "model/files/desktop_chooser.hpp"
+#include "model/files/file_dialog_state.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/document/undo_history.hpp"
 #include "model/feature/panel_request.hpp"
 #include "model/layout/view_transform.hpp"
 
 namespace model {
-
-// A lesson being checked in the background (model::LessonLoader,
-// lesson_opening.hpp): the app starts the check of `request` and clears it;
-// while it runs `path` names the file and steps_done of steps is its
-// progress; cancel asks the app to stop it.
-struct LessonOpening {
-  std::string request, path;
-  int start_step = 0;  // enter this step (from 1) once it starts; 0: where the student left it
-  int steps_done = 0, steps = 0;
-  bool cancel = false;
-};
 
 // One cell of one stage (stage by id and head, so it survives recomputes).
 struct CellRef {
@@ -154,6 +139,8 @@ struct Notice {
   std::uint64_t document = 0;  // AppState::document it is about; 0: none
 };
 
+struct AppState;
+
 // What to do once unsaved edits have been saved or discarded.
 struct PendingAction {
   enum class Kind { None, Open, OpenBuiltin, Quit, ShowScene, OpenRead };
@@ -167,10 +154,10 @@ struct PendingAction {
   std::string label;
   int head = -1;
   DiskStamp stamp;  // OpenRead: the bytes that were read
-  // ShowScene from the Model view with heads switched off: the same layer
-  // with them off, compared (B) with the scene shown (A).
-  std::shared_ptr<const attn::Scenario> compare_b;
-  std::string compare_label_a, compare_label_b;
+  // What the feature that asked for the action does once it has run (the
+  // Model view compares the layer shown with the same layer with heads
+  // switched off); empty: nothing. It runs only if the action does.
+  std::function<void(AppState&)> then;
 };
 
 struct AppState {
@@ -213,24 +200,16 @@ struct AppState {
   bool paint_mask = false;       // left-drag on score/weight grids toggles mask cells
   CanvasGesture gesture;
 
-  // Lessons. A step's scene becomes the document; its view is applied on
-  // entering, and its timing once the step's trace exists.
-  std::optional<LessonSession> lesson;
-  LessonOpening lesson_opening;
-  ProgressStore progress;
-  std::vector<attn::io::CellSpec> highlights;         // cells the step outlines
-  std::optional<attn::io::LessonView> view_request;   // timing still to apply
-  bool view_request_at_end = false;  // apply it as the step ends (the clicker went back to it)
+  // Bumped when the user opens another document (a file, the built-in
+  // lesson), not when a scene is shown in its place (a lesson step, a
+  // trained layer): a lesson open until then ends (lessons_feature.cpp).
+  std::uint64_t files_opened = 0;
   std::string doc_label;         // names a document that is not a file (a lesson step)
   bool show_start_page = false;
-  // The compare view (a snapshot against now, or a lesson step's two variants).
-  CompareState compare;
   // The Train view: a tiny model learning a task, its heads shown as it learns.
   TrainUi train;
   // The Model view: a Hugging Face model folder run on a text, every head at a glance.
   ModelUi hf;
-  std::string answer_text;       // the number being typed for a question
-  int answer_choice = -1;        // the choice picked for a question
 
   // Editing helpers.
   std::uint64_t seed = 1;
@@ -243,28 +222,8 @@ struct AppState {
   std::vector<Notice> notices;
   bool open_dialog = false, save_dialog = false, open_lesson_dialog = false;
   std::string dialog_path;       // the path being typed in the open/save dialog
-  // The file dialogs' shared state (one is open at a time): the in-app
-  // browser's listing, the folders remembered (settings), and the desktop's
-  // own chooser, which a dialog asks for and the app runs (desktop_chooser.hpp).
-  struct FileDialogs {
-    FolderListing listing;  // the folder the open dialog shows
-    std::string listing_key;  // what it was listed for (folder, types, hidden files)
-    int filter = 0;         // 0: the dialog's own file types, 1: all files
-    bool show_hidden = false;
-    std::vector<std::string> recent_folders;          // newest first
-    std::map<std::string, std::string> last_folder;  // per purpose: "open", "save", "lesson", "export", "slides"
-    std::string last_export_name;                    // the file name last exported to
-    bool desktop_available = false;                  // the app found zenity or kdialog
-    std::string desktop_tool;                        // its name, for the dialog's words
-    // Ask: the dialog wants the desktop's chooser for `desktop_request`;
-    // the app starts it (Choosing) and puts the outcome in desktop_result.
-    // Browse: this dialog uses the in-app browser.
-    enum class Desktop { Idle, Ask, Choosing, Browse } desktop = Desktop::Idle;
-    ChooserRequest desktop_request;
-    std::optional<ChooserResult> desktop_result;
-    bool desktop_cancel = false;  // the dialog closed or chose its own browser: the app closes the chooser
-    std::string desktop_error;    // the desktop chooser's last failure, said in the in-app dialog
-  } files;
+  // The file dialogs' shared state (file_dialog_state.hpp).
+  FileDialogs files;
   bool confirm_discard = false;  // asking Save / Discard / Cancel before `pending`
   PendingAction pending;         // runs after the answer (or after Save as)
   // Work a crashed run left behind, offered back at start (and its file).
@@ -273,6 +232,13 @@ struct AppState {
   // While autosave copies cannot be written (a full disk), the notice that
   // says so; said once, and taken back when a copy is written again.
   std::string autosave_failing;
+  // A reload from disk replaced unsaved edits (they stay in undo too): what
+  // they were and the file's name, until the compare view takes them as A.
+  struct ReplacedEdits {
+    attn::Scenario edits;
+    std::string file;
+  };
+  std::optional<ReplacedEdits> reload_replaced;
   bool show_help = false;
   // File > Export: the dialog's choices, the request the app starts, and
   // the progress of a running GIF/MP4 export (the app owns the job itself).

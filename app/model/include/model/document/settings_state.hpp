@@ -18,9 +18,10 @@ class SettingsTracker {
   explicit SettingsTracker(const AppState& start);  // the state the run starts in
 
   // `base` (what was remembered) with what the user changed in `state` since
-  // the start, plus its recent files and the lesson open now. A field changed
-  // once is remembered from then on, even when changed back.
-  Settings remembered(const AppState& state, Settings base);
+  // the start, plus its recent files and `open_lesson` (the file of the
+  // lesson open now; "" for none). A field changed once is remembered from
+  // then on, even when changed back.
+  Settings remembered(const AppState& state, Settings base, const std::string& open_lesson = "");
 
  private:
   ColourOptions start_colour_;

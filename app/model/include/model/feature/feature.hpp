@@ -21,6 +21,7 @@ struct FeatureFrame {
   AppState& state;          // the document and the view basics
   const TraceModel& trace;  // may have no trace yet (a scene still computing)
   double dt = 0;            // seconds since the last frame, for play
+  double canvas_width = 0;  // the canvas, in pixels (0: not measured, a headless session)
 };
 
 class Feature {

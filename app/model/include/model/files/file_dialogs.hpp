@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "model/document/app_state.hpp"
+#include "model/files/file_dialog_state.hpp"
 #include "model/files/file_browser.hpp"
 
 namespace model::files {
@@ -17,9 +17,9 @@ enum class Dialog { OpenScenario, SaveScenario, OpenLesson, Export, Slides };
 const char* kind_name(Dialog d);  // "open", "save", "lesson", "export", "slides": the settings' keys
 
 // The folder a dialog starts in.
-std::string start_folder(const AppState& s, Dialog d);
+std::string start_folder(const FileDialogs& f, Dialog d);
 // The path it starts with: start_folder()/name (the folder alone for an empty name).
-std::string start_path(const AppState& s, Dialog d, const std::string& name);
+std::string start_path(const FileDialogs& f, Dialog d, const std::string& name);
 
 // The file types a dialog lists (the slides' folder dialog lists folders only).
 FileFilter filter_of(Dialog d);
@@ -27,17 +27,17 @@ FileFilter filter_of(Dialog d);
 FileFilter export_filter(const std::string& path);
 
 // The dialog's places: Home, the user's folders, the bundled examples for
-// a scenario or lesson dialog, the recent folders, the file system.
-std::vector<Place> places_for(const AppState& s, Dialog d);
+// a scenario or lesson dialog (from `assets_dir`), the recent folders, the file system.
+std::vector<Place> places_for(const FileDialogs& f, const std::string& assets_dir, Dialog d);
 
 // Lists `folder` for the open dialog (with its filter, or all files when
 // the user chose so, and hidden files when asked).
-void browse(AppState& s, const std::string& folder, const FileFilter& filter);
+void browse(FileDialogs& f, const std::string& folder, const FileFilter& filter);
 
 // A path was chosen in a dialog of this kind: its folder becomes the
 // dialog's last folder and the newest recent folder; an export also keeps
 // the file's name for next time.
-void chosen(AppState& s, Dialog d, const std::string& path);
+void chosen(FileDialogs& f, Dialog d, const std::string& path);
 
 // What the dialog asks the desktop's chooser for.
 ChooserRequest desktop_request(Dialog d, const std::string& path);

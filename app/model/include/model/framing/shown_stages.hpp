@@ -10,20 +10,21 @@
 
 #include "model/animation/animation.hpp"
 #include "model/document/app_state.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/animation/timeline.hpp"
 
 namespace model {
 
 // Indices into trace.stages, in trace order without repeats; empty: all.
-std::vector<int> shown_stages(const AppState& s, const attn::Trace& trace, const Timeline& tl, const Frame& frame);
+std::vector<int> shown_stages(const AppState& s, const LessonState& l, const attn::Trace& trace, const Timeline& tl, const Frame& frame);
 
 // The stages a lesson step names: its highlights and its question's grid,
 // on the heads that are shown (indices into trace.stages).
-std::vector<int> stages_named_by_step(const AppState& s, const attn::Trace& trace);
+std::vector<int> stages_named_by_step(const AppState& s, const LessonState& l, const attn::Trace& trace);
 
 // What a step is about, without the inputs shown_stages() adds: the stages
 // it names, else its view's stage on the heads in view. Empty outside a
 // lesson step with a stage.
-std::vector<int> stages_step_is_about(const AppState& s, const attn::Trace& trace);
+std::vector<int> stages_step_is_about(const AppState& s, const LessonState& l, const attn::Trace& trace);
 
 }  // namespace model

@@ -13,6 +13,7 @@
 
 #include "attn/compute/trace.hpp"
 #include "model/document/app_state.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/layout/layout.hpp"
 
 namespace model {
@@ -33,7 +34,7 @@ struct SlideFocus {
 // plays a stretch or shows a mid moment keeps the caption and the transport
 // bar, which say and scrub what is being computed; a still step gives their
 // room to its grids.
-bool shows_slide(const AppState& s);
+bool shows_slide(const AppState& s, const LessonState& l);
 
 // The cell size, in pixels, the smallest grid of `layout` has when the
 // whole layout is fitted into view_w × view_h.
@@ -41,7 +42,7 @@ double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h
 
 // `shown`: shown_stages() for the step; `options`: the layout options the
 // canvas would use (their `only` and `head` are replaced here).
-SlideFocus slide_focus(const AppState& s, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
+SlideFocus slide_focus(const AppState& s, const LessonState& l, const attn::Trace& trace, const std::vector<int>& shown, LayoutOptions options,
                        double view_w, double view_h);
 
 // The part of one grid a slide shows when even slide_focus()'s smallest
@@ -58,7 +59,7 @@ struct SlideCrop {
 
 // `layout`: the layout slide_focus()'s choice gave, fitted into view_w ×
 // view_h; nullopt when its cells reach kSlideMinCellPx already.
-std::optional<SlideCrop> slide_crop(const AppState& s, const attn::Trace& trace, const PipelineLayout& layout, double view_w,
+std::optional<SlideCrop> slide_crop(const LessonState& l, const attn::Trace& trace, const PipelineLayout& layout, double view_w,
                                     double view_h);
 
 }  // namespace model

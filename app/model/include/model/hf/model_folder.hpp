@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "model/document/app_state.hpp"
+#include "model/hf/model_ui.hpp"
 
 namespace model {
 
@@ -15,9 +15,9 @@ std::optional<std::string> model_folder_of(const std::string& path);
 // The folder's own name ("gpt2" for "models/gpt2/"): what titles call the model.
 std::string model_folder_name(const std::string& folder);
 
-namespace actions {
-// Opens the Model view on `folder` (a new folder starts loading).
-void open_model(AppState& s, const std::string& folder);
-}  // namespace actions
+// The Model view's choices set for `folder`: shown, and a new folder starts
+// afresh (its heads all on, layer 0) and loads. The document's
+// actions::open_model also leaves the Train view (app_actions.hpp).
+void choose_model_folder(ModelUi& ui, const std::string& folder);
 
 }  // namespace model

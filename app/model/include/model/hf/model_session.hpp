@@ -17,7 +17,6 @@
 
 #include "attn/io/scenario_file.hpp"
 #include "model/colour/colourmap.hpp"
-#include "model/document/app_state.hpp"
 #include "model/hf/forward_counts.hpp"
 #include "model/hf/model_analysis.hpp"
 #include "model/hf/model_ui.hpp"
@@ -25,6 +24,17 @@
 #include "model/tasks/task_runner.hpp"
 
 namespace model {
+
+// A head's layer built for the pipeline view: the scene, its label and the
+// head to show, and, with heads switched off, the same layer with them off
+// (for the compare view's B) and words for what is off.
+struct HeadToShow {
+  std::shared_ptr<const attn::io::ScenarioFile> scene;
+  std::string label;  // "gpt2, layer 1, head 3"
+  int head = 0;
+  std::shared_ptr<const attn::Scenario> switched_off;
+  std::string off_label;  // "L0 H1, L1 H2 off (zero)"
+};
 
 class ModelSession {
  public:
@@ -34,9 +44,8 @@ class ModelSession {
   void set_wake(const std::function<void()>& wake);
 
   // One frame: what changed in `ui` starts jobs, finished jobs are taken
-  // in. A head's layer that is ready comes back once, as the request that
-  // shows it in the pipeline view.
-  std::optional<PendingAction> update(ModelUi& ui, ColourmapId map);
+  // in. A head's layer that is ready comes back once.
+  std::optional<HeadToShow> update(ModelUi& ui, ColourmapId map);
   // Work runs or waits, or `ui` asks for something not yet started.
   bool pending(const ModelUi& ui) const;
   void wait_idle();  // headless pictures and tests

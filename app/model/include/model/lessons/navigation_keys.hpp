@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/document/app_state.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/animation/timeline.hpp"
 
 namespace model {
@@ -16,6 +17,6 @@ enum class NavKey { Space, Right, Left, PageDown, PageUp, Escape };
 // the others step the animation. Escape leaves presentation at once (a
 // pinned cell or a zoom are not visible reasons to stay); not presenting,
 // it unpins a cell, then leaves a zoom.
-void press_nav_key(AppState& s, NavKey key, const attn::Trace* trace, const Timeline& tl);
+void press_nav_key(AppState& s, LessonState& l, NavKey key, const attn::Trace* trace, const Timeline& tl);
 
 }  // namespace model

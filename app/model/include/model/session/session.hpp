@@ -23,7 +23,6 @@
 #include "model/animation/step_caption.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/session/texel_step.hpp"
-#include "model/compare/compare.hpp"
 #include "model/document/app_state.hpp"
 #include "model/explore/explain_cache.hpp"
 #include "model/feature/feature_set.hpp"
@@ -33,6 +32,7 @@
 #include "model/layout/layout.hpp"
 #include "model/lessons/lesson_catalogue.hpp"
 #include "model/lessons/lesson_loader.hpp"
+#include "model/lessons/lesson_state.hpp"
 #include "model/trace/trace_model.hpp"
 #include "model/train/train_session.hpp"
 #include "model/train/train_view_model.hpp"
@@ -70,7 +70,8 @@ struct SessionOptions {
 
 class Session {
  public:
-  Session(AppState initial, SessionOptions options);
+  // `lessons`: the lessons' state the run starts with (main opened --lesson into it).
+  Session(AppState initial, SessionOptions options, LessonState lessons = {});
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -115,9 +116,6 @@ class Session {
   // view in the window edits it there.
   FeatureSet& features() { return features_; }
   const FeatureSet& features() const { return features_; }
-  const CompareTraces& compare_traces() const { return compare_traces_; }
-  const std::optional<CompareGrids>& compare_grids() const { return compare_grids_; }
-  const std::string& compare_error() const { return compare_error_; }
   // The Train view's grids for the snapshot and example shown.
   const TrainGrids& train_grids() { return train_grids_.get(train_, state_.train.shown, state_.train.example); }
   // A file is still on its way to becoming the document (asked for, being
@@ -146,9 +144,9 @@ class Session {
   void update_opening();
   void watch_disk();
   void update_lesson_opening();
+  LessonState& lesson_state();  // the lessons feature's
   void update_train();
   void update_model();  // session_model.cpp
-  void update_compare(const CanvasMetrics& canvas);
   void apply_start_view();
   void derive_view(double dt, const CanvasMetrics& canvas, bool at_end);
 
@@ -181,10 +179,6 @@ class Session {
   std::vector<int> hidden_;
   StepCaption caption_;
   FeatureSet features_;
-  CompareTraces compare_traces_;
-  std::optional<CompareGrids> compare_grids_;
-  std::string compare_error_;
-  std::string compare_key_;
 };
 
 }  // namespace model

@@ -1,0 +1,16 @@
+// A head of a real model, built by the Model view, turned into the request
+// that shows it in the pipeline view. The session wires the compare view in
+// here: the layer replaces the compare view, or, with heads switched off,
+// opens it at once on every head on (A) against them off (B).
+#pragma once
+
+#include "model/compare/compare.hpp"
+#include "model/document/app_state.hpp"
+#include "model/hf/model_session.hpp"
+
+namespace model {
+
+// `compare` must outlive the request (the session's compare feature does).
+PendingAction show_head_action(HeadToShow head, CompareState& compare);
+
+}  // namespace model
