@@ -93,7 +93,7 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
                  {"log_weights", c.log_weights},
                  {"shared_range", c.shared_range}};
   nlohmann::json offending = nlohmann::json::array();
-  for (const InputCell& c : model.offending()) offending.push_back({{"matrix", c.matrix}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
+  for (const InputCell& c : model.offending()) offending.push_back({{"matrix", attn::to_string(c.matrix)}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
   if (state.pinned) j["pinned"] = {{"stage", name_of(state.pinned->stage.id)}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
   j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},

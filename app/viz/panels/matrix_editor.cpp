@@ -3,6 +3,7 @@
 // to type it (applied on Enter). When the scenario cannot be computed, the
 // tables open on the values behind the overflow and mark them red.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include <imgui.h>
@@ -34,7 +35,8 @@ std::string cell_tooltip(const std::string& symbol, const std::string& head, int
 // What a table needs besides its matrix: how to name cells, and which of
 // its cells to mark (and scroll to) because the scenario overflowed there.
 struct TableInfo {
-  const char* id;           // "x", "w_q"...: also the matrix name in InputCell
+  const char* id;           // "x", "w_q"...: the table's widget id (and the layout dump's)
+  std::optional<attn::StageKind> matrix;  // which input it is (InputCell::matrix); none: W_O's bias
   std::string name;         // heading, e.g. "W_Q · head 1"
   std::string symbol;       // "X", "W_Q"
   int head = -1;            // -1 for shared matrices
@@ -43,7 +45,7 @@ struct TableInfo {
 
 bool offending_at(const std::vector<InputCell>& bad, const TableInfo& t, int r, int c) {
   return std::any_of(bad.begin(), bad.end(), [&](const InputCell& b) {
-    return b.matrix == t.id && b.head == t.head && b.row == r && b.col == c;
+    return b.matrix == t.matrix && b.head == t.head && b.row == r && b.col == c;
   });
 }
 
@@ -54,7 +56,7 @@ void matrix_table(const TableInfo& t, Eigen::Ref<attn::Mat> m, AppState& state, 
   const std::string head = t.head >= 0 && state.doc.scenario.heads.size() > 1 ? "head " + std::to_string(t.head) : "";
   int first_bad = -1;
   for (const InputCell& b : ctx.offending)
-    if (b.matrix == t.id && b.head == t.head && (first_bad < 0 || b.row < first_bad)) first_bad = b.row;
+    if (b.matrix == t.matrix && b.head == t.head && (first_bad < 0 || b.row < first_bad)) first_bad = b.row;
   // Wrapped: a narrow panel would cut "X (one row per token)" at its edge.
   ImGui::TextWrapped("%s  %d×%d", t.name.c_str(), rows, cols);
   if (cols > shown_cols) {
@@ -113,8 +115,8 @@ void matrix_table(const TableInfo& t, Eigen::Ref<attn::Mat> m, AppState& state, 
 void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
   attn::Scenario& s = state.doc.scenario;
   const bool sinusoidal = s.positional == attn::Positional::Sinusoidal;
-  matrix_table({"x", sinusoidal ? "X (embeddings, before + PE)" : "X (one row per token)", "X", -1, &s.tokens}, s.x, state, ctx);
-  if (s.context) matrix_table({"context", "context C", "C", -1, &s.context_tokens}, *s.context, state, ctx);
+  matrix_table({"x", attn::StageKind::x, sinusoidal ? "X (embeddings, before + PE)" : "X (one row per token)", "X", -1, &s.tokens}, s.x, state, ctx);
+  if (s.context) matrix_table({"context", attn::StageKind::context, "context C", "C", -1, &s.context_tokens}, *s.context, state, ctx);
   for (size_t h = 0; h < s.heads.size(); ++h) {
     const int head = static_cast<int>(h);
     const std::string suffix = s.heads.size() > 1 ? " · head " + std::to_string(h) : "";
@@ -124,10 +126,10 @@ void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
     ImGui::PushID(head);
     if (ImGui::TreeNodeEx(node.c_str(), h == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       attn::HeadWeights& w = s.heads[h];
-      matrix_table({"w_q", "W_Q" + suffix, "W_Q", head}, w.w_q, state, ctx);
+      matrix_table({"w_q", attn::StageKind::w_q, "W_Q" + suffix, "W_Q", head}, w.w_q, state, ctx);
       if (w.w_k.size() != 0) {
-        matrix_table({"w_k", "W_K" + suffix, "W_K", head}, w.w_k, state, ctx);
-        matrix_table({"w_v", "W_V" + suffix, "W_V", head}, w.w_v, state, ctx);
+        matrix_table({"w_k", attn::StageKind::w_k, "W_K" + suffix, "W_K", head}, w.w_k, state, ctx);
+        matrix_table({"w_v", attn::StageKind::w_v, "W_V" + suffix, "W_V", head}, w.w_v, state, ctx);
       } else {  // grouped-query attention: the group's first head holds them
         const attn::Dims d = attn::dims_of(s);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -138,9 +140,9 @@ void draw_matrix_editors(AppState& state, const EditorContext& ctx) {
     }
     ImGui::PopID();
   }
-  if (s.w_o) matrix_table({"w_o", "W_O", "W_O", -1}, *s.w_o, state, ctx);
+  if (s.w_o) matrix_table({"w_o", attn::StageKind::w_o, "W_O", "W_O", -1}, *s.w_o, state, ctx);
   if (s.output_bias.size() > 0)
-    matrix_table({"output_bias", "b_O (W_O's bias, added to every output row)", "b_O", -1},
+    matrix_table({"output_bias", std::nullopt, "b_O (W_O's bias, added to every output row)", "b_O", -1},
                  Eigen::Map<attn::Mat>(s.output_bias.data(), 1, s.output_bias.size()), state, ctx);
 }
 

@@ -63,7 +63,7 @@ TEST_CASE("actions: opening a file that overflows replaces the document whole, t
   CHECK_FALSE(m.has_trace());  // not the lesson's grids under the new title
   CHECK(m.error().find("overflowed") != std::string::npos);
   REQUIRE_FALSE(m.offending().empty());
-  CHECK(m.offending()[0].matrix == "x");
+  CHECK(m.offending()[0].matrix == attn::StageKind::x);
   CHECK(m.offending()[0].row == 0);
   CHECK(m.offending()[0].col == 0);
 }

@@ -19,40 +19,40 @@ struct Collector {
   const Scenario& s;
   std::vector<InputCell> cells;
 
-  void block(const std::string& matrix, int head, const Mat& m, int r0, int r1, int c0, int c1) {
+  void block(attn::StageKind matrix, int head, const Mat& m, int r0, int r1, int c0, int c1) {
     r0 = std::max(r0, 0), c0 = std::max(c0, 0);
     r1 = std::min<int>(r1, static_cast<int>(m.rows())), c1 = std::min<int>(c1, static_cast<int>(m.cols()));
     for (int r = r0; r < r1; ++r)
       for (int c = c0; c < c1; ++c) cells.push_back({matrix, head, r, c, m(r, c)});
   }
-  void all(const std::string& matrix, int head, const Mat& m) { block(matrix, head, m, 0, 1 << 30, 0, 1 << 30); }
-  void query_row(int i) { block("x", -1, s.x, i, i + 1, 0, 1 << 30); }
+  void all(attn::StageKind matrix, int head, const Mat& m) { block(matrix, head, m, 0, 1 << 30, 0, 1 << 30); }
+  void query_row(int i) { block(attn::StageKind::x, -1, s.x, i, i + 1, 0, 1 << 30); }
   void key_row(int j) {
-    if (s.context) block("context", -1, *s.context, j, j + 1, 0, 1 << 30);
-    else block("x", -1, s.x, j, j + 1, 0, 1 << 30);
+    if (s.context) block(attn::StageKind::context, -1, *s.context, j, j + 1, 0, 1 << 30);
+    else block(attn::StageKind::x, -1, s.x, j, j + 1, 0, 1 << 30);
   }
   void all_keys() {
-    if (s.context) all("context", -1, *s.context);
-    else all("x", -1, s.x);
+    if (s.context) all(attn::StageKind::context, -1, *s.context);
+    else all(attn::StageKind::x, -1, s.x);
   }
   bool has_head(int h) const { return h >= 0 && h < static_cast<int>(s.heads.size()); }
   // Column j of head h's output: every value row times column j of W_V.
   void head_output_col(int h, int j) {
     all_keys();
-    if (has_head(h)) block("w_v", h, s.heads[static_cast<size_t>(h)].w_v, 0, 1 << 30, j, j + 1);
+    if (has_head(h)) block(attn::StageKind::w_v, h, s.heads[static_cast<size_t>(h)].w_v, 0, 1 << 30, j, j + 1);
   }
   // Every head's output row i: all keys, all of every W_V.
   void concat_row(int i) {
     query_row(i);
     all_keys();
-    for (size_t h = 0; h < s.heads.size(); ++h) all("w_v", static_cast<int>(h), s.heads[h].w_v);
+    for (size_t h = 0; h < s.heads.size(); ++h) all(attn::StageKind::w_v, static_cast<int>(h), s.heads[h].w_v);
   }
   void score(int h, int i, int j) {
     query_row(i);
     key_row(j);
     if (!has_head(h)) return;
-    all("w_q", h, s.heads[static_cast<size_t>(h)].w_q);
-    all("w_k", h, s.heads[static_cast<size_t>(h)].w_k);
+    all(attn::StageKind::w_q, h, s.heads[static_cast<size_t>(h)].w_q);
+    all(attn::StageKind::w_k, h, s.heads[static_cast<size_t>(h)].w_k);
   }
 };
 
@@ -62,14 +62,14 @@ std::vector<InputCell> offending_inputs(const Scenario& s, const attn::StageRef&
   Collector c{s, {}};
   const attn::StageKind id = stage.id;
   const int h = stage.head;
-  if (id == attn::StageKind::x || id == attn::StageKind::x_raw) c.block("x", -1, s.x, row, row + 1, col, col + 1);
-  else if ((id == attn::StageKind::context || id == attn::StageKind::context_raw) && s.context) c.block("context", -1, *s.context, row, row + 1, col, col + 1);
+  if (id == attn::StageKind::x || id == attn::StageKind::x_raw) c.block(attn::StageKind::x, -1, s.x, row, row + 1, col, col + 1);
+  else if ((id == attn::StageKind::context || id == attn::StageKind::context_raw) && s.context) c.block(attn::StageKind::context, -1, *s.context, row, row + 1, col, col + 1);
   else if (id == attn::StageKind::q) {
     c.query_row(row);
-    if (c.has_head(h)) c.block("w_q", h, s.heads[static_cast<size_t>(h)].w_q, 0, 1 << 30, col, col + 1);
+    if (c.has_head(h)) c.block(attn::StageKind::w_q, h, s.heads[static_cast<size_t>(h)].w_q, 0, 1 << 30, col, col + 1);
   } else if (id == attn::StageKind::k || id == attn::StageKind::v) {
     c.key_row(row);
-    if (c.has_head(h)) c.block(id == attn::StageKind::k ? "w_k" : "w_v", h, id == attn::StageKind::k ? s.heads[static_cast<size_t>(h)].w_k : s.heads[static_cast<size_t>(h)].w_v, 0, 1 << 30, col, col + 1);
+    if (c.has_head(h)) c.block(id == attn::StageKind::k ? attn::StageKind::w_k : attn::StageKind::w_v, h, id == attn::StageKind::k ? s.heads[static_cast<size_t>(h)].w_k : s.heads[static_cast<size_t>(h)].w_v, 0, 1 << 30, col, col + 1);
   } else if (id == attn::StageKind::scores || id == attn::StageKind::scaled || id == attn::StageKind::biased || id == attn::StageKind::masked) {
     c.score(h, row, col);
   } else if (id == attn::StageKind::head_output) {
@@ -77,9 +77,9 @@ std::vector<InputCell> offending_inputs(const Scenario& s, const attn::StageRef&
     c.head_output_col(h, col);
   } else if (id == attn::StageKind::concat || id == attn::StageKind::output) {
     c.concat_row(row);
-    if (id == attn::StageKind::output && s.w_o) c.block("w_o", -1, *s.w_o, 0, 1 << 30, col, col + 1);
+    if (id == attn::StageKind::output && s.w_o) c.block(attn::StageKind::w_o, -1, *s.w_o, 0, 1 << 30, col, col + 1);
   } else if (id == attn::StageKind::w_o && s.w_o) {
-    c.block("w_o", -1, *s.w_o, row, row + 1, col, col + 1);
+    c.block(attn::StageKind::w_o, -1, *s.w_o, row, row + 1, col, col + 1);
   }
   std::vector<InputCell>& cells = c.cells;
   auto position = [](const InputCell& a) { return std::tie(a.matrix, a.head, a.row, a.col); };
@@ -97,11 +97,11 @@ std::vector<InputCell> offending_inputs(const Scenario& s, const attn::StageRef&
 }
 
 std::string input_cell_name(const Scenario& s, const InputCell& cell) {
-  std::string symbol = cell.matrix == "x" ? "X" : cell.matrix == "context" ? "C" : cell.matrix == "w_q" ? "W_Q"
-                     : cell.matrix == "w_k" ? "W_K" : cell.matrix == "w_v" ? "W_V" : cell.matrix == "w_o" ? "W_O" : cell.matrix;
-  std::string name = symbol + "[" + std::to_string(cell.row) + "," + std::to_string(cell.col) + "]";
-  const std::vector<std::string>& labels = cell.matrix == "context" ? s.context_tokens : s.tokens;
-  if ((cell.matrix == "x" || cell.matrix == "context") && cell.row < static_cast<int>(labels.size()))
+  std::string name = std::string(attn::info_of(cell.matrix).symbol) + "[" + std::to_string(cell.row) + "," +
+                     std::to_string(cell.col) + "]";
+  const bool sequence = cell.matrix == attn::StageKind::x || cell.matrix == attn::StageKind::context;
+  const std::vector<std::string>& labels = cell.matrix == attn::StageKind::context ? s.context_tokens : s.tokens;
+  if (sequence && cell.row < static_cast<int>(labels.size()))
     name += " (token \"" + labels[static_cast<size_t>(cell.row)] + "\")";
   else if (cell.head >= 0 && s.heads.size() > 1)
     name += " (head " + std::to_string(cell.head) + ")";

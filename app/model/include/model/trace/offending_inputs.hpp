@@ -11,10 +11,10 @@
 
 namespace model {
 
-// One entry of an editable input matrix: "x", "context", "w_q", "w_k",
-// "w_v" (with its head) or "w_o".
+// One entry of an editable input matrix: X, the context, W_Q, W_K, W_V
+// (with its head) or W_O, named by the kind of its grid.
 struct InputCell {
-  std::string matrix;
+  attn::StageKind matrix = attn::StageKind::x;
   int head = -1;
   int row = 0, col = 0;
   double value = 0;
