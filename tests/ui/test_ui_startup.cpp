@@ -143,8 +143,8 @@ TEST_SUITE("startup") {
 
     RunningApp app("", "large_open");
     REQUIRE(app.first_state().is_object());
-    click_file_menu(app, "Open");
-    REQUIRE_MESSAGE(wait_for(app.state, [](const nlohmann::json& j) { return j["open_dialog"] == true; }).is_object(),
+    // Clicked again if a loaded machine dropped the click (it did twice beside the other suites on 2 cores).
+    REQUIRE_MESSAGE(click_file_menu_until(app, "Open", [](const nlohmann::json& j) { return j["open_dialog"] == true; }).is_object(),
                     "the Open dialog did not open");
     sleep_ms(300);     // the path field takes the keyboard focus on the dialog's first frames
     chord("ctrl", "a");  // (the field starts empty; this makes sure)

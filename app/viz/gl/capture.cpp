@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/document/window_title.hpp"
+#include "model/framing/window_title.hpp"
 #include "model/explore/rope_dial.hpp"
 #include <stb_image_write.h>
 
@@ -99,7 +99,6 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},
                  {"progress", state.export_ui.progress}};
   j["doc_label"] = state.doc_label;
-  j["window_where"] = model::window_where(state);  // what the menu bar's right end names
   j["focus_stage"] = state.view.focus_stage;
   j["view_head"] = state.view.head;
   // scenario_to_json refuses values a file must not hold (e.g. τ = 0 typed

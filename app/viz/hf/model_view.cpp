@@ -19,15 +19,14 @@ namespace {
 
 ImVec4 colour(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1); }
 
-void folder_controls(const ModelSession& session, AppState& state, const ThemePalette& pal, WidgetProbe* probe) {
-  ModelUi& ui = state.hf;
+void folder_controls(const ModelSession& session, ModelUi& ui, AppState& state, const ThemePalette& pal, WidgetProbe* probe) {
   ImGui::TextUnformatted("Folder");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 4);
   const bool entered = ImGui::InputText("##model_folder", &ui.folder_draft, ImGuiInputTextFlags_EnterReturnsTrue);
   probe_item(probe, "model_folder");
   ImGui::SameLine();
   if (ImGui::Button("Open") || entered) {
-    if (const std::optional<std::string> folder = model_folder_of(ui.folder_draft)) actions::open_model(state, *folder);
+    if (const std::optional<std::string> folder = model_folder_of(ui.folder_draft)) choose_model_folder(ui, *folder);
     else state.message = "\"" + ui.folder_draft + "\" is not a model folder (it has no config.json).";
   }
   if (ImGui::Button("Choose its config.json...")) actions::ask_open(state);
@@ -133,13 +132,13 @@ void toggle_head(ModelUi& ui, int layer, int head) {
 
 void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& state, WidgetProbe* probe) {
   const ThemePalette& pal = palette(state.view.colour.theme);
-  ModelUi& ui = state.hf;
+  ModelUi& ui = d.ui;
   begin_view_window("##model", pos, size);
   const float left_w = std::clamp(size.x * 0.32f, ImGui::GetFontSize() * 19, ImGui::GetFontSize() * 30);
   ImGui::BeginChild("##model_controls", {left_w, 0}, false);
   if (view_title(d.fonts, "A real model's heads", left_w)) ui.open = false;
   probe_item(probe, "model_close");
-  folder_controls(d.session, state, pal, probe);
+  folder_controls(d.session, ui, state, pal, probe);
   ImGui::Separator();
   text_controls(d.session, ui, pal, probe);
   ImGui::Separator();

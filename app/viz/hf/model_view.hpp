@@ -23,6 +23,7 @@ namespace viz {
 
 struct ModelViewData {
   const ModelSession& session;
+  ModelUi& ui;  // what the user chooses here (the Model view feature's)
   const AtlasTextures& textures;
   const FontSet& fonts;
 };

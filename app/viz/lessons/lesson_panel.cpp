@@ -80,7 +80,7 @@ std::string cell_hint(const LessonQuestion& q, const attn::Trace* trace) {
   return "Click your answer on the canvas: a cell of " + where + ".";
 }
 
-void question_box(AppState& state, LessonState& lessons, const FontSet& fonts, const attn::Trace* trace, WidgetProbe* probe) {
+void question_box(AppState& state, LessonState& lessons, TrainUi& train, const FontSet& fonts, const attn::Trace* trace, WidgetProbe* probe) {
   LessonSession& l = *lessons.lesson;
   const LessonQuestion& q = *l.current().question;
   const StepAnswer& a = l.current_answer();
@@ -155,10 +155,10 @@ void question_box(AppState& state, LessonState& lessons, const FontSet& fonts, c
       ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
     if (q.kind == LessonQuestion::Kind::Number && trace)
       ImGui::TextColored(muted, "The inspector shows how it is computed.");
-    if (q.kind == LessonQuestion::Kind::Head && !state.train.shown_scores.empty()) {
-      const attn::train::HeadScore best = attn::train::best_induction_head(state.train.shown_scores);
+    if (q.kind == LessonQuestion::Kind::Head && !lessons.shown_scores.empty()) {
+      const attn::train::HeadScore best = attn::train::best_induction_head(lessons.shown_scores);
       if (ImGui::SmallButton("Open this head in the pipeline view"))
-        state.train.open_in_pipeline = TrainUi::OpenRequest{best.layer, best.head};
+        train.open_in_pipeline = TrainUi::OpenRequest{best.layer, best.head};
       probe_item(probe, "lesson:open_head");
     }
     if (!q.explain.empty()) draw_rich_text(q.explain, fonts, width, pal);
@@ -181,7 +181,7 @@ void fit_presented_text(AppState& state, float used, float room, const FontSet& 
 
 }  // namespace
 
-void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, LessonState& lessons, const FontSet& fonts, const attn::Trace* trace,
+void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, LessonState& lessons, TrainUi& train, const FontSet& fonts, const attn::Trace* trace,
                        WidgetProbe* probe) {
   if (!lessons.lesson) return;
   LessonSession& l = *lessons.lesson;
@@ -216,7 +216,7 @@ void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, LessonState& le
   }
   draw_rich_text(step.text, fonts, width, pal);
   probe_item(probe, "lesson:text");
-  if (step.question) question_box(state, lessons, fonts, trace, probe);
+  if (step.question) question_box(state, lessons, train, fonts, trace, probe);
 
   if (state.view.slide) {  // a slide: where it is in the lesson, and no controls
     ImGui::Separator();

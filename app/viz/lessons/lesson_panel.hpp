@@ -9,11 +9,12 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/lessons/lesson_state.hpp"
+#include "model/train/train_ui.hpp"
 #include "model/lessons/lesson_catalogue.hpp"
 
 namespace viz {
 
-void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, LessonState& lessons, const FontSet& fonts, const attn::Trace* trace,
+void draw_lesson_panel(ImVec2 pos, ImVec2 size, AppState& state, LessonState& lessons, TrainUi& train, const FontSet& fonts, const attn::Trace* trace,
                        WidgetProbe* probe);
 
 // "Checking lesson… step k of n" with Cancel, over the canvas, while a

@@ -12,7 +12,7 @@
 #include "widgets/text_item.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
-#include "model/document/window_title.hpp"
+#include "model/framing/window_title.hpp"
 #include "model/compare/compare_actions.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_opening.hpp"
@@ -35,7 +35,7 @@ std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   return out;
 }
 
-void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, int n_heads, const LessonCatalogue& lessons, FeatureViews& views,
+void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, ModelUi& model_ui, TrainUi& train_ui, int n_heads, const LessonCatalogue& lessons, FeatureViews& views,
                    WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
   const bool file_open = ImGui::BeginMenu("File");
@@ -54,8 +54,8 @@ void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, i
       ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Open model...")) {
-      state.hf.open = true;  // its folder field, or its config.json picked in the open dialog
-      state.train.open = false;
+      model_ui.open = true;  // its folder field, or its config.json picked in the open dialog
+      train_ui.open = false;
       actions::ask_open(state);
     }
     probe_item(probe, "menu:File/Open model");
@@ -125,9 +125,9 @@ void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, i
       if (compare.open) actions::close_compare(compare);
       else actions::open_compare(state, compare);
     }
-    if (ImGui::MenuItem("Train a model", "T", &state.train.open) && state.train.open) state.hf.open = false;
+    if (ImGui::MenuItem("Train a model", "T", &train_ui.open) && train_ui.open) model_ui.open = false;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Train a tiny attention model on a toy task and watch its heads learn");
-    if (ImGui::MenuItem("Model", nullptr, &state.hf.open) && state.hf.open) state.train.open = false;
+    if (ImGui::MenuItem("Model", nullptr, &model_ui.open) && model_ui.open) train_ui.open = false;
     probe_item(probe, "menu:View/Model");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A real model's heads on a text: every layer and head at a glance");
     ImGui::Separator();
@@ -170,7 +170,7 @@ void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, i
     ImGui::MenuItem("Keys and mouse", nullptr, &state.show_help);
     ImGui::EndMenu();
   }
-  const std::string where = model::window_where(state);
+  const std::string where = model::window_where(state, model_ui, train_ui);
   ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(where.c_str()).x - ImGui::GetFontSize() * 5);
   ImGui::TextDisabled("%s%s", where.c_str(), state.dirty() ? "  • edited" : "");
   ImGui::EndMainMenuBar();

@@ -59,6 +59,8 @@ App::App(const Options& options, AppState initial, LessonState lessons)
       session_(std::move(initial), SessionOptions{!options.headless(), start_view(options), &Platform::wake}, std::move(lessons)),
       state_(session_.state()),
       lessons_(session_.features().get<LessonsFeature>().state),
+      model_view_(session_.features().get<ModelViewFeature>()),
+      train_ui_(session_.features().get<TrainFeature>().ui),
       model_(session_.trace_model()),
       train_(session_.train()),
       platform_(platform_options(options)),
@@ -320,9 +322,9 @@ int App::run_screenshot() {
   } else {
     model_.wait_idle();  // a big scene computes in the background: picture its result
   }
-  if (state_.train.open) {  // --train-steps: the picture shows the run once it paused
+  if (train_ui_.open) {  // --train-steps: the picture shows the run once it paused
     train_.wait_stopped();
-    if (options_.train_show >= 0) state_.train.shown = snapshot_at_or_before(train_, options_.train_show);
+    if (options_.train_show >= 0) train_ui_.shown = snapshot_at_or_before(train_, options_.train_show);
   }
   for (int i = 0; i < 6; ++i) {
     frame(0);
@@ -348,12 +350,12 @@ int App::run_screenshot() {
   // Likewise training settings the view refused (--train-length beyond the
   // symbols, say): the picture shows the message, the exit code says so.
   // And a --train-model file that could not be opened.
-  if (!options_.train_model.empty() && state_.train.message.rfind("Could not open the model", 0) == 0) {
-    std::fprintf(stderr, "attnviz: %s: %s\n", options_.train_model.c_str(), state_.train.message.c_str());
+  if (!options_.train_model.empty() && train_ui_.message.rfind("Could not open the model", 0) == 0) {
+    std::fprintf(stderr, "attnviz: %s: %s\n", options_.train_model.c_str(), train_ui_.message.c_str());
     return 2;
   }
-  if (!options_.train_task.empty() && state_.train.message.rfind("Cannot train", 0) == 0) {
-    std::fprintf(stderr, "attnviz: %s\n", state_.train.message.c_str());
+  if (!options_.train_task.empty() && train_ui_.message.rfind("Cannot train", 0) == 0) {
+    std::fprintf(stderr, "attnviz: %s\n", train_ui_.message.c_str());
     return 2;
   }
   return 0;

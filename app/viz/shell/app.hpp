@@ -13,7 +13,10 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "feature/feature_view.hpp"
+#include "model/framing/window_title.hpp"
+#include "model/hf/model_view_feature.hpp"
 #include "model/lessons/lesson_state.hpp"
+#include "model/train/train_feature.hpp"
 #include "model/session/session.hpp"
 #include "model/files/autosave_writer.hpp"
 #include "panels/editor_panel.hpp"
@@ -124,11 +127,13 @@ class App {
 
   Options options_;
   // The model side: the document's state and everything derived from it,
-  // updated once per frame (update_derived). The four references name the
+  // updated once per frame (update_derived). The references name the
   // parts the panels read and edit most.
   Session session_;
   AppState& state_;
   LessonState& lessons_;  // the lessons feature's state
+  ModelViewFeature& model_view_;  // the Model view: what the user chose and the model's session
+  TrainUi& train_ui_;             // what the user chose in the Train view
   TraceModel& model_;
   TrainSession& train_;
   FeatureViews views_;  // each feature's panel and menu entry (register_views.cpp)
@@ -158,7 +163,7 @@ class App {
   nlohmann::json panels_dump() const {
     nlohmann::json out = nlohmann::json::object();
     session_.features().dump(out);
-    out["model"] = session_.hf().dump(state_.hf);
+    out["window_where"] = model::window_where(state_, model_view_.ui, train_ui_);  // what the menu bar's right end names
     return out;
   }
   bool train_options_applied_ = false;

@@ -79,8 +79,8 @@ int App::run_benchmark() {
   // --model: the Model view's overview is on screen once the folder is read,
   // the forward pass has landed and a frame has drawn its atlas.
   double model_overview = 0;
-  if (state_.hf.open) {
-    while (session_.hf().pending(state_.hf)) {
+  if (model_view_.ui.open) {
+    while (model_view_.session.pending(model_view_.ui)) {
       wait_for_next_frame(0);
       frame(0);
       platform_.swap();
@@ -110,10 +110,10 @@ int App::run_benchmark() {
   const Spread frames = spread(ms);
   // --model: the Model view is what is on screen, so its pass is what is
   // timed (the built-in lesson behind it is not shown).
-  if (state_.hf.open) {
+  if (model_view_.ui.open) {
     if (model_failed()) return 2;
-    const ModelSession& m = session_.hf();
-    std::printf("attnviz benchmark: model %s (%s; %d tokens)\n", model::model_folder_name(state_.hf.folder).c_str(),
+    const ModelSession& m = model_view_.session;
+    std::printf("attnviz benchmark: model %s (%s; %d tokens)\n", model::model_folder_name(model_view_.ui.folder).c_str(),
                 m.family_line().c_str(), static_cast<int>(m.ids().size()));
     std::printf("  first frame %.0f ms after launch; overview of every layer and head on screen at %.0f ms\n", first_frame,
                 model_overview);
@@ -182,7 +182,7 @@ int App::run_benchmark() {
                 first_phases.core, first_phases.ranges, first_texels);
   std::printf("\n");
   if (model_overview > 0)
-    std::printf("  model %s: overview of every layer and head on screen %.0f ms after launch\n", state_.hf.folder.c_str(),
+    std::printf("  model %s: overview of every layer and head on screen %.0f ms after launch\n", model_view_.ui.folder.c_str(),
                 model_overview);
   std::printf("  %d frames: median %.2f ms, p95 %.2f ms\n", static_cast<int>(ms.size()), frames.median, frames.p95);
   for (const Edit& e : edits) {
@@ -203,12 +203,12 @@ int App::run_benchmark() {
 // The text run again (as after an edit), timed until the frame that shows it.
 double App::time_model_pass() {
   const auto start = steady::now();
-  state_.hf.rerun = true;
+  model_view_.ui.rerun = true;
   do {  // the first frame starts the pass; then each frame follows a job that landed
     frame(0);
     platform_.swap();
-    session_.hf().wait_idle();
-  } while (session_.hf().pending(state_.hf));
+    model_view_.session.wait_idle();
+  } while (model_view_.session.pending(model_view_.ui));
   frame(0);
   platform_.swap();
   return ms_since(start);

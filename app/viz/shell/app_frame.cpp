@@ -48,7 +48,7 @@ App::Panels App::panels() const {
   const bool presenting = state_.view.presentation;
   // The Train view needs neither the scenario editor, the inspector nor the
   // animation's transport bar: the canvas gets their room (a lesson stays).
-  const bool training = state_.train.open || state_.hf.open;
+  const bool training = train_ui_.open || model_view_.ui.open;
   const bool left = (state_.view.show_editor && !training) || lessons_.lesson.has_value();
   // Presenting a lesson, its column is wider: the step is read from the
   // back of the room, and the grids it is about are few (shown_stages).
@@ -97,7 +97,7 @@ void App::update_derived(const Panels& p, double dt) {
   session_.update(dt, canvas);
   if (const std::string problem = session_.take_start_problem(); !problem.empty())
     std::fprintf(stderr, "attnviz: %s\n", problem.c_str());
-  model_textures_.sync(session_.hf());  // once per result: the overview's atlases
+  model_textures_.sync(model_view_.session);  // once per result: the overview's atlases
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
   textures_->sync(trace, model_.generation(), session_.scales_revision(), session_.layout(), session_.scales(),
@@ -112,11 +112,11 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
                         session_.active_cell(), session_.caption(), fonts_, *textures_, state_,
                         lessons_, state_.history.can_undo(), session_.hidden(), export_background_, state_.opening, export_grids_only_,
                         options_.dump_layout.empty() ? nullptr : &probe_, session_.slide_note()};
-  if (state_.hf.open) {
-    const ModelViewData view{session_.hf(), model_textures_, fonts_};
+  if (model_view_.ui.open) {
+    const ModelViewData view{model_view_.session, model_view_.ui, model_textures_, fonts_};
     draw_model_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
-  } else if (state_.train.open) {
-    const TrainViewData view{train_, session_.train_grids(), fonts_, lessons_};
+  } else if (train_ui_.open) {
+    const TrainViewData view{train_, train_ui_, session_.train_grids(), fonts_, lessons_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   } else if (compare.open()) {
     const attn::Trace* a = compare.traces().a() ? compare.traces().a() : model_.has_trace() ? &model_.trace() : nullptr;
@@ -131,7 +131,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   }
   // The compare and Train views cover the status panel: its notices and
   // the changed-on-disk line come in a window of their own there.
-  if (state_.train.open || state_.hf.open || compare.open())
+  if (train_ui_.open || model_view_.ui.open || compare.open())
     draw_notice_window(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
   draw_lesson_check(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
@@ -169,10 +169,11 @@ void App::frame(double dt) {
   }
 
   // 1. Input: everything that edits AppState.
-  handle_shortcuts(state_, lessons_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
+  handle_shortcuts(state_, lessons_, train_ui_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
   if (!presenting_chrome() && !export_canvas_only_)
-    draw_menu_bar(state_, session_.features().get<model::CompareFeature>().state(), lessons_, model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);
-  if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, lessons_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
+    draw_menu_bar(state_, session_.features().get<model::CompareFeature>().state(), lessons_, model_view_.ui, train_ui_,
+                  model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);
+  if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, lessons_, train_ui_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
     draw_editor(p.editor_pos, p.editor_size, state_, model_, probe);
   if (p.transport_size.y > 0) draw_transport(p.transport_pos, p.transport_size, model_, state_, probe);

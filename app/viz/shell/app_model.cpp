@@ -15,8 +15,9 @@ void App::apply_model_options() {
   if (model_options_applied_) return;
   model_options_applied_ = true;
   if (options_.model_dir.empty()) return;
-  actions::open_model(state_, options_.model_dir);
-  ModelUi& ui = state_.hf;
+  choose_model_folder(model_view_.ui, options_.model_dir);  // at once: the options below are for this folder
+  train_ui_.open = false;
+  ModelUi& ui = model_view_.ui;
   ui.text = options_.model_text;
   for (const auto& [layer, head] : options_.heads_off) ui.heads_off.push_back({layer, head});
   std::sort(ui.heads_off.begin(), ui.heads_off.end());
@@ -37,8 +38,8 @@ void App::apply_model_options() {
 // each job that lands may start the next (the folder, then the passes, then
 // a head's scene), so the frames go on until nothing is left to start.
 void App::wait_for_model() {
-  for (int i = 0; i < 50 && session_.hf().pending(state_.hf); ++i) {
-    session_.hf().wait_idle();
+  for (int i = 0; i < 50 && model_view_.session.pending(model_view_.ui); ++i) {
+    model_view_.session.wait_idle();
     frame(0);
     platform_.swap();
   }
@@ -48,8 +49,8 @@ void App::wait_for_model() {
 // A headless run on a model that cannot be opened has nothing to show:
 // scripts learn it from the exit code (2) and one line on stderr.
 bool App::model_failed() {
-  if (options_.model_dir.empty() || session_.hf().checkpoint()) return false;
-  std::string why = session_.hf().error();
+  if (options_.model_dir.empty() || model_view_.session.checkpoint()) return false;
+  std::string why = model_view_.session.error();
   if (why.empty()) why = "the model could not be opened";
   why = why.substr(0, why.find('\n'));
   std::fprintf(stderr, "attnviz: --model %s: %s\n", options_.model_dir.c_str(), why.c_str());

@@ -10,7 +10,7 @@ namespace viz {
 void App::apply_train_options() {
   if (train_options_applied_) return;
   train_options_applied_ = true;
-  TrainUi& ui = state_.train;
+  TrainUi& ui = train_ui_;
   if (!options_.train_model.empty()) {
     ui.open = true;
     ui.model_path = options_.train_model;
@@ -35,7 +35,7 @@ void App::apply_train_options() {
 }
 
 nlohmann::json App::train_dump() {
-  const TrainUi& ui = state_.train;
+  const TrainUi& ui = train_ui_;
   nlohmann::json j = {{"open", ui.open}, {"running", train_.running()}, {"steps", train_.steps()},
                       {"snapshots", train_.snapshots().size()}, {"task", attn::train::task_name(train_.config().task.kind)},
                       {"message", ui.message}, {"problem", train_.problem()}};

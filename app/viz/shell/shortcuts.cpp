@@ -17,7 +17,7 @@ bool pressed(int key, bool repeat = false) { return ImGui::IsKeyPressed(key, rep
 
 }  // namespace
 
-void handle_shortcuts(AppState& state, LessonState& lessons, const attn::Trace* trace, const Timeline& tl) {
+void handle_shortcuts(AppState& state, LessonState& lessons, TrainUi& train, const attn::Trace* trace, const Timeline& tl) {
   const ImGuiIO& io = ImGui::GetIO();
   const bool modal = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   if (io.KeyCtrl && !modal) {
@@ -38,13 +38,13 @@ void handle_shortcuts(AppState& state, LessonState& lessons, const attn::Trace* 
     return;
   }
   if (io.WantTextInput || modal) return;
-  if (pressed(GLFW_KEY_T)) state.train.open = !state.train.open;
-  if (state.train.open) {
+  if (pressed(GLFW_KEY_T)) train.open = !train.open;
+  if (train.open) {
     // The Train view: Space trains or pauses, the arrows walk the history.
-    if (pressed(GLFW_KEY_SPACE)) state.train.command = TrainUi::Command::Toggle;
-    if (pressed(GLFW_KEY_RIGHT, true)) ++state.train.scrub;
-    if (pressed(GLFW_KEY_LEFT, true)) --state.train.scrub;
-    if (pressed(GLFW_KEY_ESCAPE)) state.train.open = false;
+    if (pressed(GLFW_KEY_SPACE)) train.command = TrainUi::Command::Toggle;
+    if (pressed(GLFW_KEY_RIGHT, true)) ++train.scrub;
+    if (pressed(GLFW_KEY_LEFT, true)) --train.scrub;
+    if (pressed(GLFW_KEY_ESCAPE)) train.open = false;
     return;
   }
   ViewOptions& view = state.view;

@@ -7,11 +7,12 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/lessons/lesson_state.hpp"
+#include "model/train/train_ui.hpp"
 #include "model/animation/timeline.hpp"
 
 namespace viz {
 
 // `trace`: the document's, or null while none is computed.
-void handle_shortcuts(AppState& state, LessonState& lessons, const attn::Trace* trace, const Timeline& timeline);
+void handle_shortcuts(AppState& state, LessonState& lessons, TrainUi& train, const attn::Trace* trace, const Timeline& timeline);
 
 }  // namespace viz

@@ -239,7 +239,7 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
         const ImVec2 size = ImGui::CalcTextSize(scores.c_str());
         if (probe) (*probe)["train_scores_" + std::to_string(l) + "_" + std::to_string(h)] = {origin.x, b.y + 3, origin.x + size.x, b.y + 3 + size.y};
       }
-      const bool picked = state.train.picked_head && *state.train.picked_head == std::make_pair(l, h);
+      const bool picked = d.ui.picked_head && *d.ui.picked_head == std::make_pair(l, h);
       if (picked) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.lesson), 0, 0, 2.0f);
       if (hovered) {
         const int r = hovered->first, c = hovered->second;
@@ -265,9 +265,9 @@ void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal
                                           to_imgui(pal.label), g.tokens[static_cast<size_t>(r)].c_str());
   ImGui::Dummy({avail.x, static_cast<float>(layers) * row_h});
   if (clicked) {
-    state.train.picked_head = clicked;
+    d.ui.picked_head = clicked;
     // In a lesson the click answers which head it is; outside one it opens the head.
-    if (!d.lessons.lesson) state.train.open_in_pipeline = TrainUi::OpenRequest{clicked->first, clicked->second};
+    if (!d.lessons.lesson) d.ui.open_in_pipeline = TrainUi::OpenRequest{clicked->first, clicked->second};
   }
 }
 
@@ -283,7 +283,7 @@ bool view_title(const FontSet& fonts, const char* title, float width) {
 
 void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& state, WidgetProbe* probe) {
   const ThemePalette& pal = palette(state.view.colour.theme);
-  TrainUi& ui = state.train;
+  TrainUi& ui = d.ui;
   begin_view_window("##train", pos, size);
   const float left_w = std::clamp(size.x * 0.36f, ImGui::GetFontSize() * 24, ImGui::GetFontSize() * 34);
   // A lesson's slide shows the run, not the controls that make one.

@@ -13,12 +13,14 @@
 #include "model/document/app_state.hpp"
 #include "model/lessons/lesson_state.hpp"
 #include "model/train/train_session.hpp"
+#include "model/train/train_ui.hpp"
 #include "model/train/train_view_model.hpp"
 
 namespace viz {
 
 struct TrainViewData {
   const TrainSession& session;
+  TrainUi& ui;  // what the user chooses here (the Train feature's)
   const TrainGrids& grids;
   const FontSet& fonts;
   const LessonState& lessons;  // a lesson's "which head" question hides the answer

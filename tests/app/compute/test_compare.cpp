@@ -108,7 +108,8 @@ TEST_CASE("compare feature: it follows the lesson step, a step without compare a
   const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
   model::AppState s;
   model::LessonState l;
-  model::CompareFeature compare(l);
+  model::ModelUi model_view;
+  model::CompareFeature compare(l, model_view);
   model::actions::start_lesson(s, l, attn::io::load_lesson(path));
   compare.follow(s);
   CHECK(compare.open() == l.lesson->current().compare.has_value());
@@ -132,7 +133,8 @@ TEST_CASE("compare feature: it follows the lesson step, a step without compare a
 TEST_CASE("compare feature: a reload over unsaved edits shows them as A, once") {
   model::AppState s;
   model::LessonState l;
-  model::CompareFeature compare(l);
+  model::ModelUi model_view;
+  model::CompareFeature compare(l, model_view);
   s.doc.scenario = test_scenes::small_projected();
   attn::Scenario edits = s.doc.scenario;
   edits.x(0, 0) = 7;
@@ -147,6 +149,15 @@ TEST_CASE("compare feature: a reload over unsaved edits shows them as A, once") 
   model::actions::close_compare(compare.state());
   compare.follow(s);
   CHECK_FALSE(compare.open());  // taken once
+  // Opening the Model view leaves the compare view; reopened afterwards, it stays.
+  model::actions::open_compare(s, compare.state());
+  REQUIRE(compare.open());
+  model_view.open = true;
+  compare.follow(s);
+  CHECK_FALSE(compare.open());
+  model::actions::open_compare(s, compare.state());
+  compare.follow(s);
+  CHECK(compare.open());
 }
 
 TEST_CASE("compare traces: fixed sides are computed once per revision, errors said") {
@@ -192,7 +203,8 @@ TEST_CASE("compare in a lesson: a cell question on the compared stage hides it a
   const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
   model::AppState s;
   model::LessonState l;
-  model::CompareFeature compare(l);
+  model::ModelUi model_view;
+  model::CompareFeature compare(l, model_view);
   model::CompareState& c = compare.state();
   model::actions::start_lesson(s, l, attn::io::load_lesson(path));
   REQUIRE(l.lesson);

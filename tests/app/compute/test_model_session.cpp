@@ -104,8 +104,11 @@ TEST_CASE("the model session runs the tiny GPT-2 on a text: measures, thumbnails
   CHECK((on - off).cwiseAbs().maxCoeff() > 1e-6);
   // Run as the app runs it: the pipeline shows A, the compare view opens on both.
   model::AppState app;
+  model::ModelUi view;
+  view.open = true;
   model::CompareState compare;
-  model::actions::request(app, model::show_head_action(*head, compare));
+  model::actions::request(app, model::show_head_action(*head, view, compare));
+  CHECK_FALSE(view.open);  // the pipeline view shows the head
   CHECK(compare.open);
   CHECK(compare.label_a == "all heads on");
   CHECK(!compare.a);
@@ -169,8 +172,13 @@ TEST_CASE("File > Open or a drop of a model folder or its config.json opens the 
   model::AppState s;
   const std::uint64_t document = s.document;
   model::actions::request(s, {model::PendingAction::Kind::Open, kGpt2 + "/config.json"});
-  CHECK(s.hf.open);
-  CHECK(s.hf.folder == kGpt2);
+  CHECK(s.model_request == kGpt2);  // the Model view takes it (Session::update_model)
+  model::ModelUi view;
+  view.heads_off = {{0, 1}};
+  model::choose_model_folder(view, s.model_request);
+  CHECK(view.open);
+  CHECK(view.folder == kGpt2);
+  CHECK(view.heads_off.empty());  // a new folder starts with every head on
   CHECK(s.document == document);
   CHECK(s.message.empty());
 }

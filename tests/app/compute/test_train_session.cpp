@@ -147,27 +147,28 @@ TEST_CASE("train view: opening a trained head asks before replacing unsaved edit
   model::TrainSession session;
   REQUIRE(session.reset(small_config(), 10) == "");
   model::AppState s;
-  s.train.open = true;
+  bool train_open = true;
   model::PendingAction a;
   a.kind = model::PendingAction::Kind::ShowScene;
   a.scene = std::make_shared<const attn::io::ScenarioFile>(model::trained_layer_scene(session, -1, 0, 1));
   a.label = "trained layer 1, step 0";
   a.head = 1;
+  a.then = [&](model::AppState&) { train_open = false; };  // as the session's: the Train view gives way
   model::actions::request(s, a);  // an untouched document: shown at once
-  CHECK_FALSE(s.train.open);
+  CHECK_FALSE(train_open);
   CHECK(s.view.head == 1);
   CHECK(s.doc_label == "trained layer 1, step 0");
   CHECK(attn::scenario_difference(s.doc.scenario, a.scene->scenario) == "");
 
   s.doc.scenario.x(0, 0) += 1;  // an unsaved edit
   model::actions::changed(s);
-  s.train.open = true;
+  train_open = true;
   a.head = 0;
   model::actions::request(s, a);
   CHECK(s.confirm_discard);  // asks first
-  CHECK(s.train.open);
+  CHECK(train_open);         // the follow-up waits for the answer
   model::actions::answer(s, model::actions::Answer::Discard);
-  CHECK_FALSE(s.train.open);
+  CHECK_FALSE(train_open);
   CHECK(s.view.head == 0);
 }
 

@@ -9,6 +9,7 @@
 
 #include "attn/io/lesson_file.hpp"
 #include "model/lessons/lesson_actions.hpp"
+#include "model/train/train_feature.hpp"
 
 namespace {
 
@@ -59,41 +60,57 @@ Taught on_head_question() {
 TEST_CASE("lesson train steps: the Train view opens with the step's settings and closes after") {
   model::AppState s;
   model::LessonState l;
+  model::TrainFeature train;
+  const model::TrainUi& ui = train.ui;
   model::actions::start_lesson(s, l, train_lesson());
-  CHECK_FALSE(s.train.open);
+  train.follow(l, s.document);
+  CHECK_FALSE(ui.open);
   model::actions::lesson_step(s, l, 1);
-  CHECK(s.train.open);
-  CHECK(s.train.max_steps == 600);
-  CHECK(s.train.settings.model.n_layers == 2);
-  CHECK(s.train.settings.task.kind == attn::train::TaskKind::Induction);
+  train.follow(l, s.document);
+  CHECK(ui.open);
+  CHECK(ui.max_steps == 600);
+  CHECK(ui.settings.model.n_layers == 2);
+  CHECK(ui.settings.task.kind == attn::train::TaskKind::Induction);
   // The lesson defaults equal the Train view's own, so the first train step
   // needs no fresh run; the student presses Train.
-  CHECK(s.train.command == Command::None);
+  CHECK(ui.command == Command::None);
 
-  s.train.command = Command::None;
+  train.ui.command = Command::None;
   model::actions::lesson_step(s, l, 2);  // same settings: the run goes on
-  CHECK(s.train.open);
-  CHECK(s.train.command == Command::None);
+  train.follow(l, s.document);
+  CHECK(ui.open);
+  CHECK(ui.command == Command::None);
 
   model::actions::lesson_step(s, l, 3);  // one layer: a different model, so a fresh run
-  CHECK(s.train.settings.model.n_layers == 1);
-  CHECK(s.train.max_steps == 300);
-  CHECK(s.train.command == Command::Reset);
+  train.follow(l, s.document);
+  CHECK(ui.settings.model.n_layers == 1);
+  CHECK(ui.max_steps == 300);
+  CHECK(ui.command == Command::Reset);
 
-  s.train.command = Command::None;
+  train.ui.command = Command::None;
   model::actions::lesson_step(s, l, 4);
-  CHECK_FALSE(s.train.open);
-  CHECK(s.train.command == Command::None);
+  train.follow(l, s.document);
+  CHECK_FALSE(ui.open);
+  CHECK(ui.command == Command::None);
+
+  train.ui.open = true;  // the student opens it on a step without training
+  train.follow(l, s.document);
+  CHECK(ui.open);  // followed once per step entered, not every frame
+  model::actions::close_lesson(s, l);
+  train.follow(l, s.document);
+  CHECK(ui.open);  // leaving the lesson leaves the view as it is
 }
 
 TEST_CASE("lesson train steps: settings the student changed are replaced by a fresh run") {
   model::AppState s;
   model::LessonState l;
-  s.train.settings.model.n_heads = 8;
+  model::TrainFeature train;
+  train.ui.settings.model.n_heads = 8;
   model::actions::start_lesson(s, l, train_lesson());
   model::actions::lesson_step(s, l, 1);
-  CHECK(s.train.settings.model.n_heads == 4);
-  CHECK(s.train.command == Command::Reset);
+  train.follow(l, s.document);
+  CHECK(train.ui.settings.model.n_heads == 4);
+  CHECK(train.ui.command == Command::Reset);
 }
 
 TEST_CASE("lesson head question: the head with the highest induction score is right") {
@@ -146,7 +163,7 @@ TEST_CASE("lesson head question: before any head learns the pattern, nothing is 
 
 TEST_CASE("lesson head question: Show me names the head from the shown snapshot's scores") {
   auto [s, l] = on_head_question();
-  s.train.shown_scores = learned_scores();
+  l.shown_scores = learned_scores();
   model::actions::give_up_lesson(s, l);
   CHECK(l.lesson->current_answer().status == Status::GaveUp);
   CHECK(l.lesson->current_answer().why.find("layer 1, head 1") != std::string::npos);

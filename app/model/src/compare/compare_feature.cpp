@@ -19,8 +19,8 @@ namespace model {
 
 void CompareFeature::follow(AppState& s) {
   // Opening the Model view leaves this view (the Model view is drawn instead).
-  if (s.hf.open && !hf_was_open_) state_.open = false;
-  hf_was_open_ = s.hf.open;
+  if (model_.open && !model_was_open_) state_.open = false;
+  model_was_open_ = model_.open;
   // A lesson step with a compare field opens the view on its variant; a
   // step without one, or leaving the lesson, closes a view a lesson opened.
   const std::optional<LessonSession>& lesson = lessons_.lesson;

@@ -81,8 +81,7 @@ void run(AppState& s, const PendingAction& a) {
       // in the pipeline view on the head the user picked.
       if (a.scene) {
         show_scene(s, *a.scene, a.label);
-        s.train.open = false;
-        s.hf.open = false;
+        // the view that asked (the Train or the Model view) closes itself (then)
         s.view.head = a.head;
         s.view.fit_pending = true;
       }
@@ -198,10 +197,7 @@ void open_builtin(AppState& s) {
   ++s.files_opened;
 }
 
-void open_model(AppState& s, const std::string& folder) {
-  choose_model_folder(s.hf, folder);
-  s.train.open = false;
-}
+void open_model(AppState& s, const std::string& folder) { s.model_request = folder; }
 
 bool save(AppState& s, const std::string& path) {
   if (s.edit_in_progress) commit(s);  // what is written is a state undo knows

@@ -45,16 +45,6 @@ bool stage_span(const attn::Trace& trace, const Timeline& tl, const std::string&
   return found;
 }
 
-// The Train view follows the step: open with the step's settings, or closed.
-void lesson_train(AppState& s, const attn::io::LessonStep& st) {
-  s.train.open = st.train.has_value();
-  if (!st.train) return;
-  if (!same_run(s.train.settings, *st.train)) s.train.command = TrainUi::Command::Reset;
-  s.train.settings = *st.train;
-  s.train.max_steps = st.train_steps;
-  s.train.picked_head.reset();
-}
-
 }  // namespace
 
 namespace actions {
@@ -97,7 +87,6 @@ void lesson_step(AppState& s, LessonState& l, int step) {
   s.view.panels = std::move(panels);
   l.view_request = v;
   l.view_request_at_end = false;
-  lesson_train(s, st);
   l.answer_text.clear();
   l.answer_choice = -1;
   pin_answer_cell(s, l);
@@ -144,7 +133,7 @@ void answer_lesson_head(LessonState& l, const std::vector<attn::train::HeadScore
 void give_up_lesson(AppState& s, LessonState& l) {
   if (!l.lesson) return;
   const auto& q = l.lesson->current().question;
-  if (q && q->kind == attn::io::LessonQuestion::Kind::Head) l.lesson->give_up(reveal_head(*q, s.train.shown_scores));
+  if (q && q->kind == attn::io::LessonQuestion::Kind::Head) l.lesson->give_up(reveal_head(*q, l.shown_scores));
   else l.lesson->give_up();
   pin_answer_cell(s, l);
   save_progress(l);

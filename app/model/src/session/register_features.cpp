@@ -6,15 +6,19 @@
 #include "model/explore/hull_feature.hpp"
 #include "model/explore/why_scale_feature.hpp"
 #include "model/flash_tiles/flash_tiles_feature.hpp"
+#include "model/hf/model_view_feature.hpp"
 #include "model/kv_cache/kv_cache_feature.hpp"
 #include "model/lessons/lessons_feature.hpp"
+#include "model/train/train_feature.hpp"
 
 namespace model {
 
 void register_features(FeatureSet& features) {
-  // Compare follows the lesson step: it reads the lessons' state.
   LessonsFeature& lessons = features.add(std::make_unique<LessonsFeature>());
-  features.add(std::make_unique<CompareFeature>(lessons.state));
+  ModelViewFeature& model = features.add(std::make_unique<ModelViewFeature>());
+  features.add(std::make_unique<TrainFeature>());
+  // Compare follows the lesson step and gives way to the Model view: it reads both.
+  features.add(std::make_unique<CompareFeature>(lessons.state, model.ui));
   features.add(std::make_unique<WhyScaleFeature>());
   features.add(std::make_unique<HullFeature>());
   features.add(std::make_unique<FlashTilesFeature>());

@@ -14,6 +14,8 @@
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_answers.hpp"
 #include "model/lessons/lesson_opening.hpp"
+#include "model/hf/model_view_feature.hpp"
+#include "model/train/train_feature.hpp"
 #include "model/lessons/lessons_feature.hpp"
 #include "model/session/register_features.hpp"
 
@@ -31,7 +33,7 @@ Session::Session(AppState initial, SessionOptions options, LessonState lessons)
     loader_.set_on_ready(options_.wake);
     disk_watcher_.set_on_change(options_.wake);
     lesson_loader_.set_on_ready(options_.wake);
-    hf_.set_wake(options_.wake);
+    features_.get<ModelViewFeature>().session.set_wake(options_.wake);
   }
 }
 
@@ -57,7 +59,7 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   if (!trace_.has_trace()) return;
   apply_start_view();
   derive_view(dt, canvas, at_end);
-  if (state_.train.open) train_grids();
+  if (features_.get<TrainFeature>().ui.open) train_grids();
 }
 
 // A file asked for is read on the loader's thread while the window keeps
@@ -88,6 +90,11 @@ void Session::watch_disk() {
 
 // A lesson asked for is checked on the loader's thread, with its progress
 // shown; it starts when the check has passed.
+const TrainGrids& Session::train_grids() {
+  const TrainUi& ui = features_.get<TrainFeature>().ui;
+  return train_grids_.get(train_, ui.shown, ui.example);
+}
+
 LessonState& Session::lesson_state() { return features_.get<LessonsFeature>().state; }
 
 void Session::update_lesson_opening() {

@@ -10,19 +10,22 @@
 #include "model/lessons/lesson_actions.hpp"
 #include "model/session/session.hpp"
 #include "model/train/train_commands.hpp"
+#include "model/train/train_feature.hpp"
 
 namespace model {
 
 void Session::update_train() {
-  TrainUi& ui = state_.train;
+  TrainFeature& view = features_.get<TrainFeature>();
+  TrainUi& ui = view.ui;
   // Lessons (lesson_actions.hpp). A click on a head answers a "head"
   // question, judged on the snapshot the student saw (taken before this
   // frame's poll); "Show me" reads its scores. A lesson that opens the view
   // before any run shows the untrained model, so the grids are there to watch.
   LessonState& lessons = lesson_state();
+  view.follow(lessons, state_.document);  // a lesson step with a train field opens the view
   if (ui.open && lessons.lesson) {
     const TrainGrids& seen = train_grids_.get(train_, ui.shown, ui.example);
-    ui.shown_scores = seen.heads;
+    lessons.shown_scores = seen.heads;
     if (ui.picked_head && lesson_head_question_open(lessons)) {
       actions::answer_lesson_head(lessons, seen.heads, ui.picked_head->first, ui.picked_head->second);
       ui.picked_head.reset();
@@ -85,7 +88,10 @@ void Session::update_train() {
                 std::to_string(train_.snapshots()[static_cast<size_t>(index)].step);
       a.head = r.head;
       CompareState& compare = features_.get<CompareFeature>().state();
-      a.then = [&compare](AppState&) { compare.open = false; };  // the pipeline view replaces the compare view
+      a.then = [&compare, &ui](AppState&) {  // the pipeline view replaces the Train and compare views
+        ui.open = false;
+        compare.open = false;
+      };
       actions::request(state_, std::move(a));
     }
   }

@@ -13,6 +13,7 @@
 
 #include "model/compare/compare.hpp"
 #include "model/feature/feature.hpp"
+#include "model/hf/model_ui.hpp"
 #include "model/lessons/lesson_state.hpp"
 
 namespace model {
@@ -21,8 +22,9 @@ struct AppState;
 
 class CompareFeature : public Feature {
  public:
-  // `lessons`: the lessons feature's state, which outlives this feature.
-  explicit CompareFeature(const LessonState& lessons) : lessons_(lessons) {}
+  // `lessons` and `model`: the lessons' and the Model view's state, which
+  // outlive this feature.
+  CompareFeature(const LessonState& lessons, const ModelUi& model) : lessons_(lessons), model_(model) {}
   std::string_view name() const override { return "compare"; }
   void update(FeatureFrame& frame) override;
   void dump(nlohmann::json& out) const override;  // "compare" (with what a lesson question hides)
@@ -42,6 +44,7 @@ class CompareFeature : public Feature {
 
  private:
   const LessonState& lessons_;
+  const ModelUi& model_;
   CompareState state_;
   CompareTraces traces_;
   std::optional<CompareGrids> grids_;
@@ -50,7 +53,7 @@ class CompareFeature : public Feature {
   // is a new document) and the step; 0 when no lesson step is followed.
   std::uint64_t followed_document_ = 0;
   int followed_step_ = -1;
-  bool hf_was_open_ = false;
+  bool model_was_open_ = false;
   std::vector<attn::StageKind> hidden_;  // the stages an open lesson question hides, as of the last update
 };
 

@@ -62,8 +62,8 @@ void request_background_open(AppState& s, const std::string& path);
 // question comes first (when there are unsaved changes), as for any open.
 void background_read_arrived(AppState& s, attn::io::ScenarioFile file, const std::string& path, const DiskStamp& stamp = {});
 void open_builtin(AppState& s);  // s.builtin_text, the embedded default lesson
-// Opens the Model view on a model folder (a new folder starts loading) in
-// place of the Train view; the document stays.
+// Asks the Model view to open a model folder (a new folder starts loading;
+// the Train view gives way to it); the document stays.
 void open_model(AppState& s, const std::string& folder);
 // Shows a scene that is not a file of its own (a lesson step), named `label`.
 void show_scene(AppState& s, attn::io::ScenarioFile file, const std::string& label);

@@ -19,8 +19,6 @@
 #include "model/colour/colour_options.hpp"
 #include "model/document/shape_memory.hpp"
 #include "model/animation/timeline.hpp"
-#include "model/train/train_ui.hpp"
-#include "model/hf/model_ui.hpp"
 #include "model/files/file_dialog_state.hpp"
 #include "model/files/disk_stamp.hpp"
 #include "model/document/undo_history.hpp"
@@ -206,10 +204,10 @@ struct AppState {
   std::uint64_t files_opened = 0;
   std::string doc_label;         // names a document that is not a file (a lesson step)
   bool show_start_page = false;
-  // The Train view: a tiny model learning a task, its heads shown as it learns.
-  TrainUi train;
-  // The Model view: a Hugging Face model folder run on a text, every head at a glance.
-  ModelUi hf;
+  // A model folder to open in the Model view (File > Open of a folder or its
+  // config.json); the session hands it to the Model view (ModelViewFeature),
+  // which takes the Train view's place, and clears it.
+  std::string model_request;
 
   // Editing helpers.
   std::uint64_t seed = 1;

@@ -1,4 +1,4 @@
-// What the user chose in the Model view (part of AppState): the Hugging Face
+// What the user chose in the Model view (ModelViewFeature): the Hugging Face
 // folder and the text it runs on, what the overview colours by, the heads
 // switched off, the head view's layer and heads, and the requests the
 // session carries out (open a head in the pipeline view, cancel).

@@ -27,7 +27,7 @@ void answer_lesson_choice(LessonState& l);                            // l.answe
 // A head question: (layer, head) was clicked in the Train view while it
 // showed a snapshot with these scores.
 void answer_lesson_head(LessonState& l, const std::vector<attn::train::HeadScore>& scores, int layer, int head);
-// "Show me"; a head question names the head from s.train.shown_scores.
+// "Show me"; a head question names the head from l.shown_scores.
 void give_up_lesson(AppState& s, LessonState& l);
 
 // A presenter's clicker (Space, Right or Page Down while presenting a

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attn/io/lesson_file.hpp"
+#include "attn/train/trainer.hpp"
 #include "model/lessons/lesson_session.hpp"
 #include "model/settings/config_files.hpp"
 
@@ -38,6 +39,9 @@ struct LessonState {
   bool view_request_at_end = false;  // apply it as the step ends (the clicker went back to it)
   std::string answer_text;           // the number being typed for a question
   int answer_choice = -1;            // the choice picked for a question
+  // The Train view's per-head scores of the snapshot shown, copied by the
+  // session each frame of a lesson, so "Show me" can name the induction head.
+  std::vector<attn::train::HeadScore> shown_scores;
   // AppState::files_opened when the lesson started: the user opening another
   // document ends the lesson (lessons_feature.cpp).
   std::uint64_t files_opened = 0;

@@ -81,8 +81,6 @@ class Session {
   const TraceModel& trace_model() const { return trace_; }
   TrainSession& train() { return train_; }
   const TrainSession& train() const { return train_; }
-  ModelSession& hf() { return hf_; }  // the Model view: a Hugging Face folder on a text
-  const ModelSession& hf() const { return hf_; }
 
   // One frame of the model, in the house order: what can replace the
   // document (a file read, a lesson checked, a trained layer opened) first,
@@ -117,14 +115,14 @@ class Session {
   FeatureSet& features() { return features_; }
   const FeatureSet& features() const { return features_; }
   // The Train view's grids for the snapshot and example shown.
-  const TrainGrids& train_grids() { return train_grids_.get(train_, state_.train.shown, state_.train.example); }
+  const TrainGrids& train_grids();
   // A file is still on its way to becoming the document (asked for, being
   // read, or read and not yet taken).
   bool opening() const { return !state_.open_request.empty() || loader_.busy() || loader_.has_result(); }
   // Background work is under way (a recompute, training, a file read, a
   // lesson check): the window redraws its progress a few times a second.
-  bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() || hf_.computing() ||
-                                 hf_.opening_scene() || features_.working(); }
+  bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() ||
+                                 features_.working(); }
   // Why the start view could not be honoured ("no stage ..."), once; "" otherwise.
   std::string take_start_problem() { return std::exchange(start_problem_, std::string()); }
 
@@ -156,7 +154,6 @@ class Session {
   TraceModel trace_;
   TrainSession train_;
   TrainGridsCache train_grids_;
-  ModelSession hf_;
   FileLoader loader_;
   DiskWatcher disk_watcher_;
   LessonLoader lesson_loader_;

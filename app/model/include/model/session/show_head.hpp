@@ -10,7 +10,8 @@
 
 namespace model {
 
-// `compare` must outlive the request (the session's compare feature does).
-PendingAction show_head_action(HeadToShow head, CompareState& compare);
+// The request closes the Model view (`model`) once shown. `model` and
+// `compare` must outlive it (the session's features do).
+PendingAction show_head_action(HeadToShow head, ModelUi& model, CompareState& compare);
 
 }  // namespace model

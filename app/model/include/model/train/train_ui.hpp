@@ -1,4 +1,4 @@
-// What the user chose in the Train view (part of AppState): the settings of
+// What the user chose in the Train view (TrainFeature): the settings of
 // the next run, which snapshot and example are shown, and the requests the
 // app carries out on the training session (start, pause, reset, open a
 // snapshot in the pipeline view, save or open a model file).
@@ -31,9 +31,6 @@ struct TrainUi {
   std::string message;                   // the last problem or result, shown in the view
   // A lesson's "click the induction head" question: the head clicked last.
   std::optional<std::pair<int, int>> picked_head;
-  // The shown snapshot's per-head scores, copied by the app each frame, so
-  // the lesson's "Show me" can name the induction head.
-  std::vector<attn::train::HeadScore> shown_scores;
 
   // The defaults are core/train's (attn::train::default_train_config).
   static attn::train::TrainConfig default_train_settings() { return attn::train::default_train_config(); }

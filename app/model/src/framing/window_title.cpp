@@ -1,21 +1,19 @@
 // The window title's subject (window_title.hpp).
-#include "model/document/window_title.hpp"
+#include "model/framing/window_title.hpp"
 
 #include "attn/train/task.hpp"
 #include "model/hf/model_folder.hpp"
 
 namespace model {
 
-std::string window_where(const AppState& s) {
-  if (s.hf.open && !s.hf.folder.empty()) {
-    return "model " + model_folder_name(s.hf.folder);
-  }
-  if (s.hf.open) return "Model view";
+std::string window_where(const AppState& s, const ModelUi& model, const TrainUi& train) {
+  if (model.open && !model.folder.empty()) return "model " + model_folder_name(model.folder);
+  if (model.open) return "Model view";
   // The Train view shows its own model, not the document behind it: name
   // the task and shape its controls are set to.
-  if (s.train.open) {
-    const int layers = s.train.settings.model.n_layers;
-    return "Train: " + attn::train::task_name(s.train.settings.task.kind) + ", " + std::to_string(layers) +
+  if (train.open) {
+    const int layers = train.settings.model.n_layers;
+    return "Train: " + attn::train::task_name(train.settings.task.kind) + ", " + std::to_string(layers) +
            (layers == 1 ? " layer" : " layers");
   }
   if (!s.path.empty()) return s.path;

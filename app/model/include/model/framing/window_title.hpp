@@ -8,9 +8,11 @@
 #include <string>
 
 #include "model/document/app_state.hpp"
+#include "model/hf/model_ui.hpp"
+#include "model/train/train_ui.hpp"
 
 namespace model {
 
-std::string window_where(const AppState& s);
+std::string window_where(const AppState& s, const ModelUi& model, const TrainUi& train);
 
 }  // namespace model
