@@ -88,8 +88,7 @@ void Session::watch_disk() {
   if (std::optional<DiskReport> report = disk_watcher_.take()) actions::disk_report(state_, *report);
 }
 
-// A lesson asked for is checked on the loader's thread, with its progress
-// shown; it starts when the check has passed.
+// The Train view's grids for the snapshot and example it shows.
 const TrainGrids& Session::train_grids() {
   const TrainUi& ui = features_.get<TrainFeature>().ui;
   return train_grids_.get(train_, ui.shown, ui.example);
@@ -97,6 +96,8 @@ const TrainGrids& Session::train_grids() {
 
 LessonState& Session::lesson_state() { return features_.get<LessonsFeature>().state; }
 
+// A lesson asked for is checked on the loader's thread, with its progress
+// shown; it starts when the check has passed.
 void Session::update_lesson_opening() {
   LessonOpening& o = lesson_state().opening;
   if (o.cancel) {

@@ -1,8 +1,9 @@
 // The model side of a running attnviz: the document's state and everything
 // derived from it, brought up to date once per frame by update(). It owns
-// AppState, the trace, the training, the background readers and checkers,
-// and the caches the views read (layout, colour scales, the animation frame,
-// explanations, caption, compare, explore panels, train grids).
+// AppState, the trace, the training run, the background readers and
+// checkers, the caches the views read (layout, colour scales, the animation
+// frame, explanations, caption, train grids) and the features (lessons, the
+// Model, Train and compare views, the panels), each with its own state.
 //
 // The window (app/viz's App) keeps only what needs a window: the platform,
 // renderer, textures, fonts, panels and export. Its frame is: panels edit
