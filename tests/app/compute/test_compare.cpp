@@ -16,6 +16,18 @@
 #include "model/compare/compare_layout.hpp"
 #include "model/lessons/lesson_actions.hpp"
 
+// The document, the lessons' and the Model view's state and the compare
+// feature that reads them, as the session keeps them.
+struct CompareBench {
+  model::AppState s;
+  model::LessonState l;
+  model::ModelUi model_view;
+  model::CompareFeature compare{l, model_view};
+  void start_lesson_05() {
+    model::actions::start_lesson(s, l, attn::io::load_lesson(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json"));
+  }
+};
+
 TEST_CASE("compare: B - A is the cell-by-cell difference of the two traces") {
   attn::Scenario sa = test_scenes::small_projected(), sb = sa;
   sb.x(1, 0) += 0.7;
@@ -104,13 +116,8 @@ TEST_CASE("compare: a snapshot is A, the edited document is B, a lesson step's c
   CHECK_FALSE(c.b);
 }
 
-TEST_CASE("compare feature: it follows the lesson step, a step without compare and leaving the lesson close it") {
-  const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
-  model::AppState s;
-  model::LessonState l;
-  model::ModelUi model_view;
-  model::CompareFeature compare(l, model_view);
-  model::actions::start_lesson(s, l, attn::io::load_lesson(path));
+TEST_CASE_FIXTURE(CompareBench, "compare feature: it follows the lesson step, a step without compare and leaving the lesson close it") {
+  start_lesson_05();
   compare.follow(s);
   CHECK(compare.open() == l.lesson->current().compare.has_value());
   model::actions::lesson_step(s, l, 1);
@@ -130,11 +137,7 @@ TEST_CASE("compare feature: it follows the lesson step, a step without compare a
   CHECK_FALSE(compare.open());
 }
 
-TEST_CASE("compare feature: a reload over unsaved edits shows them as A, once") {
-  model::AppState s;
-  model::LessonState l;
-  model::ModelUi model_view;
-  model::CompareFeature compare(l, model_view);
+TEST_CASE_FIXTURE(CompareBench, "compare feature: a reload over unsaved edits shows them as A, once") {
   s.doc.scenario = test_scenes::small_projected();
   attn::Scenario edits = s.doc.scenario;
   edits.x(0, 0) = 7;
@@ -199,14 +202,9 @@ TEST_CASE("compare: a stage a lesson question hides keeps its shape but shows no
   CHECK(g.blocked_b.size() == 0);
 }
 
-TEST_CASE("compare in a lesson: a cell question on the compared stage hides it and is answered by a click on A") {
-  const std::string path = std::string(ATTNVIZ_ASSETS_DIR) + "/lessons/05_attention_is_all_you_need.json";
-  model::AppState s;
-  model::LessonState l;
-  model::ModelUi model_view;
-  model::CompareFeature compare(l, model_view);
+TEST_CASE_FIXTURE(CompareBench, "compare in a lesson: a cell question on the compared stage hides it and is answered by a click on A") {
   model::CompareState& c = compare.state();
-  model::actions::start_lesson(s, l, attn::io::load_lesson(path));
+  start_lesson_05();
   REQUIRE(l.lesson);
   model::actions::lesson_step(s, l, 1);  // "without the mask, which word will *the* attend to most?"
   compare.follow(s);

@@ -24,13 +24,7 @@ void CompareFeature::follow(AppState& s) {
   // A lesson step with a compare field opens the view on its variant; a
   // step without one, or leaving the lesson, closes a view a lesson opened.
   const std::optional<LessonSession>& lesson = lessons_.lesson;
-  const std::uint64_t document = lesson ? s.document : 0;
-  const int step = lesson ? lesson->step() : -1;
-  if (document != followed_document_ || step != followed_step_) {
-    followed_document_ = document;
-    followed_step_ = step;
-    actions::lesson_compare(state_, lesson ? lesson->current().compare : std::nullopt);
-  }
+  if (step_.moved(lessons_, s.document)) actions::lesson_compare(state_, lesson ? lesson->current().compare : std::nullopt);
   // A reload replaced unsaved edits: they become A, the file's version B.
   if (s.reload_replaced) {
     const AppState::ReplacedEdits r = std::move(*std::exchange(s.reload_replaced, std::nullopt));

@@ -5,12 +5,7 @@ namespace model {
 
 void TrainFeature::follow(const LessonState& lessons, std::uint64_t document) {
   const std::optional<LessonSession>& lesson = lessons.lesson;
-  if (!lesson) document = 0;
-  const int step = lesson ? lesson->step() : -1;
-  if (document == followed_document_ && step == followed_step_) return;
-  followed_document_ = document;
-  followed_step_ = step;
-  if (!lesson) return;  // leaving a lesson leaves the view as it is
+  if (!step_.moved(lessons, document) || !lesson) return;  // leaving a lesson leaves the view as it is
   const attn::io::LessonStep& st = lesson->current();
   ui.open = st.train.has_value();
   if (!st.train) return;

@@ -15,6 +15,7 @@
 #include "model/feature/feature.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/lessons/lesson_state.hpp"
+#include "model/lessons/lesson_step_watch.hpp"
 
 namespace model {
 
@@ -49,10 +50,7 @@ class CompareFeature : public Feature {
   CompareTraces traces_;
   std::optional<CompareGrids> grids_;
   std::string error_, key_;
-  // The lesson step last followed: the document it made (each step's scene
-  // is a new document) and the step; 0 when no lesson step is followed.
-  std::uint64_t followed_document_ = 0;
-  int followed_step_ = -1;
+  LessonStepWatch step_;  // the lesson step last followed
   bool model_was_open_ = false;
   std::vector<attn::StageKind> hidden_;  // the stages an open lesson question hides, as of the last update
 };

@@ -10,6 +10,7 @@
 
 #include "model/feature/feature.hpp"
 #include "model/lessons/lesson_state.hpp"
+#include "model/lessons/lesson_step_watch.hpp"
 #include "model/train/train_ui.hpp"
 
 namespace model {
@@ -25,8 +26,7 @@ class TrainFeature : public Feature {
   TrainUi ui;
 
  private:
-  std::uint64_t followed_document_ = 0;  // the step's scene (a new document each step); 0: none followed
-  int followed_step_ = -1;
+  LessonStepWatch step_;  // the lesson step last followed
 };
 
 }  // namespace model
