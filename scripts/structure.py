@@ -10,8 +10,9 @@ Prints, for app/ and core/:
 `--check` exits 1 when there is a cycle or a folder holds more than 20
 files. While the house still has some, `--max-cycles N` fails only when
 there are more than N cycles or rooms in them than `--max-cycle-rooms`,
-so .ci/run fails the moment a new one appears and the figure only falls. Threads at idle are counted
-by the UI test that reads /proc/self/task (tests/ui), not here.
+so .ci/run fails the moment a new one appears and the figure only falls. Threads at idle are not
+counted here: tests/app/compute/test_job_pool.cpp counts them from /proc/self/task, and
+scripts/idle-threads.sh lists the running app's by name.
 
 A room is the folder a file sits in under its library's roots:
 app/model/{include/model,src}/R, app/viz/R, core/{include/attn,src}/R,

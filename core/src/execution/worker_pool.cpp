@@ -5,6 +5,8 @@
 // whose caller has returned: the caller waits until no thread is inside.
 #include "execution/worker_pool.hpp"
 #include "attn/execution/parallel.hpp"
+#include "attn/platform/priority.hpp"
+#include "attn/platform/thread_name.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,23 +14,12 @@
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
 namespace attn::detail {
 
 namespace {
-
-// This thread's nice value (Linux sets it per thread).
-int this_threads_nice() {
-#if defined(__linux__)
-  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
-#else
-  return 0;
-#endif
-}
 
 // Watches `done` for up to 50 µs before the caller sleeps on a condition
 // variable: waking a sleeping thread took tens of microseconds here, as long
@@ -103,12 +94,13 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::start() {
-  nice_ = this_threads_nice();  // the threads inherit it
+  nice_ = platform::this_threads_nice();  // the threads inherit it
   const unsigned cores = static_cast<unsigned>(usable_cores());
   for (unsigned i = 1; i < cores; ++i) threads_.emplace_back([this] { work(); });
 }
 
 void WorkerPool::work() {
+  platform::name_this_thread("attn-work");
   const Cores allowed = process_cores();
   unsigned long seen = 0;
   std::unique_lock<std::mutex> lock(mutex_);
@@ -136,7 +128,7 @@ bool WorkerPool::try_run(int items, int threads, const std::function<void(int)>&
   bool expected = false;
   if (!taken_.compare_exchange_strong(expected, true)) return false;
   std::call_once(started_, [this] { start(); });
-  if (threads_.empty() || this_threads_nice() != nice_) {
+  if (threads_.empty() || platform::this_threads_nice() != nice_) {
     taken_ = false;
     return false;
   }

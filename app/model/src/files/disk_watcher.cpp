@@ -7,6 +7,8 @@
 #include <chrono>
 #include <utility>
 
+#include "attn/platform/thread_name.hpp"
+
 namespace model {
 
 DiskWatcher::DiskWatcher(int interval_ms) : interval_ms_(interval_ms), thread_([this] { run(); }) {}
@@ -46,6 +48,7 @@ std::optional<DiskReport> DiskWatcher::take() {
 }
 
 void DiskWatcher::run() {
+  attn::platform::name_this_thread("attn-watch");
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [&] { return stop_; });

@@ -25,17 +25,14 @@ ModelSession::ModelSession()
                 return Loaded{attn::hf::Checkpoint::open(dir), ModelTokens::load(dir)};
               },
               TaskPolicy::Replace),
-      before_runner_([](const AnalysisInput& in, TaskContext<ModelAnalysis>& c) { return analyse(in, c); }, TaskPolicy::Replace,
-                     {true}),
-      after_runner_([](const AnalysisInput& in, TaskContext<ModelAnalysis>& c) { return analyse(in, c); }, TaskPolicy::Replace,
-                    {true}),
+      before_runner_([](const AnalysisInput& in, TaskContext<ModelAnalysis>& c) { return analyse(in, c); }, TaskPolicy::Replace),
+      after_runner_([](const AnalysisInput& in, TaskContext<ModelAnalysis>& c) { return analyse(in, c); }, TaskPolicy::Replace),
       predict_(
           [](const PredictInput& in, TaskContext<Predicted>&) {
             return Predicted{in.forward.get(), in.position, model::predictions_at(*in.checkpoint, *in.tokens, *in.forward, in.position)};
           },
-          TaskPolicy::Queue, {true}),
-      scene_([](const SceneInput& in, TaskContext<Scene>& control) { return open_scene(in, control); }, TaskPolicy::Replace,
-             {true}) {}
+          TaskPolicy::Queue),
+      scene_([](const SceneInput& in, TaskContext<Scene>& control) { return open_scene(in, control); }, TaskPolicy::Replace) {}
 
 void ModelSession::set_wake(const std::function<void()>& wake) {
   load_.set_wake(wake);

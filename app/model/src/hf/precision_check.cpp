@@ -17,7 +17,7 @@ PrecisionCheck::PrecisionCheck()
             if (!m.gap.cancelled) m.float64 = std::move(pass);
             return m;
           },
-          TaskPolicy::Replace, {true}),
+          TaskPolicy::Replace),
       line_(precision_text(std::nullopt, false)) {}
 
 void PrecisionCheck::start(std::shared_ptr<const attn::hf::Checkpoint> checkpoint,

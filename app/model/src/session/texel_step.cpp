@@ -7,8 +7,7 @@
 namespace model {
 
 TexelStep::TexelStep()
-    : runner_([](const Job& job, TaskContext<Made>& task) { return make(job, task); }, TaskPolicy::Replace,
-              TaskOptions{true}) {}
+    : runner_([](const Job& job, TaskContext<Made>& task) { return make(job, task); }, TaskPolicy::Replace) {}
 
 TexelStep::Made TexelStep::make(const Job& job, TaskControl& task) {
   const auto start = std::chrono::steady_clock::now();

@@ -1,16 +1,10 @@
-// Cancel and progress of one running task (task_control.hpp), and the
-// thread priority the trace recompute runs at.
+// Cancel and progress of one running task (task_control.hpp).
 #include "model/tasks/task_control.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include "attn/compute/trace.hpp"
-#if defined(__linux__)
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace model {
 
@@ -57,15 +51,6 @@ void TaskControl::report_from(std::function<TaskProgress()> gauge) {
 TaskProgress TaskControl::progress() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return gauge_ ? gauge_() : reported_;
-}
-
-// The worker and the threads it starts (which inherit this) yield to the
-// window: with every core computing, a frame still gets its core when it
-// wants one, so frames stay smooth while an edit computes on both cores.
-void lower_this_threads_priority() {
-#if defined(__linux__)
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-#endif
 }
 
 }  // namespace model

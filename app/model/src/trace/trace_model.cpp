@@ -39,11 +39,10 @@ double estimated_work(const attn::Scenario& s) {
 TraceModel::TraceModel(double background_work)
     : background_work_(background_work),
       releaser_([this](const Release& r, TaskContext<std::shared_ptr<attn::Scenario>>& task) { return release(r, task); },
-                TaskPolicy::Queue, TaskOptions{true}),
-      compute_([this](const Job& job, TaskContext<Result>& task) { return compute(job, task); }, TaskPolicy::Replace,
-               TaskOptions{true}) {
-  // Every core: the jobs run at a lower priority than the window
-  // (TaskOptions::below_window), so frames keep coming while they compute.
+                TaskPolicy::Queue),
+      compute_([this](const Job& job, TaskContext<Result>& task) { return compute(job, task); }, TaskPolicy::Replace) {
+  // Every core: the jobs run at a lower priority than the window (every
+  // job thread does, JobPool), so frames keep coming while they compute.
   max_threads_ = attn::usable_cores();
 }
 

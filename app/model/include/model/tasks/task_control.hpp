@@ -63,7 +63,4 @@ class TaskControl {
   std::function<TaskProgress()> gauge_;
 };
 
-// Lowers the calling thread's priority below the window's (Linux; elsewhere nothing).
-void lower_this_threads_priority();
-
 }  // namespace model

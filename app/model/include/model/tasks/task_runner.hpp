@@ -2,12 +2,16 @@
 // texels that follow it, freeing old traces, file loading, lesson checks,
 // training, autosave, export encoding), in the
 // spirit of ImHex's TaskManager and Tracy's Worker: a job gets an immutable
-// input on the runner's thread and hands back a result; the UI thread takes
+// input on a job thread and hands back a result; the UI thread takes
 // finished outcomes when it draws. Cancel is cooperative, "a newer job
 // replaces an older one" is the runner's policy, the window is woken when
-// something lands, and the destructor cancels and joins.
+// something lands, and the destructor cancels and waits.
+//
+// A runner has no thread of its own: its jobs run one at a time as turns on
+// the app's JobPool, so fourteen runners cost no more idle threads than one.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -17,10 +21,10 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "attn/compute/trace.hpp"
+#include "model/tasks/job_pool.hpp"
 #include "model/tasks/task_control.hpp"
 
 namespace model {
@@ -32,9 +36,7 @@ enum class TaskPolicy {
 };
 
 struct TaskOptions {
-  // The thread yields to the window (TraceModel: with every core
-  // computing, a frame still gets its core when it wants one).
-  bool below_window = false;
+  JobPool* pool = nullptr;  // where the jobs run; null: JobPool::shared()
 };
 
 template <class Result>
@@ -77,7 +79,7 @@ class TaskRunner {
   using Outcome = TaskOutcome<Result>;
 
   TaskRunner(Job job, TaskPolicy policy, TaskOptions options = {})
-      : job_(std::move(job)), policy_(policy), options_(options) {}
+      : job_(std::move(job)), policy_(policy), pool_(options.pool ? *options.pool : JobPool::shared()) {}
   // Cancels the running job and drops the waiting ones; returns once the
   // running job has noticed (a job that checks cancel never hangs it).
   ~TaskRunner() {
@@ -88,8 +90,7 @@ class TaskRunner {
       dropped.swap(waiting_);
       if (running_) running_->cancel();
     }
-    wake_worker_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    pool_.withdraw(this);
   }
   TaskRunner(const TaskRunner&) = delete;
   TaskRunner& operator=(const TaskRunner&) = delete;
@@ -101,8 +102,8 @@ class TaskRunner {
     wake_ = std::move(wake);
   }
 
-  // Returns the job's number (outcomes carry it). The thread starts with
-  // the first job: a runner never used costs nothing.
+  // Returns the job's number (outcomes carry it). A runner never used
+  // costs nothing.
   std::uint64_t submit(Input input) {
     std::deque<Waiting> dropped;  // freed outside the lock
     std::uint64_t number;
@@ -116,9 +117,8 @@ class TaskRunner {
       }
       number = ++submitted_;
       waiting_.push_back({number, std::move(input)});
-      if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+      if (!scheduled_) post_turn();
     }
-    wake_worker_.notify_all();
     return number;
   }
 
@@ -176,39 +176,65 @@ class TaskRunner {
     return running_ ? running_->progress() : TaskProgress{};
   }
   // Blocks until no job runs or waits (tests, headless pictures); the wake
-  // of the last outcome has been called by then.
+  // of the last outcome has been called by then. A job that waits for
+  // another runner runs that runner's waiting turn itself (JobPool::run_waiting).
   void wait_idle() {
     std::unique_lock<std::mutex> lock(mutex_);
-    idle_.wait(lock, [&] { return waiting_.empty() && !running_ && !finishing_; });
+    const auto idle = [&] { return waiting_.empty() && !running_ && !finishing_; };
+    if (!JobPool::on_pool_thread()) return idle_.wait(lock, idle);
+    while (!idle()) {
+      if (scheduled_ && !in_turn_) {
+        lock.unlock();
+        const bool ran = pool_.run_waiting(this);
+        lock.lock();
+        if (ran) continue;
+      }
+      // Its turn runs on another thread (or is between the queue and running).
+      idle_.wait_for(lock, std::chrono::milliseconds(1));
+    }
   }
 
  private:
-  void loop() {
-    if (options_.below_window) lower_this_threads_priority();
+  // Under mutex_: one turn on the pool runs the next job.
+  void post_turn() {
+    scheduled_ = true;
+    pool_.post(this, [this] { turn(); });
+  }
+
+  // A turn on a pool thread: the oldest waiting job, then the next turn if
+  // more wait (behind whatever other runners posted meanwhile).
+  void turn() {
     std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      wake_worker_.wait(lock, [&] { return quit_ || !waiting_.empty(); });
-      if (quit_) return;
-      const std::uint64_t number = waiting_.front().number;
-      std::optional<Input> input(std::move(waiting_.front().input));
-      waiting_.pop_front();
-      TaskContext<Result> context;
-      context.publish_ = [this, number, &context](Result& partial, bool wake) {
-        return land(Outcome::Kind::Partial, number, context, wake, [&](Outcome& o) { o.result = std::move(partial); });
-      };
-      running_ = &context;
-      lock.unlock();
-      Outcome o = run(*input, context);
-      context.forget_job();
-      input.reset();  // the job's memory is freed here, not on the UI thread
-      if (land(o.kind, number, context, !context.quiet(), [&](Outcome& kept) { kept = std::move(o); }, true) &&
-          context.after_landing_)
-        context.after_landing_();
-      context.after_landing_ = nullptr;
-      lock.lock();
-      finishing_ = false;
+    if (quit_ || waiting_.empty()) {
+      scheduled_ = false;
       idle_.notify_all();
+      return;
     }
+    in_turn_ = true;
+    const std::uint64_t number = waiting_.front().number;
+    std::optional<Input> input(std::move(waiting_.front().input));
+    waiting_.pop_front();
+    TaskContext<Result> context;
+    context.publish_ = [this, number, &context](Result& partial, bool wake) {
+      return land(Outcome::Kind::Partial, number, context, wake, [&](Outcome& o) { o.result = std::move(partial); });
+    };
+    running_ = &context;
+    lock.unlock();
+    Outcome o = run(*input, context);
+    context.forget_job();
+    input.reset();  // the job's memory is freed here, not on the UI thread
+    if (land(o.kind, number, context, !context.quiet(), [&](Outcome& kept) { kept = std::move(o); }, true) &&
+        context.after_landing_)
+      context.after_landing_();
+    context.after_landing_ = nullptr;
+    lock.lock();
+    finishing_ = false;
+    in_turn_ = false;
+    if (!quit_ && !waiting_.empty())
+      post_turn();
+    else
+      scheduled_ = false;
+    idle_.notify_all();
   }
 
   Outcome run(const Input& input, TaskContext<Result>& context) {
@@ -264,17 +290,18 @@ class TaskRunner {
 
   const Job job_;
   const TaskPolicy policy_;
-  const TaskOptions options_;
+  JobPool& pool_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_worker_, idle_;
+  std::condition_variable idle_;
   std::deque<Waiting> waiting_;
   std::deque<Outcome> landed_;
   TaskControl* running_ = nullptr;
   bool finishing_ = false;  // a job has ended; what follows its landing has not
   std::uint64_t submitted_ = 0, superseded_ = 0;
   bool quit_ = false;
+  bool scheduled_ = false;  // a turn waits on the pool or runs
+  bool in_turn_ = false;    // that turn runs
   std::function<void()> wake_;
-  std::thread thread_;
 };
 
 }  // namespace model
