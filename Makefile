@@ -76,7 +76,7 @@ test-sanitize: deps
 # modern-attention suites left when issue 41's clean-clone CI reached 41
 # minutes (52 and 37-67 s each without ASan): the disk actions run here in
 # test_app_model, RoPE, GQA and windows in test_core.
-SANITIZE_SKIP = package_deb|ui_disk|ui_modern|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|ui_file_dialogs|ui_presentation|ui_typing|ui_kv_cache|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset|an output updated by one head's change, edit after edit
+SANITIZE_SKIP = package_deb|ui_disk|ui_modern|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|ui_file_dialogs|ui_presentation|ui_presented|ui_typing|ui_kv_cache|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset|an output updated by one head's change, edit after edit
 
 # libFuzzer on the scenario, lesson, trained-model, safetensors/config.json
 # and tokenizer parsers (clang), FUZZ_SECONDS each, two at a time, starting

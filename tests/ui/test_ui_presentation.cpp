@@ -57,6 +57,146 @@ int last_label_height(const Image& image, const nlohmann::json& g) {
   return 0;
 }
 
+// Every step of every shipped lesson at 1024x768 and 1920x1080, exported
+// as a handout or (`presented`) as presented in the window: text, grids and
+// no controls. The two ways are two suites (presentation, presented), so
+// that CTest runs them beside each other: together they took 5 minutes.
+void check_every_slide(bool presented) {
+  // Lessons are found in the folder, so a lesson added later is covered.
+  namespace fs = std::filesystem;
+  std::vector<std::string> lessons;
+  for (const auto& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) lessons.push_back(e.path().string());
+  std::sort(lessons.begin(), lessons.end());
+  REQUIRE(lessons.size() >= 7);
+  // Widgets a slide may show: the step's text and choices, the grids and
+  // the panels as content, what it leaves out. A button, field, slider or
+  // close box ("compare_close", "kv:next", "train_start") is not one.
+  const auto content = [](const std::string& name) {
+    for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
+                               "compare_a", "compare_b",
+                               "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
+                               "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
+                               "hull.plot", "why_scale.", "train_curves", "train_grid_", "train_scores_"})
+      if (name.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  int slides = 0, grids_checked = 0, numbers_checked = 0;
+  double smallest_text = 1e9;
+  std::vector<std::string> problems;  // cells under 28 px
+  // Each step as exported (a handout) and as presented in the window
+  // (--presentation: the lesson's buttons and the panels' steppers stay).
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1024, 768}, {1920, 1080}})
+    for (const std::string& file : lessons) {
+      CAPTURE(file);
+      CAPTURE(w);
+      CAPTURE(presented);
+      const attn::io::LessonFile lesson = attn::io::load_lesson(file);
+      const std::string dir = temp_path("slides_" + lesson.id + "_" + std::to_string(w) + (presented ? "_presented" : ""));
+      fs::remove_all(dir);
+      std::string out;
+      const std::string size = std::to_string(w) + "x" + std::to_string(h);
+      const int code = run(attnviz(std::string(presented ? "--presentation " : "") + "--lesson \"" + file + "\" --export-slides \"" +
+                                   dir + "\" --size " + size + " --dump-layout \"" + temp_path("slides_layout.json") + "\""),
+                           &out);
+      REQUIRE_MESSAGE(code == 0, out);
+      for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const attn::io::LessonStep& st = lesson.steps[i];
+        for (const char* suffix : {"", "-answer"}) {
+          if (*suffix && !st.question) continue;
+          char name[32];
+          std::snprintf(name, sizeof name, "slide-%02zu", i + 1);
+          const std::string base = dir + "/" + name + suffix;
+          CAPTURE(base);
+          const Image png = load_png(base + ".png");
+          REQUIRE(png.ok());
+          CHECK(png.width == w);
+          CHECK(png.height == h);
+          const nlohmann::json layout = load_json(base + ".layout.json");
+          if (st.train) continue;  // the Train view: no pipeline layout is dumped
+          REQUIRE(layout.is_object());
+          ++slides;
+          // Body text from the back row: 20 px at least, as the step's text is drawn.
+          const nlohmann::json& wd = layout["widgets"];
+          REQUIRE(wd.contains("lesson:em"));
+          const double em = wd["lesson:em"][3].get<double>() - wd["lesson:em"][1].get<double>();
+          CHECK_MESSAGE(em >= 20.0, "the step's text is drawn at " << em << " px");
+          smallest_text = std::min(smallest_text, em);
+          for (const auto& [widget, rect] : wd.items()) {
+            if (!presented) CHECK_MESSAGE(content(widget), widget << " is a control on a slide");
+            CHECK_MESSAGE(inside(rect, 0, 0, w, h), widget << " leaves the slide: " << rect.dump());
+          }
+          // The step's text, its question's prompt and every choice: inside
+          // the lesson panel, not cut off at its bottom.
+          REQUIRE(wd.contains("lesson:panel"));
+          const nlohmann::json& panel = wd["lesson:panel"];
+          const double px0 = panel[0], py0 = panel[1], px1 = panel[2], py1 = panel[3];
+          REQUIRE(wd.contains("lesson:text"));
+          CHECK_MESSAGE(inside(wd["lesson:text"], px0, py0, px1, py1), wd["lesson:text"].dump());
+          if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
+            for (size_t c = 0; c < st.question->choices.size(); ++c) {
+              const std::string key = "lesson:choice" + std::to_string(c);
+              REQUIRE(wd.contains(key));
+              CHECK_MESSAGE(inside(wd[key], px0, py0, px1, py1), key << " " << wd[key].dump());
+            }
+          // The question's grid is laid out.
+          if (st.question && !st.question->target.stage.empty())
+            CHECK_MESSAGE(grids_named(layout, st.question->target.stage, st.question->target.head) > 0, st.question->target.stage);
+          // Grids: inside the slide, clear of the lesson's text and of each
+          // other; numbers, where drawn, at 16 px or more; cells of 28 px
+          // or more. A step covered by a panel
+          // (the KV cache, the FlashAttention tiles) shows the panel.
+          const bool covered = wd.contains("panel.kv_cache") || wd.contains("panel.flash") || wd.contains("panel.hull") ||
+                               wd.contains("panel.why_scale") || wd.contains("compare_a");
+          // Compare's grids and the Train view's: cells and printed digits too.
+          for (const char* spot : {"compare_a", "compare_b", "compare_diff"}) {
+            const std::string cell_key = std::string(spot) + ":cell", digits_key = std::string(spot) + ":digits";
+            if (!wd.contains(cell_key) || *suffix) continue;
+            ++grids_checked;
+            const double cell = wd[cell_key][2].get<double>() - wd[cell_key][0].get<double>();
+            if (cell < 28.0)
+              problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + spot + " " + std::to_string(cell) + " px");
+            if (wd.contains(digits_key)) {
+              ++numbers_checked;
+              const double px = wd[digits_key][3].get<double>() - wd[digits_key][1].get<double>();
+              CHECK_MESSAGE(px >= 16.0, spot << ": digits of " << px << " px");
+            }
+          }
+          const nlohmann::json& grids = layout["grids"];
+          for (size_t a = 0; a < grids.size() && !covered; ++a) {
+            const nlohmann::json& g = grids[a];
+            const std::string id = g["id"].get<std::string>() + " head " + std::to_string(g["head"].get<int>());
+            ++grids_checked;
+            // A grid too big to show whole is cropped: its labels are then
+            // pinned to the picture's edges, and the grid runs past them.
+            const bool cropped = g["pinned"][0] == true || g["pinned"][1] == true;
+            CHECK_MESSAGE((cropped || inside(g["box"], px1, 0, w, h)), id << " box " << g["box"].dump() << " leaves the slide or "
+                                                                          << "meets the lesson's text");
+            for (size_t b = a + 1; b < grids.size(); ++b) {
+              const nlohmann::json &p = g["box"], &q = grids[b]["box"];
+              const bool overlap = p[0].get<double>() < q[2].get<double>() - 1 && q[0].get<double>() < p[2].get<double>() - 1 &&
+                                   p[1].get<double>() < q[3].get<double>() - 1 && q[1].get<double>() < p[3].get<double>() - 1;
+              CHECK_MESSAGE(!overlap, id << " overlaps " << grids[b]["id"]);
+            }
+            if (g["numbers"] == true) {
+              ++numbers_checked;
+              CHECK_MESSAGE(g["value_px"].get<double>() >= 16.0, id << ": " << g["value_px"].get<double>() << " px");
+            }
+            if (g["cell"].get<double>() < 28.0 && !*suffix)
+              problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + id + " " +
+                                    std::to_string(g["cell"].get<double>()) + " px");
+          }
+        }
+      }
+    }
+  CHECK(slides > 150);
+  CHECK(grids_checked > 200);
+  CHECK(numbers_checked > 100);
+  // Every step of every lesson: cells of 28 px or more, panels on the slide.
+  for (const std::string& p : problems) CHECK_MESSAGE(false, "not readable: " << p);
+  MESSAGE(slides << " slides, " << grids_checked << " grids checked; the smallest step text is " << smallest_text << " px");
+}
+
+
 }  // namespace
 
 TEST_SUITE("presentation") {
@@ -94,140 +234,8 @@ TEST_SUITE("presentation") {
     CHECK(std::abs(beside - at_edge) <= 4);
   }
 
-  TEST_CASE("ui: every step of every shipped lesson as slides and presented, at 1024x768 and 1920x1080: text, grids and no controls") {
-    // Lessons are found in the folder, so a lesson added later is covered.
-    namespace fs = std::filesystem;
-    std::vector<std::string> lessons;
-    for (const auto& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) lessons.push_back(e.path().string());
-    std::sort(lessons.begin(), lessons.end());
-    REQUIRE(lessons.size() >= 7);
-    // Widgets a slide may show: the step's text and choices, the grids and
-    // the panels as content, what it leaves out. A button, field, slider or
-    // close box ("compare_close", "kv:next", "train_start") is not one.
-    const auto content = [](const std::string& name) {
-      for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
-                                 "compare_a", "compare_b",
-                                 "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
-                                 "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
-                                 "hull.plot", "why_scale.", "train_curves", "train_grid_", "train_scores_"})
-        if (name.rfind(prefix, 0) == 0) return true;
-      return false;
-    };
-    int slides = 0, grids_checked = 0, numbers_checked = 0;
-    double smallest_text = 1e9;
-    std::vector<std::string> problems;  // cells under 28 px
-    // Each step as exported (a handout) and as presented in the window
-    // (--presentation: the lesson's buttons and the panels' steppers stay).
-    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1024, 768}, {1920, 1080}})
-      for (const bool presented : {false, true})
-      for (const std::string& file : lessons) {
-        CAPTURE(file);
-        CAPTURE(w);
-        CAPTURE(presented);
-        const attn::io::LessonFile lesson = attn::io::load_lesson(file);
-        const std::string dir = temp_path("slides_" + lesson.id + "_" + std::to_string(w) + (presented ? "_presented" : ""));
-        fs::remove_all(dir);
-        std::string out;
-        const std::string size = std::to_string(w) + "x" + std::to_string(h);
-        const int code = run(attnviz(std::string(presented ? "--presentation " : "") + "--lesson \"" + file + "\" --export-slides \"" +
-                                     dir + "\" --size " + size + " --dump-layout \"" + temp_path("slides_layout.json") + "\""),
-                             &out);
-        REQUIRE_MESSAGE(code == 0, out);
-        for (size_t i = 0; i < lesson.steps.size(); ++i) {
-          const attn::io::LessonStep& st = lesson.steps[i];
-          for (const char* suffix : {"", "-answer"}) {
-            if (*suffix && !st.question) continue;
-            char name[32];
-            std::snprintf(name, sizeof name, "slide-%02zu", i + 1);
-            const std::string base = dir + "/" + name + suffix;
-            CAPTURE(base);
-            const Image png = load_png(base + ".png");
-            REQUIRE(png.ok());
-            CHECK(png.width == w);
-            CHECK(png.height == h);
-            const nlohmann::json layout = load_json(base + ".layout.json");
-            if (st.train) continue;  // the Train view: no pipeline layout is dumped
-            REQUIRE(layout.is_object());
-            ++slides;
-            // Body text from the back row: 20 px at least, as the step's text is drawn.
-            const nlohmann::json& wd = layout["widgets"];
-            REQUIRE(wd.contains("lesson:em"));
-            const double em = wd["lesson:em"][3].get<double>() - wd["lesson:em"][1].get<double>();
-            CHECK_MESSAGE(em >= 20.0, "the step's text is drawn at " << em << " px");
-            smallest_text = std::min(smallest_text, em);
-            for (const auto& [widget, rect] : wd.items()) {
-              if (!presented) CHECK_MESSAGE(content(widget), widget << " is a control on a slide");
-              CHECK_MESSAGE(inside(rect, 0, 0, w, h), widget << " leaves the slide: " << rect.dump());
-            }
-            // The step's text, its question's prompt and every choice: inside
-            // the lesson panel, not cut off at its bottom.
-            REQUIRE(wd.contains("lesson:panel"));
-            const nlohmann::json& panel = wd["lesson:panel"];
-            const double px0 = panel[0], py0 = panel[1], px1 = panel[2], py1 = panel[3];
-            REQUIRE(wd.contains("lesson:text"));
-            CHECK_MESSAGE(inside(wd["lesson:text"], px0, py0, px1, py1), wd["lesson:text"].dump());
-            if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
-              for (size_t c = 0; c < st.question->choices.size(); ++c) {
-                const std::string key = "lesson:choice" + std::to_string(c);
-                REQUIRE(wd.contains(key));
-                CHECK_MESSAGE(inside(wd[key], px0, py0, px1, py1), key << " " << wd[key].dump());
-              }
-            // The question's grid is laid out.
-            if (st.question && !st.question->target.stage.empty())
-              CHECK_MESSAGE(grids_named(layout, st.question->target.stage, st.question->target.head) > 0, st.question->target.stage);
-            // Grids: inside the slide, clear of the lesson's text and of each
-            // other; numbers, where drawn, at 16 px or more; cells of 28 px
-            // or more. A step covered by a panel
-            // (the KV cache, the FlashAttention tiles) shows the panel.
-            const bool covered = wd.contains("panel.kv_cache") || wd.contains("panel.flash") || wd.contains("panel.hull") ||
-                                 wd.contains("panel.why_scale") || wd.contains("compare_a");
-            // Compare's grids and the Train view's: cells and printed digits too.
-            for (const char* spot : {"compare_a", "compare_b", "compare_diff"}) {
-              const std::string cell_key = std::string(spot) + ":cell", digits_key = std::string(spot) + ":digits";
-              if (!wd.contains(cell_key) || *suffix) continue;
-              ++grids_checked;
-              const double cell = wd[cell_key][2].get<double>() - wd[cell_key][0].get<double>();
-              if (cell < 28.0)
-                problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + spot + " " + std::to_string(cell) + " px");
-              if (wd.contains(digits_key)) {
-                ++numbers_checked;
-                const double px = wd[digits_key][3].get<double>() - wd[digits_key][1].get<double>();
-                CHECK_MESSAGE(px >= 16.0, spot << ": digits of " << px << " px");
-              }
-            }
-            const nlohmann::json& grids = layout["grids"];
-            for (size_t a = 0; a < grids.size() && !covered; ++a) {
-              const nlohmann::json& g = grids[a];
-              const std::string id = g["id"].get<std::string>() + " head " + std::to_string(g["head"].get<int>());
-              ++grids_checked;
-              // A grid too big to show whole is cropped: its labels are then
-              // pinned to the picture's edges, and the grid runs past them.
-              const bool cropped = g["pinned"][0] == true || g["pinned"][1] == true;
-              CHECK_MESSAGE((cropped || inside(g["box"], px1, 0, w, h)), id << " box " << g["box"].dump() << " leaves the slide or "
-                                                                            << "meets the lesson's text");
-              for (size_t b = a + 1; b < grids.size(); ++b) {
-                const nlohmann::json &p = g["box"], &q = grids[b]["box"];
-                const bool overlap = p[0].get<double>() < q[2].get<double>() - 1 && q[0].get<double>() < p[2].get<double>() - 1 &&
-                                     p[1].get<double>() < q[3].get<double>() - 1 && q[1].get<double>() < p[3].get<double>() - 1;
-                CHECK_MESSAGE(!overlap, id << " overlaps " << grids[b]["id"]);
-              }
-              if (g["numbers"] == true) {
-                ++numbers_checked;
-                CHECK_MESSAGE(g["value_px"].get<double>() >= 16.0, id << ": " << g["value_px"].get<double>() << " px");
-              }
-              if (g["cell"].get<double>() < 28.0 && !*suffix)
-                problems.push_back(lesson.id + " step " + std::to_string(i + 1) + " at " + size + ": " + id + " " +
-                                      std::to_string(g["cell"].get<double>()) + " px");
-            }
-          }
-        }
-      }
-    CHECK(slides > 300);
-    CHECK(grids_checked > 400);
-    CHECK(numbers_checked > 200);
-    // Every step of every lesson: cells of 28 px or more, panels on the slide.
-    for (const std::string& p : problems) CHECK_MESSAGE(false, "not readable: " << p);
-    MESSAGE(slides << " slides, " << grids_checked << " grids checked; the smallest step text is " << smallest_text << " px");
+  TEST_CASE("ui: every step of every shipped lesson as slides, at 1024x768 and 1920x1080: text, grids and no controls") {
+    check_every_slide(false);
   }
 
   TEST_CASE("ui: a grid too big for the slide shows the rows around the asked one at 28 px and says which") {
@@ -395,5 +403,11 @@ TEST_SUITE("typing") {
     xdo("mousemove 5 5");
     key("Escape");
     CHECK(wait_for(app.layout, [n](const nlohmann::json& j) { return j["grids"].size() == n; }, 8000).is_object());
+  }
+}
+
+TEST_SUITE("presented") {
+  TEST_CASE("ui: every step of every shipped lesson as presented in the window, at 1024x768 and 1920x1080: text, grids and the lesson's own buttons only") {
+    check_every_slide(true);
   }
 }
