@@ -18,7 +18,9 @@ A room is the folder a file sits in under its library's roots:
 app/model/{include/model,src}/R, app/viz/R, core/{include/attn,src}/R,
 core/{io,hf,train}/... . A public header keeps the room of its folder; a
 header left flat in include/attn/ belongs to the room whose .cpp has its
-name, so a flat header cannot hide a cycle.
+name, so a flat header cannot hide a cycle. A library's private includes
+("execution/worker_pool.hpp" inside core/src) are found under that library's
+own folders, so rooms that only meet through private headers are seen too.
 """
 import argparse
 import os
@@ -29,7 +31,13 @@ from collections import defaultdict
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = ("app", "core")
 EXTS = (".hpp", ".cpp", ".h")
-INCLUDE_ROOTS = ["app/model/include", "core/include", "core/io/include", "core/hf/include", "core/train/include"]
+INCLUDE_ROOTS = ["app/model/include", "core/include", "core/io/include", "core/hf/include", "core/train/include",
+                 "core/platform/include"]
+# Each library's private headers, found from its own files only (two
+# libraries may each have a private "json/..." of their own).
+PRIVATE_ROOTS = {"core/src/": "core/src", "core/io/src/": "core/io/src", "core/hf/src/": "core/hf/src",
+                 "core/train/src/": "core/train/src", "core/platform/src/": "core/platform/src",
+                 "app/viz/": "app/viz", "app/cli/": "app/cli/src"}
 FILES_PER_FOLDER = 20
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -51,6 +59,7 @@ LIBRARIES = [
     ("core/io/", "io", ["core/io/include/attn/io/", "core/io/src/"]),
     ("core/hf/", "hf", ["core/hf/include/attn/hf/", "core/hf/src/"]),
     ("core/train/", "train", ["core/train/include/attn/train/", "core/train/src/"]),
+    ("core/platform/", "platform", ["core/platform/include/attn/platform/", "core/platform/src/"]),
     ("core/", "core", ["core/include/attn/", "core/src/"]),
 ]
 
@@ -75,7 +84,8 @@ def resolve(include, including):
     here = os.path.join(os.path.dirname(including), include)
     if os.path.exists(os.path.join(ROOT, here)):
         return os.path.normpath(here)
-    for root in INCLUDE_ROOTS:
+    roots = [root for prefix, root in PRIVATE_ROOTS.items() if including.startswith(prefix)] + INCLUDE_ROOTS
+    for root in roots:
         candidate = os.path.join(root, include)
         if os.path.exists(os.path.join(ROOT, candidate)):
             return candidate

@@ -2,7 +2,8 @@
 // builds; it only compares paths and asks the CPU, so it runs anywhere.
 #include "tuned_copy.hpp"
 
-#include <unistd.h>
+#include "attn/platform/child_process.hpp"
+#include "attn/platform/this_program.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -15,11 +16,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr const char* kStartedAs = "ATTNVIZ_EXE";
 
-std::string own_executable() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : p.string();
-}
 }  // namespace
 
 std::string tuned_copy_path(const std::string& exe, const std::string& level) {
@@ -47,7 +43,7 @@ const std::string& started_as() {
   static const std::string value = [] {
     const char* v = std::getenv(kStartedAs);
     std::string s = v ? v : "";
-    if (v) unsetenv(kStartedAs);
+    if (v) platform::unset_environment(kStartedAs);
     return s;
   }();
   return value;
@@ -57,16 +53,16 @@ const std::string& started_as() {
 
 void run_tuned_copy_if_any(char** argv) {
   if (!started_as().empty()) return;
-  const std::string exe = own_executable();
+  const std::string exe = attn::platform::this_executable();
   if (exe.empty()) return;
   for (const char* level : kTunedLevels) {
     if (!cpu_runs(level)) continue;
     const std::string copy = tuned_copy_path(exe, level);
     std::error_code ec;
-    if (copy == exe || !fs::is_regular_file(copy, ec) || access(copy.c_str(), X_OK) != 0) continue;
-    setenv(kStartedAs, exe.c_str(), 1);
-    execv(copy.c_str(), argv);
-    unsetenv(kStartedAs);  // that copy would not start: try the next, or go on as this program
+    if (copy == exe || !fs::is_regular_file(copy, ec) || !platform::is_executable(copy)) continue;
+    platform::set_environment(kStartedAs, exe);
+    platform::replace_this_program(copy, argv);
+    platform::unset_environment(kStartedAs);  // that copy would not start: try the next, or go on as this program
   }
 }
 
@@ -84,7 +80,7 @@ const char* built_for() {
 
 std::string started_program() {
   if (!started_as().empty()) return started_as();
-  return own_executable();
+  return attn::platform::this_executable();
 }
 
 }  // namespace attn::launch

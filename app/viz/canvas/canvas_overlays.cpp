@@ -10,7 +10,7 @@
 #include "canvas/canvas_parts.hpp"
 #include "model/framing/slide_focus.hpp"
 #include "widgets/fit_label.hpp"
-#include "panels/notice_lines.hpp"
+#include "widgets/notice_lines.hpp"
 #include "canvas/colour_legends.hpp"
 #include "model_names.hpp"
 #include "model/animation/stage_roles.hpp"

@@ -1,12 +1,15 @@
-// GIF (cgif) and MP4 (ffmpeg pipe) writers and the encoding jobs.
+// GIF (cgif) and MP4 (frames piped to ffmpeg's input) writers and the encoding jobs.
 #include "export/animation_writer.hpp"
-
-#include <unistd.h>
 
 #include <cgif.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/platform/child_process.hpp"
 
 #include "model_names.hpp"
 #include "model/colour/colour_quantizer.hpp"
@@ -78,56 +81,45 @@ class GifWriter : public AnimationWriter {
   CGIF* gif_ = nullptr;
 };
 
-std::string shell_quote(const std::string& arg) {
-  std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 class Mp4Writer : public AnimationWriter {
  public:
   Mp4Writer(const std::string& path, int width, int height, int fps) : path_(path), width_(width), height_(height) {
     // yuv420p (what players expect) needs even sides: pad by a pixel if needed.
-    const std::string command = "ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgba -s " + std::to_string(width) + "x" +
-                                std::to_string(height) + " -r " + std::to_string(fps) +
-                                " -i - -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -pix_fmt yuv420p -c:v libx264 " + shell_quote(path);
-    pipe_ = ::popen(command.c_str(), "w");
-    if (!pipe_) throw ExportError("cannot start ffmpeg");
-  }
-  ~Mp4Writer() override {
-    if (pipe_) ::pclose(pipe_);
+    const std::vector<std::string> command = {"ffmpeg", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba",
+                                              "-s", std::to_string(width) + "x" + std::to_string(height),
+                                              "-r", std::to_string(fps), "-i", "-",
+                                              "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p",
+                                              "-c:v", "libx264", path};
+    try {
+      ffmpeg_ = attn::platform::ChildProcess::start(command, attn::platform::ChildProcess::Pipe::ToStdin);
+    } catch (const attn::platform::ProcessError& e) {
+      throw ExportError(e.what());
+    }
   }
   void add(const RgbaImage& frame) override {
     if (frame.width != width_ || frame.height != height_) throw ExportError("an MP4 frame changed size");
-    if (std::fwrite(frame.pixels.data(), 1, frame.pixels.size(), pipe_) != frame.pixels.size())
+    if (!ffmpeg_ || !ffmpeg_->write_all(frame.pixels.data(), frame.pixels.size()))
       throw ExportError("ffmpeg stopped reading frames for " + path_);
   }
   void finish() override {
-    const int status = ::pclose(pipe_);
-    pipe_ = nullptr;
-    if (status != 0) throw ExportError("ffmpeg could not write " + path_ + " (exit status " + std::to_string(status) + ")");
+    if (!ffmpeg_) return;
+    ffmpeg_->close_pipe();
+    const attn::platform::ChildProcess::Exit exit = ffmpeg_->collect();
+    ffmpeg_.reset();
+    if (!exit.exited || exit.code != 0)
+      throw ExportError("ffmpeg could not write " + path_ +
+                        (exit.exited ? " (exit code " + std::to_string(exit.code) + ")" : std::string(" (it was stopped)")));
   }
 
  private:
   std::string path_;
   int width_, height_;
-  FILE* pipe_ = nullptr;
+  std::unique_ptr<attn::platform::ChildProcess> ffmpeg_;  // its destructor closes the pipe and waits, as pclose did
 };
 
 }  // namespace
 
-bool ffmpeg_available() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string dir = dirs.substr(start, end - start);
-    if (!dir.empty() && ::access((dir + "/ffmpeg").c_str(), X_OK) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
+bool ffmpeg_available() { return attn::platform::program_on_path("ffmpeg"); }
 
 std::unique_ptr<AnimationWriter> make_gif_writer(const std::string& path, const RgbaImage& sample,
                                                  const std::vector<Rgba>& extra, int fps) {

@@ -102,9 +102,8 @@ std::string user_words(const std::string& problem) {
   return rest;
 }
 
-void export_dialog(AppState& state, const attn::Trace* trace, double total, WidgetProbe* probe) {
+void export_dialog(AppState& state, ExportUi& ui, const attn::Trace* trace, double total, WidgetProbe* probe) {
   const char* id = "Export";
-  AppState::ExportUi& ui = state.export_ui;
   ExportRequest& d = ui.draft;
   if (ui.dialog && !ImGui::IsPopupOpen(id)) {
     ImGui::OpenPopup(id);
@@ -184,10 +183,9 @@ void export_dialog(AppState& state, const attn::Trace* trace, double total, Widg
   ImGui::EndPopup();
 }
 
-void slides_dialog(AppState& state, const LessonState& lessons, WidgetProbe* probe) {
+void slides_dialog(AppState& state, ExportUi& ui, const LessonState& lessons, WidgetProbe* probe) {
   const char* id = "Export lesson as slides";
-  AppState::ExportUi& ui = state.export_ui;
-  AppState::ExportUi::SlidesRequest& d = ui.slides_draft;
+  ExportUi::SlidesRequest& d = ui.slides_draft;
   if (ui.slides_dialog && !ImGui::IsPopupOpen(id)) {
     ImGui::OpenPopup(id);
     // A folder named after the lesson, in the user's Pictures (or where slides went last time).
@@ -228,9 +226,8 @@ void slides_dialog(AppState& state, const LessonState& lessons, WidgetProbe* pro
   ImGui::EndPopup();
 }
 
-void progress_dialog(AppState& state, WidgetProbe* probe) {
+void progress_dialog(ExportUi& ui, WidgetProbe* probe) {
   const char* id = "Exporting";
-  AppState::ExportUi& ui = state.export_ui;
   if (ui.running && !ImGui::IsPopupOpen(id)) ImGui::OpenPopup(id);
   ImGui::SetNextWindowSize({ImGui::GetFontSize() * 24, 0}, ImGuiCond_Appearing);
   // Placed every frame: the export's own frames have another display size,
@@ -256,11 +253,11 @@ void progress_dialog(AppState& state, WidgetProbe* probe) {
 
 }  // namespace
 
-void draw_export_dialogs(AppState& state, const LessonState& lessons, const attn::Trace* trace, double timeline_total,
+void draw_export_dialogs(AppState& state, ExportUi& ui, const LessonState& lessons, const attn::Trace* trace, double timeline_total,
                          WidgetProbe* probe) {
-  export_dialog(state, trace, timeline_total, probe);
-  slides_dialog(state, lessons, probe);
-  progress_dialog(state, probe);
+  export_dialog(state, ui, trace, timeline_total, probe);
+  slides_dialog(state, ui, lessons, probe);
+  progress_dialog(ui, probe);
 }
 
 }  // namespace viz

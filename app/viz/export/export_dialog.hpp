@@ -8,12 +8,13 @@
 #include "attn/compute/trace.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
+#include "model/export/export_ui.hpp"
 #include "model/lessons/lesson_state.hpp"
 
 namespace viz {
 
 // Drawn after every other window of the frame (they are modals).
 // probe: the dialog's path field and buttons for --dump-layout (UI tests), or null.
-void draw_export_dialogs(AppState& state, const LessonState& lessons, const attn::Trace* trace, double timeline_total, WidgetProbe* probe);
+void draw_export_dialogs(AppState& state, ExportUi& ui, const LessonState& lessons, const attn::Trace* trace, double timeline_total, WidgetProbe* probe);
 
 }  // namespace viz

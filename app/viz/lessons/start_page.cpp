@@ -6,7 +6,7 @@
 
 #include "lessons/lesson_panel.hpp"
 #include "gl/theme_style.hpp"
-#include "panels/notice_lines.hpp"
+#include "widgets/notice_lines.hpp"
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_opening.hpp"

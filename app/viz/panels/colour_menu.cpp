@@ -7,13 +7,10 @@
 #include <imgui.h>
 
 #include "canvas/grid_painter.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace viz {
 namespace {
-
-void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 // Radio items for one slot; a diverging map previews the half a probability uses.
 void map_choices(ColourmapId& chosen, bool probabilities, WidgetProbe* probe) {
@@ -21,7 +18,7 @@ void map_choices(ColourmapId& chosen, bool probabilities, WidgetProbe* probe) {
     // The blank shortcut reserves the room the preview bar is drawn in.
     if (ImGui::MenuItem(m.label, "            ", chosen == m.id)) chosen = m.id;
     probe_item(probe, std::string("colours:") + (probabilities ? "probabilities " : "signed ") + m.name);
-    tooltip(m.purpose);
+    hover_tooltip(m.purpose);
     // In the shortcut column, left of the check mark (ImGui 1.86 makes that column FontSize * 1.2 wide).
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     const float h = ImGui::GetTextLineHeight(), w = ImGui::CalcTextSize("            ").x;
@@ -34,13 +31,13 @@ void map_choices(ColourmapId& chosen, bool probabilities, WidgetProbe* probe) {
 void contrast_choice(ColourOptions& c, Contrast value, const char* label, const char* tip, WidgetProbe* probe) {
   if (ImGui::MenuItem(label, nullptr, c.contrast == value)) c.contrast = value;
   probe_item(probe, std::string("colours:contrast ") + contrast_name(value));
-  tooltip(tip);
+  hover_tooltip(tip);
 }
 
 void theme_choice(ColourOptions& c, Theme value, const char* label, const char* tip, WidgetProbe* probe) {
   if (ImGui::MenuItem(label, nullptr, c.theme == value)) c.theme = value;
   probe_item(probe, std::string("colours:theme ") + theme_name(value));
-  tooltip(tip);
+  hover_tooltip(tip);
 }
 
 }  // namespace
@@ -71,9 +68,9 @@ void draw_colour_menu(ColourOptions& c, WidgetProbe* probe) {
                   "out; the cells beyond take the end colour and a corner mark", probe);
   ImGui::MenuItem("Log scale for weights", nullptr, &c.log_weights);
   probe_item(probe, "colours:log weights");
-  tooltip("Probabilities coloured by log10, from 1e-6 (lightest) up: tiny and large weights both show");
+  hover_tooltip("Probabilities coloured by log10, from 1e-6 (lightest) up: tiny and large weights both show");
   ImGui::MenuItem("Same range for every head", nullptr, &c.shared_range, c.contrast != Contrast::Global);
-  tooltip("The grids of one stage (every head's scores, every head's weights) share one range");
+  hover_tooltip("The grids of one stage (every head's scores, every head's weights) share one range");
   ImGui::Separator();
   ImGui::TextDisabled("Theme");
   theme_choice(c, Theme::Light, "Light", "Dark text on a light canvas", probe);

@@ -35,7 +35,7 @@ std::vector<std::string> bundled_scenarios(const std::string& assets_dir) {
   return out;
 }
 
-void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, ModelUi& model_ui, TrainUi& train_ui, int n_heads, const LessonCatalogue& lessons, FeatureViews& views,
+void draw_menu_bar(AppState& state, ExportUi& export_ui, CompareState& compare, LessonState& taken, ModelUi& model_ui, TrainUi& train_ui, int n_heads, const LessonCatalogue& lessons, FeatureViews& views,
                    WidgetProbe* probe) {
   if (!ImGui::BeginMainMenuBar()) return;
   const bool file_open = ImGui::BeginMenu("File");
@@ -67,10 +67,10 @@ void draw_menu_bar(AppState& state, CompareState& compare, LessonState& taken, M
     }
     if (ImGui::MenuItem("Save as...")) actions::ask_save_as(state);
     ImGui::Separator();
-    if (ImGui::MenuItem("Export...", nullptr, false, !state.export_ui.running)) state.export_ui.dialog = true;
+    if (ImGui::MenuItem("Export...", nullptr, false, !export_ui.running)) export_ui.dialog = true;
     probe_item(probe, "menu:File/Export");
-    if (ImGui::MenuItem("Export lesson as slides (PNG + PDF)...", nullptr, false, taken.lesson && !state.export_ui.running))
-      state.export_ui.slides_dialog = true;
+    if (ImGui::MenuItem("Export lesson as slides (PNG + PDF)...", nullptr, false, taken.lesson && !export_ui.running))
+      export_ui.slides_dialog = true;
     probe_item(probe, "menu:File/Export lesson as slides");
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions::request_quit(state);

@@ -8,16 +8,9 @@
 #include "model_names.hpp"
 #include "model/colour/colourmap.hpp"
 #include "widgets/tiled_window.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace viz {
-namespace {
-
-void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
-}  // namespace
-
 void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& state, WidgetProbe* probe) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
@@ -43,29 +36,29 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
                        button_w("Step >") + button_w("End >|") + time_w;
   const bool compact = state.view.presentation || full_w > ImGui::GetContentRegionAvail().x;
   if (ImGui::Button(compact ? "|<" : "|< Start")) clock.scrub(tl, 0);
-  tooltip("Go to the beginning: only the inputs are shown (Home)");
+  hover_tooltip("Go to the beginning: only the inputs are shown (Home)");
   ImGui::SameLine();
   // "Step", not "Back"/"Next": those are the lesson's, which move between
   // lesson steps; these move the animation one computation step.
   if (ImGui::Button(compact ? "<" : "< Step")) clock.step_back(tl);
-  tooltip("The animation's previous computation step (Left arrow)");
+  hover_tooltip("The animation's previous computation step (Left arrow)");
   ImGui::SameLine();
   if (ImGui::Button(clock.playing ? "Pause" : "Play", {ImGui::GetFontSize() * 4, 0})) {
     if (clock.playing) clock.pause();
     else clock.play(tl);
   }
-  tooltip("Play or pause the step-by-step animation (Space)");
+  hover_tooltip("Play or pause the step-by-step animation (Space)");
   ImGui::SameLine();
   if (ImGui::Button(compact ? ">" : "Step >")) clock.step_forward(tl);
-  tooltip("The animation's next computation step (Right arrow)");
+  hover_tooltip("The animation's next computation step (Right arrow)");
   ImGui::SameLine();
   if (ImGui::Button(compact ? ">|" : "End >|")) clock.to_end(tl);
-  tooltip("Show everything computed (End)");
+  hover_tooltip("Show everything computed (End)");
   ImGui::SameLine();
   float t = static_cast<float>(std::min(clock.t, tl.total));
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
   if (ImGui::SliderFloat("##time", &t, 0.0f, static_cast<float>(tl.total), label.c_str())) clock.scrub(tl, t);
-  tooltip("Drag to scrub through the computation");
+  hover_tooltip("Drag to scrub through the computation");
   probe_item(probe, "transport_time");
   if (probe) (*probe)["transport_time_text"] = ImVec4(0, 0, time_w, 0);
   if (state.view.presentation) {  // one row: the room is the grids'
@@ -91,13 +84,13 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
     }
     ImGui::EndCombo();
   }
-  tooltip("Playback speed");
+  hover_tooltip("Playback speed");
   probe_item(probe, "transport_speed");
   ImGui::SameLine();
   int g = static_cast<int>(state.granularity);
   ImGui::SetNextItemWidth(font * (narrow ? 7 : 7.5f));
   if (ImGui::Combo(narrow ? "##steps" : "steps", &g, "whole stage\0one row\0one cell\0")) state.granularity = static_cast<Granularity>(g);
-  tooltip("How much each step computes: a whole matrix, one row, or one cell (showing its products)");
+  hover_tooltip("How much each step computes: a whole matrix, one row, or one cell (showing its products)");
   ImGui::SameLine();
   const int heads = model.has_trace() ? model.trace().dims.n_heads : 1;
   std::string preview = state.view.head < 0 ? "all heads" : "head " + std::to_string(state.view.head);
@@ -109,13 +102,13 @@ void draw_transport(ImVec2 pos, ImVec2 size, const TraceModel& model, AppState& 
         state.view.head = h, state.view.fit_pending = true;
     ImGui::EndCombo();
   }
-  tooltip("Show every head side by side, or one head (plus the shared concat, W_O and output)");
+  hover_tooltip("Show every head side by side, or one head (plus the shared concat, W_O and output)");
   probe_item(probe, "transport_heads");
 
   // Second row: legends and the value toggle.
   ImGui::SameLine(0, narrow ? -1.0f : 16.0f);
   ImGui::Checkbox("numbers", &state.view.show_values);
-  tooltip("Print each cell's value, in every grid whose cells are large enough at this zoom");
+  hover_tooltip("Print each cell's value, in every grid whose cells are large enough at this zoom");
   probe_item(probe, "transport_numbers");
   ImGui::End();
 }

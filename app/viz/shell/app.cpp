@@ -19,7 +19,7 @@
 #include "model/kv_cache/kv_cache_feature.hpp"
 #include "model/lessons/lessons_feature.hpp"
 #include "shell/register_views.hpp"
-#include "gl/capture.hpp"
+#include "shell/capture.hpp"
 #include "panels/menu_bar.hpp"
 #include "gl/theme_style.hpp"
 #include "model/settings/config_files.hpp"
@@ -62,7 +62,7 @@ App::App(const Options& options, AppState initial, LessonState lessons)
       model_view_(session_.features().get<ModelViewFeature>()),
       train_ui_(session_.features().get<TrainFeature>().ui),
       model_(session_.trace_model()),
-      train_(session_.train()),
+      train_(session_.features().get<model::TrainFeature>().run),
       platform_(platform_options(options)),
       base_style_(ImGui::GetStyle()),
       remembers_(options.remembers()) {
@@ -126,9 +126,9 @@ App::App(const Options& options, AppState initial, LessonState lessons)
   if (options.dialog == "open") actions::ask_open(state_);
   if (options.dialog == "save-as") actions::ask_save_as(state_);
   if (options.dialog == "open-lesson") state_.open_lesson_dialog = true;
-  if (options.dialog == "export") state_.export_ui.dialog = true;
+  if (options.dialog == "export") export_ui_.dialog = true;
   if (options.dialog == "slides") {
-    state_.export_ui.slides_dialog = lessons_.lesson.has_value();
+    export_ui_.slides_dialog = lessons_.lesson.has_value();
     if (!lessons_.lesson) state_.message = "--dialog slides: slides are made of a lesson's steps; open one with --lesson FILE.";
   }
   if (options.dialog == "go-to") state_.view.go_to_dialog = true;

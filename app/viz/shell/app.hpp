@@ -32,6 +32,7 @@
 #include "model/document/settings_state.hpp"
 #include "model/export/slides_pdf.hpp"
 #include "model/export/slides_plan.hpp"
+#include "model/export/export_ui.hpp"
 
 namespace viz {
 
@@ -137,6 +138,7 @@ class App {
   TraceModel& model_;
   TrainSession& train_;
   FeatureViews views_;  // each feature's panel and menu entry (register_views.cpp)
+  ExportUi export_ui_;  // File > Export's dialogs and a running export's progress: the window's, not the document's
   // GL owners after the platform so they are destroyed while the context lives.
   Platform platform_;
   FontSet fonts_;
@@ -164,6 +166,8 @@ class App {
     nlohmann::json out = nlohmann::json::object();
     session_.features().dump(out);
     out["window_where"] = model::window_where(state_, model_view_.ui, train_ui_);  // what the menu bar's right end names
+    out["export"] = {{"dialog", export_ui_.dialog}, {"running", export_ui_.running}, {"cancel", export_ui_.cancel},
+                     {"progress", export_ui_.progress}};
     return out;
   }
   bool train_options_applied_ = false;

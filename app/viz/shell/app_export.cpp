@@ -168,21 +168,21 @@ std::string App::start_animation(const ExportRequest& r) {
   }
   restore_after_export();
   export_job_ = std::move(job);
-  state_.export_ui.running = true;
-  state_.export_ui.cancel = false;
-  state_.export_ui.progress = 0;
+  export_ui_.running = true;
+  export_ui_.cancel = false;
+  export_ui_.progress = 0;
   return "";
 }
 
 void App::export_step(int frames) {
   ExportJob& job = *export_job_;
-  if (state_.export_ui.cancel && !job.worker->done()) job.worker->cancel();
+  if (export_ui_.cancel && !job.worker->done()) job.worker->cancel();
   const double t_before = state_.clock.t;
   const bool playing = state_.clock.playing;
   const ViewOptions view = state_.view;
   bool rendered = false;
   try {
-    for (int k = 0; k < frames && !state_.export_ui.cancel && job.next < job.times.size() && job.worker->has_room(); ++k) {
+    for (int k = 0; k < frames && !export_ui_.cancel && job.next < job.times.size() && job.worker->has_room(); ++k) {
       job.worker->push(render_export(job.request, job.times[job.next], rendered || job.next > 0 ? 1 : 3));
       rendered = true;
       ++job.next;
@@ -202,18 +202,18 @@ void App::export_step(int frames) {
     job.worker->close();
     job.closed = true;
   }
-  state_.export_ui.progress = static_cast<double>(job.worker->encoded()) / static_cast<double>(job.times.size());
+  export_ui_.progress = static_cast<double>(job.worker->encoded()) / static_cast<double>(job.times.size());
   if (!job.worker->done()) return;
   const std::string error = job.worker->error();
-  const bool cancelled = state_.export_ui.cancel || (!job.closed && error.empty());
+  const bool cancelled = export_ui_.cancel || (!job.closed && error.empty());
   end_export_job(cancelled ? "cancelled" : error);
 }
 
 void App::end_export_job(const std::string& outcome) {
   const std::string path = export_job_->request.path;
   export_job_.reset();  // joins the finished worker
-  state_.export_ui.running = false;
-  state_.export_ui.cancel = false;
+  export_ui_.running = false;
+  export_ui_.cancel = false;
   if (!outcome.empty()) std::remove(path.c_str());  // no half-written animation left behind
   const std::string text = outcome.empty() ? "Exported " + path : outcome == "cancelled" ? "Export cancelled" : "Export failed: " + outcome;
   actions::notify(state_, text);
@@ -221,9 +221,9 @@ void App::end_export_job(const std::string& outcome) {
 }
 
 void App::serve_export_requests() {
-  if (state_.export_ui.start) {
-    const ExportRequest r = *state_.export_ui.start;
-    state_.export_ui.start.reset();
+  if (export_ui_.start) {
+    const ExportRequest r = *export_ui_.start;
+    export_ui_.start.reset();
     std::string error = request_problem(r);
     if (error.empty()) error = is_animation(r.format) ? start_animation(r) : export_still(r);
     if (!error.empty()) actions::notify(state_, "Export failed: " + error);

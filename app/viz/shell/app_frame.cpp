@@ -12,7 +12,7 @@
 #include "hf/model_view.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas/canvas_view.hpp"
-#include "gl/capture.hpp"
+#include "shell/capture.hpp"
 #include "panels/inspector_panel.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "model_names.hpp"
@@ -22,7 +22,7 @@
 #include "model/layout/side_panels.hpp"
 #include "dialogs/dialogs.hpp"
 #include "dialogs/go_to_dialog.hpp"
-#include "panels/notice_lines.hpp"
+#include "widgets/notice_lines.hpp"
 #include "export/export_dialog.hpp"
 #include "explore/hull_panel.hpp"
 #include "explore/why_scale_panel.hpp"
@@ -116,7 +116,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
     const ModelViewData view{model_view_.session, model_view_.ui, model_textures_, fonts_};
     draw_model_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   } else if (train_ui_.open) {
-    const TrainViewData view{train_, train_ui_, session_.train_grids(), fonts_, lessons_};
+    const TrainViewData view{train_, train_ui_, session_.features().get<model::TrainFeature>().grids(), fonts_, lessons_};
     draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   } else if (compare.open()) {
     const attn::Trace* a = compare.traces().a() ? compare.traces().a() : model_.has_trace() ? &model_.trace() : nullptr;
@@ -171,7 +171,7 @@ void App::frame(double dt) {
   // 1. Input: everything that edits AppState.
   handle_shortcuts(state_, lessons_, train_ui_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
   if (!presenting_chrome() && !export_canvas_only_)
-    draw_menu_bar(state_, session_.features().get<model::CompareFeature>().state(), lessons_, model_view_.ui, train_ui_,
+    draw_menu_bar(state_, export_ui_, session_.features().get<model::CompareFeature>().state(), lessons_, model_view_.ui, train_ui_,
                   model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);
   if (p.lesson_size.x > 0) draw_lesson_panel(p.lesson_pos, p.lesson_size, state_, lessons_, train_ui_, fonts_, model_.has_trace() ? &model_.trace() : nullptr, probe);
   if (state_.view.show_editor && p.editor_size.x > 0 && p.editor_size.y > 0)
@@ -187,7 +187,7 @@ void App::frame(double dt) {
   // very first frame). What a dialog answer changes shows from the next frame.
   draw_modals(state_, lessons_, probe);
   draw_go_to_dialog(state_, model_.has_trace() ? &model_.trace() : nullptr, probe);
-  if (export_w_ == 0) draw_export_dialogs(state_, lessons_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total,
+  if (export_w_ == 0) draw_export_dialogs(state_, export_ui_, lessons_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline().total,
                                       options_.dump_layout.empty() ? nullptr : &probe_);
   platform_.end_frame(export_w_, export_h_);
   if (export_w_ > 0) return;  // an exported picture: no dumps, nothing remembered

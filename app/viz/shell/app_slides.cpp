@@ -14,7 +14,7 @@
 #include <stb_image_write.h>
 
 #include "attn/io/text_file.hpp"
-#include "gl/capture.hpp"
+#include "shell/capture.hpp"
 #include "shell/app.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
@@ -66,10 +66,10 @@ std::string App::start_slides(const std::string& dir, int width, int height, boo
   slides_job_ = std::move(job);
   state_.view.presentation = true;
   state_.view.slide = !as_presented;
-  state_.export_ui.running = true;
-  state_.export_ui.cancel = false;
-  state_.export_ui.progress = 0;
-  state_.export_ui.writing = dir;
+  export_ui_.running = true;
+  export_ui_.cancel = false;
+  export_ui_.progress = 0;
+  export_ui_.writing = dir;
   return "";
 }
 
@@ -98,7 +98,7 @@ std::string App::slides_step() {
   ++job.next;
   if (job.next == job.slides.size())
     if (std::string error = job.pdf->write(job.pdf_path); !error.empty()) return error;
-  state_.export_ui.progress = static_cast<double>(job.next) / static_cast<double>(job.slides.size());
+  export_ui_.progress = static_cast<double>(job.next) / static_cast<double>(job.slides.size());
   return "";
 }
 
@@ -115,22 +115,22 @@ void App::end_slides(const std::string& outcome) {
   state_.view.presentation = job.saved_presentation;
   state_.view.slide = false;
   state_.view.fit_pending = true;
-  state_.export_ui.running = false;
-  state_.export_ui.writing.clear();
+  export_ui_.running = false;
+  export_ui_.writing.clear();
   if (outcome.empty())
     actions::notify(state_, "Exported " + std::to_string(job.next) + " slides to " + job.dir + ", and all of them as " + job.pdf_path);
   else actions::notify(state_, "Slides: " + outcome);
 }
 
 void App::serve_slides_requests() {
-  if (state_.export_ui.start_slides) {
-    const AppState::ExportUi::SlidesRequest r = *state_.export_ui.start_slides;
-    state_.export_ui.start_slides.reset();
+  if (export_ui_.start_slides) {
+    const ExportUi::SlidesRequest r = *export_ui_.start_slides;
+    export_ui_.start_slides.reset();
     if (const std::string error = start_slides(r.dir, r.width, r.height); !error.empty())
       actions::notify(state_, "Slides: " + error);
   }
   if (!slides_job_) return;
-  if (state_.export_ui.cancel) {
+  if (export_ui_.cancel) {
     end_slides("cancelled after " + std::to_string(slides_job_->next) + " slides");
     return;
   }

@@ -40,7 +40,7 @@ nlohmann::json App::train_dump() {
                       {"snapshots", train_.snapshots().size()}, {"task", attn::train::task_name(train_.config().task.kind)},
                       {"message", ui.message}, {"problem", train_.problem()}};
   if (!train_.snapshots().empty()) {
-    const TrainGrids& g = session_.train_grids();
+    const TrainGrids& g = session_.features().get<model::TrainFeature>().grids();
     const TrainSnapshot& shown = train_.snapshots()[static_cast<size_t>(g.snapshot)];
     j["shown_step"] = g.step;
     j["following"] = ui.shown < 0;

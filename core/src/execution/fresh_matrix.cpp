@@ -5,16 +5,11 @@
 
 #include "execution/recycled_storage.hpp"
 
-#include <cstdint>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "attn/platform/huge_pages.hpp"
 
 namespace attn::detail {
 
 namespace {
-constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
 // Below a few huge pages the saving is small and the rounding wastes more.
 constexpr std::size_t kHugeFrom = std::size_t{8} << 20;
 }  // namespace
@@ -24,17 +19,8 @@ Mat fresh_matrix(Eigen::Index rows, Eigen::Index cols) {
   // Storage a freed trace left, already faulted in (huge pages included).
   if (take_recycled(m, rows, cols)) return m;
   m.resize(rows, cols);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
   const std::size_t bytes = static_cast<std::size_t>(m.size()) * sizeof(double);
-  if (bytes >= kHugeFrom) {
-    // Only the whole huge pages inside the allocation: the rest of its
-    // first and last 2 MB may belong to other allocations.
-    const auto begin = reinterpret_cast<std::uintptr_t>(m.data());
-    const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
-    const std::uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-  }
-#endif
+  if (bytes >= kHugeFrom) platform::advise_huge_pages(m.data(), bytes);
   return m;
 }
 

@@ -7,7 +7,8 @@
 #include <mutex>
 #include <vector>
 
-#include "attn/compute/trace.hpp"
+#include "attn/execution/progress.hpp"
+#include "attn/scenario/scenario.hpp"
 #include "execution/fresh_matrix.hpp"
 
 namespace attn::detail {

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "attn/compute/trace.hpp"
+#include "attn/execution/progress.hpp"
 
 namespace attn::detail {
 

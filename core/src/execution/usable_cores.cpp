@@ -4,11 +4,6 @@
 // starting one thread per machine CPU makes them queue for the few they get.
 #include "execution/usable_cores.hpp"
 
-#if defined(__linux__)
-#include <sched.h>
-#include <unistd.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -16,6 +11,7 @@
 #include <thread>
 
 #include "attn/execution/parallel.hpp"
+#include "attn/platform/cores.hpp"
 
 namespace attn {
 namespace detail {
@@ -59,17 +55,7 @@ int combine_core_limits(int online, int affinity, int quota) {
   return std::max(n, 1);
 }
 
-int affinity_cores() {
-#if defined(__linux__)
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  // The process's mask (its first thread's, as taskset set it), not the
-  // asking thread's: a thread that pinned itself to one core may be the
-  // first to ask, and the pools it sizes serve every thread.
-  if (sched_getaffinity(getpid(), sizeof set, &set) == 0) return CPU_COUNT(&set);
-#endif
-  return 0;
-}
+int affinity_cores() { return platform::affinity_cores(); }
 
 int cgroup_quota_cores() {
 #if defined(__linux__)

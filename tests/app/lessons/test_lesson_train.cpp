@@ -60,7 +60,8 @@ Taught on_head_question() {
 TEST_CASE("lesson train steps: the Train view opens with the step's settings and closes after") {
   model::AppState s;
   model::LessonState l;
-  model::TrainFeature train;
+  model::CompareState compare;
+  model::TrainFeature train(l, compare);
   const model::TrainUi& ui = train.ui;
   model::actions::start_lesson(s, l, train_lesson());
   train.follow(l, s.document);
@@ -104,7 +105,8 @@ TEST_CASE("lesson train steps: the Train view opens with the step's settings and
 TEST_CASE("lesson train steps: settings the student changed are replaced by a fresh run") {
   model::AppState s;
   model::LessonState l;
-  model::TrainFeature train;
+  model::CompareState compare;
+  model::TrainFeature train(l, compare);
   train.ui.settings.model.n_heads = 8;
   model::actions::start_lesson(s, l, train_lesson());
   model::actions::lesson_step(s, l, 1);

@@ -14,6 +14,10 @@ Feature* FeatureSet::find(const std::string& name) const {
   return nullptr;
 }
 
+void FeatureSet::before_trace(FeatureFrame& frame) {
+  for (const std::unique_ptr<Feature>& f : features_) f->before_trace(frame);
+}
+
 void FeatureSet::update(FeatureFrame& frame) {
   for (const std::unique_ptr<Feature>& f : features_) f->update(frame);
 }

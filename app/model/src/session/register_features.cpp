@@ -16,9 +16,10 @@ namespace model {
 void register_features(FeatureSet& features) {
   LessonsFeature& lessons = features.add(std::make_unique<LessonsFeature>());
   ModelViewFeature& model = features.add(std::make_unique<ModelViewFeature>());
-  features.add(std::make_unique<TrainFeature>());
   // Compare follows the lesson step and gives way to the Model view: it reads both.
-  features.add(std::make_unique<CompareFeature>(lessons.state, model.ui));
+  CompareFeature& compare = features.add(std::make_unique<CompareFeature>(lessons.state, model.ui));
+  // Train answers the lesson's head questions, and closes compare when it opens a trained layer.
+  features.add(std::make_unique<TrainFeature>(lessons.state, compare.state()));
   features.add(std::make_unique<WhyScaleFeature>());
   features.add(std::make_unique<HullFeature>());
   features.add(std::make_unique<FlashTilesFeature>());

@@ -29,7 +29,7 @@ Session::Session(AppState initial, SessionOptions options, LessonState lessons)
   if (options_.wake) {
     trace_.set_on_ready(options_.wake);
     texel_step_.set_wake(options_.wake);
-    train_.set_on_progress(options_.wake);
+    features_.get<TrainFeature>().run.set_on_progress(options_.wake);
     loader_.set_on_ready(options_.wake);
     disk_watcher_.set_on_change(options_.wake);
     lesson_loader_.set_on_ready(options_.wake);
@@ -44,7 +44,8 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   update_opening();
   watch_disk();
   update_lesson_opening();
-  update_train();
+  FeatureFrame before{state_, trace_, dt, canvas.width};
+  features_.before_trace(before);
   update_model();
   if (state_.cancel_compute) trace_.cancel();
   if (state_.compute_again) trace_.compute_again();
@@ -59,7 +60,6 @@ void Session::update(double dt, const CanvasMetrics& canvas) {
   if (!trace_.has_trace()) return;
   apply_start_view();
   derive_view(dt, canvas, at_end);
-  if (features_.get<TrainFeature>().ui.open) train_grids();
 }
 
 // A file asked for is read on the loader's thread while the window keeps
@@ -86,12 +86,6 @@ void Session::watch_disk() {
   if (!options_.watch_disk) return;
   disk_watcher_.watch(state_.path, state_.disk.stamp);
   if (std::optional<DiskReport> report = disk_watcher_.take()) actions::disk_report(state_, *report);
-}
-
-// The Train view's grids for the snapshot and example it shows.
-const TrainGrids& Session::train_grids() {
-  const TrainUi& ui = features_.get<TrainFeature>().ui;
-  return train_grids_.get(train_, ui.shown, ui.example);
 }
 
 LessonState& Session::lesson_state() { return features_.get<LessonsFeature>().state; }

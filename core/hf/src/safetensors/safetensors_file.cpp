@@ -3,11 +3,6 @@
 // file's size before a byte of data is read.
 #include "attn/hf/safetensors/safetensors.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -15,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/hf/model_error.hpp"
+#include "attn/platform/mapped_file.hpp"
 #include "attn/io/excerpt.hpp"
 #include "json/bounded_json.hpp"
-#include "safetensors/mapping_guard.hpp"
 
 namespace attn::hf {
 
@@ -51,36 +46,19 @@ std::int64_t TensorInfo::elements() const {
 
 std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::filesystem::path& path) {
   const std::string what = path.filename().string();
-  // O_NONBLOCK: a FIFO put in a shard's place would block a plain open
-  // until some writer came, forever; it is refused as not a regular file.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    fail(path.string(), "not a regular file (a pipe, device or folder cannot hold weights)");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) fail(path.string(), std::string("cannot open: ") + std::strerror(errno));
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(path.string(), "not a regular file (a pipe, device or folder cannot hold weights)");
+  std::unique_ptr<platform::MappedFile> mapping;
+  try {
+    mapping = platform::MappedFile::open(path.string());
+  } catch (const platform::MapError& e) {
+    fail(path.string(), e.what());
   }
-  const auto size = static_cast<std::size_t>(st.st_size);
-  if (size < 8) {
-    ::close(fd);
-    fail(what, "truncated: " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) {
-    ::close(fd);
-    fail(path.string(), std::string("cannot map: ") + std::strerror(errno));
-  }
+  const std::size_t size = mapping->size();
+  if (size < 8) fail(what, "truncated: " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
   std::shared_ptr<SafetensorsFile> f(new SafetensorsFile);
   f->what_ = what;
-  f->base_ = static_cast<const unsigned char*>(map);
+  f->base_ = mapping->data();
   f->size_ = size;
-  f->mapped_ = true;
-  // Kept open to see whether the file changes under the mapping (see changed()).
-  f->fd_ = fd;
-  f->opened_mtime_ns_ = static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec;
-  f->guard_slot_ = detail::guard_mapping(map, size);
+  f->mapping_ = std::move(mapping);
   f->parse_header();
   return f;
 }
@@ -96,23 +74,23 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::view(const unsigned char
   return f;
 }
 
-SafetensorsFile::~SafetensorsFile() {
-  if (!mapped_) return;
-  detail::unguard_mapping(guard_slot_);
-  ::munmap(const_cast<unsigned char*>(base_), size_);
-  if (fd_ >= 0) ::close(fd_);
-}
+SafetensorsFile::~SafetensorsFile() = default;
 
 std::string SafetensorsFile::changed() const {
-  if (!mapped_) return {};
-  if (detail::mapping_damaged(guard_slot_)) return what_ + " was cut short on disk while it was open";
-  struct stat st {};
-  if (fd_ < 0 || ::fstat(fd_, &st) != 0) return {};
-  const long long mtime = static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec;
-  if (static_cast<std::size_t>(st.st_size) != size_)
-    return what_ + " changed size on disk while it was open (" + std::to_string(size_) + " bytes, now " +
-           std::to_string(st.st_size) + ")";
-  if (mtime != opened_mtime_ns_) return what_ + " was rewritten on disk while it was open";
+  if (!mapping_) return {};
+  using Kind = platform::MappedFile::Change::Kind;
+  const platform::MappedFile::Change c = mapping_->changed();
+  switch (c.kind) {
+    case Kind::CutShort:
+      return what_ + " was cut short on disk while it was open";
+    case Kind::Resized:
+      return what_ + " changed size on disk while it was open (" + std::to_string(size_) + " bytes, now " +
+             std::to_string(c.size_now) + ")";
+    case Kind::Rewritten:
+      return what_ + " was rewritten on disk while it was open";
+    case Kind::None:
+      break;
+  }
   return {};
 }
 
@@ -199,13 +177,7 @@ void SafetensorsFile::parse_header() {
 }
 
 void SafetensorsFile::release(const TensorInfo& info) const {
-  if (!mapped_) return;
-  // Only whole pages inside the tensor: its neighbours' pages stay.
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto from = reinterpret_cast<std::uintptr_t>(data_ + info.begin);
-  const auto to = reinterpret_cast<std::uintptr_t>(data_ + info.end);
-  const std::uintptr_t first = (from + page - 1) / page * page, last = to / page * page;
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  if (mapping_) mapping_->release(data_ + info.begin, data_ + info.end);
 }
 
 const TensorInfo* SafetensorsFile::find(std::string_view name) const {

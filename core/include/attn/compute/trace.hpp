@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attn/compute/labels.hpp"
+#include "attn/execution/progress.hpp"
 #include "attn/base/matrix.hpp"
 #include "attn/scenario/scenario.hpp"
 #include "attn/compute/stage_kind.hpp"
@@ -102,30 +103,10 @@ struct ComputeError : std::runtime_error {
 
 // Computes the full trace. Throws std::invalid_argument with validate()'s
 // message for bad scenarios, and ComputeError on overflow. Never yields NaN.
-// Lets another thread follow a long computation and stop it: heads_done
-// counts finished heads; setting cancel makes the computation throw
-// Cancelled at the next head.
-struct Progress {
-  std::atomic<bool> cancel{false};
-  std::atomic<int> heads_done{0};
-  int max_threads = 0;  // > 0: use at most this many threads (leave a core to the window)
-};
-struct Cancelled : std::runtime_error {
-  Cancelled() : std::runtime_error("computation cancelled") {}
-};
+// (Progress and Cancelled: attn/execution/progress.hpp.)
 
 Trace compute_trace(const Scenario& s, const Limits& limits = {}, Progress* progress = nullptr);
 
-// How many threads compute_trace may give the heads: 0 (the default) uses
-// the machine's cores. The result is the same bit for bit either way; tests
-// set 1 to prove it.
-void set_compute_threads(int n);
-
-// Large matrices a trace lets go of (8 MB or more: a long scene's scores)
-// keep their storage for the next computation of the same sizes, which
-// writes over it instead of faulting in fresh pages; it waits at most 1 GB
-// and 2 seconds. This frees it now (a program that has nothing to compute).
-void release_recycled_storage();
 
 // A first look at a big scene while the rest is computed: the inputs and
 // head `head`'s stages only (complete = false), by the code compute_trace

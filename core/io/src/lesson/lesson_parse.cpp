@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "json/field_path.hpp"
-#include "files/format_header.hpp"
+#include "json/format_header.hpp"
 #include "json/json_fields.hpp"
 #include "json/json_text.hpp"
 

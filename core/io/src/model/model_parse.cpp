@@ -13,7 +13,7 @@
 #include "attn/io/model_file.hpp"
 #include "json/field_path.hpp"
 #include "files/file_io.hpp"
-#include "files/format_header.hpp"
+#include "json/format_header.hpp"
 #include "json/json_fields.hpp"
 #include "json/json_text.hpp"
 #include "lesson/task_field.hpp"

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
-#include "model/export/export_plan.hpp"
 #include "model/files/autosave.hpp"
 #include "model/animation/clock.hpp"
 #include "model/colour/colour_options.hpp"
@@ -238,26 +237,6 @@ struct AppState {
   };
   std::optional<ReplacedEdits> reload_replaced;
   bool show_help = false;
-  // File > Export: the dialog's choices, the request the app starts, and
-  // the progress of a running GIF/MP4 export (the app owns the job itself).
-  struct ExportUi {
-    bool dialog = false;
-    ExportRequest draft;
-    bool custom_size = false;  // the dialog shows width and height fields (else the presets)
-    std::optional<ExportRequest> start;
-    bool running = false, cancel = false;
-    double progress = 0;  // 0..1
-    // File > Export lesson as slides: its dialog, and the request the app starts.
-    bool slides_dialog = false;
-    struct SlidesRequest {
-      std::string dir;
-      int width = 1920, height = 1080;
-      bool custom_size = false;
-    };
-    SlidesRequest slides_draft;
-    std::optional<SlidesRequest> start_slides;
-    std::string writing;  // what the running export writes, when not draft.path (the slides' folder)
-  } export_ui;
   bool quit = false;
   // A large file to open in the background (model::FileLoader): the app starts
   // the read and clears this; `opening` names the file while it is read, and

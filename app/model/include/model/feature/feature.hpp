@@ -1,7 +1,8 @@
 // A feature: one room of the app (a panel, a view, a tool) that owns its
 // state, its actions and its per-frame update. The session keeps the
 // document and the trace; each feature registers once (register_features.cpp)
-// and is then brought up to date every frame after the trace, asked whether
+// and is then brought up to date every frame (before the trace hears of the
+// document, and after the trace), asked whether
 // it still has work under way, and written into --dump-state. So adding a
 // feature touches its own folder and one registration line, not the
 // session or AppState.
@@ -30,6 +31,10 @@ class Feature {
   // Its name where lessons and the command line name it ("flash_tiles";
   // the command line writes '-' for '_').
   virtual std::string_view name() const = 0;
+  // Once per frame, before the trace model hears of the document: what can
+  // replace the document (a scene the feature opens) goes here, so the trace
+  // computes the new one in this frame.
+  virtual void before_trace(FeatureFrame& frame) { (void)frame; }
   // Once per frame, after the trace and before the layout.
   virtual void update(FeatureFrame& frame) = 0;
   // A panel over the canvas: its shown flag (the View menu and the panel's

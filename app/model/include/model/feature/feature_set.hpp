@@ -34,6 +34,7 @@ class FeatureSet {
   }
   Feature* find(const std::string& name) const;
 
+  void before_trace(FeatureFrame& frame);
   void update(FeatureFrame& frame);
   void show(const PanelRequest& request);
   bool animating() const;

@@ -7,13 +7,14 @@
 // uses its own browser (file_browser.hpp).
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <thread>
 #include <vector>
 
+#include "attn/platform/child_process.hpp"
 #include "model/files/file_browser.hpp"
 
 namespace model {
@@ -62,7 +63,7 @@ class DesktopChooser {
 
  private:
   std::thread worker_;
-  pid_t pid_ = -1;
+  std::unique_ptr<attn::platform::ChildProcess> child_;  // from start() until poll() takes the result
   std::mutex mutex_;
   std::optional<ChooserResult> result_;
   bool cancelled_ = false;

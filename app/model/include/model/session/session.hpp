@@ -1,9 +1,9 @@
 // The model side of a running attnviz: the document's state and everything
 // derived from it, brought up to date once per frame by update(). It owns
-// AppState, the trace, the training run, the background readers and
-// checkers, the caches the views read (layout, colour scales, the animation
-// frame, explanations, caption, train grids) and the features (lessons, the
-// Model, Train and compare views, the panels), each with its own state.
+// AppState, the trace, the background readers and checkers, the caches the
+// views read (layout, colour scales, the animation frame, explanations,
+// caption) and the features (lessons, the Model, Train and compare views,
+// the panels), each with its own state (the Train view its training run).
 //
 // The window (app/viz's App) keeps only what needs a window: the platform,
 // renderer, textures, fonts, panels and export. Its frame is: panels edit
@@ -35,8 +35,6 @@
 #include "model/lessons/lesson_loader.hpp"
 #include "model/lessons/lesson_state.hpp"
 #include "model/trace/trace_model.hpp"
-#include "model/train/train_session.hpp"
-#include "model/train/train_view_model.hpp"
 
 namespace model {
 
@@ -80,8 +78,6 @@ class Session {
   const AppState& state() const { return state_; }
   TraceModel& trace_model() { return trace_; }
   const TraceModel& trace_model() const { return trace_; }
-  TrainSession& train() { return train_; }
-  const TrainSession& train() const { return train_; }
 
   // One frame of the model, in the house order: what can replace the
   // document (a file read, a lesson checked, a trained layer opened) first,
@@ -115,14 +111,12 @@ class Session {
   // view in the window edits it there.
   FeatureSet& features() { return features_; }
   const FeatureSet& features() const { return features_; }
-  // The Train view's grids for the snapshot and example shown.
-  const TrainGrids& train_grids();
   // A file is still on its way to becoming the document (asked for, being
   // read, or read and not yet taken).
   bool opening() const { return !state_.open_request.empty() || loader_.busy() || loader_.has_result(); }
   // Background work is under way (a recompute, training, a file read, a
   // lesson check): the window redraws its progress a few times a second.
-  bool working() const { return trace_.computing() || train_.running() || loader_.busy() || lesson_loader_.busy() ||
+  bool working() const { return trace_.computing() || loader_.busy() || lesson_loader_.busy() ||
                                  features_.working(); }
   // Why the start view could not be honoured ("no stage ..."), once; "" otherwise.
   std::string take_start_problem() { return std::exchange(start_problem_, std::string()); }
@@ -144,7 +138,6 @@ class Session {
   void watch_disk();
   void update_lesson_opening();
   LessonState& lesson_state();  // the lessons feature's
-  void update_train();
   void update_model();  // session_model.cpp
   void apply_start_view();
   void derive_view(double dt, const CanvasMetrics& canvas, bool at_end);
@@ -153,8 +146,6 @@ class Session {
   SessionOptions options_;
   TexelStep texel_step_;  // before trace_, which waits for it
   TraceModel trace_;
-  TrainSession train_;
-  TrainGridsCache train_grids_;
   FileLoader loader_;
   DiskWatcher disk_watcher_;
   LessonLoader lesson_loader_;

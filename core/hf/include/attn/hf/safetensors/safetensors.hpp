@@ -15,6 +15,10 @@
 
 #include "attn/hf/safetensors/dtype.hpp"
 
+namespace attn::platform {
+class MappedFile;
+}
+
 namespace attn::hf {
 
 // The largest header read: real checkpoints have headers of a few hundred
@@ -66,10 +70,7 @@ class SafetensorsFile {
   std::string what_;
   const unsigned char* base_ = nullptr;  // the whole file
   std::size_t size_ = 0;
-  bool mapped_ = false;
-  int fd_ = -1;
-  long long opened_mtime_ns_ = 0;
-  int guard_slot_ = -1;
+  std::unique_ptr<platform::MappedFile> mapping_;  // null for view()
   const unsigned char* data_ = nullptr;  // base_ + 8 + header length
   std::size_t data_size_ = 0;
   std::vector<TensorInfo> tensors_;

@@ -1,6 +1,6 @@
 // PNG capture (rows flipped: GL's origin is bottom-left) and JSON dumps,
 // written to a temporary file and renamed so a reader never sees half a file.
-#include "gl/capture.hpp"
+#include "shell/capture.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -96,8 +96,6 @@ void write_state_dump(const std::string& path, const AppState& state, const Trac
   for (const InputCell& c : model.offending()) offending.push_back({{"matrix", attn::to_string(c.matrix)}, {"head", c.head}, {"row", c.row}, {"col", c.col}});
   j["offending"] = offending;
   if (state.pinned) j["pinned"] = {{"stage", name_of(state.pinned->stage.id)}, {"head", state.pinned->stage.head}, {"row", state.pinned->row}, {"col", state.pinned->col}};
-  j["export"] = {{"dialog", state.export_ui.dialog}, {"running", state.export_ui.running}, {"cancel", state.export_ui.cancel},
-                 {"progress", state.export_ui.progress}};
   j["doc_label"] = state.doc_label;
   j["focus_stage"] = state.view.focus_stage;
   j["view_head"] = state.view.head;
@@ -146,9 +144,7 @@ std::string state_dump_key(const AppState& state, const TraceModel& model) {
                     state.message + "/" + state.path + "/" + std::to_string(state.pinned.has_value()) + "/" +
                     theme_name(state.view.colour.theme) + colourmap(state.view.colour.signed_map).name +
                     colourmap(state.view.colour.probability_map).name + contrast_name(state.view.colour.contrast) +
-                    std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range) +
-                    "/export " + std::to_string(state.export_ui.dialog) + std::to_string(state.export_ui.running) + std::to_string(state.export_ui.cancel) +
-                    std::to_string(static_cast<int>(state.export_ui.progress * 20));
+                    std::to_string(state.view.colour.log_weights) + std::to_string(state.view.colour.shared_range);
   return key;
 }
 

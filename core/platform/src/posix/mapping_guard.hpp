@@ -8,7 +8,7 @@
 // left to the handler before ours, or kills the process as usual.
 #include <cstddef>
 
-namespace attn::hf::detail {
+namespace attn::platform::detail {
 
 // A slot for the range, or -1 when every slot is taken (the range then
 // stays unguarded, as before). Thread-safe.
@@ -16,4 +16,4 @@ int guard_mapping(const void* base, std::size_t size);
 void unguard_mapping(int slot);
 bool mapping_damaged(int slot);
 
-}  // namespace attn::hf::detail
+}  // namespace attn::platform::detail

@@ -1,5 +1,5 @@
 // The SIGBUS guard for mapped weights files (mapping_guard.hpp).
-#include "safetensors/mapping_guard.hpp"
+#include "posix/mapping_guard.hpp"
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <mutex>
 
-namespace attn::hf::detail {
+namespace attn::platform::detail {
 
 namespace {
 
@@ -111,4 +111,4 @@ void unguard_mapping(int slot) {
 
 bool mapping_damaged(int slot) { return slot >= 0 && slot < kSlots && g_slots[slot].damaged.load(); }
 
-}  // namespace attn::hf::detail
+}  // namespace attn::platform::detail

@@ -1,5 +1,5 @@
 // Header checks shared by the file formats (see format_header.hpp).
-#include "files/format_header.hpp"
+#include "json/format_header.hpp"
 
 #include <cmath>
 

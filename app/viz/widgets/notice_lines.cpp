@@ -1,7 +1,7 @@
 // Notices and the changed-on-disk line (see notice_lines.hpp). The words
 // depend on whether there are unsaved edits: with none, a reload loses
 // nothing; with some, it keeps them beside the file's version (compare).
-#include "panels/notice_lines.hpp"
+#include "widgets/notice_lines.hpp"
 
 #include <algorithm>
 #include <filesystem>
