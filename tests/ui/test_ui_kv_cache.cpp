@@ -56,11 +56,15 @@ TEST_SUITE("kv_cache") {
     CHECK(kv["max_difference"].get<double>() < 1e-12);
     CHECK(kv["macs_cached"].get<long long>() < kv["macs_uncached"].get<long long>());
     settled(app.layout, "kv:next");
-    const nlohmann::json after = click_until(app, "kv:next", [](const nlohmann::json& j) { return j["kv_cache"]["step"] == 3; });
+    // At least one step on: a click repeated because the first one's state
+    // had not been written yet (a loaded machine) may step once more.
+    const nlohmann::json after = click_until(app, "kv:next", [](const nlohmann::json& j) { return j["kv_cache"]["step"] >= 3; });
     INFO("the last state: " << load_json(app.state)["kv_cache"].dump() << (app.alive() ? std::string(", the app runs") : std::string(", the app has gone")));
     REQUIRE(after.is_object());
-    CHECK(after["kv_cache"]["cache_rows"] == 4);
-    CHECK(after["kv_cache"]["new_row"] == 3);
+    const int step = after["kv_cache"]["step"].get<int>();
+    CHECK(step < 8);
+    CHECK(after["kv_cache"]["cache_rows"] == step + 1);  // the cache grew by a row a step
+    CHECK(after["kv_cache"]["new_row"] == step);
   }
 
   TEST_CASE("ui: a cross-attention scene is refused with the reason in the panel") {

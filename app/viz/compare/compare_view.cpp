@@ -283,4 +283,15 @@ void draw_compare(ImVec2 pos, ImVec2 size, const CompareView& v, AppState& state
   ImGui::End();
 }
 
+void CompareFeatureView::draw_in_canvas(const CanvasPlace& place) {
+  const TraceModel& doc = place.trace;
+  const attn::Trace* a = feature_.traces().a() ? feature_.traces().a() : doc.has_trace() ? &doc.trace() : nullptr;
+  const attn::Trace* b = feature_.traces().b() ? feature_.traces().b() : doc.has_trace() ? &doc.trace() : nullptr;
+  const CompareView view{feature_.state(), lessons_, feature_.grids() ? &*feature_.grids() : nullptr, feature_.error(),
+                         a && b ? comparable_stages(*a, *b) : std::vector<attn::StageKind>{},
+                         a ? std::max(a->dims.n_heads, b ? b->dims.n_heads : 1) : 1, place.fonts,
+                         doc.has_trace() ? &doc.trace() : nullptr};
+  draw_compare(place.pos, place.size, view, place.state, place.probe);
+}
+
 }  // namespace viz

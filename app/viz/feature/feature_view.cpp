@@ -8,6 +8,12 @@ void FeatureViews::draw_panels(const PanelFrame& frame) {
     if (v->feature().is_shown()) v->draw(frame);
 }
 
+FeatureView* FeatureViews::canvas_taker() const {
+  for (const std::unique_ptr<FeatureView>& v : views_)
+    if (v->takes_canvas()) return v.get();
+  return nullptr;
+}
+
 void FeatureViews::draw_menu_items() {
   for (const std::unique_ptr<FeatureView>& v : views_)
     if (const char* label = v->menu_label())

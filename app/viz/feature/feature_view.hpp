@@ -1,5 +1,6 @@
 // A feature's face in the window: the panel it draws over the canvas and
-// its line in the View menu. Each view holds its model::Feature (which owns
+// its line in the View menu, or the whole canvas it takes while open (the
+// Model, Train and compare views). Each view holds its model::Feature (which owns
 // the state the panel edits); the app registers them once (register_views.cpp)
 // and draws every shown panel in that order. Nothing here computes: the
 // feature did that in the session's update.
@@ -10,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "gl/font_set.hpp"
 #include "model/document/app_state.hpp"
 #include "model/feature/feature.hpp"
 #include "model/trace/trace_model.hpp"
@@ -27,6 +29,15 @@ struct PanelFrame {
   const model::TraceModel& trace;
 };
 
+// What a view that takes the canvas's place may use while it draws.
+struct CanvasPlace {
+  ImVec2 pos, size;
+  model::AppState& state;  // a view may ask for a scene, or say something
+  const model::TraceModel& trace;
+  const FontSet& fonts;
+  WidgetProbe* probe = nullptr;  // --dump-layout
+};
+
 class FeatureView {
  public:
   virtual ~FeatureView() = default;
@@ -34,7 +45,11 @@ class FeatureView {
   // Its entry in the View menu; null when it has none.
   virtual const char* menu_label() const { return nullptr; }
   // Called each frame its feature's panel is shown.
-  virtual void draw(const PanelFrame& frame) = 0;
+  virtual void draw(const PanelFrame& frame) { (void)frame; }
+  // True while the view takes the canvas's place; it is then drawn there
+  // instead of the pipeline (draw_in_canvas).
+  virtual bool takes_canvas() const { return false; }
+  virtual void draw_in_canvas(const CanvasPlace& place) { (void)place; }
 };
 
 // A view of one feature type F, kept by reference (the session owns it).
@@ -54,6 +69,8 @@ class FeatureViews {
   void add(std::unique_ptr<FeatureView> view) { views_.push_back(std::move(view)); }
   void draw_panels(const PanelFrame& frame);
   void draw_menu_items();
+  // The first registered view that takes the canvas now, or null (the pipeline).
+  FeatureView* canvas_taker() const;
   const std::vector<std::unique_ptr<FeatureView>>& all() const { return views_; }
 
  private:

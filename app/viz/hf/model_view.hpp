@@ -11,11 +11,13 @@
 
 #include <imgui.h>
 
+#include "feature/feature_view.hpp"
 #include "gl/font_set.hpp"
 #include "hf/atlas_textures.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/hf/model_session.hpp"
+#include "model/hf/model_view_feature.hpp"
 #include "model/settings/theme.hpp"
 #include "widgets/widget_probe.hpp"
 
@@ -29,6 +31,22 @@ struct ModelViewData {
 };
 
 void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& state, WidgetProbe* probe);
+
+// The Model view as the canvas's stand-in while it is open. `textures`: the
+// overview's atlases, which the App keeps in step with the model's session.
+class ModelFeatureView : public FeatureViewOf<ModelViewFeature> {
+ public:
+  ModelFeatureView(ModelViewFeature& feature, const AtlasTextures& textures)
+      : FeatureViewOf(feature), textures_(textures) {}
+  bool takes_canvas() const override { return feature_.ui.open; }
+  void draw_in_canvas(const CanvasPlace& place) override {
+    const ModelViewData view{feature_.session, feature_.ui, textures_, place.fonts};
+    draw_model_view(place.pos, place.size, view, place.state, place.probe);
+  }
+
+ private:
+  const AtlasTextures& textures_;
+};
 
 // The parts, each in its own file.
 void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);

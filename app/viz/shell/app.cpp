@@ -85,7 +85,7 @@ App::App(const Options& options, AppState initial, LessonState lessons)
                                      : std::clamp(static_cast<int>(std::lround(platform_.content_scale() * 100)), 75, 250);
   apply_presentation();
   apply_ui_size(true);
-  register_views(views_, session_.features());
+  register_views(views_, session_.features(), model_textures_);
   // --panel names a feature as the command line spells it ("flash-tiles").
   PanelRequest panels{{}, false};
   for (std::string panel : options.panels) panels.names.push_back((std::replace(panel.begin(), panel.end(), '-', '_'), panel));

@@ -6,10 +6,7 @@
 #include <cmath>
 
 #include "shell/app.hpp"
-#include "compare/compare_view.hpp"
 #include "model/compare/compare_feature.hpp"
-#include "train/train_view.hpp"
-#include "hf/model_view.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas/canvas_view.hpp"
 #include "shell/capture.hpp"
@@ -107,32 +104,20 @@ void App::update_derived(const Panels& p, double dt) {
 }
 
 void App::draw_views(const Panels& p, WidgetProbe* probe) {
-  model::CompareFeature& compare = session_.features().get<model::CompareFeature>();
   const CanvasData data{model_, session_.frame(), session_.layout(), session_.scales(), session_.inspected(),
                         session_.active_cell(), session_.caption(), fonts_, *textures_, state_,
                         lessons_, state_.history.can_undo(), session_.hidden(), export_background_, state_.opening, export_grids_only_,
                         options_.dump_layout.empty() ? nullptr : &probe_, session_.slide_note()};
-  if (model_view_.ui.open) {
-    const ModelViewData view{model_view_.session, model_view_.ui, model_textures_, fonts_};
-    draw_model_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
-  } else if (train_ui_.open) {
-    const TrainViewData view{train_, train_ui_, session_.features().get<model::TrainFeature>().grids(), fonts_, lessons_};
-    draw_train_view(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
-  } else if (compare.open()) {
-    const attn::Trace* a = compare.traces().a() ? compare.traces().a() : model_.has_trace() ? &model_.trace() : nullptr;
-    const attn::Trace* b = compare.traces().b() ? compare.traces().b() : model_.has_trace() ? &model_.trace() : nullptr;
-    const CompareView view{compare.state(), lessons_, compare.grids() ? &*compare.grids() : nullptr, compare.error(),
-                           a && b ? comparable_stages(*a, *b) : std::vector<attn::StageKind>{},
-                           a ? std::max(a->dims.n_heads, b ? b->dims.n_heads : 1) : 1, fonts_,
-                           model_.has_trace() ? &model_.trace() : nullptr};
-    draw_compare(p.canvas_pos, p.canvas_size, view, state_, options_.dump_layout.empty() ? nullptr : &probe_);
+  // The Model, Train and compare views take the canvas's place while open
+  // (register_views.cpp); they cover the status panel, so its notices and
+  // the changed-on-disk line come in a window of their own there.
+  WidgetProbe* layout_probe = options_.dump_layout.empty() ? nullptr : &probe_;
+  if (FeatureView* view = views_.canvas_taker()) {
+    view->draw_in_canvas(CanvasPlace{p.canvas_pos, p.canvas_size, state_, model_, fonts_, layout_probe});
+    draw_notice_window(p.canvas_pos, p.canvas_size, state_, layout_probe);
   } else {
     draw_canvas(p.canvas_pos, p.canvas_size, data, *renderer_, state_);
   }
-  // The compare and Train views cover the status panel: its notices and
-  // the changed-on-disk line come in a window of their own there.
-  if (train_ui_.open || model_view_.ui.open || compare.open())
-    draw_notice_window(p.canvas_pos, p.canvas_size, state_, options_.dump_layout.empty() ? nullptr : &probe_);
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
   draw_lesson_check(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector && p.inspector_size.x > 0)

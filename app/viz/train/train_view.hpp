@@ -6,12 +6,14 @@
 
 #include <imgui.h>
 
+#include "feature/feature_view.hpp"
 #include "panels/editor_panel.hpp"
 #include "gl/font_set.hpp"
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/lessons/lesson_state.hpp"
+#include "model/train/train_feature.hpp"
 #include "model/train/train_session.hpp"
 #include "model/train/train_ui.hpp"
 #include "model/train/train_view_model.hpp"
@@ -30,6 +32,21 @@ struct TrainViewData {
 bool view_title(const FontSet& fonts, const char* title, float width);
 
 void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& data, AppState& state, WidgetProbe* probe);
+
+// The Train view as the canvas's stand-in while it is open; `lessons`: a
+// lesson's "which head" question hides the answer.
+class TrainFeatureView : public FeatureViewOf<TrainFeature> {
+ public:
+  TrainFeatureView(TrainFeature& feature, const LessonState& lessons) : FeatureViewOf(feature), lessons_(lessons) {}
+  bool takes_canvas() const override { return feature_.ui.open; }
+  void draw_in_canvas(const CanvasPlace& place) override {
+    const TrainViewData view{feature_.run, feature_.ui, feature_.grids(), place.fonts, lessons_};
+    draw_train_view(place.pos, place.size, view, place.state, place.probe);
+  }
+
+ private:
+  const LessonState& lessons_;
+};
 
 // The loss and held-out accuracy curves (train_curves.cpp); a click picks
 // the nearest snapshot. Returns the height used.
