@@ -172,4 +172,33 @@ TEST_SUITE("lessons") {
     MESSAGE(shots << " lesson steps rendered");
     CHECK(shots >= 48);  // six lessons of eight or more steps
   }
+
+  TEST_CASE("ui: at 1024x768 the lesson's step counter stays inside its narrow panel, on the last step of every lesson") {
+    namespace fs = std::filesystem;
+    int checked = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) {
+      if (e.path().extension() != ".json") continue;
+      const attn::io::LessonFile lesson = attn::io::load_lesson(e.path().string());
+      CAPTURE(e.path().filename().string());
+      const std::string layout_path = temp_path("lesson_where.json");
+      std::remove(layout_path.c_str());
+      std::string out;
+      // The last step: its counter ("step 12 of 12") is the widest.
+      const int code = run(attnviz("--lesson \"" + e.path().string() + "\" --step " + std::to_string(lesson.steps.size()) +
+                                   " --size 1024x768 --screenshot \"" + temp_path("lesson_where.png") + "\" --dump-layout \"" +
+                                   layout_path + "\""),
+                           &out);
+      REQUIRE_MESSAGE(code == 0, out);
+      const nlohmann::json layout = load_json(layout_path);
+      REQUIRE(layout.is_object());
+      const nlohmann::json& wd = layout["widgets"];
+      REQUIRE(wd.contains("lesson:panel"));
+      REQUIRE(wd.contains("lesson:where"));
+      const nlohmann::json &panel = wd["lesson:panel"], &where = wd["lesson:where"];
+      CHECK_MESSAGE(where[2].get<double>() <= panel[2].get<double>() + 1, "the counter " << where.dump() << " runs past the panel " << panel.dump());
+      CHECK(where[0].get<double>() >= panel[0].get<double>() - 1);
+      ++checked;
+    }
+    CHECK(checked >= 7);
+  }
 }

@@ -72,7 +72,7 @@ void check_every_slide(bool presented) {
   // the panels as content, what it leaves out. A button, field, slider or
   // close box ("compare_close", "kv:next", "train_start") is not one.
   const auto content = [](const std::string& name) {
-    for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
+    for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:where", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
                                "compare_a", "compare_b",
                                "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
                                "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
@@ -132,6 +132,9 @@ void check_every_slide(bool presented) {
           const double px0 = panel[0], py0 = panel[1], px1 = panel[2], py1 = panel[3];
           REQUIRE(wd.contains("lesson:text"));
           CHECK_MESSAGE(inside(wd["lesson:text"], px0, py0, px1, py1), wd["lesson:text"].dump());
+          // Where the step is in the lesson ("step 8 of 9"), whole inside the panel.
+          REQUIRE(wd.contains("lesson:where"));
+          CHECK_MESSAGE(inside(wd["lesson:where"], px0, py0, px1, py1), "step counter " << wd["lesson:where"].dump());
           if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
             for (size_t c = 0; c < st.question->choices.size(); ++c) {
               const std::string key = "lesson:choice" + std::to_string(c);

@@ -1,4 +1,3 @@
-#pragma once
 // A mapped file that another program truncates while it is open makes any
 // read past the new end raise SIGBUS, which killed the app (the file had been
 // rewritten with `cp` and the text then edited). The guard catches a SIGBUS
@@ -6,6 +5,9 @@
 // the read finishes, and marks the mapping damaged; whoever read it checks
 // the mark after the pass and refuses the result. A SIGBUS anywhere else is
 // left to the handler before ours, or kills the process as usual.
+// (Internal to attn_platform: MappedFile guards every mapping it makes.)
+#pragma once
+
 #include <cstddef>
 
 namespace attn::platform::detail {
