@@ -103,6 +103,10 @@ if(ATTNVIZ_BUILD_APP)
     target_link_libraries(attnviz_imgui INTERFACE PkgConfig::IMGUI glfw OpenGL::GL)
     find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb REQUIRED)
     target_include_directories(attnviz_imgui INTERFACE ${STB_INCLUDE_DIR})
+    # stb_image alone, for tests that read pictures back without a window.
+    add_library(attnviz_stb INTERFACE)
+    target_include_directories(attnviz_stb INTERFACE ${STB_INCLUDE_DIR})
+    target_link_libraries(attnviz_stb INTERFACE stb)
   else()
     message(STATUS "attnviz: imgui not found via pkg-config, fetching v1.86")
     FetchContent_Declare(imgui GIT_REPOSITORY https://github.com/ocornut/imgui.git GIT_TAG v1.86)
@@ -119,6 +123,9 @@ if(ATTNVIZ_BUILD_APP)
       ${imgui_SOURCE_DIR} ${imgui_SOURCE_DIR}/backends ${imgui_SOURCE_DIR}/misc/cpp ${stb_SOURCE_DIR})
     target_link_libraries(attnviz_imgui_fetched PUBLIC glfw OpenGL::GL)
     target_link_libraries(attnviz_imgui INTERFACE attnviz_imgui_fetched)
+    file(WRITE ${CMAKE_BINARY_DIR}/attnviz_stb_image.c "#define STB_IMAGE_IMPLEMENTATION\n#include <stb_image.h>\n")
+    add_library(attnviz_stb STATIC ${CMAKE_BINARY_DIR}/attnviz_stb_image.c)
+    target_include_directories(attnviz_stb PUBLIC ${stb_SOURCE_DIR})
   endif()
 
   # cgif 0.3: the GIF encoder behind animation export (Debian libcgif-dev).
@@ -136,6 +143,15 @@ if(ATTNVIZ_BUILD_APP)
     add_library(attnviz_cgif_fetched STATIC ${cgif_sources})
     target_include_directories(attnviz_cgif_fetched PUBLIC ${cgif_SOURCE_DIR}/inc)
     target_link_libraries(attnviz_cgif INTERFACE attnviz_cgif_fetched)
+  endif()
+
+  # libpng: screenshots, slides and stills (Debian libpng-dev; zlib behind it
+  # encodes ten times faster than stb_image_write). Not fetched: every
+  # desktop system ships it.
+  find_package(PNG 1.6 QUIET)
+  if(NOT PNG_FOUND)
+    message(FATAL_ERROR "attnviz: libpng 1.6 was not found; install libpng-dev (Debian/Ubuntu) or libpng-devel, "
+                        "or configure with -DATTNVIZ_BUILD_APP=OFF")
   endif()
 
   # cairo (PDF surface): the slides' PDF (Debian libcairo2-dev). Not fetched:

@@ -332,10 +332,10 @@ int App::run_screenshot() {
   }
   int w = 0, h = 0;
   platform_.framebuffer_size(&w, &h);
-  const bool ok = write_screenshot(options_.screenshot, w, h);
+  const std::string written = write_screenshot(options_.screenshot, w, h);
   if (!options_.dump_state.empty()) write_state_dump(options_.dump_state, state_, model_, train_dump(), panels_dump());
-  if (!ok) {
-    std::fprintf(stderr, "attnviz: could not write %s\n", options_.screenshot.c_str());
+  if (!written.empty()) {
+    std::fprintf(stderr, "attnviz: %s\n", written.c_str());
     return 1;
   }
   if (model_failed()) return 2;

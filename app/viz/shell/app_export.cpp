@@ -8,8 +8,6 @@
 #include <cstdio>
 #include <thread>
 
-#include <stb_image_write.h>
-
 #include "shell/app.hpp"
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
@@ -17,6 +15,7 @@
 #include "attn/io/scenario_file.hpp"
 #include "attn/io/text_file.hpp"
 #include "model/document/app_actions.hpp"
+#include "model/export/png_file.hpp"
 #include "model/export/svg_export.hpp"
 
 namespace viz {
@@ -109,9 +108,7 @@ std::string App::export_still(const ExportRequest& r) {
       case ExportFormat::Png: {
         const RgbaImage img = render_export(r, std::nullopt, 3);
         restore_after_export();
-        if (!stbi_write_png(r.path.c_str(), img.width, img.height, 4, img.pixels.data(), img.width * 4))
-          return "cannot write " + r.path;
-        return "";
+        return model::write_png(r.path, {img.pixels.data(), img.width, img.height, 4, static_cast<size_t>(img.width) * 4});
       }
       case ExportFormat::Svg: {
         LayoutOptions lo;

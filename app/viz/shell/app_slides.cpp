@@ -6,18 +6,16 @@
 // export draws one slide per UI frame, with progress and Cancel, and gives
 // the student's place and answers back when it ends. The slides are also
 // the pages of one PDF beside the PNGs (model/export/slides_pdf.hpp).
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-
-#include <stb_image_write.h>
 
 #include "attn/io/text_file.hpp"
 #include "shell/capture.hpp"
 #include "shell/app.hpp"
 #include "model_names.hpp"
 #include "model/document/app_actions.hpp"
+#include "model/export/png_file.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
 
@@ -87,9 +85,9 @@ std::string App::slides_step() {
   model_.wait_idle();
   const RgbaImage image = render_slide(job.width, job.height);
   const std::string path = (std::filesystem::path(job.dir) / slide.file).string();
-  errno = 0;
-  if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(), image.width * 4))
-    return "cannot write " + path + (errno ? std::string(": ") + std::strerror(errno) : "");
+  if (std::string error = model::write_png(path, {image.pixels.data(), image.width, image.height, 4, static_cast<size_t>(image.width) * 4});
+      !error.empty())
+    return error;
   if (std::string error = job.pdf->add_page(image.pixels.data(), image.width, image.height); !error.empty()) return error;
   if (!last_slide_layout_.empty()) {
     const std::string dump = (std::filesystem::path(job.dir) / (slide.file.substr(0, slide.file.size() - 4) + ".layout.json")).string();

@@ -1,4 +1,4 @@
-// PNG capture (rows flipped: GL's origin is bottom-left) and JSON dumps,
+// PNG capture (written bottom row last: GL's origin is bottom-left) and JSON dumps,
 // written to a temporary file and renamed so a reader never sees half a file.
 #include "shell/capture.hpp"
 
@@ -12,13 +12,13 @@
 
 #include "model/framing/window_title.hpp"
 #include "model/explore/rope_dial.hpp"
-#include <stb_image_write.h>
 
 #include "attn/io/text_file.hpp"
 #include "gl/gl.hpp"
 #include "model_names.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/lessons/lesson_opening.hpp"
+#include "model/export/png_file.hpp"
 #include <imgui.h>
 
 namespace viz {
@@ -42,16 +42,12 @@ nlohmann::json row_of(const attn::Stage* s, int row) {
 
 }  // namespace
 
-bool write_screenshot(const std::string& path, int width, int height) {
+std::string write_screenshot(const std::string& path, int width, int height) {
   std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
-  const size_t stride = static_cast<size_t>(width) * 3;
-  std::vector<unsigned char> flipped(pixels.size());
-  for (int y = 0; y < height; ++y)
-    std::copy_n(pixels.data() + static_cast<size_t>(height - 1 - y) * stride, stride, flipped.data() + static_cast<size_t>(y) * stride);
-  return stbi_write_png(path.c_str(), width, height, 3, flipped.data(), static_cast<int>(stride)) != 0;
+  return model::write_png(path, {pixels.data(), width, height, 3, static_cast<size_t>(width) * 3, model::RowOrder::BottomUp});
 }
 
 void write_state_dump(const std::string& path, const AppState& state, const TraceModel& model,

@@ -15,8 +15,9 @@
 
 namespace viz {
 
-// Reads GL_BACK (call before swapping) and writes an RGB PNG; false on failure.
-bool write_screenshot(const std::string& path, int width, int height);
+// Reads GL_BACK (call before swapping) and writes an RGB PNG: "" or what
+// went wrong, naming the file.
+std::string write_screenshot(const std::string& path, int width, int height);
 
 // `train`: the Train view's state (App::train_dump), reported as "train".
 // `extra`'s keys (a panel's state, e.g. "kv_cache") join the dump's top level.
