@@ -154,6 +154,16 @@ if(ATTNVIZ_BUILD_APP)
                         "or configure with -DATTNVIZ_BUILD_APP=OFF")
   endif()
 
+  # cpp-httplib: the class session's web server (Debian libcpp-httplib-dev,
+  # a shared library; its flags name the TLS and compression it was built with).
+  if(PkgConfig_FOUND)
+    pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib>=0.11)
+  endif()
+  if(NOT HTTPLIB_FOUND)
+    message(FATAL_ERROR "attnviz: cpp-httplib 0.11 or later was not found (pkg-config cpp-httplib); "
+                        "install libcpp-httplib-dev (Debian/Ubuntu), or configure with -DATTNVIZ_BUILD_APP=OFF")
+  endif()
+
   # cairo (PDF surface): the slides' PDF (Debian libcairo2-dev). Not fetched:
   # cairo is a large meson build, and every desktop system ships it.
   if(PkgConfig_FOUND)

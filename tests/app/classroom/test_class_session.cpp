@@ -70,7 +70,7 @@ ClassAnswer number(double v) {
 
 }  // namespace
 
-TEST_CASE("class: every question of lesson 01 has a phone form; a cell question carries the grid's shape and labels, not its values") {
+TEST_CASE("class: every question of lesson 01 has a phone form, a cell question carries the grid's shape and labels, not its values") {
   int forms[3] = {0, 0, 0};
   for (size_t i = 0; i < lesson01().steps.size(); ++i) {
     CAPTURE(i);
@@ -105,7 +105,7 @@ TEST_CASE("class: every question of lesson 01 has a phone form; a cell question 
   CHECK(forms[2] >= 3);  // number
 }
 
-TEST_CASE("class: one answer per device, changed until the lock; refused answers leave the counts as they were") {
+TEST_CASE("class: one answer per device, changed until the lock, refused answers leave the counts as they were") {
   const Asked a = asked(4);  // a choice of three
   REQUIRE(a.q.form == ClassQuestion::Form::Choice);
   ClassSession s = class_of(3);
@@ -308,7 +308,7 @@ TEST_CASE("class: at most 500 students, nicknames of 40 characters, device ids o
   CHECK(codes.size() >= 19);  // 31^6 codes: a repeat in 20 is a one in 44,000 chance
 }
 
-TEST_CASE("class: the CSV has a row per question with counts and share right; nicknames only when asked, quoted and defused") {
+TEST_CASE("class: the CSV has a row per question with counts and share right, nicknames only when asked, quoted and defused") {
   ClassSession s("CSV234");
   REQUIRE(s.join(device(0), "=HYPERLINK(\"x\")") == "");
   REQUIRE(s.join(device(1), "Ann, \"the\" best") == "");
