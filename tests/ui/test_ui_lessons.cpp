@@ -67,15 +67,15 @@ TEST_CASE("lessons: every character the shipped lessons write is in the font atl
   const std::vector<char32_t> extra = code_points(viz::kExtraGlyphs);
   const std::set<char32_t> atlas(extra.begin(), extra.end());
   int checked = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) {
-    std::ifstream in(e.path());
+  for (const std::string& file : shipped_lessons()) {
+    std::ifstream in(file);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     for (const char32_t c : code_points(text)) {
       if (c < 0x100 || (c >= viz::kGreekFirst && c <= viz::kGreekLast)) continue;
       ++checked;
       char code[16];
       std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
-      CHECK_MESSAGE(atlas.count(c), e.path().filename().string() << " writes " << code
+      CHECK_MESSAGE(atlas.count(c), std::filesystem::path(file).filename().string() << " writes " << code
                                                                 << ", which the font atlas lacks (app/viz/gl/font_glyphs.hpp)");
     }
   }
@@ -141,18 +141,16 @@ TEST_SUITE("lessons") {
   }
 
   TEST_CASE("ui: every step of every shipped lesson renders") {
-    namespace fs = std::filesystem;
     int shots = 0;
-    for (const fs::directory_entry& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) {
-      if (e.path().extension() != ".json") continue;
-      const attn::io::LessonFile lesson = attn::io::load_lesson(e.path().string());
+    for (const std::string& file : shipped_lessons()) {
+      const attn::io::LessonFile lesson = attn::io::load_lesson(file);
       for (size_t step = 1; step <= lesson.steps.size(); ++step) {
-        CAPTURE(e.path().filename().string());
+        CAPTURE(file);
         CAPTURE(step);
         const std::string png = temp_path("lesson_step.png");
         std::remove(png.c_str());
         std::string out;
-        const int code = run(attnviz("--lesson \"" + e.path().string() + "\" --step " + std::to_string(step) +
+        const int code = run(attnviz("--lesson \"" + file + "\" --step " + std::to_string(step) +
                                      " --size 1280x800 --screenshot \"" + png + "\""),
                              &out);
         CHECK_MESSAGE(code == 0, out);
@@ -174,17 +172,15 @@ TEST_SUITE("lessons") {
   }
 
   TEST_CASE("ui: at 1024x768 the lesson's step counter stays inside its narrow panel, on the last step of every lesson") {
-    namespace fs = std::filesystem;
     int checked = 0;
-    for (const fs::directory_entry& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) {
-      if (e.path().extension() != ".json") continue;
-      const attn::io::LessonFile lesson = attn::io::load_lesson(e.path().string());
-      CAPTURE(e.path().filename().string());
+    for (const std::string& file : shipped_lessons()) {
+      const attn::io::LessonFile lesson = attn::io::load_lesson(file);
+      CAPTURE(file);
       const std::string layout_path = temp_path("lesson_where.json");
       std::remove(layout_path.c_str());
       std::string out;
       // The last step: its counter ("step 12 of 12") is the widest.
-      const int code = run(attnviz("--lesson \"" + e.path().string() + "\" --step " + std::to_string(lesson.steps.size()) +
+      const int code = run(attnviz("--lesson \"" + file + "\" --step " + std::to_string(lesson.steps.size()) +
                                    " --size 1024x768 --screenshot \"" + temp_path("lesson_where.png") + "\" --dump-layout \"" +
                                    layout_path + "\""),
                            &out);

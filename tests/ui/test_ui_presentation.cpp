@@ -62,11 +62,8 @@ int last_label_height(const Image& image, const nlohmann::json& g) {
 // no controls. The two ways are two suites (presentation, presented), so
 // that CTest runs them beside each other: together they took 5 minutes.
 void check_every_slide(bool presented) {
-  // Lessons are found in the folder, so a lesson added later is covered.
   namespace fs = std::filesystem;
-  std::vector<std::string> lessons;
-  for (const auto& e : fs::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons")) lessons.push_back(e.path().string());
-  std::sort(lessons.begin(), lessons.end());
+  const std::vector<std::string> lessons = shipped_lessons();
   REQUIRE(lessons.size() >= 7);
   // Widgets a slide may show: the step's text and choices, the grids and
   // the panels as content, what it leaves out. A button, field, slider or

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -67,6 +68,14 @@ int run(const std::string& command, std::string* out) {
 std::string attnviz(const std::string& args) { return std::string("\"") + ATTNVIZ_BIN + "\" " + args; }
 
 std::string temp_path(const std::string& name) { return std::string(UI_TEST_TMP) + "/" + name; }
+
+std::vector<std::string> shipped_lessons() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(ATTNVIZ_ASSETS_DIR) + "/lessons"))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 int distance(viz::Rgba a, viz::Rgba b) {
   const int dr = std::abs(a.r - b.r), dg = std::abs(a.g - b.g), db = std::abs(a.b - b.b);

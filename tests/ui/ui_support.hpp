@@ -35,6 +35,10 @@ std::string attnviz(const std::string& args);
 
 std::string temp_path(const std::string& name);
 
+// Every shipped lesson file (assets/lessons/*.json), sorted: found in the
+// folder, so a lesson added later is covered by every test that walks them.
+std::vector<std::string> shipped_lessons();
+
 // Largest absolute channel difference.
 int distance(viz::Rgba a, viz::Rgba b);
 
