@@ -159,7 +159,9 @@ TEST_CASE("class server: hostile requests are refused and the tally is unchanged
   }
   SUBCASE("a body over 4 KiB, and one that is no JSON") {
     nlohmann::json big = {{"code", "K7M3QX"}, {"device", device}, {"nickname", std::string(5000, 'x')}};
-    CHECK(post(c, "/api/join", big)->status == 413);
+    const auto too_big = post(c, "/api/join", big);
+    CHECK(too_big->status == 413);
+    CHECK(too_big->body.find("larger than 4096 bytes") != std::string::npos);
     CHECK(c.Post("/api/answer", "{not json", "application/json")->status == 400);
     CHECK(c.Post("/api/answer", "[1,2,3]", "application/json")->status == 400);
   }

@@ -158,9 +158,9 @@ ClassServer::ClassServer(ClassRoom& room, ServerLimits limits) : impl_(std::make
     res.set_content(R"({"ok":true})", "application/json");
   });
   // Anything else, whatever its path or method: 404, listing nothing.
-  s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+  s.set_error_handler([max_body = limits.max_body](const httplib::Request&, httplib::Response& res) {
     if (res.status == 404 || res.status == 405) return reply_error(res, 404, "not found");
-    if (res.status == 413) return reply_error(res, 413, "the request is larger than 4 KiB");
+    if (res.status == 413) return reply_error(res, 413, "the request is larger than " + std::to_string(max_body) + " bytes");
     if (res.body.empty()) reply_error(res, res.status, "bad request");
   });
   s.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
