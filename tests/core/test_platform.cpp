@@ -18,6 +18,7 @@
 
 #include "attn/platform/child_process.hpp"
 #include "attn/platform/cores.hpp"
+#include "attn/platform/network.hpp"
 #include "attn/platform/huge_pages.hpp"
 #include "attn/platform/mapped_file.hpp"
 #include "attn/platform/priority.hpp"
@@ -157,4 +158,29 @@ TEST_CASE("platform: this program, its environment and its cores") {
   attn::platform::advise_huge_pages(big.data(), big.size() * sizeof(double));
   big[big.size() - 1] = 1;  // still ordinary memory to the program
   CHECK(big.back() == 1);
+}
+
+TEST_CASE("platform: the default route's interface is read from the route table, and the interfaces list loopback last") {
+  const std::string table =
+      "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+      "docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n"
+      "wlan0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0\n"
+      "wlan0\t0001A8C0\t00000000\t0001\t0\t0\t600\t00FFFFFF\t0\t0\t0\n";
+  CHECK(attn::platform::default_route_interface(table) == "wlan0");
+  CHECK(attn::platform::default_route_interface("Iface\tDestination\n" "eth0\t0001A8C0\n").empty());
+  CHECK(attn::platform::default_route_interface("").empty());
+
+  const std::vector<attn::platform::NetworkInterface> all = attn::platform::ipv4_interfaces();
+  bool seen_loopback = false;
+  for (const attn::platform::NetworkInterface& n : all) {
+    INFO(n.name, " ", n.address);
+    CHECK(!n.address.empty());
+    if (seen_loopback) CHECK(n.loopback);  // loopback comes last
+    seen_loopback = seen_loopback || n.loopback;
+  }
+  // Every machine that runs the tests has 127.0.0.1 up.
+  bool has_localhost = false;
+  for (const auto& n : all) has_localhost = has_localhost || n.address == "127.0.0.1";
+  CHECK(has_localhost);
+  if (const auto lan = attn::platform::default_lan_interface()) CHECK(!lan->loopback);
 }
