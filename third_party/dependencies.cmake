@@ -164,6 +164,16 @@ if(ATTNVIZ_BUILD_APP)
                         "install libcpp-httplib-dev (Debian/Ubuntu), or configure with -DATTNVIZ_BUILD_APP=OFF")
   endif()
 
+  # libqrencode: the QR code of the class session's join address on the
+  # projector (Debian libqrencode-dev).
+  if(PkgConfig_FOUND)
+    pkg_check_modules(QRENCODE QUIET IMPORTED_TARGET libqrencode>=4)
+  endif()
+  if(NOT QRENCODE_FOUND)
+    message(FATAL_ERROR "attnviz: libqrencode 4 was not found (pkg-config libqrencode); "
+                        "install libqrencode-dev (Debian/Ubuntu), or configure with -DATTNVIZ_BUILD_APP=OFF")
+  endif()
+
   # cairo (PDF surface): the slides' PDF (Debian libcairo2-dev). Not fetched:
   # cairo is a large meson build, and every desktop system ships it.
   if(PkgConfig_FOUND)

@@ -4,6 +4,7 @@
 namespace viz {
 
 void FeatureViews::draw_panels(const PanelFrame& frame) {
+  for (const std::unique_ptr<FeatureView>& v : views_) v->draw_over_canvas(frame);
   for (const std::unique_ptr<FeatureView>& v : views_)
     if (v->feature().is_shown()) v->draw(frame);
 }

@@ -46,6 +46,9 @@ class FeatureView {
   virtual const char* menu_label() const { return nullptr; }
   // Called each frame its feature's panel is shown.
   virtual void draw(const PanelFrame& frame) { (void)frame; }
+  // Called each frame, shown or not, before the panels: what stays over the
+  // canvas while the panel is closed (the class session's corner).
+  virtual void draw_over_canvas(const PanelFrame& frame) { (void)frame; }
   // True while the view takes the canvas's place; it is then drawn there
   // instead of the pipeline (draw_in_canvas).
   virtual bool takes_canvas() const { return false; }

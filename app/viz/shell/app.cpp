@@ -19,6 +19,8 @@
 #include "model/kv_cache/kv_cache_feature.hpp"
 #include "model/lessons/lessons_feature.hpp"
 #include "shell/register_views.hpp"
+#include "model/classroom/class_feature.hpp"
+#include "model/classroom/class_server.hpp"
 #include "shell/capture.hpp"
 #include "panels/menu_bar.hpp"
 #include "gl/theme_style.hpp"
@@ -86,6 +88,20 @@ App::App(const Options& options, AppState initial, LessonState lessons)
   apply_presentation();
   apply_ui_size(true);
   register_views(views_, session_.features(), model_textures_);
+  // The class session: its server, its autosave (offered back after a
+  // crash), and --class starting it with the window.
+  model::ClassFeature& class_session = session_.features().get<model::ClassFeature>();
+  class_session.set_listener_factory(&model::make_class_server);
+  if (remembers_) class_session.set_autosave_dir(options.config_dir_or_default());
+  if (options.class_session) {
+    model::ClassStart how{options.class_bind, options.class_port, std::nullopt};
+    if (!options.class_resume.empty()) {
+      std::string why;
+      how.resume = model::read_class_autosave(options.class_resume, &why);
+      if (!how.resume) actions::notify(state_, "The class session was not resumed: " + why);
+    }
+    class_session.start(std::move(how));
+  }
   // --panel names a feature as the command line spells it ("flash-tiles").
   PanelRequest panels{{}, false};
   for (std::string panel : options.panels) panels.names.push_back((std::replace(panel.begin(), panel.end(), '-', '_'), panel));

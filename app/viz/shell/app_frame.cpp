@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "shell/app.hpp"
+#include "model/classroom/class_feature.hpp"
 #include "model/compare/compare_feature.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas/canvas_view.hpp"
@@ -94,6 +95,11 @@ void App::update_derived(const Panels& p, double dt) {
   session_.update(dt, canvas);
   if (const std::string problem = session_.take_start_problem(); !problem.empty())
     std::fprintf(stderr, "attnviz: %s\n", problem.c_str());
+  // The class session's join address, for a teacher starting it from a terminal.
+  if (const std::string joined = session_.features().get<model::ClassFeature>().take_announcement(); !joined.empty()) {
+    std::printf("attnviz: %s\n", joined.c_str());
+    std::fflush(stdout);
+  }
   model_textures_.sync(model_view_.session);  // once per result: the overview's atlases
   if (!model_.has_trace()) return;
   const attn::Trace& trace = model_.trace();
@@ -154,7 +160,7 @@ void App::frame(double dt) {
   }
 
   // 1. Input: everything that edits AppState.
-  handle_shortcuts(state_, lessons_, train_ui_, model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
+  handle_shortcuts(state_, lessons_, train_ui_, session_.features().get<model::ClassFeature>(), model_.has_trace() ? &model_.trace() : nullptr, model_.timeline());
   if (!presenting_chrome() && !export_canvas_only_)
     draw_menu_bar(state_, export_ui_, session_.features().get<model::CompareFeature>().state(), lessons_, model_view_.ui, train_ui_,
                   model_.has_trace() ? model_.trace().dims.n_heads : 1, session_.lessons(), views_, probe);

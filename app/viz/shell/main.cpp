@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "shell/app.hpp"
+#include "classroom/class_headless.hpp"
 #include "gl/embedded_assets.hpp"
 #include "tuned_copy.hpp"
 #include "model_names.hpp"
@@ -58,7 +59,8 @@ int main(int argc, char** argv) {
   // (a 500-step lesson on a 1024-token scene kept it away for 20 s). A
   // picture, the slides dialog and a comparison need the lesson at their
   // start, so those check it first.
-  const bool lesson_in_background = !options.headless() && options.compare_with.empty() && options.dialog != "slides";
+  const bool lesson_in_background = !options.headless() && !options.class_headless() && options.compare_with.empty() &&
+                                    options.dialog != "slides";
   if (!options.lesson.empty() && !start_failed && lesson_in_background) {
     viz::actions::request_lesson(lessons, options.lesson, options.step);
   } else if (!options.lesson.empty() && !start_failed) {
@@ -74,6 +76,11 @@ int main(int argc, char** argv) {
   }
   state.show_start_page = options.start_page || (options.remembers() && options.file.empty() && !lessons.lesson &&
                                                   lessons.opening.request.empty());
+  // --class --test: the class session without a window (no display needed).
+  if (options.class_headless()) {
+    if (start_failed) return 2;
+    return viz::run_class_headless(options, std::move(state), std::move(lessons));
+  }
   try {
     viz::App app(options, std::move(state), std::move(lessons));
     // --compare-with FILE: the compare view lives in the app's session.

@@ -127,6 +127,19 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                  "With --lesson: write the lesson as slides to this folder, one PNG a step (and one with each "
                  "question's answer) and all of them as one PDF, at --size (320x240 to 7680x4320), and exit; with "
                  "--presentation, each step as presented (its buttons included) instead of as a handout");
+  app.add_flag("--class", o.class_session,
+               "With --lesson: start a class session. Students open the address shown (or scan its QR code) and "
+               "answer each question on their own phone; the join address is also printed. With --test: no window; "
+               "the teacher's commands (step N, lock, reveal, reopen, skip, tally, csv, resume, end) are read from "
+               "standard input, one JSON line answers each");
+  app.add_option("--bind", o.class_bind, "With --class: listen on this IPv4 address (default: the interface of the "
+                                          "default route; 127.0.0.1 for this computer only)");
+  app.add_option("--port", o.class_port, "With --class: listen on this port (default 8765, or any free one; 0: any free one)")
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--class-resume", o.class_resume,
+                 "With --class: take up the class session saved in this file (class-session.json in the config "
+                 "folder), its answers and code, instead of a fresh one")
+      ->check(CLI::ExistingFile);
   app.add_option("--step", o.step, "With --lesson: start at this step, counted from 1")->check(CLI::Range(1, 100000));
   app.add_option("--dialog", o.dialog, "Open this dialog at start: open, save-as, open-lesson, export, slides, go-to, or what the app says when "
                  "FILE changes on disk: file-changed, save-conflict (with --screenshot: a picture of it)")
@@ -300,6 +313,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                      option, output->c_str(), input->c_str());
         return 2;
       }
+  if (!o.class_session && (!o.class_bind.empty() || app.count("--port") > 0 || !o.class_resume.empty())) {
+    std::fprintf(stderr, "attnviz: --bind, --port and --class-resume are for a class session; add --class\n");
+    return 2;
+  }
   o.screenshot_first_grids = screenshot_at == "first-grids";
   o.granularity = granularity == "cell" ? Granularity::Cell : granularity == "row" ? Granularity::Row : Granularity::Stage;
   return std::nullopt;

@@ -65,6 +65,15 @@ struct Options {
   int step = 0;                      // at this step (from 1); 0: where the student left it
   bool start_page = false;           // show the start page (it shows by itself in a plain interactive run)
 
+  // --class: a class session starts with the window (students answer from
+  // their phones); with --test it runs without a window, taking the
+  // teacher's commands on standard input (classroom/class_headless.hpp).
+  bool class_session = false;
+  std::string class_bind;            // --bind: the interface's address ("" : the default route's)
+  int class_port = -1;               // --port (0: any free one; -1: the usual one, or any free one)
+  std::string class_resume;          // --class-resume FILE: take up a saved session (a picture of a class's tally)
+  bool class_headless() const { return class_session && test_mode; }
+
   // The Train view at start (--train TASK), and for headless pictures: train
   // this many steps first, then show the snapshot at or before --train-show.
   std::string train_task;

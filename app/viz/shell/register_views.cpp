@@ -1,6 +1,7 @@
 // The features' views, one line each, in the View menu's order.
 #include "shell/register_views.hpp"
 
+#include "classroom/class_view.hpp"
 #include "compare/compare_view.hpp"
 #include "explore/explore_views.hpp"
 #include "flash_tiles/flash_tiles_view.hpp"
@@ -22,6 +23,7 @@ void register_views(FeatureViews& views, const model::FeatureSet& features, cons
   views.add(std::make_unique<HullFeatureView>(features.get<model::HullFeature>()));
   views.add(std::make_unique<FlashTilesFeatureView>(features.get<model::FlashTilesFeature>()));
   views.add(std::make_unique<KvCacheFeatureView>(features.get<model::KvCacheFeature>()));
+  views.add(std::make_unique<ClassFeatureView>(features.get<model::ClassFeature>()));
 }
 
 }  // namespace viz

@@ -17,7 +17,8 @@ bool pressed(int key, bool repeat = false) { return ImGui::IsKeyPressed(key, rep
 
 }  // namespace
 
-void handle_shortcuts(AppState& state, LessonState& lessons, TrainUi& train, const attn::Trace* trace, const Timeline& tl) {
+void handle_shortcuts(AppState& state, LessonState& lessons, TrainUi& train, model::ClassFeature& class_session, const attn::Trace* trace,
+                      const Timeline& tl) {
   const ImGuiIO& io = ImGui::GetIO();
   const bool modal = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   if (io.KeyCtrl && !modal) {
@@ -49,10 +50,17 @@ void handle_shortcuts(AppState& state, LessonState& lessons, TrainUi& train, con
   }
   ViewOptions& view = state.view;
   if (pressed(GLFW_KEY_F5)) view.presentation = !view.presentation;
-  // Space, the arrows, Page Up/Down and Escape: navigation_keys.hpp.
-  if (pressed(GLFW_KEY_SPACE)) press_nav_key(state, lessons, NavKey::Space, trace, tl);
-  if (pressed(GLFW_KEY_RIGHT, true)) press_nav_key(state, lessons, NavKey::Right, trace, tl);
-  if (pressed(GLFW_KEY_PAGE_DOWN, true)) press_nav_key(state, lessons, NavKey::PageDown, trace, tl);
+  // Space, the arrows, Page Up/Down and Escape: navigation_keys.hpp. A
+  // clicker's "next" while the class may still answer locks the answers.
+  const bool clicker = lessons.lesson.has_value();
+  auto next = [&](NavKey key) {
+    const bool clicker_key = clicker && (view.presentation || key == NavKey::PageDown);
+    if (!(clicker_key && class_session.clicker_next())) press_nav_key(state, lessons, key, trace, tl);
+  };
+  if (pressed(GLFW_KEY_SPACE)) next(NavKey::Space);
+  if (pressed(GLFW_KEY_RIGHT, true)) next(NavKey::Right);
+  if (pressed(GLFW_KEY_PAGE_DOWN, true)) next(NavKey::PageDown);
+  if (pressed(GLFW_KEY_B) || pressed(GLFW_KEY_PERIOD)) class_session.request(model::ClassCommand::Lock);
   if (pressed(GLFW_KEY_LEFT, true)) press_nav_key(state, lessons, NavKey::Left, trace, tl);
   if (pressed(GLFW_KEY_PAGE_UP, true)) press_nav_key(state, lessons, NavKey::PageUp, trace, tl);
   if (pressed(GLFW_KEY_ESCAPE)) press_nav_key(state, lessons, NavKey::Escape, trace, tl);

@@ -62,6 +62,11 @@ void ClassRoom::change(const std::function<void(ClassSession&)>& edit) {
   ++revision_;
 }
 
+void ClassRoom::read(const std::function<void(const ClassSession&)>& look) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  look(session_);
+}
+
 ClassSession ClassRoom::snapshot() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return session_;

@@ -192,4 +192,6 @@ bool ClassServer::running() const { return impl_->thread.joinable() && impl_->se
 int ClassServer::port() const { return impl_->port; }
 std::string ClassServer::join_address() const { return "http://" + impl_->address + ":" + std::to_string(impl_->port); }
 
+std::unique_ptr<ClassListener> make_class_server(ClassRoom& room) { return std::make_unique<ClassServer>(room); }
+
 }  // namespace model

@@ -71,6 +71,16 @@ void ClassSession::ask(const ClassQuestion& q) {
   current_ = static_cast<int>(asked_.size()) - 1;
 }
 
+bool ClassSession::show(int step) {
+  for (size_t i = 0; i < asked_.size(); ++i)
+    if (asked_[i].question.step == step) {
+      current_ = static_cast<int>(i);
+      return true;
+    }
+  current_ = -1;
+  return false;
+}
+
 QuestionRecord* ClassSession::current_mut() { return current_ < 0 ? nullptr : &asked_[static_cast<size_t>(current_)]; }
 const QuestionRecord* ClassSession::current() const { return current_ < 0 ? nullptr : &asked_[static_cast<size_t>(current_)]; }
 

@@ -18,6 +18,8 @@ ClassTally tally(const QuestionRecord& r, int number_bins) {
   if (r.phase == QuestionPhase::Revealed) {
     t.right = 0;
     for (const auto& [device, a] : r.answers) t.right += a.right.value_or(false) ? 1 : 0;
+    t.right_choice = r.right_choice;
+    t.right_cells = r.right_cells;
   }
   switch (r.question.form) {
     case ClassQuestion::Form::Choice:

@@ -75,6 +75,10 @@ Verdict LessonSession::answer_head(const std::vector<attn::train::HeadScore>& sc
   return v;
 }
 
+void LessonSession::reopen(int step) {
+  if (step >= 0 && step < steps()) answers_[static_cast<size_t>(step)] = StepAnswer{};
+}
+
 void LessonSession::give_up() { give_up("Here is the answer."); }
 
 void LessonSession::give_up(const std::string& why) {

@@ -2,6 +2,7 @@
 // Feature, and a line here (and one in app/viz's register_views.cpp for its panel).
 #include "model/session/register_features.hpp"
 
+#include "model/classroom/class_feature.hpp"
 #include "model/compare/compare_feature.hpp"
 #include "model/explore/hull_feature.hpp"
 #include "model/explore/why_scale_feature.hpp"
@@ -24,6 +25,8 @@ void register_features(FeatureSet& features) {
   features.add(std::make_unique<HullFeature>());
   features.add(std::make_unique<FlashTilesFeature>());
   features.add(std::make_unique<KvCacheFeature>());
+  // The class session follows the lesson's steps and reveals with it.
+  features.add(std::make_unique<ClassFeature>(lessons.state));
 }
 
 }  // namespace model

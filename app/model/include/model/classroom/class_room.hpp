@@ -30,7 +30,10 @@ class ClassRoom {
 
   // The teacher's side (the window): changes the session under the lock.
   void change(const std::function<void(ClassSession&)>& edit);
-  // A copy of the session, for drawing the tally and for autosave.
+  // Reads the session under the lock without copying it (the window's
+  // counts and tally, autosave's JSON): `look` must not call back in.
+  void read(const std::function<void(const ClassSession&)>& look) const;
+  // A copy of the session (the CSV, tests).
   ClassSession snapshot() const;
   std::uint64_t revision() const;
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "model/classroom/class_listener.hpp"
 #include "model/classroom/class_room.hpp"
 
 namespace model {
@@ -29,27 +30,30 @@ struct ServerLimits {
   int threads = 8;
 };
 
-class ClassServer {
+class ClassServer : public ClassListener {
  public:
   explicit ClassServer(ClassRoom& room, ServerLimits limits = {});
-  ~ClassServer();
+  ~ClassServer() override;
   ClassServer(const ClassServer&) = delete;
   ClassServer& operator=(const ClassServer&) = delete;
 
   // Listens on `address` (an interface's IPv4 address; "127.0.0.1" for
   // tests) and `port` (0: any free one), serving on a thread of its own.
   // "" or why not ("the port 8080 is taken on 192.168.1.5").
-  std::string start(const std::string& address, int port);
+  std::string start(const std::string& address, int port) override;
   // Stops listening and waits for the server's threads. Also on destruction.
-  void stop();
+  void stop() override;
   bool running() const;
-  int port() const;
+  int port() const override;
   // "http://ADDRESS:PORT", what students type or the QR code holds.
-  std::string join_address() const;
+  std::string join_address() const override;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The factory the app hands the class feature (class_listener.hpp).
+std::unique_ptr<ClassListener> make_class_server(ClassRoom& room);
 
 }  // namespace model

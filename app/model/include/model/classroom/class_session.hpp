@@ -70,6 +70,10 @@ class ClassSession {
   // The question of a lesson step becomes the current one, open. A step
   // asked before keeps its answers and is opened again.
   void ask(const ClassQuestion& q);
+  // The class moved to lesson step `step`: its question becomes the current
+  // one as it was left (locked, revealed...), or none when the step was never
+  // asked. Returns whether it had been asked.
+  bool show(int step);
   // "" or why the answer is refused: unknown device, no open question,
   // another step's question, or an answer that does not fit the form.
   std::string answer(const std::string& device, int step, const ClassAnswer& a);

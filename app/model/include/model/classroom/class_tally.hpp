@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <utility>
 
 #include "model/classroom/class_session.hpp"
 
@@ -16,6 +17,8 @@ struct ClassTally {
   int answers = 0;
   int right = -1;                   // -1 until revealed
   std::vector<int> choice_counts;   // Choice: one per choice
+  int right_choice = -1;            // Choice, once revealed
+  std::vector<std::pair<int, int>> right_cells;  // Cell, once revealed
   std::vector<int> cell_counts;     // Cell: rows * cols, row by row
   // Number: `bins` counts over [low, high), the last bin closed, and the
   // true value once revealed (the range then covers it too).

@@ -53,6 +53,10 @@ class LessonSession {
   // answer depends on the model, so the caller words it).
   void give_up(const std::string& why);
 
+  // Opens step `step`'s question again (a class asks it afresh, though the
+  // teacher answered it when rehearsing): its answer and attempts are cleared.
+  void reopen(int step);
+
   int answered_right() const;  // questions answered right, for the start page
   // {"step": n, "answers": {"3": {"status": "right", "attempts": 2, "given": "0.34"}}}
   nlohmann::json progress() const;
