@@ -17,6 +17,7 @@ class ClassFeatureView : public FeatureViewOf<model::ClassFeature> {
  public:
   using FeatureViewOf::FeatureViewOf;
   const char* menu_label() const override { return "Class session (answers from phones)"; }
+  const char* lessons_menu_label() const override { return "Class session: the class answers from phones..."; }
   void draw(const PanelFrame& frame) override;
   void draw_over_canvas(const PanelFrame& frame) override;
 

@@ -21,4 +21,12 @@ void FeatureViews::draw_menu_items() {
       if (bool* shown = v->feature().shown()) ImGui::MenuItem(label, nullptr, shown);
 }
 
+void FeatureViews::draw_lessons_menu_items() {
+  for (const std::unique_ptr<FeatureView>& v : views_)
+    if (const char* label = v->lessons_menu_label())
+      if (bool* shown = v->feature().shown()) {
+        if (ImGui::MenuItem(label)) *shown = true;
+      }
+}
+
 }  // namespace viz

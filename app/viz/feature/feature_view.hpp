@@ -44,6 +44,8 @@ class FeatureView {
   virtual model::Feature& feature() = 0;
   // Its entry in the View menu; null when it has none.
   virtual const char* menu_label() const { return nullptr; }
+  // Its entry in the Lessons menu (it opens the panel); null when it has none.
+  virtual const char* lessons_menu_label() const { return nullptr; }
   // Called each frame its feature's panel is shown.
   virtual void draw(const PanelFrame& frame) { (void)frame; }
   // Called each frame, shown or not, before the panels: what stays over the
@@ -72,6 +74,7 @@ class FeatureViews {
   void add(std::unique_ptr<FeatureView> view) { views_.push_back(std::move(view)); }
   void draw_panels(const PanelFrame& frame);
   void draw_menu_items();
+  void draw_lessons_menu_items();
   // The first registered view that takes the canvas now, or null (the pipeline).
   FeatureView* canvas_taker() const;
   const std::vector<std::unique_ptr<FeatureView>>& all() const { return views_; }

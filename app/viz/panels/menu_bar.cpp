@@ -164,6 +164,8 @@ void draw_menu_bar(AppState& state, ExportUi& export_ui, CompareState& compare, 
       state.open_lesson_dialog = true;
     }
     if (ImGui::MenuItem("Close the lesson", nullptr, false, taken.lesson.has_value())) actions::close_lesson(state, taken);
+    ImGui::Separator();
+    views.draw_lessons_menu_items();
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
