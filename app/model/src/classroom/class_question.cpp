@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/lessons/lesson_answers.hpp"
+#include "model/lessons/rich_text.hpp"
 
 namespace model {
 
@@ -27,11 +28,13 @@ std::optional<ClassQuestion> class_question(const attn::io::LessonStep& step, in
   const attn::io::LessonQuestion& q = *step.question;
   ClassQuestion out;
   out.step = index;
-  out.prompt = q.prompt;
+  // A phone shows plain text: the lesson's *emphasis* and `math` markers
+  // would show as stray characters.
+  out.prompt = plain_text(parse_rich_text(q.prompt));
   switch (q.kind) {
     case attn::io::LessonQuestion::Kind::Choice:
       out.form = ClassQuestion::Form::Choice;
-      out.choices = q.choices;
+      for (const std::string& choice : q.choices) out.choices.push_back(plain_text(parse_rich_text(choice)));
       return out;
     case attn::io::LessonQuestion::Kind::Number:
       out.form = ClassQuestion::Form::Number;
