@@ -36,7 +36,9 @@ std::string count_line(const model::ClassView& v) {
   switch (v.phase) {
     case model::QuestionPhase::Open: return of + " answered";
     case model::QuestionPhase::Locked: return of + " answered. Answers locked";
-    case model::QuestionPhase::Revealed: return "Revealed: " + (v.tally ? tally_headline(*v.tally) : of + " answered");
+    case model::QuestionPhase::Revealed:
+      return v.tally && v.tally->right >= 0 ? "Revealed: " + std::to_string(v.tally->right) + " of " + std::to_string(v.answered) + " right"
+                                            : of + " answered. Revealed";
     case model::QuestionPhase::Skipped: return "Question skipped";
   }
   return of;
@@ -95,14 +97,14 @@ void draw_class_tally_window(const model::ClassFeature& f, const PanelFrame& fra
   const ImGuiStyle& style = ImGui::GetStyle();
   const float wanted = class_tally_height(*v.tally, v.question) + ImGui::GetFrameHeight() + ImGui::GetTextLineHeightWithSpacing() +
                        style.WindowPadding.y * 2 + style.ItemSpacing.y * 2;
-  const ImVec2 size(std::min(frame.canvas_size.x * 0.5f, font * 24), std::min(frame.canvas_size.y * 0.6f, wanted));
+  const ImVec2 size(std::min(frame.canvas_size.x * 0.6f, font * 24), std::min(frame.canvas_size.y * 0.6f, wanted + font * 1.3f));
   ImGui::SetNextWindowPos(ImVec2(frame.canvas_pos.x + frame.canvas_size.x - font * 0.5f,
                                  frame.canvas_pos.y + frame.canvas_size.y - font * 0.5f), ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.95f);
   if (!ImGui::Begin("The class answered##class-tally", nullptr,
-                    ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
-                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing)) {
+                    ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                        ImGuiWindowFlags_NoFocusOnAppearing)) {  // collapsible: the grid under it after the reveal
     ImGui::End();
     return;
   }
@@ -110,7 +112,7 @@ void draw_class_tally_window(const model::ClassFeature& f, const PanelFrame& fra
     const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
     (*frame.probe)["class.tally"] = ImVec4(p.x, p.y, p.x + s.x, p.y + s.y);
   }
-  ImGui::TextUnformatted(tally_headline(*v.tally).c_str());
+  ImGui::TextWrapped("%s", tally_headline(*v.tally).c_str());
   draw_class_tally(*v.tally, v.question, std::max(font * 3, ImGui::GetContentRegionAvail().y - ImGui::GetStyle().WindowPadding.y));
   ImGui::End();
 }

@@ -103,6 +103,13 @@ class HeadlessClass {
       in >> option;
       return {{"csv", class_.csv(option == "nicknames")}};
     }
+    if (command == "save") {
+      std::string file;
+      std::getline(in >> std::ws, file);
+      if (file.empty()) return {{"error", "save needs a file name"}};
+      if (std::string failed = class_.save_to(file); !failed.empty()) return {{"error", failed}};
+      return {{"saved", file}};
+    }
     if (command == "resume") {
       if (!class_.resume_offer()) return {{"error", "no class session was left to resume (it needs --config-dir)"}};
       class_.resume_offered();
@@ -111,7 +118,7 @@ class HeadlessClass {
       return {{"code", class_.view().code}, {"join", class_.view().join_address}, {"students", class_.view().students},
               {"step", step()}};
     }
-    return {{"error", "unknown command \"" + command + "\": step N, lock, reopen, skip, reveal, tally, csv, resume or end"}};
+    return {{"error", "unknown command \"" + command + "\": step N, lock, reopen, skip, reveal, tally, csv, save FILE, resume or end"}};
   }
 
  private:

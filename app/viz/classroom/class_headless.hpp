@@ -8,6 +8,7 @@
 //   lock | reopen | skip | reveal        {"phase"}
 //   tally    {"phase", "students", "answers", "tally"}
 //   csv [nicknames]                      {"csv"}
+//   save FILE  the session as autosave writes it ({"saved"}; --class-resume reads it)
 //   resume   takes up the session a crash left ({"code"}; needs --config-dir;
 //            the first line is then {"resumable": true, "code"}, and `start`
 //            begins a fresh session instead)

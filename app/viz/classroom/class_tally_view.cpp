@@ -20,6 +20,7 @@ constexpr ImU32 kBar = IM_COL32(90, 140, 220, 255);
 constexpr ImU32 kRight = IM_COL32(40, 170, 90, 255);
 constexpr ImU32 kTrack = IM_COL32(128, 128, 128, 40);
 constexpr float kChoiceRowLines = 2.6f;  // a choice's text and its bar, in font heights
+constexpr int kMaxCellBars = 6;          // grids of up to this many cells are drawn as bars
 
 ImU32 text_colour() { return ImGui::GetColorU32(ImGuiCol_Text); }
 
@@ -48,8 +49,45 @@ void choice_bars(const model::ClassTally& t, const model::ClassQuestion& q, ImVe
   }
 }
 
+// The label of one cell of the asked grid: its column's for a single row
+// ("quiet drama"), its row's for a single column, else both.
+std::string cell_label(const model::ClassQuestion& q, int r, int c) {
+  const auto label = [](const std::vector<std::string>& labels, int i) {
+    return i < static_cast<int>(labels.size()) && !labels[static_cast<size_t>(i)].empty() ? labels[static_cast<size_t>(i)] : std::to_string(i);
+  };
+  if (q.rows == 1) return label(q.col_labels, c);
+  if (q.cols == 1) return label(q.row_labels, r);
+  return label(q.row_labels, r) + " → " + label(q.col_labels, c);
+}
+
+bool right_cell(const model::ClassTally& t, int r, int c) {
+  for (const auto& [rr, cc] : t.right_cells)
+    if (rr == r && cc == c) return true;
+  return false;
+}
+
+// A grid of a few cells reads best as a bar per cell with its labels whole
+// (a 1x3 heat map cut "quiet drama" to "q…").
+void cell_bars(const model::ClassTally& t, const model::ClassQuestion& q, ImVec2 at, ImVec2 size) {
+  model::ClassTally as_choices = t;
+  model::ClassQuestion labelled = q;
+  labelled.choices.clear();
+  as_choices.right_choice = -1;
+  for (int r = 0; r < q.rows; ++r)
+    for (int c = 0; c < q.cols; ++c) {
+      labelled.choices.push_back(cell_label(q, r, c));
+      if (right_cell(t, r, c)) as_choices.right_choice = r * q.cols + c;
+    }
+  as_choices.choice_counts = t.cell_counts;
+  choice_bars(as_choices, labelled, at, size);
+}
+
 void cell_heat_map(const model::ClassTally& t, const model::ClassQuestion& q, ImVec2 at, ImVec2 size) {
   if (q.rows <= 0 || q.cols <= 0 || t.cell_counts.size() != static_cast<size_t>(q.rows * q.cols)) return;
+  if (q.rows * q.cols <= kMaxCellBars && t.right_cells.size() <= 1) {
+    cell_bars(t, q, at, size);
+    return;
+  }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = std::min(size.x * 0.3f, ImGui::GetFontSize() * 5);
   const float label_h = ImGui::GetFontSize() * 1.3f;
@@ -103,10 +141,6 @@ void number_histogram(const model::ClassTally& t, ImVec2 at, ImVec2 size) {
   if (t.truth && t.high > t.low) {
     const float x = at.x + size.x * static_cast<float>((*t.truth - t.low) / (t.high - t.low));
     dl->AddLine(ImVec2(x, at.y), ImVec2(x, at.y + h), kRight, std::max(2.0f, ImGui::GetFontSize() * 0.15f));
-    const std::string label = "✓ " + attn::format_number(*t.truth);
-    const float w = ImGui::CalcTextSize(label.c_str()).x;
-    const float lx = std::clamp(x - w * 0.5f, at.x, at.x + size.x - w);
-    dl->AddText(ImVec2(lx, at.y + h + 2), kRight, label.c_str());
   }
 }
 
@@ -116,7 +150,9 @@ float class_tally_height(const model::ClassTally& t, const model::ClassQuestion&
   const float font = ImGui::GetFontSize();
   switch (t.form) {
     case model::ClassQuestion::Form::Choice: return font * kChoiceRowLines * static_cast<float>(std::max<size_t>(1, t.choice_counts.size()));
-    case model::ClassQuestion::Form::Cell: return font * (1.3f + 1.6f * static_cast<float>(std::clamp(q.rows, 1, 8)));
+    case model::ClassQuestion::Form::Cell:
+      if (q.rows * q.cols <= kMaxCellBars && t.right_cells.size() <= 1) return font * kChoiceRowLines * static_cast<float>(std::max(1, q.rows * q.cols));
+      return font * (1.3f + 1.6f * static_cast<float>(std::clamp(q.rows, 1, 8)));
     case model::ClassQuestion::Form::Number: return font * 8;
   }
   return font * 8;
@@ -129,6 +165,7 @@ std::string tally_headline(const model::ClassTally& t) {
     std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * t.right / t.answers);
     line += ", " + std::to_string(t.right) + " right (" + pct + ")";
   }
+  if (t.truth) line += "\nThe answer: " + attn::format_number(*t.truth);
   return line;
 }
 

@@ -17,7 +17,8 @@ void draw_class_tally(const model::ClassTally& tally, const model::ClassQuestion
 // The height the chart would like (the window is sized to it, within the canvas).
 float class_tally_height(const model::ClassTally& tally, const model::ClassQuestion& question);
 
-// "12 answers", then "7 of 12 right (58%)" once revealed.
+// "12 answers", then "12 answers, 7 right (58%)" once revealed, and a
+// number question's answer on a line of its own.
 std::string tally_headline(const model::ClassTally& tally);
 
 }  // namespace viz

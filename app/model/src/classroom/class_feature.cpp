@@ -241,6 +241,13 @@ void ClassFeature::autosave(double dt, bool now) {
   if (autosave_file_.empty() || !room_) return;
   const std::uint64_t revision = room_->revision();
   if (revision == saved_revision_ || (!now && since_save_ < 1.0)) return;
+  if (std::string failed = save_to(autosave_file_); !failed.empty()) problem_ = "The class session is not being saved: " + failed;
+  saved_revision_ = revision;
+  since_save_ = 0;
+}
+
+std::string ClassFeature::save_to(const std::string& file) const {
+  if (!room_) return "no class session has started";
   ClassAutosave a;
   room_->read([&](const ClassSession& s) { a.session = s; });
   if (lessons_.lesson) {
@@ -249,9 +256,7 @@ void ClassFeature::autosave(double dt, bool now) {
   }
   a.address = address_;
   a.port = listener_ ? listener_->port() : 0;
-  if (std::string failed = write_class_autosave(autosave_file_, a); !failed.empty()) problem_ = "The class session is not being saved: " + failed;
-  saved_revision_ = revision;
-  since_save_ = 0;
+  return write_class_autosave(file, a);
 }
 
 void ClassFeature::finish() {

@@ -87,6 +87,9 @@ class ClassFeature : public PanelFeature {
   // "Students join at http://…" once, for standard output.
   std::string take_announcement() { return std::exchange(announcement_, std::string()); }
   const std::optional<ClassAutosave>& resume_offer() const { return offer_; }
+  // Writes the session as autosave does, to `file` (a fixture, a copy kept
+  // by hand); "" or why not.
+  std::string save_to(const std::string& file) const;
   // The session as CSV (the last one after it ended); "" when there is none.
   std::string csv(bool nicknames) const;
   bool csv_nicknames = false;  // the panel's "include nicknames" box
