@@ -6,12 +6,17 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR ?= OFF
 
-.PHONY: all deps configure build run test structure test-sanitize fuzz soak screenshots bench headless package install clean
+.PHONY: all deps browser-deps configure build run test structure test-sanitize fuzz soak screenshots bench headless package install clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
+
+# The browser test's chromium, node and npm packages (tests/browser), for
+# `make test` only; before configure, which registers the test when they are there.
+browser-deps: deps
+	@bash scripts/browser-deps.sh
 
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_WERROR=$(WERROR) $(CMAKE_FLAGS)
@@ -29,7 +34,7 @@ run: build
 
 # A test that fails is run once more: the xdotool UI tests drive a real X
 # server, where an input event is occasionally lost; a real failure fails both runs.
-test: build
+test: browser-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --repeat until-pass:2
 
 # Every test under AddressSanitizer and UBSan (UB is fatal); leaks inside the

@@ -3,8 +3,10 @@
 # Debian/Ubuntu: apt-get (with sudo when not root). Elsewhere: prints the
 # Debian package names whose equivalents are needed and lets the build go on
 # (CMake finds them, or fetches pinned sources), instead of failing obscurely.
-# Usage: install-deps.sh [--headless | --fuzz]
-#   --headless: core, CLI and tests only; --fuzz: also clang and libFuzzer
+# Usage: install-deps.sh [--headless | --fuzz | --browser]
+#   --headless: core, CLI and tests only; --fuzz: also clang and libFuzzer;
+#   --browser: also chromium and node for the student page's browser test
+#   (tests/browser; `make test` asks for it through scripts/browser-deps.sh)
 set -euo pipefail
 
 core_pkgs=(build-essential cmake pkg-config libeigen3-dev doctest-dev
@@ -14,10 +16,12 @@ app_pkgs=(libimgui-dev libstb-dev libglfw3-dev libfreetype-dev fonts-dejavu-core
           python3-numpy poppler-utils)
 
 fuzz_pkgs=(clang libclang-rt-dev)
+browser_pkgs=(chromium nodejs npm)
 
 pkgs=("${core_pkgs[@]}")
 [ "${1:-}" = "--headless" ] || pkgs+=("${app_pkgs[@]}")
 [ "${1:-}" = "--fuzz" ] && pkgs+=("${fuzz_pkgs[@]}")
+[ "${1:-}" = "--browser" ] && pkgs+=("${browser_pkgs[@]}")
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "attnviz: this is not a Debian/Ubuntu system, so packages are not installed automatically." >&2
@@ -29,6 +33,8 @@ fi
 
 missing=()
 for p in "${pkgs[@]}"; do
+  # NodeSource's nodejs bundles npm and conflicts with Debian's npm package.
+  [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [ "$status" = "install ok installed" ] || missing+=("$p")
 done
