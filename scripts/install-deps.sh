@@ -12,7 +12,7 @@ set -euo pipefail
 core_pkgs=(build-essential cmake pkg-config libeigen3-dev doctest-dev
            nlohmann-json3-dev libcli11-dev libsimdjson-dev libpcre2-dev libutf8proc-dev libzip-dev ccache)
 app_pkgs=(libimgui-dev libstb-dev libglfw3-dev libfreetype-dev fonts-dejavu-core
-          libgl1-mesa-dri libgl-dev libcgif-dev libcairo2-dev libpng-dev libcpp-httplib-dev xvfb xauth xdotool
+          libgl1-mesa-dri libgl-dev libcgif-dev libcairo2-dev libpng-dev libcpp-httplib-dev libqrencode-dev xvfb xauth xdotool
           python3-numpy poppler-utils)
 
 fuzz_pkgs=(clang libclang-rt-dev)

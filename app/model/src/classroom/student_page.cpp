@@ -114,7 +114,7 @@ async function poll(){
   try {
     const v = await api("/api/state?code="+encodeURIComponent(code)+"&device="+device);
     if(!v.joined){ $("join").hidden=false; $("question").hidden=true; $("wait").hidden=true; if(store.getItem("attnviz-code")===code) join(); return; }
-    view = v;
+    view = v; $("join").hidden=true; $("code").textContent=code;
     if(v.ended){ $("question").hidden=true; $("wait").hidden=false; $("wait").textContent="The session has ended. Thank you!"; return; }
     if(!v.question){ $("question").hidden=true; $("wait").hidden=false; return; }
     $("wait").hidden=true; $("question").hidden=false;
