@@ -181,13 +181,20 @@ nlohmann::json wait_for(const std::string& path, const std::function<bool(const 
   return nullptr;
 }
 
-RunningApp::RunningApp(const std::string& args, const std::string& name) {
+RunningApp::RunningApp(const std::string& args, const std::string& name, bool isolated_config) {
   state = temp_path(name + "_state.json");
   layout = temp_path(name + "_layout.json");
   std::remove(state.c_str());
   std::remove(layout.c_str());
+  std::string settings = "--test";
+  if (isolated_config) {
+    const std::string config = temp_path(name + "_config");
+    std::filesystem::remove_all(config);
+    std::filesystem::create_directories(config);
+    settings = "--config-dir \"" + config + "\"";
+  }
   std::string out;
-  run("sh -c '" + attnviz("--test --size 1400x900 --dump-state \"" + state + "\" --dump-layout \"" + layout + "\" " + args) +
+  run("sh -c '" + attnviz(settings + " --size 1400x900 --dump-state \"" + state + "\" --dump-layout \"" + layout + "\" " + args) +
           " >/dev/null 2>&1 & echo $!'",
       &out);
   pid = std::atoi(out.c_str());

@@ -73,7 +73,9 @@ nlohmann::json wait_for(const std::string& path, const std::function<bool(const 
 struct RunningApp {
   int pid = 0;
   std::string state, layout;
-  explicit RunningApp(const std::string& args = "", const std::string& name = "app");
+  // `isolated_config`: instead of --test, a fresh --config-dir of its own
+  // (for a class session, where --class --test means "no window").
+  explicit RunningApp(const std::string& args = "", const std::string& name = "app", bool isolated_config = false);
   ~RunningApp();
   bool alive() const;
   // Waits for the first state dump the app writes.
