@@ -62,3 +62,25 @@ echo "docs/model-head-view.png: the head view of layer 1 of the test Llama check
 shot --model tests/data/hf/llama_gqa_bf16 --text "$model_text" --model-tab heads --model-layer 1 --screenshot docs/model-head-view.png --size 1400x900
 echo "docs/model-head-pipeline.png: layer 1, head 2 of the test Qwen2 checkpoint (q/k/v biases, one key/value head) in the pipeline"
 shot --model tests/data/hf/qwen2_bias_f16 --text "$model_text" --layer 1 --head 2 --screenshot docs/model-head-pipeline.png --size 1400x900
+# A class session (issue 42): the committed session of lesson 01 played by
+# 24 students through the real server (scripts/make_class_fixture.py).
+lesson01=assets/lessons/01_attention_from_scratch.json
+echo "docs/class-join.png: presenting lesson 01 with a class session, a question open: the QR code, address, code and count"
+shot --lesson "$lesson01" --step 9 --class --class-resume tests/data/class/lesson01-class.json --bind 127.0.0.1 \
+  --presentation --screenshot docs/class-join.png --size 1280x800
+echo "docs/class-projector.png: presenting lesson 01 to a class, the answers locked, the class's tally before the reveal"
+shot --lesson "$lesson01" --step 5 --class --class-resume tests/data/class/lesson01-class.json --bind 127.0.0.1 \
+  --presentation --screenshot docs/class-projector.png --size 1280x800
+echo "docs/class-projector-revealed.png: the number question revealed, the class's histogram with the answer marked"
+shot --lesson "$lesson01" --step 2 --class --class-resume tests/data/class/lesson01-class.json --bind 127.0.0.1 \
+  --presentation --screenshot docs/class-projector-revealed.png --size 1280x800
+# The phone's page, from the real browser test (Debian's chromium through
+# puppeteer-core, 360x640): only where `make test` installed it.
+if [ -d tests/browser/node_modules ] && command -v node >/dev/null 2>&1; then
+  echo "docs/class-phone.png, docs/class-phone-revealed.png: the student page on a phone, a question and its reveal"
+  shots=$(mktemp -d)
+  (cd tests/browser && node student_page_test.js --attnviz "../../$BUILD/app/viz/attnviz" --lesson "../../$lesson01" \
+     --screenshot-dir "$shots" >/dev/null)
+  cp "$shots/class-phone.png" "$shots/class-phone-revealed.png" docs/
+  rm -rf "$shots"
+fi

@@ -53,7 +53,7 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoTitleBar | ImGuiWindowF
 void draw_class_corner(model::ClassFeature& f, const PanelFrame& frame) {
   const model::ClassView& v = f.view();
   const float font = ImGui::GetFontSize();
-  const bool full = f.corner_full;
+  const bool full = f.corner_full && (!v.has_question || v.phase == model::QuestionPhase::Open);
   ImGui::SetNextWindowPos(ImVec2(frame.canvas_pos.x + frame.canvas_size.x - font * 0.5f, frame.canvas_pos.y + font * 0.5f),
                           ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.92f);

@@ -130,12 +130,6 @@ void ClassFeature::begin(FeatureFrame& frame) {
   announcement_ = "Students join at " + view_.join_address + " with the code " + view_.code;
   followed_step_ = -1;
   followed_lesson_.clear();
-  // A resumed class has joined already once it has answers locked.
-  locked_once_ = false;
-  room_->read([&](const ClassSession& s) {
-    for (const QuestionRecord& r : s.asked()) locked_once_ = locked_once_ || r.phase != QuestionPhase::Open;
-  });
-  corner_full = !locked_once_;
   seen_revision_ = saved_revision_ = ~0ull;
   autosave(0, true);
 }
@@ -178,10 +172,7 @@ void ClassFeature::carry_out(FeatureFrame& frame) {
   const ClassCommand c = std::exchange(command_, ClassCommand::None);
   switch (c) {
     case ClassCommand::None: return;
-    case ClassCommand::Lock:
-      room_->change([](ClassSession& s) { s.lock(); });
-      if (!std::exchange(locked_once_, true)) corner_full = false;
-      break;
+    case ClassCommand::Lock: room_->change([](ClassSession& s) { s.lock(); }); break;
     case ClassCommand::Skip: room_->change([](ClassSession& s) { s.skip(); }); break;
     case ClassCommand::Reopen: {
       int step = -1;

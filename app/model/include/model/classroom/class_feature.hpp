@@ -93,9 +93,9 @@ class ClassFeature : public PanelFeature {
   // The session as CSV (the last one after it ended); "" when there is none.
   std::string csv(bool nicknames) const;
   bool csv_nicknames = false;  // the panel's "include nicknames" box
-  // The corner shows the QR code until the first answers are locked (all who
-  // are coming have joined by then), then a line that leaves the grids their
-  // room; a click on it switches.
+  // The corner shows the QR code while the class may answer (a late student
+  // can still join), and a line once the tally needs the room; a click on
+  // it keeps it to the line.
   bool corner_full = true;
   // Writes csv(csv_nicknames) to `path` in the next update; csv_saved() then
   // says where, or problem() why not.
@@ -121,7 +121,6 @@ class ClassFeature : public PanelFeature {
   std::unique_ptr<ClassListener> listener_;
   std::string address_;  // what the server listens on
   int followed_step_ = -1;
-  bool locked_once_ = false;
   std::string followed_lesson_;
   std::uint64_t seen_revision_ = ~0ull, saved_revision_ = ~0ull;
   double since_save_ = 0;
