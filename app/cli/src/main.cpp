@@ -32,7 +32,8 @@ constexpr const char* kFooter =
     "  attn flash assets/scenarios/flash_tiles.json --block-rows 4 --block-cols 4\n"
     "  attn decode assets/scenarios/masking_causal.json --step 2 --head 0\n"
     "  attn train --task induction --steps 300 -o model.json\n"
-    "  attn train --scenario model.json --input \"A B C A B\" --layer 0 -o scene.json";
+    "  attn train --scenario model.json --input \"A B C A B\" --layer 0 -o scene.json\n"
+    "  attn class simulate --join http://127.0.0.1:8765 --code K7M3QX --students 300";
 
 int fail(const std::string& message, int code) {
   std::cerr << "attn: " << attn::cli::one_line(message) << "\n";
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   add_flash_command(app, action);
   add_decode_command(app, action);
   add_model_command(app, action);
+  add_class_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -23,5 +23,6 @@ void add_train_command(CLI::App& app, Action& action);
 void add_flash_command(CLI::App& app, Action& action);
 void add_decode_command(CLI::App& app, Action& action);
 void add_model_command(CLI::App& app, Action& action);
+void add_class_command(CLI::App& app, Action& action);
 
 }  // namespace attn::cli
