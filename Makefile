@@ -115,6 +115,7 @@ bench: build
 	$(BUILD)/bench/lesson_bench
 	$(BUILD)/bench/model_bench
 	bash scripts/bench.sh $(BUILD)
+	bash scripts/class-load-bench.sh $(BUILD)
 
 # A .deb for a room of machines (build-package/attnviz_*.deb); `sudo apt install ./build-package/attnviz_*.deb`.
 # Its programs are built for any x86-64 (no AVX2 required), and again for
