@@ -7,7 +7,8 @@ set -euo pipefail
 build=$1
 seconds=$2
 mkdir -p "$build/corpus/scenario" "$build/corpus/lesson" "$build/corpus/model" "$build/corpus/tokenizer" \
-  "$build/corpus/tokenizer_text" "$build/corpus/safetensors" "$build/corpus/deep_json" "$build/crashes"
+  "$build/corpus/tokenizer_text" "$build/corpus/safetensors" "$build/corpus/deep_json" "$build/corpus/class_request" \
+  "$build/crashes"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run() {
   local target=$1 corpus=$2
@@ -35,6 +36,10 @@ run fuzz_tokenizer "$build/corpus/tokenizer" "$tok/roberta_small" "$tok/clip_sma
 tokenizer=$!
 run fuzz_tokenizer_text "$build/corpus/tokenizer_text" "$tok/fuzz_texts" || status=1
 wait "$tokenizer" || status=1
-# config.json and tokenizer.json nested up to 262,143 levels (see the target).
+# config.json and tokenizer.json nested up to 262,143 levels (see the target),
+# beside a phone's request bodies to the class server.
+run fuzz_class_request "$build/corpus/class_request" tests/data/fuzz_seeds/class_request &
+class_request=$!
 run fuzz_deep_json "$build/corpus/deep_json" tests/data/fuzz_seeds/deep_json || status=1
+wait "$class_request" || status=1
 exit "$status"
