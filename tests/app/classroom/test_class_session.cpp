@@ -279,7 +279,19 @@ TEST_CASE("class: a session written as JSON reads back the same, and a damaged o
   CHECK(damaged([&](nlohmann::json& j) { j["asked"][0]["answers"]["stranger-1234"] = j["asked"][0]["answers"][device(0)]; }) ==
         "a saved answer comes from a device that never joined");
   CHECK(damaged([&](nlohmann::json& j) { j["asked"][0]["answers"][device(0)]["answer"]["row"] = 99; }).find("is outside") != std::string::npos);
-  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["question"]["rows"] = 0; }) == "a cell question's grid shape and labels do not agree");
+  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["question"]["rows"] = 0; }) == "a cell question's grid is not 1 to 4096 rows and columns");
+  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["question"]["rows"] = 3; }) == "a cell question's grid shape and labels do not agree");
+  // Whole numbers that are floats out of int's range (converting them was
+  // undefined behaviour, found by fuzz_class_request) or not numbers.
+  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["question"]["step"] = 1e19; }) == "a question's step is not a whole number from 0");
+  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["question"]["rows"] = -1e19; }) == "a cell question's grid is not 1 to 4096 rows and columns");
+  CHECK(damaged([](nlohmann::json& j) { j["current"] = 1e19; }) == "the saved session's current question is out of range");
+  CHECK(damaged([](nlohmann::json& j) { j["current"] = 0.5; }) == "the saved session's current question is out of range");
+  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["right_choice"] = 3e9; }) == "a saved question's right choice is not a whole number");
+  CHECK(damaged([](nlohmann::json& j) { j["asked"][0]["right_cells"] = {{1e19, 0}}; }) ==
+        "a saved right cell is not a pair of whole numbers within the grid");
+  CHECK(damaged([&](nlohmann::json& j) { j["asked"][0]["answers"][device(0)]["changes"] = "many"; }) ==
+        "a saved answer's change count is not a whole number from 0");
   CHECK(damaged([](nlohmann::json& j) { j.erase("students"); }).find("the saved session is malformed") == 0);
   CHECK(damaged([](nlohmann::json& j) { j["code"] = ""; }) == "the saved session's code is not acceptable");
 }

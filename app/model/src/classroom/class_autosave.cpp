@@ -48,15 +48,16 @@ std::optional<ClassAutosave> read_class_autosave(const std::string& file, std::s
     if (std::string problem = ClassSession::from_json(j.at("session"), &a.session); !problem.empty())
       return fail(file + ": " + problem);
     a.lesson = j.at("lesson").get<std::string>();
-    a.step = j.at("step").get<int>();
+    const std::optional<int> step = whole_number(j.at("step"), 0, 1 << 20), port = whole_number(j.at("port"), 0, 65535);
+    if (!step || !port) return fail(file + ": the step or port is out of range");
+    a.step = *step;
     a.address = j.at("address").get<std::string>();
-    a.port = j.at("port").get<int>();
-    a.time = j.value("time", 0LL);
+    a.port = *port;
+    a.time = j.contains("time") && j.at("time").is_number_integer() ? j.at("time").get<long long>() : 0;
   } catch (const nlohmann::json::exception& e) {
     return fail(file + ": " + e.what());
   }
   if (a.session.ended()) return fail("the saved class session has ended");
-  if (a.step < 0 || a.port < 0 || a.port > 65535) return fail(file + ": the step or port is out of range");
   return a;
 }
 

@@ -3,6 +3,7 @@
 #include "model/classroom/class_question.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include <nlohmann/json.hpp>
 
@@ -139,10 +140,24 @@ nlohmann::json question_json(const ClassQuestion& q) {
   return j;
 }
 
+std::optional<int> whole_number(const nlohmann::json& v, int low, int high) {
+  if (v.is_number_unsigned()) {
+    const auto n = v.get<std::uint64_t>();
+    if (n > static_cast<std::uint64_t>(high) || (low > 0 && n < static_cast<std::uint64_t>(low))) return std::nullopt;
+    return static_cast<int>(n);
+  }
+  if (!v.is_number_integer()) return std::nullopt;
+  const auto n = v.get<std::int64_t>();
+  if (n < low || n > high) return std::nullopt;
+  return static_cast<int>(n);
+}
+
 std::string read_question(const nlohmann::json& j, ClassQuestion* out) {
   try {
     ClassQuestion q;
-    q.step = j.at("step").get<int>();
+    const std::optional<int> step = whole_number(j.at("step"), 0, 1 << 20);
+    if (!step) return "a question's step is not a whole number from 0";
+    q.step = *step;
     const std::string form = j.at("form").get<std::string>();
     if (form == "choice") q.form = ClassQuestion::Form::Choice;
     else if (form == "cell") q.form = ClassQuestion::Form::Cell;
@@ -152,8 +167,10 @@ std::string read_question(const nlohmann::json& j, ClassQuestion* out) {
     if (q.form == ClassQuestion::Form::Choice) q.choices = j.at("choices").get<std::vector<std::string>>();
     if (q.form == ClassQuestion::Form::Cell) {
       q.grid = j.at("grid").get<std::string>();
-      q.rows = j.at("rows").get<int>();
-      q.cols = j.at("cols").get<int>();
+      const std::optional<int> rows = whole_number(j.at("rows"), 1, 4096), cols = whole_number(j.at("cols"), 1, 4096);
+      if (!rows || !cols) return "a cell question's grid is not 1 to 4096 rows and columns";
+      q.rows = *rows;
+      q.cols = *cols;
       q.row_labels = j.at("row_labels").get<std::vector<std::string>>();
       q.col_labels = j.at("col_labels").get<std::vector<std::string>>();
       if (q.rows < 1 || q.cols < 1 || q.rows > 4096 || q.cols > 4096 || q.row_labels.size() != static_cast<size_t>(q.rows) ||

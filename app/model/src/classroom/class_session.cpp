@@ -170,17 +170,33 @@ std::string ClassSession::from_json(const nlohmann::json& j, ClassSession* out) 
         if (!s.joined(device)) return "a saved answer comes from a device that never joined";
         StudentAnswer a;
         if (std::string problem = read_answer(r.question, one.at("answer"), &a.answer); !problem.empty()) return "a saved answer: " + problem;
-        a.changes = std::max(0, one.value("changes", 0));
+        if (one.contains("changes")) {
+          const std::optional<int> changes = whole_number(one.at("changes"), 0, 1 << 30);
+          if (!changes) return "a saved answer's change count is not a whole number from 0";
+          a.changes = *changes;
+        }
         if (one.contains("right")) a.right = one.at("right").get<bool>();
         r.answers[device] = a;
       }
-      r.right_choice = rec.value("right_choice", -1);
-      if (rec.contains("right_cells")) r.right_cells = rec.at("right_cells").get<std::vector<std::pair<int, int>>>();
+      if (rec.contains("right_choice")) {
+        const std::optional<int> choice = whole_number(rec.at("right_choice"), -1, 1 << 20);
+        if (!choice) return "a saved question's right choice is not a whole number";
+        r.right_choice = *choice;
+      }
+      if (rec.contains("right_cells")) {
+        for (const nlohmann::json& cell : rec.at("right_cells")) {
+          const std::optional<int> row = cell.is_array() && cell.size() == 2 ? whole_number(cell[0], 0, 4095) : std::nullopt;
+          const std::optional<int> col = cell.is_array() && cell.size() == 2 ? whole_number(cell[1], 0, 4095) : std::nullopt;
+          if (!row || !col) return "a saved right cell is not a pair of whole numbers within the grid";
+          r.right_cells.emplace_back(*row, *col);
+        }
+      }
       if (rec.contains("true_number")) r.true_number = rec.at("true_number").get<double>();
       s.asked_.push_back(std::move(r));
     }
-    s.current_ = j.at("current").get<int>();
-    if (s.current_ < -1 || s.current_ >= static_cast<int>(s.asked_.size())) return "the saved session's current question is out of range";
+    const std::optional<int> current = whole_number(j.at("current"), -1, static_cast<int>(s.asked_.size()) - 1);
+    if (!current) return "the saved session's current question is out of range";
+    s.current_ = *current;
     s.ended_ = j.value("ended", false);
     *out = std::move(s);
     return "";

@@ -52,6 +52,11 @@ nlohmann::json answer_json(const ClassQuestion& q, const ClassAnswer& answer);
 // Reads an answer in the question's form; "" or what is wrong with it.
 std::string read_answer(const ClassQuestion& q, const nlohmann::json& j, ClassAnswer* out);
 
+// A whole number within [low, high] read from JSON, or nothing: a float, a
+// string or a number out of range (converting 1e19 to an int is undefined,
+// and a damaged autosave may hold one).
+std::optional<int> whole_number(const nlohmann::json& v, int low, int high);
+
 nlohmann::json question_json(const ClassQuestion& q);
 // Reads a question back (autosave); "" or what is wrong with it.
 std::string read_question(const nlohmann::json& j, ClassQuestion* out);

@@ -27,7 +27,7 @@ struct ServerLimits {
   std::size_t max_body = 4096;
   int idle_seconds = 5;           // read and write timeouts
   int requests_per_second = 8;    // per device, averaged over two seconds
-  int threads = 8;
+  int threads = 32;  // a slow client holds one for up to idle_seconds
 };
 
 class ClassServer : public ClassListener {
