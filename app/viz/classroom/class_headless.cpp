@@ -46,8 +46,8 @@ class HeadlessClass {
   int step() const { return lessons_.lesson ? lessons_.lesson->step() + 1 : 0; }
 
   // Starts a fresh session: the first line, or why it could not start.
-  nlohmann::json start(const Options& options) {
-    class_.start(model::ClassStart{options.class_bind, options.class_port, std::nullopt});
+  nlohmann::json start(const ClassHeadlessOptions& options) {
+    class_.start(model::ClassStart{options.bind, options.port, std::nullopt});
     settle();
     if (!class_.running()) return {{"error", class_.problem()}};
     return {{"join", class_.view().join_address}, {"code", class_.view().code}, {"step", step()}};
@@ -140,7 +140,7 @@ void reply(const nlohmann::json& j) {
 
 }  // namespace
 
-int run_class_headless(const Options& options, AppState state, LessonState lessons) {
+int run_class_headless(const ClassHeadlessOptions& options, AppState state, LessonState lessons) {
   HeadlessClass c(std::move(state), std::move(lessons));
   model::ClassFeature& f = c.feature();
   f.set_listener_factory(&model::make_class_server);

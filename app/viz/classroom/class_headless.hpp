@@ -19,12 +19,20 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "model/lessons/lesson_state.hpp"
-#include "shell/options.hpp"
+#include <string>
 
 namespace viz {
 
+// Where the session listens and keeps its autosave (the command line's
+// --bind, --port and --config-dir).
+struct ClassHeadlessOptions {
+  std::string bind;
+  int port = -1;
+  std::string config_dir;  // "": no autosave, nothing offered back
+};
+
 // Runs until `end` or the end of input; the exit code (2 when the server
 // could not start).
-int run_class_headless(const Options& options, AppState state, LessonState lessons);
+int run_class_headless(const ClassHeadlessOptions& options, AppState state, LessonState lessons);
 
 }  // namespace viz
