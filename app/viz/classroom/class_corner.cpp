@@ -104,7 +104,9 @@ void draw_class_tally_window(const model::ClassFeature& f, const PanelFrame& fra
   ImGui::SetNextWindowBgAlpha(0.95f);
   if (!ImGui::Begin("The class answered##class-tally", nullptr,
                     ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                        ImGuiWindowFlags_NoFocusOnAppearing)) {  // collapsible: the grid under it after the reveal
+                        ImGuiWindowFlags_NoFocusOnAppearing |
+                        // At the desk it collapses (the grid under it, after the reveal); a slide has no controls.
+                        (frame.as_slide ? ImGuiWindowFlags_NoCollapse : 0))) {
     ImGui::End();
     return;
   }

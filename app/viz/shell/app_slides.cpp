@@ -14,6 +14,7 @@
 #include "shell/capture.hpp"
 #include "shell/app.hpp"
 #include "model_names.hpp"
+#include "model/classroom/class_feature.hpp"
 #include "model/document/app_actions.hpp"
 #include "model/export/png_file.hpp"
 #include "model/lessons/lesson_actions.hpp"
@@ -62,6 +63,7 @@ std::string App::start_slides(const std::string& dir, int width, int height, boo
   job->saved_presentation = state_.view.presentation;
   job->saved_pinned = state_.pinned;
   slides_job_ = std::move(job);
+  session_.features().get<model::ClassFeature>().freeze(true);  // the class is not asked what the export walks through
   state_.view.presentation = true;
   state_.view.slide = !as_presented;
   export_ui_.running = true;
@@ -109,6 +111,7 @@ void App::end_slides(const std::string& outcome) {
     lessons_.lesson->restore(job.saved_progress);
     actions::lesson_step(state_, lessons_, job.saved_step);
   }
+  session_.features().get<model::ClassFeature>().freeze(false);
   state_.pinned = job.saved_pinned;
   state_.view.presentation = job.saved_presentation;
   state_.view.slide = false;

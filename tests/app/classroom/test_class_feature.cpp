@@ -249,3 +249,43 @@ TEST_CASE("class feature: a damaged autosave is refused by name, and a server th
   CHECK(run.feature.view().phase == model::QuestionPhase::Open);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("class feature: frozen while slides are exported, it shows each step's record and asks or reveals nothing") {
+  ClassRun run;
+  run.open_lesson01();
+  run.step(4);
+  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt});
+  run.settle();
+  REQUIRE(run.feature.running());
+  run.join("phone-0001");
+  CHECK(run.answer("phone-0001", {{"choice", 1}}).empty());
+  run.feature.request(model::ClassCommand::Lock);
+  run.settle();
+  const std::string before = run.room->snapshot().to_json().dump();
+
+  // The export walks every step and reveals each answer, then gives the
+  // lesson back as it was, as app_slides.cpp does.
+  const nlohmann::json progress = run.lessons.lesson->progress();
+  run.feature.freeze(true);
+  for (int step = 0; step < run.lessons.lesson->steps(); ++step) {
+    run.step(step);
+    const model::ClassView& v = run.feature.view();
+    CHECK(v.has_question == (step == 4));  // only the step the class was asked shows a record
+    if (step == 4) {
+      CHECK(v.phase == model::QuestionPhase::Locked);
+      REQUIRE(v.tally.has_value());
+      CHECK(v.tally->answers == 1);
+    }
+    model::actions::give_up_lesson(run.session.state(), run.lessons);
+    run.settle();
+  }
+  CHECK(run.room->snapshot().to_json().dump() == before);  // nothing asked, nothing revealed
+  CHECK_FALSE(run.feature.clicker_next());                 // keys do nothing either
+
+  run.lessons.lesson->restore(progress);
+  run.step(4);
+  run.feature.freeze(false);
+  run.settle();
+  CHECK(run.feature.view().phase == model::QuestionPhase::Locked);
+  CHECK(run.room->snapshot().asked().size() == 1);
+}

@@ -70,12 +70,13 @@ void ClassFeature::update(FeatureFrame& frame) {
   if (start_) begin(frame);
   if (!running()) command_ = ClassCommand::None;  // a key pressed with no session
   if (!room_) return;
-  if (running()) {
+  if (running() && !frozen_) {
     follow_lesson(frame);
     carry_out(frame);
     reveal_with_lesson(frame);
   }
-  refresh();
+  // Frozen: the record of the step the export shows, untouched.
+  refresh(frozen_ && lessons_.lesson ? lessons_.lesson->step() : -1);
   if (running()) autosave(frame.dt, false);
   if (csv_request_) {
     const std::string path = std::move(*csv_request_);
@@ -131,6 +132,7 @@ void ClassFeature::begin(FeatureFrame& frame) {
   followed_step_ = -1;
   followed_lesson_.clear();
   seen_revision_ = saved_revision_ = ~0ull;
+  seen_step_ = -2;
   autosave(0, true);
 }
 
@@ -209,15 +211,27 @@ void ClassFeature::reveal_with_lesson(FeatureFrame& frame) {
   if (revealed) autosave(0, true);
 }
 
-void ClassFeature::refresh() {
+void ClassFeature::freeze(bool on) {
+  frozen_ = on;
+  if (!on) followed_step_ = -1;  // the teacher's step again, as the lesson is given back
+  command_ = ClassCommand::None;
+}
+
+void ClassFeature::refresh(int step) {
   const std::uint64_t revision = room_->revision();
-  if (revision == seen_revision_) return;
+  if (revision == seen_revision_ && step == seen_step_) return;
   seen_revision_ = revision;
+  seen_step_ = step;
   room_->read([&](const ClassSession& s) {
     view_.students = s.students();
-    view_.answered = s.answered();
     view_.questions_asked = static_cast<int>(s.asked().size());
     const QuestionRecord* r = s.current();
+    if (step >= 0) {
+      r = nullptr;
+      for (const QuestionRecord& asked : s.asked())
+        if (asked.question.step == step) r = &asked;
+    }
+    view_.answered = r ? static_cast<int>(r->answers.size()) : 0;
     view_.has_question = r != nullptr;
     view_.tally.reset();
     if (!r) return;

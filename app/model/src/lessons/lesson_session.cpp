@@ -104,6 +104,9 @@ nlohmann::json LessonSession::progress() const {
 
 void LessonSession::restore(const nlohmann::json& p) {
   if (!p.is_object()) return;
+  // progress() leaves out questions not yet tried: they are open again, not
+  // as the moment before left them (a slide export reveals every answer).
+  for (StepAnswer& a : answers_) a = StepAnswer{};
   if (p.contains("answers") && p["answers"].is_object()) {
     for (const auto& item : p["answers"].items()) {
       const nlohmann::json& a = item.value();

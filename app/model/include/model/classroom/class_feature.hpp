@@ -75,6 +75,11 @@ class ClassFeature : public PanelFeature {
   // The clicker's "next": while the class may still answer, it locks them
   // (true: the press is used); otherwise it is the lesson's.
   bool clicker_next();
+  // While the lesson is exported as slides, the export walks its steps: the
+  // class must not be asked them nor see them revealed. Frozen, the feature
+  // only shows each step's record as it stands (its tally on its slide) and
+  // changes nothing; thawed, it follows the teacher's step again.
+  void freeze(bool on);
   // Takes up the offered session, or drops it.
   void resume_offered();
   void discard_offer();
@@ -107,7 +112,7 @@ class ClassFeature : public PanelFeature {
   void follow_lesson(FeatureFrame& frame);
   void carry_out(FeatureFrame& frame);
   void reveal_with_lesson(FeatureFrame& frame);
-  void refresh();
+  void refresh(int step);
   void autosave(double dt, bool now);
   void finish();
 
@@ -121,6 +126,8 @@ class ClassFeature : public PanelFeature {
   std::unique_ptr<ClassListener> listener_;
   std::string address_;  // what the server listens on
   int followed_step_ = -1;
+  bool frozen_ = false;
+  int seen_step_ = -2;  // the step refresh() last showed (frozen), with seen_revision_
   std::string followed_lesson_;
   std::uint64_t seen_revision_ = ~0ull, saved_revision_ = ~0ull;
   double since_save_ = 0;
