@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "feature/panel_window.hpp"
@@ -46,8 +47,10 @@ void ClassFeatureView::draw_over_canvas(const PanelFrame& frame) {
 void ClassFeatureView::draw(const PanelFrame& frame) {
   if (frame.as_slide) return;  // the corner and tally are the slide's part; the controls are the desk's
   const float font = ImGui::GetFontSize();
-  const ImVec2 size = first_window_size(frame.canvas_size, font * 24, font * 22, font * 22);
-  const ImVec2 pos(frame.canvas_pos.x + font, frame.canvas_pos.y + font);
+  // Beside the projector's corner (top right), not over it: at 1024x768 the
+  // desk's canvas is 560 px wide.
+  const ImVec2 size(std::min(font * 22, frame.canvas_size.x * 0.45f), std::min(font * 20, frame.canvas_size.y * 0.9f));
+  const ImVec2 pos(frame.canvas_pos.x + font * 0.5f, frame.canvas_pos.y + font * 0.5f);
   if (!begin_panel("Class session", feature_.shown(), pos, size, frame.probe, "panel.class")) return;
   if (feature_.running()) draw_running(frame);
   else draw_start(frame);
@@ -98,14 +101,13 @@ void ClassFeatureView::draw_start(const PanelFrame& frame) {
 void ClassFeatureView::draw_running(const PanelFrame& frame) {
   (void)frame;
   const model::ClassView& v = feature_.view();
-  ImGui::Text("Students join at %s", v.join_address.c_str());
-  ImGui::Text("Code %s. %d joined.", v.code.c_str(), v.students);
+  ImGui::TextWrapped("Students join at %s with the code %s. %d joined.", v.join_address.c_str(), v.code.c_str(), v.students);
   ImGui::Separator();
   if (!v.has_question) {
     ImGui::TextWrapped("%s", v.note.empty() ? "No question on this step: phones wait for the next one." : v.note.c_str());
   } else {
     ImGui::TextWrapped("Step %d: %s", v.question.step + 1, v.question.prompt.c_str());
-    ImGui::Text("%d of %d answered (%s)", v.answered, v.students, model::phase_name(v.phase));
+    ImGui::TextWrapped("%d of %d answered (%s)", v.answered, v.students, model::phase_name(v.phase));
     const bool open = v.phase == model::QuestionPhase::Open;
     const bool locked = v.phase == model::QuestionPhase::Locked;
     ImGui::BeginDisabled(!open);
@@ -114,7 +116,7 @@ void ClassFeatureView::draw_running(const PanelFrame& frame) {
     ImGui::SameLine();
     ImGui::BeginDisabled(!(open || locked));
     if (ImGui::Button("Reveal")) feature_.request(model::ClassCommand::Reveal);
-    ImGui::SameLine();
+    // A second row: two rows of buttons fit the 1024x768 desk.
     if (ImGui::Button("Skip")) feature_.request(model::ClassCommand::Skip);
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -132,7 +134,7 @@ void ClassFeatureView::draw_csv(const PanelFrame& frame) {
   ImGui::Separator();
   if (csv_path_.empty())
     csv_path_ = model::files::start_folder(frame.state.files, model::files::Dialog::SaveScenario) + "/class-" + v.code + ".csv";
-  ImGui::TextUnformatted("Answers as CSV (a row per question):");
+  ImGui::TextWrapped("Answers as CSV (a row per question):");
   char buffer[1024];
   std::snprintf(buffer, sizeof buffer, "%s", csv_path_.c_str());
   ImGui::SetNextItemWidth(-1);

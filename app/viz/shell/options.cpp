@@ -147,9 +147,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_flag("--start-page", o.start_page, "Show the start page listing the lessons");
   // One value an occurrence: as a list option it also took the scene file
   // after it ("--panel hull scene.json" refused scene.json as a panel).
-  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale, hull, flash-tiles or kv-cache (repeatable)")
+  app.add_option("--panel", o.panels, "Open an explore panel at start: why-scale, hull, flash-tiles, kv-cache or class (the class session's panel; repeatable)")
       ->allow_extra_args(false)
-      ->check(CLI::IsMember({"why-scale", "hull", "flash-tiles", "kv-cache"}));
+      ->check(CLI::IsMember({"why-scale", "hull", "flash-tiles", "kv-cache", "class"}));
   app.add_option("--flash-blocks", flash_blocks, "The FlashAttention tiles panel's block sizes B_r,B_c (e.g. 2,4)");
   app.add_option("--flash-tile", flash_tile, "The tile it shows: I,J (query block, key block, from 0)");
   app.add_option("--kv-step", o.kv_step, "With --panel kv-cache: show this token's step, counted from 0")->check(CLI::Range(0, 100000));
