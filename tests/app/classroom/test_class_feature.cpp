@@ -7,9 +7,11 @@
 // one the students' answers go into.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -199,9 +201,16 @@ TEST_CASE("class feature: the session survives a crash and resumes under the sam
   ClassRun again(dir);
   REQUIRE(again.feature.resume_offer().has_value());
   CHECK(again.feature.resume_offer()->session.code() == code);
+  CHECK(again.feature.resume_offer()->step == 1);  // the lesson step the class was on
   again.feature.resume_offered();  // opens the lesson at the class's step, in the background
-  for (int i = 0; i < 100 && (!again.lessons.lesson || !again.feature.view().has_question); ++i) again.settle();
+  // The lesson is checked on a worker: wait for it (20 s at most), not for a count of frames.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while ((!again.lessons.lesson || !again.feature.view().has_question) && std::chrono::steady_clock::now() < deadline) {
+    again.settle();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   REQUIRE(again.feature.running());
+  REQUIRE_MESSAGE(again.lessons.lesson.has_value(), "the resumed lesson never opened");
   const model::ClassView& v = again.feature.view();
   CHECK(v.code == code);
   CHECK(v.students == 2);

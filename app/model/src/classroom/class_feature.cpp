@@ -54,6 +54,8 @@ void ClassFeature::resume_offered() {
   ClassAutosave a = std::move(*offer_);
   offer_.reset();
   if (!a.lesson.empty()) actions::request_lesson(lessons_, a.lesson, a.step + 1);
+  lesson_path_ = a.lesson;  // saved as such until the lesson is open again
+  lesson_step_ = a.step;
   ClassStart how;
   how.address = a.address;
   how.port = a.port;
@@ -67,6 +69,12 @@ void ClassFeature::discard_offer() {
 }
 
 void ClassFeature::update(FeatureFrame& frame) {
+  // Where the class is, kept for the autosave: the destructor saves too,
+  // when the lessons feature may already be gone.
+  if (lessons_.lesson && !frozen_) {  // (an export walks the steps)
+    lesson_path_ = lessons_.lesson->lesson().path;
+    lesson_step_ = lessons_.lesson->step();
+  }
   if (start_) begin(frame);
   if (!running()) command_ = ClassCommand::None;  // a key pressed with no session
   if (!room_) return;
@@ -255,10 +263,8 @@ std::string ClassFeature::save_to(const std::string& file) const {
   if (!room_) return "no class session has started";
   ClassAutosave a;
   room_->read([&](const ClassSession& s) { a.session = s; });
-  if (lessons_.lesson) {
-    a.lesson = lessons_.lesson->lesson().path;
-    a.step = lessons_.lesson->step();
-  }
+  a.lesson = lesson_path_;
+  a.step = lesson_step_;
   a.address = address_;
   a.port = listener_ ? listener_->port() : 0;
   return write_class_autosave(file, a);

@@ -126,6 +126,8 @@ class ClassFeature : public PanelFeature {
   std::unique_ptr<ClassListener> listener_;
   std::string address_;  // what the server listens on
   int followed_step_ = -1;
+  std::string lesson_path_;  // the lesson and step the class was on at the last update
+  int lesson_step_ = 0;
   bool frozen_ = false;
   int seen_step_ = -2;  // the step refresh() last showed (frozen), with seen_revision_
   std::string followed_lesson_;
