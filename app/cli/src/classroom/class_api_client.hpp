@@ -1,7 +1,9 @@
 // The student's side of the class server's API (app/model's class_server:
 // POST /api/join, GET /api/state, POST /api/answer) as one phone's browser
-// calls it, over cpp-httplib's client. One client per thread: its connection
-// is kept alive between calls, as a phone's is. Used by `attn class simulate`.
+// calls it, over cpp-httplib's client. One client per thread; it asks to keep
+// its connection alive, as a phone's browser does, and reconnects when the
+// server closes it (the class server answers one request a connection).
+// Used by `attn class simulate`.
 #pragma once
 
 #include <memory>

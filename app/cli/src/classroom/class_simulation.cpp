@@ -121,9 +121,9 @@ SimulationReport simulate_class(const SimulationSettings& s) {
     throw SimulationError(std::string("--join: ") + e.what());
   }
   const auto start = Clock::now();
-  // One connection per client thread, and no other: the server serves each
-  // kept-alive connection on one of its threads (8) until it idles for 5 s,
-  // so one more connection would wait those 5 s for a free thread.
+  // One client per thread, and no other. (The server closes each connection
+  // after one request, so a kept-alive phone no longer holds one of its
+  // threads; the client opens the next connection by itself.)
   const int threads = std::min(s.threads, s.students);
   std::vector<ClassApiClient> clients;
   for (int t = 0; t < threads; ++t) clients.emplace_back(address, s.code);

@@ -3,8 +3,7 @@
 // a real class makes when the teacher says "answer now". Each student joins,
 // looks at the question once (GET /api/state) at a random moment within
 // `within_s`, then answers it (a random valid answer), as a phone would;
-// a few client threads carry all students, each keeping its connection
-// alive. The server rate-limits each device (8 requests a second), so no
+// a few client threads carry all students. The server rate-limits each device (8 requests a second), so no
 // student sends more than these three requests.
 #pragma once
 
