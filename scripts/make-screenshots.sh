@@ -80,7 +80,7 @@ if [ -d tests/browser/node_modules ] && command -v node >/dev/null 2>&1; then
   echo "docs/class-phone.png, docs/class-phone-revealed.png: the student page on a phone, a question and its reveal"
   shots=$(mktemp -d)
   (cd tests/browser && node student_page_test.js --attnviz "../../$BUILD/app/viz/attnviz" --lesson "../../$lesson01" \
-     --screenshot-dir "$shots" >/dev/null)
+     --screenshot-dir "$shots" --class-code DEMO42 >/dev/null)
   cp "$shots/class-phone.png" "$shots/class-phone-revealed.png" docs/
   rm -rf "$shots"
 fi

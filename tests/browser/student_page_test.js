@@ -56,19 +56,21 @@ function parseOptions(argv) {
     lesson: '',
     screenshotDir: process.env.ATTNVIZ_SCREENSHOT_DIR || '',
     chromium: process.env.ATTNVIZ_CHROMIUM || '/usr/bin/chromium',
+    classCode: '',  // a fixed session code, so the README's phone pictures regenerate the same
   };
-  const names = { '--attnviz': 'attnviz', '--lesson': 'lesson', '--screenshot-dir': 'screenshotDir', '--chromium': 'chromium' };
+  const names = { '--attnviz': 'attnviz', '--lesson': 'lesson', '--screenshot-dir': 'screenshotDir', '--chromium': 'chromium',
+                  '--class-code': 'classCode' };
   for (let i = 0; i < argv.length; i += 2) {
     const key = names[argv[i]];
     if (!key || i + 1 >= argv.length) {
-      console.error(`usage: node student_page_test.js --attnviz BIN --lesson LESSON.json [--screenshot-dir DIR] [--chromium PATH]\n` +
+      console.error(`usage: node student_page_test.js --attnviz BIN --lesson LESSON.json [--screenshot-dir DIR] [--chromium PATH] [--class-code CODE]\n` +
                     `(unknown or incomplete option: ${argv[i]})`);
       process.exit(2);
     }
     o[key] = argv[i + 1];
   }
   if (!o.attnviz || !o.lesson) {
-    console.error('usage: node student_page_test.js --attnviz BIN --lesson LESSON.json [--screenshot-dir DIR] [--chromium PATH]');
+    console.error('usage: node student_page_test.js --attnviz BIN --lesson LESSON.json [--screenshot-dir DIR] [--chromium PATH] [--class-code CODE]');
     process.exit(2);
   }
   return o;
@@ -79,8 +81,9 @@ function parseOptions(argv) {
 // attnviz --class --test: one JSON line on stdout when it is serving, then
 // one JSON reply per command line on stdin.
 class Teacher {
-  constructor(bin, lesson) {
+  constructor(bin, lesson, code) {
     this.args = [bin, '--lesson', lesson, '--class', '--test', '--bind', '127.0.0.1', '--port', '0'];
+    if (code) this.args.push('--class-code', code);
     this.child = spawn(bin, this.args.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
     this.lines = [];
     this.waiting = null;
@@ -321,7 +324,7 @@ async function run(o, live) {
   const xssNick = '<script>alert(1)</script>';
 
   // The teacher, serving.
-  const teacher = new Teacher(o.attnviz, o.lesson);
+  const teacher = new Teacher(o.attnviz, o.lesson, o.classCode);
   live.closers.push(() => teacher.kill());
   const hello = await teacher.nextReply(`the first line of ${teacher.args.join(' ')}`, 60000);
   if (typeof hello.join !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+$/.test(hello.join) ||

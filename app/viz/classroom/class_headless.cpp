@@ -47,7 +47,7 @@ class HeadlessClass {
 
   // Starts a fresh session: the first line, or why it could not start.
   nlohmann::json start(const ClassHeadlessOptions& options) {
-    class_.start(model::ClassStart{options.bind, options.port, std::nullopt});
+    class_.start(model::ClassStart{options.bind, options.port, std::nullopt, options.code});
     settle();
     if (!class_.running()) return {{"error", class_.problem()}};
     return {{"join", class_.view().join_address}, {"code", class_.view().code}, {"step", step()}};

@@ -29,6 +29,7 @@ struct ClassHeadlessOptions {
   std::string bind;
   int port = -1;
   std::string config_dir;  // "": no autosave, nothing offered back
+  std::string code;        // "": a random session code
 };
 
 // Runs until `end` or the end of input; the exit code (2 when the server

@@ -94,7 +94,7 @@ App::App(const Options& options, AppState initial, LessonState lessons)
   class_session.set_listener_factory(&model::make_class_server);
   if (remembers_) class_session.set_autosave_dir(options.config_dir_or_default());
   if (options.class_session) {
-    model::ClassStart how{options.class_bind, options.class_port, std::nullopt};
+    model::ClassStart how{options.class_bind, options.class_port, std::nullopt, options.class_code};
     if (!options.class_resume.empty()) {
       std::string why;
       how.resume = model::read_class_autosave(options.class_resume, &why);

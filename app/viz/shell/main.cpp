@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   // --class --test: the class session without a window (no display needed).
   if (options.class_headless()) {
     if (start_failed) return 2;
-    return viz::run_class_headless({options.class_bind, options.class_port, options.config_dir}, std::move(state), std::move(lessons));
+    return viz::run_class_headless({options.class_bind, options.class_port, options.config_dir, options.class_code}, std::move(state), std::move(lessons));
   }
   try {
     viz::App app(options, std::move(state), std::move(lessons));

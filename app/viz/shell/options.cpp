@@ -2,6 +2,8 @@
 // script fails loudly instead of silently rendering the wrong thing.
 #include "shell/options.hpp"
 
+#include "model/classroom/class_session.hpp"
+
 #include <cstdio>
 #include <sstream>
 #include <utility>
@@ -136,6 +138,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                                           "default route; 127.0.0.1 for this computer only)");
   app.add_option("--port", o.class_port, "With --class: listen on this port (default 8765, or any free one; 0: any free one)")
       ->check(CLI::Range(0, 65535));
+  app.add_option("--class-code", o.class_code,
+                 "With --class: use this session code (4 to 16 capital letters and digits) instead of a random one, "
+                 "e.g. one printed on a handout")
+      ->check([](const std::string& code) -> std::string {
+        return model::session_code_problem(code);
+      });
   app.add_option("--class-resume", o.class_resume,
                  "With --class: take up the class session saved in this file (class-session.json in the config "
                  "folder), its answers and code, instead of a fresh one")
@@ -313,8 +321,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                      option, output->c_str(), input->c_str());
         return 2;
       }
-  if (!o.class_session && (!o.class_bind.empty() || app.count("--port") > 0 || !o.class_resume.empty())) {
-    std::fprintf(stderr, "attnviz: --bind, --port and --class-resume are for a class session; add --class\n");
+  if (!o.class_session && (!o.class_bind.empty() || app.count("--port") > 0 || !o.class_resume.empty() || !o.class_code.empty())) {
+    std::fprintf(stderr, "attnviz: --bind, --port, --class-code and --class-resume are for a class session; add --class\n");
     return 2;
   }
   o.screenshot_first_grids = screenshot_at == "first-grids";

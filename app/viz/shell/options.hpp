@@ -71,6 +71,7 @@ struct Options {
   bool class_session = false;
   std::string class_bind;            // --bind: the interface's address ("" : the default route's)
   int class_port = -1;               // --port (0: any free one; -1: the usual one, or any free one)
+  std::string class_code;            // --class-code: this session code instead of a random one
   std::string class_resume;          // --class-resume FILE: take up a saved session (a picture of a class's tally)
   bool class_headless() const { return class_session && test_mode; }
 

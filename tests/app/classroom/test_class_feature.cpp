@@ -109,7 +109,7 @@ TEST_CASE("class feature: a step's question is asked afresh, the clicker locks, 
   // The teacher answered it when rehearsing...
   model::actions::give_up_lesson(run.session.state(), run.lessons);
   REQUIRE(run.lessons.lesson->revealed());
-  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt});
+  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt, ""});
   run.settle();
   REQUIRE(run.feature.running());
   REQUIRE(run.room != nullptr);
@@ -187,7 +187,7 @@ TEST_CASE("class feature: the session survives a crash and resumes under the sam
     ClassRun run(dir);
     run.open_lesson01();
     run.step(1);  // a number question
-    run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt});
+    run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt, ""});
     run.settle();
     REQUIRE(run.feature.running());
     code = run.feature.view().code;
@@ -243,7 +243,7 @@ TEST_CASE("class feature: a damaged autosave is refused by name, and a server th
   CHECK_FALSE(run.feature.resume_offer().has_value());
 
   run.refuse = "the port 8765 is taken on 127.0.0.1";
-  run.feature.start(model::ClassStart{"127.0.0.1", 8765, std::nullopt});
+  run.feature.start(model::ClassStart{"127.0.0.1", 8765, std::nullopt, ""});
   run.settle();
   CHECK_FALSE(run.feature.running());
   CHECK(run.feature.problem().find("the port 8765 is taken") != std::string::npos);
@@ -252,9 +252,14 @@ TEST_CASE("class feature: a damaged autosave is refused by name, and a server th
   run.settle();
   run.refuse.clear();
   run.open_lesson01();
-  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt});
+  // A code chosen by hand (a handout's): used as given.
+  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt, "DEMO42"});
   run.settle();
   REQUIRE(run.feature.running());
+  CHECK(run.feature.view().code == "DEMO42");
+  CHECK(model::session_code_problem("DEMO42").empty());
+  CHECK(model::session_code_problem("demo42") == "a session code has only capital letters and digits");
+  CHECK(model::session_code_problem("AB1") == "a session code has 4 to 16 characters");
   CHECK(run.feature.view().phase == model::QuestionPhase::Open);
   std::filesystem::remove_all(dir);
 }
@@ -263,7 +268,7 @@ TEST_CASE("class feature: frozen while slides are exported, it shows each step's
   ClassRun run;
   run.open_lesson01();
   run.step(4);
-  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt});
+  run.feature.start(model::ClassStart{"127.0.0.1", 0, std::nullopt, ""});
   run.settle();
   REQUIRE(run.feature.running());
   run.join("phone-0001");

@@ -116,7 +116,8 @@ void ClassFeature::begin(FeatureFrame& frame) {
       note = "No network was found, so only this computer can join. Connect it to the class's network and start again.";
     }
   }
-  room_ = std::make_unique<ClassRoom>(how.resume ? std::move(how.resume->session) : ClassSession(new_session_code()));
+  room_ = std::make_unique<ClassRoom>(how.resume ? std::move(how.resume->session)
+                                                 : ClassSession(how.code.empty() ? new_session_code() : how.code));
   auto listener = make_listener_(*room_);
   std::string failed = listener->start(address, how.port < 0 ? kDefaultPort : how.port);
   // The usual port is taken (another program, another class): any free one

@@ -205,6 +205,13 @@ std::string ClassSession::from_json(const nlohmann::json& j, ClassSession* out) 
   }
 }
 
+std::string session_code_problem(const std::string& code) {
+  if (code.size() < 4 || code.size() > 16) return "a session code has 4 to 16 characters";
+  for (const char c : code)
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return "a session code has only capital letters and digits";
+  return "";
+}
+
 std::string new_session_code() {
   static const char alphabet[] = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
   std::random_device source;

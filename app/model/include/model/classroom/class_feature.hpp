@@ -36,6 +36,7 @@ struct ClassStart {
   std::string address;  // "" : the interface of the default route
   int port = -1;        // 0: any free port; -1: kDefaultPort, or any free one when it is taken
   std::optional<ClassAutosave> resume;  // a crashed session taken up again
+  std::string code;     // "": a random one (new_session_code)
 };
 
 // What the projector's corner and the panel show, refreshed when the

@@ -106,6 +106,9 @@ class ClassSession {
 // A short code for a session: six letters and digits without the look-alikes
 // (0/O, 1/I/L), from the system's random source.
 std::string new_session_code();
+// "" or why a code chosen by hand is refused: 4 to 16 capital letters and
+// digits (what a phone's code field accepts).
+std::string session_code_problem(const std::string& code);
 // Whether a device id is acceptable: 8 to 64 letters, digits, '-' or '_'.
 bool valid_device_id(const std::string& device);
 // "" or why a nickname is refused: longer than kMaxNickname characters, not
