@@ -75,7 +75,7 @@ void ClassFeature::update(FeatureFrame& frame) {
     lesson_path_ = lessons_.lesson->lesson().path;
     lesson_step_ = lessons_.lesson->step();
   }
-  if (start_) begin(frame);
+  if (start_) begin();
   if (!running()) command_ = ClassCommand::None;  // a key pressed with no session
   if (!room_) return;
   if (running() && !frozen_) {
@@ -98,8 +98,7 @@ void ClassFeature::update(FeatureFrame& frame) {
   }
 }
 
-void ClassFeature::begin(FeatureFrame& frame) {
-  (void)frame;
+void ClassFeature::begin() {
   ClassStart how = std::move(*start_);
   start_.reset();
   if (!make_listener_) {
@@ -107,13 +106,14 @@ void ClassFeature::begin(FeatureFrame& frame) {
     return;
   }
   if (running()) finish();
-  std::string address = how.address, note;
+  std::string address = how.address;
+  network_note_.clear();
   if (address.empty()) {
     if (const auto lan = attn::platform::default_lan_interface()) {
       address = lan->address;
     } else {
       address = "127.0.0.1";
-      note = "No network was found, so only this computer can join. Connect it to the class's network and start again.";
+      network_note_ = "No network was found, so only this computer can join. Connect it to the class's network and start again.";
     }
   }
   room_ = std::make_unique<ClassRoom>(how.resume ? std::move(how.resume->session)
@@ -135,7 +135,7 @@ void ClassFeature::begin(FeatureFrame& frame) {
   view_ = ClassView{};
   view_.code = room_->code();
   view_.join_address = listener_->join_address();
-  view_.note = note;
+  view_.note = network_note_;
   qr_ = encode_qr(view_.join_address + "/?code=" + view_.code);
   announcement_ = "Students join at " + view_.join_address + " with the code " + view_.code;
   followed_step_ = -1;
@@ -176,7 +176,10 @@ void ClassFeature::follow_lesson(FeatureFrame& frame) {
   if (revealed_before && !lesson.revealed()) actions::give_up_lesson(frame.state, lessons_);
   // The teacher rehearsed the lesson: its answers are theirs, not the class's.
   if (asked_now) lesson.reopen(followed_step_);
-  view_.note = q || !lesson.current().question ? "" : why;
+  // The step's own note (a question answered on the projector) after the
+  // network's, which stays while the session runs.
+  const std::string step_note = q || !lesson.current().question ? "" : why;
+  view_.note = network_note_ + (network_note_.empty() || step_note.empty() ? "" : " ") + step_note;
 }
 
 void ClassFeature::carry_out(FeatureFrame& frame) {
@@ -233,7 +236,6 @@ void ClassFeature::refresh(int step) {
   seen_step_ = step;
   room_->read([&](const ClassSession& s) {
     view_.students = s.students();
-    view_.questions_asked = static_cast<int>(s.asked().size());
     const QuestionRecord* r = s.current();
     if (step >= 0) {
       r = nullptr;

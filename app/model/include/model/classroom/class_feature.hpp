@@ -48,7 +48,6 @@ struct ClassView {
   QuestionPhase phase = QuestionPhase::Open;
   ClassQuestion question;
   std::optional<ClassTally> tally;  // once locked: the class's answers
-  int questions_asked = 0;
 };
 
 class ClassFeature : public PanelFeature {
@@ -109,7 +108,7 @@ class ClassFeature : public PanelFeature {
   const std::string& csv_saved() const { return csv_saved_; }
 
  private:
-  void begin(FeatureFrame& frame);
+  void begin();
   void follow_lesson(FeatureFrame& frame);
   void carry_out(FeatureFrame& frame);
   void reveal_with_lesson(FeatureFrame& frame);
@@ -126,6 +125,7 @@ class ClassFeature : public PanelFeature {
   std::unique_ptr<ClassRoom> room_;
   std::unique_ptr<ClassListener> listener_;
   std::string address_;  // what the server listens on
+  std::string network_note_;  // why only this computer can join, when no network was found
   int followed_step_ = -1;
   std::string lesson_path_;  // the lesson and step the class was on at the last update
   int lesson_step_ = 0;
