@@ -4,7 +4,8 @@
 // appears over the canvas, the clicker's next reveals, and each phone then
 // learns whether it was right, judged as the lesson judges. Also the
 // projector at 1024x768: the corner and the tally lie inside the window,
-// apart, and the tally's bars and the answer's green mark are on screen.
+// apart, the corner over no grid, and the tally's bars and the answer's
+// green mark are on screen.
 #include <doctest/doctest.h>
 
 #include <httplib.h>
@@ -120,6 +121,14 @@ TEST_SUITE("class") {
       CHECK(r.y1 <= 768);
     }
     CHECK((corner.y1 <= tally.y0 || tally.y1 <= corner.y0));  // one above the other, not overlapping
+    // The corner covers no grid: it has a strip of its own above the canvas.
+    REQUIRE(shot.layout["grids"].size() > 0);
+    for (const nlohmann::json& g : shot.layout["grids"]) {
+      INFO("grid ", g["id"], " at y ", g["y0"], "..", g["y1"], ", x ", g["x0"], "..", g["x1"]);
+      const bool apart = g["y0"].get<double>() >= corner.y1 || g["x1"].get<double>() <= corner.x0 ||
+                         g["x0"].get<double>() >= corner.x1 || g["y1"].get<double>() <= corner.y0;
+      CHECK(apart);
+    }
     // The histogram's bars and the true value's line are drawn (colours of
     // class_tally_view.cpp), inside the tally window only.
     CHECK(count_colour(shot.image, tally, viz::Rgba{90, 140, 220, 255}) > 400);

@@ -50,11 +50,38 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoTitleBar | ImGuiWindowF
 
 }  // namespace
 
+namespace {
+
+bool corner_full(const model::ClassFeature& f) {
+  const model::ClassView& v = f.view();
+  return f.corner_full && (!v.has_question || v.phase == model::QuestionPhase::Open);
+}
+
+float qr_side() { return std::min(ImGui::GetFontSize() * 7, ImGui::GetIO().DisplaySize.y * 0.25f); }
+
+float note_width() { return ImGui::GetFontSize() * 16; }
+
+}  // namespace
+
+float class_corner_height(const model::ClassFeature& f) {
+  if (!f.running()) return 0;
+  const model::ClassView& v = f.view();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float note = v.note.empty() ? 0 : ImGui::CalcTextSize(v.note.c_str(), nullptr, false, note_width()).y + style.ItemSpacing.y;
+  // Full: the QR code beside three lines, a rule and the count; else two lines.
+  const float text = corner_full(f) ? line * 4 + style.ItemSpacing.y * 2 + note : line * 2 + note;
+  const float content = corner_full(f) ? std::max(qr_side(), text) : text;
+  return content + style.WindowPadding.y * 2 + ImGui::GetFontSize() * 0.25f;
+}
+
 void draw_class_corner(model::ClassFeature& f, const PanelFrame& frame) {
   const model::ClassView& v = f.view();
   const float font = ImGui::GetFontSize();
-  const bool full = f.corner_full && (!v.has_question || v.phase == model::QuestionPhase::Open);
-  ImGui::SetNextWindowPos(ImVec2(frame.canvas_pos.x + frame.canvas_size.x - font * 0.5f, frame.canvas_pos.y + font * 0.5f),
+  const bool full = corner_full(f);
+  // In the strip the canvas leaves above itself (App::panels), so it covers
+  // no grid: the asked grid is what the class looks at while it answers.
+  ImGui::SetNextWindowPos(ImVec2(frame.canvas_pos.x + frame.canvas_size.x - font * 0.5f, frame.canvas_pos.y - class_corner_height(f)),
                           ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.92f);
   if (!ImGui::Begin("##class-corner", nullptr, kOverlay)) {
@@ -67,7 +94,7 @@ void draw_class_corner(model::ClassFeature& f, const PanelFrame& frame) {
   }
   if (full) {
     ImGui::BeginGroup();
-    if (f.qr().size > 0) draw_qr(f.qr(), std::min(font * 7, frame.canvas_size.y * 0.3f));
+    if (f.qr().size > 0) draw_qr(f.qr(), qr_side());
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
@@ -81,7 +108,7 @@ void draw_class_corner(model::ClassFeature& f, const PanelFrame& frame) {
   }
   ImGui::TextUnformatted(count_line(v).c_str());
   if (!v.note.empty()) {
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + font * 16);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + note_width());
     ImGui::TextDisabled("%s", v.note.c_str());
     ImGui::PopTextWrapPos();
   }

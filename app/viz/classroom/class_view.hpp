@@ -34,6 +34,9 @@ class ClassFeatureView : public FeatureViewOf<model::ClassFeature> {
   std::string csv_path_;
 };
 
+// The height of the strip the corner takes above the canvas (0 with no
+// session running): App::panels moves the canvas down by it.
+float class_corner_height(const model::ClassFeature& f);
 // The corner over the canvas: address, QR code, code and count (a click
 // switches it between that and one line).
 void draw_class_corner(model::ClassFeature& f, const PanelFrame& frame);

@@ -10,6 +10,7 @@
 #include "model/compare/compare_feature.hpp"
 #include "attn/io/machine_limits.hpp"
 #include "canvas/canvas_view.hpp"
+#include "classroom/class_view.hpp"
 #include "shell/capture.hpp"
 #include "panels/inspector_panel.hpp"
 #include "lessons/lesson_panel.hpp"
@@ -76,8 +77,11 @@ App::Panels App::panels() const {
   p.inspector_size = {inspector_w, display.y - top - (presenting ? transport_h : 0)};
   p.transport_pos = {editor_w, display.y - transport_h};
   p.transport_size = {display.x - editor_w - (presenting ? 0 : inspector_w), transport_h};
-  p.canvas_pos = {editor_w, top};
-  p.canvas_size = {std::max(50.0f, display.x - editor_w - inspector_w), std::max(50.0f, display.y - top - transport_h)};
+  // A class session's corner takes a strip above the grids (its QR code
+  // over the asked grid hid it from the class).
+  const float class_strip = class_corner_height(session_.features().get<model::ClassFeature>());
+  p.canvas_pos = {editor_w, top + class_strip};
+  p.canvas_size = {std::max(50.0f, display.x - editor_w - inspector_w), std::max(50.0f, display.y - top - transport_h - class_strip)};
   return p;
 }
 
