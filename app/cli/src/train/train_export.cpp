@@ -11,42 +11,17 @@
 #include "attn/compute/trace.hpp"
 #include "cli_error.hpp"
 #include "output_guard.hpp"
+#include "train/train_input.hpp"
 #include "train/train_options.hpp"
 
 namespace attn::cli {
 
 namespace {
 
-std::string valid_tokens(const train::TaskSpec& task) {
-  std::string out;
-  for (int t = 0; t < train::model_vocab(task); ++t) out += (t ? " " : "") + train::token_name(task, t);
-  return out;
-}
-
-std::vector<int> input_tokens(const io::ModelFile& f, const std::string& text) {
-  if (text.empty()) throw CliError("--input: give the tokens to run, e.g. --input \"A B C A B\"");
-  std::vector<int> tokens;
-  try {
-    tokens = train::parse_tokens(f.config.task, text);
-  } catch (const std::invalid_argument& e) {
-    throw CliError(std::string("--input: ") + e.what() + " (valid tokens: " + valid_tokens(f.config.task) + ")");
-  }
-  const int max = f.model.config.seq_len;
-  if (tokens.empty()) throw CliError("--input: no tokens given");
-  if (static_cast<int>(tokens.size()) > max) {
-    throw CliError("--input: " + std::to_string(tokens.size()) + " tokens, but the model has positions for " +
-                   std::to_string(max));
-  }
-  return tokens;
-}
-
-// The model runs on sequences of exactly seq_len tokens. A shorter input is
-// padded with the filler marker and the padding cut off again afterwards:
-// attention is causal, so the first k rows never see what follows them.
+// The model runs on sequences of exactly seq_len tokens: the padding is cut
+// off again afterwards.
 Scenario layer_on_input(const io::ModelFile& f, const std::vector<int>& tokens, int layer) {
-  std::vector<int> padded = tokens;
-  padded.resize(static_cast<std::size_t>(f.model.config.seq_len), f.config.task.vocab);
-  Scenario s = train::layer_scenario(f.model, f.config.task, padded, layer);
+  Scenario s = train::layer_scenario(f.model, f.config.task, padded_tokens(f, tokens), layer);
   const Eigen::Index k = static_cast<Eigen::Index>(tokens.size());
   s.x = Mat(s.x.topRows(k));
   s.tokens.resize(tokens.size());
