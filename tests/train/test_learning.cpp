@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "attn/train/score_sources.hpp"
 #include "train_helpers.hpp"
 
 using namespace attn::train;
@@ -100,6 +101,36 @@ TEST_CASE("learning: a two-layer model forms an induction head") {
   CHECK(best.layer == 1);
   CHECK(best.induction >= 0.5);
   CHECK(best_previous >= 0.5);  // the other half of the circuit
+
+  // Why the induction head attends (K-composition): at its strongest cell on
+  // each of the first held-out examples, its score split by source has a
+  // layer-0 head as the key side's largest source, and that head, at the
+  // key's position, looks one token back.
+  const Batch& held = trainer.held_out();
+  int composed = 0;
+  const int examples = 8;
+  for (int row = 0; row < examples; ++row) {
+    const std::vector<int> tokens = row_tokens(held, row);
+    const SequenceForward f = forward(trainer.model(), tokens);
+    const attn::Mat& w = f.weights[static_cast<size_t>(best.layer)][static_cast<size_t>(best.head)];
+    int qi = -1, kj = -1;
+    for (int i = 0; i < held.tokens.cols(); ++i)
+      for (int j = 0; j <= i && held.scored(row, i); ++j)
+        if (qi < 0 || w(i, j) > w(qi, kj)) qi = i, kj = j;
+    REQUIRE(qi >= 0);
+    const attn::SourceSplit split = split_score_by_source(trainer.model(), tokens, best.layer, best.head, qi, kj);
+    Eigen::Index top = 0;
+    split.by_key_source().maxCoeff(&top);
+    const std::string& name = split.key_sources[static_cast<size_t>(top)];
+    const bool layer0_head = name.rfind("L0 H", 0) == 0;
+    const double back = layer0_head && kj >= 1 ? f.weights[0][static_cast<size_t>(std::stoi(name.substr(4)))](kj, kj - 1) : 0;
+    INFO("example " << row << ": cell [" << qi << "," << kj << "], key side's largest source " << name
+                    << ", its weight on the token before the key " << back);
+    CHECK(layer0_head);
+    CHECK(back >= 0.5);
+    composed += layer0_head && back >= 0.5;
+  }
+  MESSAGE(composed << " of " << examples << " examples: the key's largest source is a previous-token head");
 }
 
 TEST_CASE("learning: best_induction_head prefers the later layer on ties") {

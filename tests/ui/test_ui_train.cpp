@@ -16,6 +16,7 @@
 #include "model/colour/colour_options.hpp"
 #include "model/train/train_session.hpp"
 #include "model/train/train_ui.hpp"
+#include "model/train/train_why.hpp"
 
 using namespace ui_test;
 
@@ -76,6 +77,35 @@ TEST_SUITE("train") {
       }
     MESSAGE("checked " << checked << " cells, worst colour distance " << worst);
     CHECK(checked > 100);
+    // Why the strongest induction head attends: the app's split is the one
+    // computed here on the same model and example, and each key source's
+    // bar is drawn to one scale (width / |part| the same for all).
+    std::vector<bool> scored;
+    for (Eigen::Index t = 0; t < trainer.held_out().scored.cols(); ++t) scored.push_back(trainer.held_out().scored(0, t));
+    const auto why = model::train_why(trainer.model(), c.task, tokens, f.weights, scored, trainer.head_scores());
+    REQUIRE(why);
+    REQUIRE(s.contains("why"));
+    CHECK(s["why"]["layer"] == why->layer);
+    CHECK(s["why"]["head"] == why->head);
+    CHECK(s["why"]["query"] == why->query);
+    CHECK(s["why"]["key"] == why->key);
+    CHECK(s["why"]["score"].get<double>() == doctest::Approx(why->split.score).epsilon(1e-12));
+    CHECK(s["why"]["largest"] == model::train_why_largest(*why));
+    const attn::Vec by_key = why->split.by_key_source();
+    Eigen::Index widest = 0;
+    by_key.cwiseAbs().maxCoeff(&widest);
+    const auto bar_width = [&](Eigen::Index k) {
+      const std::string id = "train_why_key_" + std::to_string(k);
+      REQUIRE_MESSAGE(widgets.contains(id), id);
+      return widgets[id][2].get<double>() - widgets[id][0].get<double>();
+    };
+    const double px_per_unit = bar_width(widest) / std::abs(by_key(widest));
+    CHECK(bar_width(widest) > 100);
+    for (Eigen::Index k = 0; k < by_key.size(); ++k) {
+      const double width = bar_width(k);
+      CHECK_MESSAGE(std::abs(width - px_per_unit * std::abs(by_key(k))) <= 1.5, "key source " << k << " is " << width
+                        << " px for the part " << by_key(k));
+    }
   }
 
   // At 1024x768 four heads' "prev 0.01  ind 0.45" lines filled their

@@ -48,6 +48,17 @@ nlohmann::json App::train_dump() {
     j["newest_accuracy"] = train_.snapshots().back().held_out.accuracy;
     j["best_head"] = {{"layer", g.best.layer}, {"head", g.best.head}, {"induction", g.best.induction}};
     j["tokens"] = g.tokens;
+    if (g.why) {
+      const model::TrainWhy& w = *g.why;
+      nlohmann::json by_key = nlohmann::json::object();
+      const attn::Vec key = w.split.by_key_source();
+      for (Eigen::Index s = 0; s < key.size(); ++s) by_key[w.split.key_sources[static_cast<std::size_t>(s)]] = key(s);
+      j["why"] = {{"layer", w.layer}, {"head", w.head}, {"query", w.query}, {"key", w.key}, {"score", w.split.score},
+                  {"by_key_source", by_key}, {"largest", model::train_why_largest(w)},
+                  {"previous_token_head", w.previous_token_source >= 0
+                                              ? w.split.key_sources[static_cast<std::size_t>(w.previous_token_source)]
+                                              : ""}};
+    }
   }
   if (ui.picked_head) j["picked"] = {ui.picked_head->first, ui.picked_head->second};
   return j;

@@ -330,6 +330,7 @@ void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& 
                        "after the earlier copy of the current one. Click a grid to open it in the pipeline view.",
                        d.grids.step);
     head_grids(d, state, pal, probe);
+    if (d.grids.why && !lesson_head_question_open(d.lessons)) draw_train_why(*d.grids.why, d.fonts, pal, probe);
   }
   ImGui::EndChild();
   ImGui::End();

@@ -48,6 +48,9 @@ class TrainFeatureView : public FeatureViewOf<TrainFeature> {
   const LessonState& lessons_;
 };
 
+// Why the strongest induction head attends where it does (train_why_view.cpp).
+void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalette& pal, WidgetProbe* probe);
+
 // The loss and held-out accuracy curves (train_curves.cpp); a click picks
 // the nearest snapshot. Returns the height used.
 float draw_train_curves(const TrainSession& session, const TrainGrids& grids, TrainUi& ui, float width,

@@ -50,6 +50,7 @@ TrainGrids train_grids(const TrainSession& session, int shown, int example) {
     g.scored.push_back(b.scored(row, col));
     g.correct.push_back(static_cast<int>(guess) == b.target(row, col));
   }
+  g.why = train_why(*snap.model, task, tokens, g.weights, g.scored, g.heads);
   return g;
 }
 

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "attn/io/scenario_file.hpp"
 #include "model/train/train_session.hpp"
+#include "model/train/train_why.hpp"
 
 namespace model {
 
@@ -22,6 +24,7 @@ struct TrainGrids {
   std::vector<bool> scored, correct;                 // per position
   std::vector<attn::train::HeadScore> heads;         // the snapshot's held-out scores
   attn::train::HeadScore best;                       // best_induction_head(heads)
+  std::optional<TrainWhy> why;                       // why `best` attends where it does most
 };
 
 // A number the Train view prints, with `format` (one double conversion), or

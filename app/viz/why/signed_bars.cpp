@@ -1,0 +1,50 @@
+// Draws signed bars (signed_bars.hpp). Lengths share one scale, the largest
+// magnitude, so two bars compare by eye; the zero line sits where the
+// negative and positive extremes put it.
+#include "why/signed_bars.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace viz {
+
+void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pal, WidgetProbe* probe,
+                      const std::string& probe_name) {
+  if (bars.empty()) return;
+  float label_w = 0, text_w = 0;
+  double lo = 0, hi = 0;
+  for (const SignedBar& b : bars) {
+    label_w = std::max(label_w, ImGui::CalcTextSize(b.label.c_str()).x);
+    text_w = std::max(text_w, ImGui::CalcTextSize(b.text.c_str()).x);
+    lo = std::min(lo, b.value);
+    hi = std::max(hi, b.value);
+  }
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float width = ImGui::GetContentRegionAvail().x;
+  // The bars get what the labels and texts leave, but never less than 6 font sizes.
+  const float bar_w = std::max(ImGui::GetFontSize() * 6, width - label_w - text_w - 2 * gap);
+  const double span = hi - lo > 0 ? hi - lo : 1.0;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const float x0 = start.x + label_w + gap;
+  const float zero = x0 + static_cast<float>((0 - lo) / span) * bar_w;
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const SignedBar& b = bars[i];
+    const float y = start.y + line * static_cast<float>(i);
+    const Rgba text = b.highlight ? pal.emphasis : pal.text;
+    dl->AddText(ImVec2(start.x, y), to_imgui(text), b.label.c_str());
+    const float end = x0 + static_cast<float>((b.value - lo) / span) * bar_w;
+    const float top = y + line * 0.15f, bottom = y + line * 0.8f;
+    const ImVec2 a(std::min(zero, end), top), c(std::max(zero, end), bottom);
+    const Rgba fill = b.highlight ? pal.emphasis : (b.value >= 0 ? pal.accent_k : pal.muted);
+    dl->AddRectFilled(a, ImVec2(std::max(c.x, a.x + 1), c.y), to_imgui(fill));
+    if (probe && !probe_name.empty()) (*probe)[probe_name + "_" + std::to_string(i)] = ImVec4(a.x, a.y, c.x, c.y);
+    dl->AddText(ImVec2(x0 + bar_w + gap, y), to_imgui(text), b.text.c_str());
+  }
+  dl->AddLine(ImVec2(zero, start.y), ImVec2(zero, start.y + line * static_cast<float>(bars.size())),
+              to_imgui(pal.muted));
+  ImGui::Dummy(ImVec2(width, line * static_cast<float>(bars.size())));
+}
+
+}  // namespace viz
