@@ -5,10 +5,17 @@
 // writes the dial's angles to the state dump, which must be position × θ_i.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 
+#include "attn/attn.hpp"
 #include "attn/io/lesson_file.hpp"
+#include "attn/io/scenario_file.hpp"
+#include "attn/why/score_split.hpp"
 #include "ui_support.hpp"
+#include "model_names.hpp"
+#include "model/colour/colour_options.hpp"
+#include "model/settings/theme.hpp"
 
 using namespace ui_test;
 
@@ -81,5 +88,38 @@ TEST_SUITE("modern") {
                         "\"Show me\" on step " << step);
       next_to(app, step);
     }
+  }
+
+  TEST_CASE("ui: a pinned weight's inspector shows why its score has its value, bar by bar") {
+    // rope.json, head 0, query 5, key 2: the split the app draws must be the
+    // one computed here, each bar as long as its part (one scale for all) and
+    // filled in the colour of its sign, on screen.
+    const std::string scene = std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/rope.json";
+    const std::string png = temp_path("why_rope.png"), layout = temp_path("why_rope_layout.json");
+    std::string out;
+    REQUIRE_MESSAGE(run(attnviz(scene + " --inspect weights:0:5:2 --size 1600x1000 --screenshot " + png +
+                                " --dump-layout " + layout), &out) == 0, out);
+    const auto file = attn::io::load_scenario(scene);
+    const attn::ScoreSplit split = attn::split_score(attn::compute_trace(file.scenario), file.scenario, 0, 5, 2);
+    const nlohmann::json widgets = load_json(layout)["widgets"];
+    const Image image = load_png(png);
+    REQUIRE(image.ok());
+    const viz::ThemePalette& pal = viz::palette(viz::ColourOptions{}.theme);
+    const auto rect = [&](const std::string& id) {
+      REQUIRE_MESSAGE(widgets.contains(id), id << " was not drawn");
+      return std::array<double, 4>{widgets[id][0], widgets[id][1], widgets[id][2], widgets[id][3]};
+    };
+    const double px = (rect("why_dim_0")[2] - rect("why_dim_0")[0]) / std::abs(split.by_dimension[0].term);
+    for (std::size_t d = 0; d < split.by_dimension.size(); ++d) {
+      const auto r = rect("why_dim_" + std::to_string(d));
+      const double part = split.by_dimension[d].term;
+      CHECK_MESSAGE(std::abs((r[2] - r[0]) - px * std::abs(part)) <= 1.5, "dimension bar " << d << " for " << part);
+      if (r[2] - r[0] < 4) continue;
+      const viz::Rgba got = image.at(static_cast<int>((r[0] + r[2]) / 2), static_cast<int>((r[1] + r[3]) / 2));
+      CHECK_MESSAGE(distance(got, part >= 0 ? pal.accent_k : pal.muted) <= 2, "dimension bar " << d << " colour");
+    }
+    REQUIRE(split.by_rope);
+    for (std::size_t p = 0; p < split.by_rope->pairs.size(); ++p) rect("why_pair_" + std::to_string(p));
+    CHECK_FALSE(widgets.contains("why_pair_" + std::to_string(split.by_rope->pairs.size())));
   }
 }

@@ -9,6 +9,7 @@
 #include "widgets/long_text.hpp"
 #include "panels/rope_dial_view.hpp"
 #include "widgets/tiled_window.hpp"
+#include "why/score_why_view.hpp"
 #include "attn/text/format_number.hpp"
 
 namespace viz {
@@ -127,7 +128,7 @@ void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal
 }  // namespace
 
 void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* e, const model::RopeDial* dial,
-                    AppState& state, WidgetProbe* probe) {
+                    const attn::ScoreSplit* split, AppState& state, WidgetProbe* probe) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Inspector", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -186,6 +187,7 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     wrapped_text("Note: " + e->note);
     ImGui::PopStyleColor();
   }
+  if (split) draw_score_why(*split, pal, probe);
   if (!e->sources.empty()) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);

@@ -132,7 +132,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   draw_lesson_check(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
-                   session_.inspected_dial(), state_, probe);
+                   session_.inspected_dial(), session_.inspected_split(), state_, probe);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   // A presented still step lays them out as its slide, as the handout does;
   // the tile stepper stays for the teacher, not in the handout. (The KV

@@ -101,4 +101,20 @@ TEST_CASE("explain cache: computes once per cell and trace, survives vanished ce
   CHECK(cache.computations() == 2);
   CHECK(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::scores, 0}, 9, 0) == nullptr);
   CHECK(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::alibi, 0}, 0, 0) == nullptr);
+  CHECK(cache.split() == nullptr);  // no such cell, so no split either
+}
+
+TEST_CASE("explain cache: a score or weight cell comes with why its score has its value; other cells without") {
+  model::TraceModel m;
+  const attn::Scenario s = test_scenes::small_projected();
+  m.update(s, 1, 1, {});
+  model::ExplainCache cache;
+  REQUIRE(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::weights, 0}, 2, 1) != nullptr);
+  const attn::ScoreSplit* split = cache.split();
+  REQUIRE(split != nullptr);
+  CHECK(split->query == 2);
+  CHECK(split->key == 1);
+  CHECK(split->score == m.trace().find(attn::StageKind::scores, 0)->value(2, 1));
+  REQUIRE(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::q, 0}, 2, 1) != nullptr);
+  CHECK(cache.split() == nullptr);  // Q is no queries × keys grid
 }

@@ -21,6 +21,16 @@ const attn::Explanation* ExplainCache::get(const attn::Trace& trace, const attn:
       value_.reset();  // the cell does not exist in this trace
       dial_.reset();
     }
+    split_.reset();
+    // Any queries × keys grid of a head (scores to weights) is split at its
+    // score; additive scores have no split (split_score refuses them).
+    if (value_ && stage.head >= 0 && attn::is_query_key_grid(stage.id) && trace.score == attn::ScoreFn::Dot) {
+      try {
+        split_ = attn::split_score(trace, scenario, stage.head, row, col);
+      } catch (const std::exception&) {
+        split_.reset();
+      }
+    }
   }
   return value_ ? &*value_ : nullptr;
 }

@@ -104,6 +104,8 @@ class Session {
   const attn::Explanation* inspected() const { return inspected_; }
   // The RoPE dial of the inspected cell's row (a rotated query or key), or null.
   const RopeDial* inspected_dial() const { return inspected_ ? inspect_cache_.dial() : nullptr; }
+  // Why the inspected score or weight has its value, or null (another stage).
+  const attn::ScoreSplit* inspected_split() const { return inspected_ ? inspect_cache_.split() : nullptr; }
   const attn::Explanation* active_cell() const { return active_cell_; }
   const StepCaption& caption() const { return caption_; }
   const LessonCatalogue& lessons() const { return lessons_; }
