@@ -42,10 +42,14 @@ cp build-slides-tmp/slide-12-answer.png docs/slide.png
 rm -rf build-slides-tmp
 echo "docs/train.png: the Train view after 400 steps of the induction task, scrubbed back to step 150 as the induction head forms"
 shot --train induction --train-steps 400 --train-show 150 --screenshot docs/train.png --size 1600x1000
+echo "docs/train-why.png: the same run at step 400: why the induction head attends, its top score split by source (K-composition)"
+shot --train induction --train-steps 400 --screenshot docs/train-why.png --size 1600x1200
 echo "docs/modern-gqa.png: grouped-query attention, 4 query heads reading 2 shared key/value heads (RoPE on), one score pinned"
 shot assets/scenarios/grouped_query.json --screenshot docs/modern-gqa.png --size 1600x1000 --inspect scores:1:5:2
 echo "docs/rope-dial.png: a rotated query pinned, its pairs as arrows on the RoPE dial in the inspector"
 shot assets/scenarios/rope.json --screenshot docs/rope-dial.png --size 1280x800 --inspect q_rope:0:5:1
+echo "docs/why-score.png: a score pinned, why it has its value: its dimensions' products and RoPE's pairs, content against position"
+shot assets/scenarios/rope.json --screenshot docs/why-score.png --size 1600x1000 --inspect scores:0:5:2
 echo "docs/flash-tiles.png: the FlashAttention tiles panel, blocks of 3 queries x 4 keys, the tile of query block 1 and key block 1"
 shot assets/scenarios/flash_tiles.json --panel flash-tiles --flash-blocks 3,4 --flash-tile 1,1 --screenshot docs/flash-tiles.png --size 1600x1000
 echo "docs/kv-cache.png: the KV cache panel mid-generation, token 5 of 8 arriving, its K and V rows appended to the caches"

@@ -41,7 +41,7 @@ void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalett
   for (Eigen::Index s = 0; s < by_key.size(); ++s)
     bars.push_back({train_why_source(why, static_cast<int>(s)), by_key(s), share_text(by_key(s), why.split.score),
                     !top.empty() && top.front().key_source == s});
-  ImGui::TextColored(to_imvec4(pal.muted), "The key's sources (each summed over the query's):");
+  draw_bars_caption("The key's sources (each summed over the query's):", pal);
   draw_signed_bars(bars, pal, probe, "train_why_key");
   const attn::Vec by_query = why.split.by_query_source();
   bars.clear();
@@ -50,7 +50,7 @@ void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalett
                     share_text(by_query(s), why.split.score), !top.empty() && top.front().query_source == s});
   const std::string previous = train_why_previous(why);
   if (!previous.empty()) wrapped_text(previous);
-  ImGui::TextColored(to_imvec4(pal.muted), "The query's sources (each summed over the key's):");
+  draw_bars_caption("The query's sources (each summed over the key's):", pal);
   draw_signed_bars(bars, pal, probe, "train_why_query");
 }
 

@@ -30,7 +30,7 @@ void more_line(std::size_t total, const ThemePalette& pal) {
 }
 
 void by_dimension(const attn::ScoreSplit& s, const ThemePalette& pal, WidgetProbe* probe) {
-  ImGui::TextColored(to_imvec4(pal.muted), "By dimension, q[d] × k[d], largest first:");
+  draw_bars_caption("By dimension, q[d] × k[d], largest first:", pal);
   std::vector<SignedBar> bars;
   for (std::size_t n = 0; n < std::min(kShown, s.by_dimension.size()); ++n) {
     const attn::DimensionTerm& d = s.by_dimension[n];
@@ -57,7 +57,7 @@ void by_rope(const attn::ScoreSplit& s, const ThemePalette& pal, WidgetProbe* pr
     bars.push_back({"pair " + std::to_string(p.pair) + " θ " + attn::format_number(p.theta, 2), p.term,
                     num(p.content) + " → " + num(p.term), false});
   }
-  ImGui::TextColored(to_imvec4(pal.muted), "Each pair, largest first: content → at this distance");
+  draw_bars_caption("Each pair, largest first: content → at this distance", pal);
   draw_signed_bars(bars, pal, probe, "why_pair");
   more_line(order.size(), pal);
   if (r.unrotated != 0) wrapped_text("Dimensions RoPE leaves alone: " + num(r.unrotated));

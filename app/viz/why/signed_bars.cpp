@@ -6,7 +6,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/long_text.hpp"
+
 namespace viz {
+
+void draw_bars_caption(const std::string& text, const ThemePalette& pal) {
+  ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.muted));
+  wrapped_text(text);
+  ImGui::PopStyleColor();
+}
 
 void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pal, WidgetProbe* probe,
                       const std::string& probe_name) {
@@ -21,9 +29,11 @@ void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pa
   }
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float width = ImGui::GetContentRegionAvail().x;
-  // The bars get what the labels and texts leave, but never less than 6 font sizes.
-  const float bar_w = std::max(ImGui::GetFontSize() * 6, width - label_w - text_w - 2 * gap);
+  // A spacing's margin at the right: text that ends exactly at the edge loses
+  // its last glyph to the clip rectangle.
+  const float width = ImGui::GetContentRegionAvail().x - gap;
+  // The bars get what the labels and texts leave, but never less than 3 font sizes.
+  const float bar_w = std::max(ImGui::GetFontSize() * 3, width - label_w - text_w - 3 * gap);
   const double span = hi - lo > 0 ? hi - lo : 1.0;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();

@@ -20,6 +20,9 @@ struct SignedBar {
   bool highlight = false;  // drawn in the emphasis colour (the part the text points at)
 };
 
+// The line above a set of bars, muted and wrapped to the panel's width.
+void draw_bars_caption(const std::string& text, const ThemePalette& pal);
+
 // One row per bar at the cursor, full width. `probe_name`: when given, each
 // bar's rectangle goes into the probe as probe_name + "_" + its index.
 void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pal, WidgetProbe* probe = nullptr,
