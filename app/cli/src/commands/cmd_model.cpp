@@ -1,8 +1,9 @@
-// `attn model info|tokens|attention|scene DIR ...`: a Hugging Face model
+// `attn model info|tokens|attention|scene|lens DIR ...`: a Hugging Face model
 // folder on disk, headless. info: its family, sizes, dtypes, files and
 // tokenizer. tokens: a text's ids and pieces. attention: every
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
-// in float64. scene: one layer as an ordinary scenario file.
+// in float64. scene: one layer as an ordinary scenario file. lens: the
+// logit lens (model/lens_report.cpp).
 #include <charconv>
 #include <iostream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "model/attention_export.hpp"
+#include "model/lens_report.hpp"
 #include "model/model_files.hpp"
 #include "model/model_input.hpp"
 #include "output_file.hpp"
@@ -200,6 +202,17 @@ void add_model_command(CLI::App& app, Action& action) {
   scene->add_option("--head", o->head, "The head the scene opens on (0-based)")->check(kNonNegativeDecimal);
   scene->add_option("-o,--output", o->out, "The scenario file to write (- for standard output)")->required();
   scene->callback([o, &action] { action = [o] { return run_scene(*o); }; });
+
+  auto lens = std::make_shared<LensOptions>();
+  CLI::App* lens_cmd = model->add_subcommand(
+      "lens", "The logit lens: each layer's residual stream through the final norm and output head, its top guesses "
+              "at every position");
+  lens_cmd->add_option("dir", lens->dir, "The model folder (a causal model: GPT-2, Llama, Mistral, Qwen2)")->required();
+  CLI::Option* lens_text = lens_cmd->add_option("--text", lens->text, "The text, tokenized by the model's own tokenizer");
+  lens_cmd->add_option("--ids", lens->ids, "Token ids instead of a text, comma-separated")->excludes(lens_text);
+  lens_cmd->add_option("--top", lens->top, "Guesses kept per cell (default 5)")->check(CLI::Range(1, 100));
+  lens_cmd->add_flag("--json", lens->json, "Print JSON (format \"attnviz-lens\") instead of the table");
+  lens_cmd->callback([lens, &action] { action = [lens] { return run_lens(*lens); }; });
 }
 
 }  // namespace attn::cli

@@ -59,11 +59,16 @@ OpenedModel open_model(const ModelInput& in, bool need_tokens) {
       throw CliError(std::string(in.ids.empty() ? "--text" : "--ids") + ": token " + std::to_string(i) + " has id " +
                      std::to_string(m.ids[i]) + ", outside the vocabulary of " + std::to_string(vocab) + " (ids 0 to " +
                      std::to_string(vocab - 1) + ")");
+  if (tokenizer) m.tokenizer = std::make_shared<const hf::Tokenizer>(std::move(*tokenizer));
   for (int id : m.ids) {
-    m.tokens.push_back(tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id));
-    m.raw_pieces.push_back(tokenizer ? tokenizer->token_piece(id) : "#" + std::to_string(id));
+    m.tokens.push_back(m.token_text(id));
+    m.raw_pieces.push_back(m.tokenizer ? m.tokenizer->token_piece(id) : "#" + std::to_string(id));
   }
   return m;
+}
+
+std::string OpenedModel::token_text(int id) const {
+  return tokenizer ? tokenizer->token_text(id) : "#" + std::to_string(id);
 }
 
 }  // namespace attn::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 namespace attn::cli {
 
@@ -21,6 +22,9 @@ struct OpenedModel {
   std::vector<int> ids;
   std::vector<std::string> tokens;      // one label per id
   std::vector<std::string> raw_pieces;  // each id's string as the vocabulary stores it ("Ġan")
+  std::shared_ptr<const hf::Tokenizer> tokenizer;  // null with --ids and no tokenizer in the folder
+  // Any id's readable text (a predicted one too), "#id" without a tokenizer.
+  std::string token_text(int id) const;
 };
 
 // Throws CliError with the model's own message (a damaged file, an unknown

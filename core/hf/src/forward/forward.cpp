@@ -223,24 +223,32 @@ std::vector<S> logits_at(const Checkpoint& ck, const ForwardResult<S>& r, int po
 }
 
 template <class S>
-MatX<S> all_logits(const Checkpoint& ck, const ForwardResult<S>& r) {
+MatX<S> logits_of(const Checkpoint& ck, const MatX<S>& hidden) {
   const ModelConfig& c = ck.config();
   const detail::EmbeddingTensors e = detail::embedding_tensors(ck);
   if (!e.lm_head.info) throw ModelError(c.family_name() + " has no next-token head here (it is not a causal model)");
-  if (r.final.rows() == 0) throw ModelError("the forward pass has no final hidden state");
-  MatX<S> logits(r.final.rows(), c.vocab);
+  if (hidden.rows() == 0) throw ModelError("the forward pass has no final hidden state");
+  if (hidden.cols() != c.d_model)
+    throw ModelError("a hidden state of width " + std::to_string(hidden.cols()) + " meets an output head of width " +
+                     std::to_string(c.d_model));
+  MatX<S> logits(hidden.rows(), c.vocab);
   constexpr int kRows = 256;
   const int blocks = (c.vocab + kRows - 1) / kRows;
-  parallel_for(blocks, 1024, static_cast<double>(kRows) * c.d_model * r.final.rows(), [&](int b) {
+  parallel_for(blocks, 1024, static_cast<double>(kRows) * c.d_model * hidden.rows(), [&](int b) {
     const int v0 = b * kRows, rows = std::min(kRows, c.vocab - v0);
     Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> head(rows, c.d_model);
     detail::convert_elements(e.lm_head, static_cast<std::size_t>(v0) * c.d_model,
                              static_cast<std::size_t>(rows) * c.d_model, head.data());
-    logits.middleCols(v0, rows).noalias() = r.final * head.transpose();
+    logits.middleCols(v0, rows).noalias() = hidden * head.transpose();
   });
   ck.check_unchanged();
   if (!logits.allFinite()) throw ModelError("the next-token scores are not finite: the output head's weights hold NaN or infinity");
   return logits;
+}
+
+template <class S>
+MatX<S> all_logits(const Checkpoint& ck, const ForwardResult<S>& r) {
+  return logits_of(ck, r.final);
 }
 
 template <class S>
@@ -271,6 +279,7 @@ std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k) {
                                               const LayerSink<S>&);                                            \
   template std::vector<S> logits_at<S>(const Checkpoint&, const ForwardResult<S>&, int);                       \
   template MatX<S> all_logits<S>(const Checkpoint&, const ForwardResult<S>&);                                  \
+  template MatX<S> logits_of<S>(const Checkpoint&, const MatX<S>&);                                            \
   template std::vector<Prediction> top_predictions<S>(const std::vector<S>&, int);
 ATTN_HF_INSTANTIATE(float)
 ATTN_HF_INSTANTIATE(double)

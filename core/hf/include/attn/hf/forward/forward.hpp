@@ -109,6 +109,10 @@ ForwardResult<S> resume_forward(const Checkpoint& ck, const ForwardResult<S>& ea
 // non-finite logits.
 template <class S>
 MatX<S> all_logits(const Checkpoint& ck, const ForwardResult<S>& r);
+// The same for any hidden states (n, d_model) already through the final norm:
+// the logit lens runs each layer's residual stream through it.
+template <class S>
+MatX<S> logits_of(const Checkpoint& ck, const MatX<S>& hidden);
 
 // Every tensor the forward reads, found with its dtype and shape checked,
 // without running it: `attn model info` and opening a model refuse a folder
