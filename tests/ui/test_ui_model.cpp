@@ -11,6 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/logit_lens.hpp"
+#include "model/colour/colour_options.hpp"
+#include "model/colour/colourmap.hpp"
 #include "ui_support.hpp"
 
 using namespace ui_test;
@@ -198,5 +202,44 @@ TEST_SUITE("model") {
     REQUIRE(!opened.is_null());
     CHECK(opened["view_head"] == 2);
     CHECK(opened["model"]["open"] == false);
+  }
+
+  TEST_CASE("ui: --model-tab lens draws the logit lens, each cell its top guess in its probability's colour") {
+    const std::string png = temp_path("model_lens.png"), state = temp_path("model_lens_state.json"),
+                      layout = temp_path("model_lens_layout.json");
+    std::string out;
+    REQUIRE_MESSAGE(run(attnviz("--test --size 1400x900 --model \"" + kGpt2 + "\" --text \"" + kText +
+                                "\" --model-tab lens --screenshot " + png + " --dump-state " + state +
+                                " --dump-layout " + layout), &out) == 0, out);
+    const nlohmann::json m = load_json(state)["model"];
+    CHECK(m["tab"] == "lens");
+    REQUIRE(m.contains("lens"));
+    // The same lens computed here from the same ids, in the same precision.
+    const auto ck = attn::hf::Checkpoint::open(kGpt2);
+    attn::hf::ForwardOptions o;
+    o.keep_inputs = true;
+    const std::vector<int> ids = m["ids"].get<std::vector<int>>();
+    const attn::hf::LogitLens lens = attn::hf::logit_lens(*ck, attn::hf::run_forward<float>(*ck, ids, o), 5);
+    REQUIRE(m["lens"].size() == lens.top.size());
+    const nlohmann::json widgets = load_json(layout)["widgets"];
+    const Image image = load_png(png);
+    const viz::Colourmap& map = viz::colourmap(viz::ColourOptions{}.probability_map);
+    int coloured = 0;
+    for (std::size_t row = 0; row < lens.top.size(); ++row) {
+      CHECK(m["lens"][row]["name"] == lens.row_names[row]);
+      for (std::size_t t = 0; t < ids.size(); ++t) {
+        const attn::hf::Prediction& best = lens.top[row][t].front();
+        CHECK(m["lens"][row]["top"][t]["id"] == best.id);
+        const std::string id = "lens_cell_" + std::to_string(row) + "_" + std::to_string(t);
+        REQUIRE_MESSAGE(widgets.contains(id), id);
+        const nlohmann::json& r = widgets[id];
+        if (r[2].get<double>() > 1400 || (t + 1 < ids.size() && best.id == ids[t + 1])) continue;  // off screen, or outlined
+        const viz::Rgba want = viz::sample(map, static_cast<float>(best.probability));
+        const viz::Rgba got = image.at(static_cast<int>(r[0].get<double>()) + 1, static_cast<int>(r[1].get<double>()) + 1);
+        CHECK_MESSAGE(distance(got, want) <= kColourTolerance, id, ": p ", best.probability);
+        ++coloured;
+      }
+    }
+    CHECK(coloured >= 10);
   }
 }

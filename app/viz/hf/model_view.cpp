@@ -153,6 +153,9 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
   ImGui::SameLine();
   if (ImGui::RadioButton("Head view", ui.tab == ModelUi::Tab::Heads)) ui.tab = ModelUi::Tab::Heads;
   probe_item(probe, "model_tab_heads");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Logit lens", ui.tab == ModelUi::Tab::Lens)) ui.tab = ModelUi::Tab::Lens;
+  probe_item(probe, "model_tab_lens");
   if (!d.session.before() && !d.session.error().empty()) {
     model_problem(d.session, ui, pal, probe, "_right");
   } else if (!d.session.before()) {
@@ -160,6 +163,8 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
                                         : "Open a model folder (a Hugging Face folder with config.json and model.safetensors).");
   } else if (ui.tab == ModelUi::Tab::Overview) {
     draw_model_overview(d, ui, pal, probe);
+  } else if (ui.tab == ModelUi::Tab::Lens) {
+    draw_model_lens(d, state.view.colour.probability_map, pal, probe);
   } else {
     draw_head_view(d, ui, pal, probe);
   }

@@ -51,6 +51,8 @@ class ModelFeatureView : public FeatureViewOf<ModelViewFeature> {
 // The parts, each in its own file.
 void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+// The Lens tab (model_lens_view.cpp), in the probability colours `map`.
+void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 void draw_token_strip(const ModelSession& session, ModelUi& ui, WidgetProbe* probe);
 void draw_model_predictions(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 

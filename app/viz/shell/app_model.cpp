@@ -24,6 +24,7 @@ void App::apply_model_options() {
   ui.heads_off.erase(std::unique(ui.heads_off.begin(), ui.heads_off.end()), ui.heads_off.end());
   if (options_.ablate == "mean") ui.mode = attn::hf::AblationMode::Mean;
   if (options_.model_tab == "heads") ui.tab = ModelUi::Tab::Heads;
+  if (options_.model_tab == "lens") ui.tab = ModelUi::Tab::Lens;
   if (options_.model_layer >= 0) ui.layer = options_.model_layer;
   if (options_.head_measure == "first") ui.measure = HeadMeasure::First;
   else if (options_.head_measure == "self") ui.measure = HeadMeasure::Self;

@@ -188,8 +188,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--heads-off", heads_off, "With --model: switch these heads off, LAYER.HEAD comma-separated (0.1,2.3)");
   app.add_option("--ablate", o.ablate, "With --heads-off: a switched-off head's output becomes zero or its mean")
       ->check(CLI::IsMember({"zero", "mean"}));
-  app.add_option("--model-tab", o.model_tab, "With --model: overview (every head) or heads (one layer's head view)")
-      ->check(CLI::IsMember({"overview", "heads"}));
+  app.add_option("--model-tab", o.model_tab,
+                 "With --model: overview (every head), heads (one layer's head view) or lens (the logit lens)")
+      ->check(CLI::IsMember({"overview", "heads", "lens"}));
   app.add_option("--model-layer", o.model_layer, "With --model: the head view's layer (from 0)")->check(CLI::Range(0, 100000));
   app.add_option("--measure", o.head_measure, "With --model: what frames (and with --sort-heads orders) the overview's heads")
       ->check(CLI::IsMember({"previous", "first", "self", "entropy"}));

@@ -28,7 +28,7 @@ nlohmann::json heads_json(const ModelAnalysis& a) {
 
 nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   nlohmann::json j = {{"open", ui.open}, {"folder", ui.folder}, {"text", ui.text},
-                      {"tab", ui.tab == ModelUi::Tab::Heads ? "heads" : "overview"}, {"layer", ui.layer},
+                      {"tab", ui.tab == ModelUi::Tab::Heads ? "heads" : ui.tab == ModelUi::Tab::Lens ? "lens" : "overview"}, {"layer", ui.layer},
                       {"loaded", checkpoint_ != nullptr}, {"family", family_line()}, {"precision", attn::hf::precision_name<float>()}, {"error", error_},
                       {"computing", computing()}, {"cancelled", cancelled_}, {"tokens", labels_}, {"ids", ids_},
                       {"mode", ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero"}};
@@ -56,6 +56,18 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   j["too_long"] = too_long_;
   j["note"] = note_;
   j["atlas"] = {{"width", atlas_.width}, {"height", atlas_.height}, {"tile", atlas_.tile}};
+  // The logit lens once computed: each row's name and each cell's top guess.
+  if (const LensGrid* g = lens_.grid(before_.get())) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t r = 0; r < g->top.size(); ++r) {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const auto& guesses : g->top[r])
+        cells.push_back(guesses.empty() ? nlohmann::json(nullptr)
+                                        : nlohmann::json({{"id", guesses[0].id}, {"probability", guesses[0].probability}}));
+      rows.push_back({{"name", g->row_names[r]}, {"top", cells}});
+    }
+    j["lens"] = rows;
+  }
   if (ui.hovered_position >= 0)
     if (const auto* p = predictions_at(ui.hovered_position)) j["predictions_hovered"] = predictions_json(*p);
   return j;

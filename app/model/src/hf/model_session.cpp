@@ -41,6 +41,7 @@ void ModelSession::set_wake(const std::function<void()>& wake) {
   predict_.set_wake(wake);
   scene_.set_wake(wake);
   precision_.set_wake(wake);
+  lens_.set_wake(wake);
 }
 
 void ModelSession::forget_model() {
@@ -53,6 +54,7 @@ void ModelSession::forget_model() {
   scene_.cancel();
   scene_.discard();
   precision_.reset();
+  lens_.forget();
   checkpoint_.reset();
   tokens_.reset();
   error_.clear();
@@ -221,6 +223,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   }
   if (checkpoint_) start_passes(ui);
   take_outcomes(map);
+  lens_.update(ui.tab == ModelUi::Tab::Lens, checkpoint_, tokens_, before_.get());
   // The predictions at the hovered token, asked for once per pass.
   const int n = static_cast<int>(ids_.size());
   if (before_ && checkpoint_->config().causal && ui.hovered_position >= 0 && ui.hovered_position < n &&
@@ -253,7 +256,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
 
 bool ModelSession::pending(const ModelUi& ui) const {
   if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy() ||
-      precision_.pending())
+      precision_.pending() || lens_.pending())
     return true;
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
       scene_.has_outcome())
@@ -270,6 +273,7 @@ void ModelSession::wait_idle() {
   predict_.wait_idle();
   scene_.wait_idle();
   precision_.wait_idle();
+  lens_.wait_idle();
 }
 
 bool ModelSession::computing() const { return before_runner_.busy() || after_runner_.busy(); }

@@ -19,6 +19,7 @@
 #include "model/colour/colourmap.hpp"
 #include "model/hf/forward_counts.hpp"
 #include "model/hf/model_analysis.hpp"
+#include "model/hf/model_lens.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/hf/precision_check.hpp"
 #include "model/tasks/task_runner.hpp"
@@ -83,6 +84,9 @@ class ModelSession {
   // The predictions at `position` once computed (the last position's come with the pass).
   const std::vector<TokenPrediction>* predictions_at(int position) const;
 
+  // The logit lens of the pass with every head on (the Lens tab asks for it).
+  const ModelLens& lens() const { return lens_; }
+
   nlohmann::json dump(const ModelUi& ui) const;  // --dump-state's "model"
 
  private:
@@ -137,6 +141,7 @@ class ModelSession {
   TaskRunner<PredictInput, Predicted> predict_;
   TaskRunner<SceneInput, Scene> scene_;
   PrecisionCheck precision_;  // the overview's float32 pass against float64
+  ModelLens lens_;
 
   std::string folder_;  // asked for
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;
