@@ -18,6 +18,8 @@
 //    layers computed per precision and time, as the session ran them before
 //    issue 41 (every pass from the embeddings) and as it runs them now
 //    (layers kept and resumed), in one run;
+//  - why a head attends (issue 43), GPT-2 at 128 tokens: the logit lens
+//    beside the plain forward pass it reads (target: at most 1 s);
 //  - float32 against float64 at 1024 tokens, GPT-2, a small Llama and a BERT:
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
@@ -41,6 +43,7 @@
 #include "attn/compute/trace.hpp"
 #include "attn/hf/forward/forward.hpp"
 #include "attn/hf/forward/layer_scene.hpp"
+#include "attn/hf/forward/logit_lens.hpp"
 #include "attn/hf/forward/precision_gap.hpp"
 #include "best_blas.hpp"
 #include "peak_memory.hpp"
@@ -87,6 +90,7 @@ struct BenchOptions {
   std::string scratch = (fs::temp_directory_path() / "attnviz-model-bench").string();
   std::vector<int> threads{2};
   bool skip_llama = false;
+  bool only_why = false;
   std::string python = "/usr/bin/python3";
   std::string bench_dir = ATTNVIZ_BENCH_DIR;
 };
@@ -125,6 +129,32 @@ void gpt2_rows(const fs::path& dir, int threads, const BenchOptions& opt) {
   std::printf("GPT-2 at 128 tokens, folder opened and every head's map computed: %.0f ms (target: overview on screen "
               "in 2000 ms)\n",
               now_ms() - t0);
+}
+
+// The Model view's Lens tab: the lens reads the overview's own pass (kept
+// inputs), so its cost is the norm and the output head at every layer.
+void why_rows(const fs::path& dir, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  o.keep_inputs = true;
+  const auto ids = some_ids(128, ck->config().vocab);
+  std::vector<double> forward, lens;
+  for (int rep = 0; rep < 3; ++rep) {
+    double t0 = now_ms();
+    const attn::hf::ForwardResult<float> r = attn::hf::run_forward<float>(*ck, ids, o);
+    forward.push_back(now_ms() - t0);
+    t0 = now_ms();
+    const attn::hf::LogitLens l = attn::hf::logit_lens(*ck, r, 5);
+    lens.push_back(now_ms() - t0);
+    if (l.top.size() != static_cast<std::size_t>(ck->config().n_layers + 1)) std::printf("(lens rows missing?)\n");
+  }
+  std::printf("\nWhy a head attends, GPT-2 small shape, 128 tokens, %d threads (median of 3):\n\n"
+              "| | time | beside the forward |\n|---|---|---|\n"
+              "| plain forward, float32 (every map and input kept) | %.0f ms | 1x |\n"
+              "| logit lens, %d rows x 128 positions x %d-token vocabulary | %.0f ms (target 1000 ms) | %.2fx |\n",
+              threads, median(forward), ck->config().n_layers + 1, ck->config().vocab, median(lens),
+              median(lens) / median(forward));
 }
 
 void llama_rows(const fs::path& dir, int threads) {
@@ -260,6 +290,7 @@ int main(int argc, char** argv) {
   app.add_option("scratch", opt.scratch, "Folder for the generated checkpoints (kept for the next run)");
   app.add_option("--threads", opt.threads, "Thread counts to time the GPT-2 forward at (default 2)");
   app.add_flag("--skip-llama", opt.skip_llama, "Leave out the ~2 GB Llama-shaped checkpoint");
+  app.add_flag("--only-why", opt.only_why, "Only the rows of why a head attends (the logit lens)");
   app.add_option("--python", opt.python, "The Python that has torch");
   app.add_option("--bench-dir", opt.bench_dir, "Where gpt2_torch_peer.py is");
   CLI11_PARSE(app, argc, argv);
@@ -272,10 +303,15 @@ int main(int argc, char** argv) {
     std::printf("writing a GPT-2-small-shaped checkpoint...\n");
     bench::write_gpt2_checkpoint(scratch / "gpt2");
   }
+  if (opt.only_why) {
+    why_rows(scratch / "gpt2", opt.threads.front());
+    return 0;
+  }
   std::printf("| forward | threads | attnviz | PyTorch | ratio |\n|---|---|---|---|---|\n");
   for (std::size_t i = 0; i < opt.threads.size(); ++i) gpt2_rows(scratch / "gpt2", opt.threads[i], opt);
   layer_scene_row(scratch / "gpt2", opt.threads.front());
   open_once_row(scratch / "gpt2", opt.threads.front());
+  why_rows(scratch / "gpt2", opt.threads.front());
   if (!fs::exists(scratch / "llama_small" / "model.safetensors"))
     bench::write_llama_checkpoint(scratch / "llama_small", 4, 512, 8, 2, 1408, 32000);
   std::printf("\nfloat32 against float64 at 1024 tokens (attention weights, random weights):\n\n"

@@ -53,7 +53,7 @@ void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette
   }
   if (!g) {
     const TaskProgress p = s.lens().progress();
-    wrapped_text("Computing the logit lens: " + std::to_string(p.done) + " of " + std::to_string(p.total) + " rows…");
+    wrapped_text("Computing the logit lens: " + std::to_string(static_cast<int>(100 * p.fraction())) + "%…");
     return;
   }
   const float font = ImGui::GetFontSize();

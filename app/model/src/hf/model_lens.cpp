@@ -1,6 +1,6 @@
 // The Model view's logit lens (model_lens.hpp): one background job per pass,
-// reporting a row of the grid at a time, naming each guess with the folder's
-// tokenizer.
+// reporting as the output head's blocks are done, naming each guess with the
+// folder's tokenizer.
 #include "model/hf/model_lens.hpp"
 
 namespace model {
@@ -10,10 +10,9 @@ ModelLens::ModelLens()
               TaskPolicy::Replace) {}
 
 LensGrid ModelLens::compute(const Input& in, TaskContext<LensGrid>& control) {
-  const int rows = in.checkpoint->config().n_layers + 1;
-  control.report(0, rows, "logit lens");
-  const attn::hf::LogitLens lens = attn::hf::logit_lens(*in.checkpoint, *in.forward, kTop, [&](int done) {
-    control.report(done, rows, "logit lens");
+  control.report(0, 0, "logit lens");
+  const attn::hf::LogitLens lens = attn::hf::logit_lens(*in.checkpoint, *in.forward, kTop, [&](int done, int total) {
+    control.report(done, total, "logit lens");
     return !control.cancelled();
   });
   LensGrid grid;

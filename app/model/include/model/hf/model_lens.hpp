@@ -1,7 +1,7 @@
 // The Model view's logit lens: what the model would guess next if it stopped
 // after each layer (attn::hf::logit_lens), for the text the overview ran,
 // computed in the background from that pass's kept residual streams once the
-// Lens tab asks for it, with progress a row at a time and cancel. The UI
+// Lens tab asks for it, with progress and cancel. The UI
 // thread only reads the finished grid.
 #pragma once
 

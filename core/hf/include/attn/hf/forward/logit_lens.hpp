@@ -20,11 +20,12 @@ struct LogitLens {
 };
 
 // `r` must hold each layer's input (ForwardOptions::keep_inputs or
-// keep_details) and the final state. `progress(rows_done)` returning false
-// cancels (throws Cancelled). Throws ModelError for a family without a
-// next-token head (BERT) or a pass that kept no inputs.
+// keep_details) and the final state. `progress(done, total)` is called as
+// the output head's blocks are done; returning false cancels (throws
+// Cancelled). Throws ModelError for a family without a next-token head
+// (BERT), a pass that kept no inputs, or logits that are not finite.
 template <class S>
 LogitLens logit_lens(const Checkpoint& ck, const ForwardResult<S>& r, int top_k,
-                     const std::function<bool(int rows_done)>& progress = {});
+                     const std::function<bool(int done, int total)>& progress = {});
 
 }  // namespace attn::hf
