@@ -19,7 +19,9 @@
 //    issue 41 (every pass from the embeddings) and as it runs them now
 //    (layers kept and resumed), in one run;
 //  - why a head attends (issue 43), GPT-2 at 128 tokens: the logit lens
-//    beside the plain forward pass it reads (target: at most 1 s);
+//    beside the plain forward pass it reads (target: at most 1 s), and one
+//    score of layer 11 split by source, on a kept float64 pass and with
+//    the pass (target: at most 50 ms);
 //  - float32 against float64 at 1024 tokens, GPT-2, a small Llama and a BERT:
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
@@ -44,6 +46,7 @@
 #include "attn/hf/forward/forward.hpp"
 #include "attn/hf/forward/layer_scene.hpp"
 #include "attn/hf/forward/logit_lens.hpp"
+#include "attn/hf/why/score_sources.hpp"
 #include "attn/hf/forward/precision_gap.hpp"
 #include "best_blas.hpp"
 #include "peak_memory.hpp"
@@ -155,6 +158,30 @@ void why_rows(const fs::path& dir, int threads) {
               "| logit lens, %d rows x 128 positions x %d-token vocabulary | %.0f ms (target 1000 ms) | %.2fx |\n",
               threads, median(forward), ck->config().n_layers + 1, ck->config().vocab, median(lens),
               median(lens) / median(forward));
+  // One score of the last layer by source: on a kept float64 pass (what a
+  // view holds once it has opened the head), and with the pass itself.
+  const int last = ck->config().n_layers - 1;
+  attn::hf::ForwardOptions d;
+  d.max_threads = threads;
+  d.keep_attentions = false;
+  d.keep_details = true;
+  std::vector<double> pass, split, whole;
+  for (int rep = 0; rep < 3; ++rep) {
+    double t0 = now_ms();
+    const attn::hf::ForwardResult<double> r = attn::hf::run_forward<double>(*ck, ids, d);
+    pass.push_back(now_ms() - t0);
+    t0 = now_ms();
+    const attn::SourceSplit s = attn::hf::split_score_by_source(*ck, r, last, 3, 127, 64);
+    split.push_back(now_ms() - t0);
+    if (s.terms.size() == 0) std::printf("(empty split?)\n");
+    t0 = now_ms();
+    attn::hf::split_score_by_source(*ck, ids, last, 3, 127, 64);
+    whole.push_back(now_ms() - t0);
+  }
+  std::printf("| one score of layer %d split by source, on a kept float64 pass | %.1f ms (target 50 ms) | %.3fx |\n"
+              "| the same with its float64 pass (%.0f ms alone) | %.0f ms | %.2fx |\n",
+              last, median(split), median(split) / median(forward), median(pass), median(whole),
+              median(whole) / median(forward));
 }
 
 void llama_rows(const fs::path& dir, int threads) {

@@ -1,9 +1,9 @@
-// `attn model info|tokens|attention|scene|lens DIR ...`: a Hugging Face model
+// `attn model info|tokens|attention|scene|why|lens DIR ...`: a Hugging Face model
 // folder on disk, headless. info: its family, sizes, dtypes, files and
 // tokenizer. tokens: a text's ids and pieces. attention: every
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
-// in float64. scene: one layer as an ordinary scenario file. lens: the
-// logit lens (model/lens_report.cpp).
+// in float64. scene: one layer as an ordinary scenario file. why: a score
+// split by residual-stream source. lens: the logit lens (model/lens_report.cpp).
 #include <charconv>
 #include <iostream>
 #include <map>
@@ -13,6 +13,7 @@
 #include "attn/hf/forward/layer_scene.hpp"
 #include "attn/hf/model_error.hpp"
 #include "attn/hf/tokenizer/tokenizer.hpp"
+#include "attn/hf/why/score_sources.hpp"
 #include "attn/io/scenario_file.hpp"
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
@@ -23,6 +24,7 @@
 #include "output_file.hpp"
 #include "output_guard.hpp"
 #include "stage_choice.hpp"
+#include "why/why_report.hpp"
 
 namespace attn::cli {
 
@@ -32,6 +34,8 @@ struct ModelCommandOptions {
   ModelInput in;
   std::string out;
   int layer = 0, head = 0;
+  int row = 0, col = 0;  // why: the score's query and key
+  bool json = false;
   bool raw = false;  // tokens: the vocabulary's own strings ("Ġan"), not the readable pieces (" an")
 };
 
@@ -146,6 +150,20 @@ int run_scene(const ModelCommandOptions& o) {
   return kExitOk;
 }
 
+// `attn model why`: one score of a layer's head split by residual-stream source.
+int run_why(const ModelCommandOptions& o) {
+  const OpenedModel m = open_model(o.in, true);
+  SourceSplit split;
+  try {
+    split = hf::split_score_by_source(*m.checkpoint, m.ids, o.layer, o.head, o.row, o.col);
+  } catch (const hf::ModelError& e) {
+    throw CliError(e.what());
+  }
+  if (o.json) std::cout << why_json(split).dump(2) << "\n";
+  else std::cout << why_text(split);
+  return kExitOk;
+}
+
 int run_tokens(const ModelCommandOptions& o) {
   const OpenedModel m = open_model(o.in, true);
   // One token a line: its id, a tab, the piece as the tokenizer shows it
@@ -202,6 +220,18 @@ void add_model_command(CLI::App& app, Action& action) {
   scene->add_option("--head", o->head, "The head the scene opens on (0-based)")->check(kNonNegativeDecimal);
   scene->add_option("-o,--output", o->out, "The scenario file to write (- for standard output)")->required();
   scene->callback([o, &action] { action = [o] { return run_scene(*o); }; });
+
+  CLI::App* why = model->add_subcommand(
+      "why", "Why a head attends: one score split over (query source, key source) of the residual stream, the "
+             "layer's norm held at its value");
+  why->add_option("dir", o->in.dir, "The model folder (a pre-norm model: GPT-2, Llama, Mistral, Qwen2)")->required();
+  add_tokens_options(why, *o);
+  why->add_option("--layer", o->layer, "The layer (0-based)")->required()->check(kNonNegativeDecimal);
+  why->add_option("--head", o->head, "The head (0-based)")->required()->check(kNonNegativeDecimal);
+  why->add_option("--row", o->row, "The query's position (0-based)")->required()->check(kNonNegativeDecimal);
+  why->add_option("--col", o->col, "The key's position (0-based)")->required()->check(kNonNegativeDecimal);
+  why->add_flag("--json", o->json, "Print JSON (format \"attnviz-why\")");
+  why->callback([o, &action] { action = [o] { return run_why(*o); }; });
 
   auto lens = std::make_shared<LensOptions>();
   CLI::App* lens_cmd = model->add_subcommand(

@@ -5,6 +5,15 @@
 
 namespace attn::hf::detail {
 
+Rope checkpoint_rope(const ModelConfig& c) {
+  Rope rope;
+  rope.on = c.rope;
+  rope.pairing = RopePairing::Half;
+  rope.fraction = 1.0;
+  rope.frequencies = c.rope_inv_freq;
+  return rope;
+}
+
 template <class S>
 MatX<S> family_norm(const ModelConfig& c, const MatX<S>& x, const RowX<S>& w, const RowX<S>& b) {
   return c.norm == NormKind::RmsNorm ? rms_norm<S>(x, w, c.norm_eps) : layer_norm<S>(x, w, b, c.norm_eps);

@@ -18,17 +18,6 @@ namespace attn::hf {
 
 namespace {
 
-// The checkpoint's rotary positions as the core's settings: Llama's half
-// pairing over the whole head, each pair's frequency as config.json gives it
-// (rescaled or not), so the forward turns Q and K with the trace's one rule.
-Rope checkpoint_rope(const ModelConfig& c) {
-  Rope rope;
-  rope.on = c.rope;
-  rope.pairing = RopePairing::Half;
-  rope.fraction = 1.0;
-  rope.frequencies = c.rope_inv_freq;
-  return rope;
-}
 
 using detail::RowX;
 
@@ -88,7 +77,7 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
   const ModelConfig& c = ck.config();
   const int threads = o.max_threads > 0 ? o.max_threads : 1024;  // the pool caps it at the CPUs we have
   r.first_layer = first;
-  const Rope rope = checkpoint_rope(c);
+  const Rope rope = detail::checkpoint_rope(c);
   for (int l = first; l < c.n_layers; ++l) {
     const detail::LayerWeights<S> w = detail::load_layer<S>(ck, l);  // streamed: one layer in memory at a time
     LayerRecord<S> rec;

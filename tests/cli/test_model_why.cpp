@@ -1,0 +1,54 @@
+// `attn model why`: a real model's score split by residual-stream source, as
+// JSON that adds up to the score (1e-12 relative) and names GPT-2's sources
+// (its position embedding, its norm's and projections' biases) and as text
+// whose largest pair is the JSON's; BERT and a hidden key are refused.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run_attn.hpp"
+#include "test_files.hpp"
+
+using attn::cli::test::hf_model_dir;
+using attn::cli::test::run_attn;
+
+TEST_CASE("model why: GPT-2's score by source adds up, and the text names the largest pair") {
+  const std::vector<std::string> args = {"model", "why", hf_model_dir("gpt2"), "--ids", "17,250,3,150,120",
+                                         "--layer", "1", "--head", "2", "--row", "4", "--col", "1"};
+  std::vector<std::string> with_json = args;
+  with_json.push_back("--json");
+  const auto r = run_attn(with_json);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j.at("split") == "source");
+  const auto q = j.at("query_sources").get<std::vector<std::string>>();
+  const auto k = j.at("key_sources").get<std::vector<std::string>>();
+  CHECK(q == std::vector<std::string>{"token embedding", "position embedding", "L0 H0", "L0 H1", "L0 H2", "L0 H3",
+                                      "L0 attention bias", "L0 MLP", "norm bias", "query bias"});
+  CHECK(k.back() == "key bias");
+  double sum = 0;
+  for (const auto& row : j.at("terms"))
+    for (const auto& v : row) sum += v.get<double>();
+  const double score = j.at("score");
+  CHECK(std::abs(sum - score) <= 1e-12 * std::max(1.0, std::abs(score)));
+  const auto text = run_attn(args);
+  REQUIRE(text.status == 0);
+  const nlohmann::json& top = j.at("largest")[0];
+  CHECK(text.out.find("key: " + top.at("key_source").get<std::string>() + " × query: " +
+                      top.at("query_source").get<std::string>()) != std::string::npos);
+}
+
+TEST_CASE("model why: refusals name the problem") {
+  const auto bert = run_attn({"model", "why", hf_model_dir("bert"), "--text", "the cat", "--layer", "0", "--head", "0",
+                              "--row", "1", "--col", "0"});
+  CHECK(bert.status == 2);
+  CHECK(bert.err.find("only pre-norm models split by source") != std::string::npos);
+  const auto hidden = run_attn({"model", "why", hf_model_dir("gpt2"), "--ids", "1,2,3", "--layer", "0", "--head", "0",
+                                "--row", "0", "--col", "2"});
+  CHECK(hidden.status == 2);
+  CHECK(hidden.err.find("query 0 does not see key 2") != std::string::npos);
+}
