@@ -33,7 +33,7 @@ std::string SourceSplit::describe(const SourceTerm& t) const {
   return text;
 }
 
-SourceSplit bilinear_split(std::vector<std::string> query_sources, const Mat& q_parts,
+SourceSplit bilinear_split(const ScoreCell& cell, std::vector<std::string> query_sources, const Mat& q_parts,
                            std::vector<std::string> key_sources, const Mat& k_parts, double score, double scale) {
   if (static_cast<Eigen::Index>(query_sources.size()) != q_parts.rows() ||
       static_cast<Eigen::Index>(key_sources.size()) != k_parts.rows())
@@ -42,6 +42,10 @@ SourceSplit bilinear_split(std::vector<std::string> query_sources, const Mat& q_
     throw std::invalid_argument("source split: the query's parts are " + std::to_string(q_parts.cols()) +
                                 " wide, the key's " + std::to_string(k_parts.cols()));
   SourceSplit s;
+  s.layer = cell.layer;
+  s.head = cell.head;
+  s.query = cell.query;
+  s.key = cell.key;
   s.score = score;
   s.scale = scale;
   s.query_sources = std::move(query_sources);

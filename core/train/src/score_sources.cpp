@@ -85,12 +85,8 @@ SourceSplit split_score_by_source(const Model& model, const std::vector<int>& to
   // The score itself from the stream the layer read, as the forward pass has it.
   const Mat& x = act.x[static_cast<std::size_t>(layer)];
   const double score = (x.row(query) * w.w_q).dot(x.row(key) * w.w_k);
-  SourceSplit split = bilinear_split(s.names, q_parts, s.names, k_parts, score, 1.0 / std::sqrt(static_cast<double>(dk)));
-  split.layer = layer;
-  split.head = head;
-  split.query = query;
-  split.key = key;
-  return split;
+  return bilinear_split({layer, head, query, key}, s.names, q_parts, s.names, k_parts, score,
+                        1.0 / std::sqrt(static_cast<double>(dk)));
 }
 
 }  // namespace attn::train

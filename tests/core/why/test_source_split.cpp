@@ -79,7 +79,7 @@ TEST_CASE("why: the stream's sources add up to the residual the forward pass had
 TEST_CASE("why: the largest source pairs come first and are named with their share") {
   const attn::Mat q = (attn::Mat(3, 2) << 1, 0, 0, 2, 0.5, 0.5).finished();
   const attn::Mat k = (attn::Mat(2, 2) << 3, 0, 0, -1).finished();
-  const attn::SourceSplit s = attn::bilinear_split({"token", "position", "L0 H1"}, q, {"token", "L0 H3"}, k, 2.5, 0.5);
+  const attn::SourceSplit s = attn::bilinear_split({1, 2, 3, 0}, {"token", "position", "L0 H1"}, q, {"token", "L0 H3"}, k, 2.5, 0.5);
   // terms: token×token 3, position×L0 H3 −2, L0 H1×token 1.5, L0 H1×L0 H3 −0.5; sum 2.0
   const auto top = s.largest(2);
   REQUIRE(top.size() == 2);
@@ -87,7 +87,8 @@ TEST_CASE("why: the largest source pairs come first and are named with their sha
   CHECK(top[1].value == -2);
   CHECK(s.describe(top[0]) == "key: token × query: token = 3 (120% of the score)");
   CHECK(s.largest(-1).size() == 6);
-  CHECK_THROWS_AS(attn::bilinear_split({"a"}, q, {"b", "c"}, k, 0, 1), std::invalid_argument);
+  CHECK((s.layer == 1 && s.head == 2 && s.query == 3 && s.key == 0));
+  CHECK_THROWS_AS(attn::bilinear_split({}, {"a"}, q, {"b", "c"}, k, 0, 1), std::invalid_argument);
 }
 
 TEST_CASE("why: a source split names a cell outside the model or a key the mask hides") {

@@ -187,12 +187,7 @@ SourceSplit split_score_by_source(const Checkpoint& ck, const ForwardResult<doub
   const double score = turned(q, rope, query).dot(turned(k, rope, key));
   const double divisor = c.score_divisor(layer);
   w.release();
-  SourceSplit split = bilinear_split(q_names, q_parts, k_names, k_parts, score, 1.0 / divisor);
-  split.layer = layer;
-  split.head = head;
-  split.query = query;
-  split.key = key;
-  return split;
+  return bilinear_split({layer, head, query, key}, q_names, q_parts, k_names, k_parts, score, 1.0 / divisor);
 }
 
 }  // namespace attn::hf

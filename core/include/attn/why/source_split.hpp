@@ -21,6 +21,11 @@ struct SourceTerm {
   double share = 0;  // value / S[i,j] (0 when S is 0)
 };
 
+// Which score: a layer's head, at (query, key).
+struct ScoreCell {
+  int layer = 0, head = 0, query = 0, key = 0;
+};
+
 struct SourceSplit {
   int layer = 0, head = 0, query = 0, key = 0;
   double score = 0;  // S[i,j] = q_i · k_j, as the model computed it
@@ -36,11 +41,11 @@ struct SourceSplit {
   std::string describe(const SourceTerm& term) const;
 };
 
-// The split from each source's part of the query (rows of q_parts, one per
+// The split of `cell` from each source's part of the query (rows of q_parts, one per
 // query source, d_k wide) and of the key (rows of k_parts): terms =
 // q_parts · k_partsᵀ. Throws std::invalid_argument when the names and rows
 // disagree or the widths differ.
-SourceSplit bilinear_split(std::vector<std::string> query_sources, const Mat& q_parts,
+SourceSplit bilinear_split(const ScoreCell& cell, std::vector<std::string> query_sources, const Mat& q_parts,
                            std::vector<std::string> key_sources, const Mat& k_parts, double score, double scale);
 
 }  // namespace attn
