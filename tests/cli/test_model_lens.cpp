@@ -18,7 +18,7 @@
 using attn::cli::test::hf_model_dir;
 using attn::cli::test::run_attn;
 
-TEST_CASE("model lens: the JSON matches PyTorch's lens in every cell; the text has a line per token") {
+TEST_CASE("model lens: the JSON matches PyTorch's lens in every cell, and the text has a line per token") {
   std::ifstream in(std::string(ATTNVIZ_FIXTURES_DIR) + "/why/lens_gpt2.json");
   std::stringstream text;
   text << in.rdbuf();

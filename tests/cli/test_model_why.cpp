@@ -2,6 +2,9 @@
 // JSON that adds up to the score (1e-12 relative) and names GPT-2's sources
 // (its position embedding, its norm's and projections' biases) and as text
 // whose largest pair is the JSON's; BERT and a hidden key are refused.
+// `attn model attribute`: the parts add up to the logit, the default token
+// is the model's own top guess (the lens's last row), and the table has a
+// row per layer.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -51,4 +54,31 @@ TEST_CASE("model why: refusals name the problem") {
                                 "--row", "0", "--col", "2"});
   CHECK(hidden.status == 2);
   CHECK(hidden.err.find("query 0 does not see key 2") != std::string::npos);
+}
+
+TEST_CASE("model attribute: the parts add up to the logit of the model's own top guess") {
+  const std::string ids = "17,250,3,150,120,64";
+  const auto r = run_attn({"model", "attribute", hf_model_dir("gpt2"), "--ids", ids, "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j.at("format") == "attnviz-attribution");
+  CHECK(j.at("position") == 5);
+  double sum = 0;
+  for (const auto& v : j.at("parts")) sum += v.get<double>();
+  CHECK(std::abs(sum - j.at("logit").get<double>()) <= 1e-12 * std::max(1.0, std::abs(j.at("logit").get<double>())));
+  CHECK(j.at("heads").size() == 2);
+  CHECK(j.at("heads")[0].size() == 4);
+  const auto lens = run_attn({"model", "lens", hf_model_dir("gpt2"), "--ids", ids, "--json", "--top", "1"});
+  REQUIRE(lens.status == 0);
+  const nlohmann::json l = nlohmann::json::parse(lens.out);
+  CHECK(j.at("token") == l.at("rows").back().at("positions")[5][0].at("id"));
+  const auto text = run_attn({"model", "attribute", hf_model_dir("gpt2"), "--ids", ids, "--position", "2", "--token", "7"});
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("(id 7) after position 2") != std::string::npos);
+  CHECK(text.out.find("\n0 ") != std::string::npos);
+  CHECK(text.out.find("\n1 ") != std::string::npos);
+  const auto bert = run_attn({"model", "attribute", hf_model_dir("bert"), "--text", "the cat"});
+  CHECK(bert.status == 2);
+  CHECK(bert.err.find("BERT has no next-token head") != std::string::npos);
 }

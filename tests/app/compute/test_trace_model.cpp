@@ -104,7 +104,7 @@ TEST_CASE("explain cache: computes once per cell and trace, survives vanished ce
   CHECK(cache.split() == nullptr);  // no such cell, so no split either
 }
 
-TEST_CASE("explain cache: a score or weight cell comes with why its score has its value; other cells without") {
+TEST_CASE("explain cache: a score or weight cell comes with why its score has its value, and other cells without") {
   model::TraceModel m;
   const attn::Scenario s = test_scenes::small_projected();
   m.update(s, 1, 1, {});

@@ -1,9 +1,10 @@
-// `attn model info|tokens|attention|scene|why|lens DIR ...`: a Hugging Face model
+// `attn model info|tokens|attention|scene|why|attribute|lens DIR ...`: a Hugging Face model
 // folder on disk, headless. info: its family, sizes, dtypes, files and
 // tokenizer. tokens: a text's ids and pieces. attention: every
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
 // in float64. scene: one layer as an ordinary scenario file. why: a score
-// split by residual-stream source. lens: the logit lens (model/lens_report.cpp).
+// split by residual-stream source. attribute: direct logit attribution
+// (model/attribution_report.cpp). lens: the logit lens (model/lens_report.cpp).
 #include <charconv>
 #include <iostream>
 #include <map>
@@ -18,6 +19,7 @@
 #include "cli_error.hpp"
 #include "commands/commands.hpp"
 #include "model/attention_export.hpp"
+#include "model/attribution_report.hpp"
 #include "model/lens_report.hpp"
 #include "model/model_files.hpp"
 #include "model/model_input.hpp"
@@ -232,6 +234,20 @@ void add_model_command(CLI::App& app, Action& action) {
   why->add_option("--col", o->col, "The key's position (0-based)")->required()->check(kNonNegativeDecimal);
   why->add_flag("--json", o->json, "Print JSON (format \"attnviz-why\")");
   why->callback([o, &action] { action = [o] { return run_why(*o); }; });
+
+  auto attribution = std::make_shared<AttributionOptions>();
+  CLI::App* attribute = model->add_subcommand(
+      "attribute", "Direct logit attribution: each head's and MLP's direct part of one next-token logit");
+  attribute->add_option("dir", attribution->dir, "The model folder (a causal pre-norm model: GPT-2, Llama, Mistral, Qwen2)")
+      ->required();
+  CLI::Option* attr_text = attribute->add_option("--text", attribution->text, "The text, tokenized by the model's own tokenizer");
+  attribute->add_option("--ids", attribution->ids, "Token ids instead of a text, comma-separated")->excludes(attr_text);
+  attribute->add_option("--position", attribution->position, "The position whose next token is asked about (default: the last)")
+      ->check(kNonNegativeDecimal);
+  attribute->add_option("--token", attribution->token, "The next token's id (default: the model's own top guess)")
+      ->check(kNonNegativeDecimal);
+  attribute->add_flag("--json", attribution->json, "Print JSON (format \"attnviz-attribution\")");
+  attribute->callback([attribution, &action] { action = [attribution] { return run_attribution(*attribution); }; });
 
   auto lens = std::make_shared<LensOptions>();
   CLI::App* lens_cmd = model->add_subcommand(
