@@ -49,7 +49,7 @@ TEST_SUITE("flash_tiles") {
     CHECK(stepped["flash"]["playing"] == false);
   }
 
-  TEST_CASE("ui: --flash-blocks and --flash-tile pick the tile; the last key block shows the block output") {
+  TEST_CASE("ui: --flash-blocks and --flash-tile pick the tile, and the last key block shows the block output") {
     const Shot shot = shoot(kFlashScene, "flash_tile_chosen", "--panel flash-tiles --flash-blocks 3,4 --flash-tile 1,2", 1024, 768);
     const nlohmann::json& w = shot.layout["widgets"];
     CHECK(w.contains("flash:grid:flash_scores"));

@@ -170,7 +170,7 @@ TEST_SUITE("model") {
     CHECK(std::filesystem::exists(csv));
   }
 
-  TEST_CASE("ui: the title names the model folder in the Model view; --benchmark --model times the model pass") {
+  TEST_CASE("ui: the title names the model folder in the Model view, and --benchmark --model times the model pass") {
     const TextShot s = shoot_text("model_title", "--model \"" + kHf + "/gpt2\" --text \"the cat\"");
     REQUIRE_MESSAGE(s.code == 0, s.out);
     CHECK(s.state["window_where"] == "model gpt2");
