@@ -21,7 +21,8 @@
 //  - why a head attends (issue 43), GPT-2 at 128 tokens: the logit lens
 //    beside the plain forward pass it reads (target: at most 1 s), and one
 //    score of layer 11 split by source, on a kept float64 pass and with
-//    the pass (target: at most 50 ms);
+//    the pass (target: at most 50 ms); and activation patching of all 144
+//    heads, float32, once (target: at most 10 s);
 //  - float32 against float64 at 1024 tokens, GPT-2, a small Llama and a BERT:
 //    the largest weight difference and where (the Model view states this
 //    figure for the model it has open; random weights give flatter
@@ -46,6 +47,7 @@
 #include "attn/hf/forward/forward.hpp"
 #include "attn/hf/forward/layer_scene.hpp"
 #include "attn/hf/forward/logit_lens.hpp"
+#include "attn/hf/why/patching.hpp"
 #include "attn/hf/why/score_sources.hpp"
 #include "attn/hf/forward/precision_gap.hpp"
 #include "best_blas.hpp"
@@ -182,6 +184,17 @@ void why_rows(const fs::path& dir, int threads) {
               "| the same with its float64 pass (%.0f ms alone) | %.0f ms | %.2fx |\n",
               last, median(split), median(split) / median(forward), median(pass), median(whole),
               median(whole) / median(forward));
+  // Every head's output from a clean prompt into one with two tokens changed.
+  std::vector<int> corrupted = ids;
+  corrupted[10] = (corrupted[10] + 1) % ck->config().vocab;
+  corrupted[70] = (corrupted[70] + 7) % ck->config().vocab;
+  const double t0 = now_ms();
+  const attn::hf::PatchingResult p = attn::hf::patch_activations<float>(
+      *ck, ids, corrupted, {11, 12, -1}, attn::hf::PatchSite::HeadOutput, {}, threads);
+  const double patching = now_ms() - t0;
+  std::printf("| activation patching, all %d heads (each run resumed at its layer), float32 | %.1f s (target 10 s) | "
+              "%.1fx |\n",
+              static_cast<int>(p.patched.size() * p.patched.front().size()), patching / 1000, patching / median(forward));
 }
 
 void llama_rows(const fs::path& dir, int threads) {

@@ -4,10 +4,14 @@
 // whose largest pair is the JSON's; BERT and a hidden key are refused.
 // `attn model attribute`: the parts add up to the logit, the default token
 // is the model's own top guess (the lens's last row), and the table has a
-// row per layer.
+// row per layer. `attn model patch`: the JSON's map matches PyTorch's
+// (tests/fixtures/why/hf_patching.json) to float32's 1e-3, with the tokens
+// defaulting to the two runs' top guesses; unequal prompts are refused.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -81,4 +85,36 @@ TEST_CASE("model attribute: the parts add up to the logit of the model's own top
   const auto bert = run_attn({"model", "attribute", hf_model_dir("bert"), "--text", "the cat"});
   CHECK(bert.status == 2);
   CHECK(bert.err.find("BERT has no next-token head") != std::string::npos);
+}
+
+TEST_CASE("model patch: every head's patch matches PyTorch, the tokens being the two runs' top guesses") {
+  std::ifstream in(std::string(ATTNVIZ_FIXTURES_DIR) + "/why/hf_patching.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json want = nlohmann::json::parse(text.str()).at("models").at("gpt2");
+  const auto ids = [](const nlohmann::json& list) {
+    std::string out;
+    for (const auto& id : list) out += (out.empty() ? "" : ",") + std::to_string(id.get<int>());
+    return out;
+  };
+  const auto r = run_attn({"model", "patch", hf_model_dir("gpt2"), "--clean-ids", ids(want.at("clean")),
+                           "--corrupted-ids", ids(want.at("corrupted")), "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j.at("format") == "attnviz-patching");
+  CHECK(j.at("answer") == want.at("answer"));
+  CHECK(j.at("wrong") == want.at("wrong"));
+  REQUIRE(j.at("patched").size() == want.at("heads").size());
+  double worst = 0;
+  for (std::size_t l = 0; l < want.at("heads").size(); ++l)
+    for (std::size_t h = 0; h < want.at("heads")[l].size(); ++h) {
+      const double theirs = want.at("heads")[l][h];
+      worst = std::max(worst, std::abs(j.at("patched")[l][h].get<double>() - theirs) / std::max(1.0, std::abs(theirs)));
+    }
+  INFO("worst relative gap ", worst);
+  CHECK(worst <= 1e-3);
+  const auto unequal = run_attn({"model", "patch", hf_model_dir("gpt2"), "--clean", "the cat sat", "--corrupted", "the dog sat"});
+  CHECK(unequal.status == 2);
+  CHECK(unequal.err.find("patching needs prompts of the same length") != std::string::npos);
 }

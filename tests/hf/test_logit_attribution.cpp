@@ -7,22 +7,17 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/model_error.hpp"
 #include "attn/hf/why/logit_attribution.hpp"
+#include "why_fixture.hpp"
 
 using namespace attn::hf;
 
 TEST_CASE("why: direct logit attribution matches PyTorch and adds up to the logit, for every causal family") {
-  std::ifstream in(std::string(ATTNVIZ_FIXTURES_DIR) + "/why/hf_logit_attribution.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json f = nlohmann::json::parse(text.str());
+  const nlohmann::json f = why_fixture("hf_logit_attribution");
   REQUIRE(f.at("models").size() == 4);
   for (const auto& [name, want] : f.at("models").items()) {
     INFO(name);

@@ -8,29 +8,20 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/forward/logit_lens.hpp"
 #include "attn/hf/model_error.hpp"
+#include "why_fixture.hpp"
 
 using namespace attn::hf;
 
 namespace {
 
-nlohmann::json lens_fixture(const std::string& name) {
-  std::ifstream in(std::string(ATTNVIZ_FIXTURES_DIR) + "/why/lens_" + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str());
-}
-
 template <class S>
 void check_lens(const std::string& name, double tolerance) {
-  const nlohmann::json want = lens_fixture(name);
+  const nlohmann::json want = why_fixture("lens_" + name);
   const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/" + name);
   ForwardOptions o;
   o.keep_attentions = false;

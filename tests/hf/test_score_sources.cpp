@@ -8,30 +8,17 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/model_error.hpp"
 #include "attn/hf/why/score_sources.hpp"
+#include "why_fixture.hpp"
 
 using namespace attn::hf;
 
-namespace {
-
-nlohmann::json hf_split_fixture() {
-  std::ifstream in(std::string(ATTNVIZ_FIXTURES_DIR) + "/why/hf_source_split.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str());
-}
-
-}  // namespace
-
 TEST_CASE("why: a real model's score split by residual-stream source matches PyTorch, for every pre-norm family") {
-  const nlohmann::json f = hf_split_fixture();
+  const nlohmann::json f = why_fixture("hf_source_split");
   REQUIRE(f.at("models").size() == 4);
   for (const auto& [name, want] : f.at("models").items()) {
     INFO(name);

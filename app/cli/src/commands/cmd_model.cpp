@@ -1,10 +1,11 @@
-// `attn model info|tokens|attention|scene|why|attribute|lens DIR ...`: a Hugging Face model
+// `attn model info|tokens|attention|scene|why|attribute|patch|lens DIR ...`: a Hugging Face model
 // folder on disk, headless. info: its family, sizes, dtypes, files and
 // tokenizer. tokens: a text's ids and pieces. attention: every
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
 // in float64. scene: one layer as an ordinary scenario file. why: a score
 // split by residual-stream source. attribute: direct logit attribution
-// (model/attribution_report.cpp). lens: the logit lens (model/lens_report.cpp).
+// (model/attribution_report.cpp). patch: activation patching
+// (model/patch_report.cpp). lens: the logit lens (model/lens_report.cpp).
 #include <charconv>
 #include <iostream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "model/lens_report.hpp"
 #include "model/model_files.hpp"
 #include "model/model_input.hpp"
+#include "model/patch_report.hpp"
 #include "output_file.hpp"
 #include "output_guard.hpp"
 #include "stage_choice.hpp"
@@ -248,6 +250,24 @@ void add_model_command(CLI::App& app, Action& action) {
       ->check(kNonNegativeDecimal);
   attribute->add_flag("--json", attribution->json, "Print JSON (format \"attnviz-attribution\")");
   attribute->callback([attribution, &action] { action = [attribution] { return run_attribution(*attribution); }; });
+
+  auto patching = std::make_shared<PatchOptions>();
+  CLI::App* patch = model->add_subcommand(
+      "patch", "Activation patching: each head's output (or the stream at each layer and position) from a clean "
+               "prompt put into a corrupted one, and how much of the logit difference comes back");
+  patch->add_option("dir", patching->dir, "The model folder (a causal model: GPT-2, Llama, Mistral, Qwen2)")->required();
+  CLI::Option* clean_text = patch->add_option("--clean", patching->clean, "The clean prompt");
+  patch->add_option("--clean-ids", patching->clean_ids, "The clean prompt as token ids")->excludes(clean_text);
+  CLI::Option* corrupted_text = patch->add_option("--corrupted", patching->corrupted, "The corrupted prompt (same length)");
+  patch->add_option("--corrupted-ids", patching->corrupted_ids, "The corrupted prompt as token ids")->excludes(corrupted_text);
+  patch->add_option("--answer", patching->answer, "The right next token's id (default: the clean run's top guess)")
+      ->check(kNonNegativeDecimal);
+  patch->add_option("--wrong", patching->wrong, "The wrong one's id (default: the corrupted run's top guess)")
+      ->check(kNonNegativeDecimal);
+  patch->add_option("--site", patching->site, "heads (each head's output, default) or positions (the stream)")
+      ->check(CLI::IsMember({"heads", "positions"}));
+  patch->add_flag("--json", patching->json, "Print JSON (format \"attnviz-patching\")");
+  patch->callback([patching, &action] { action = [patching] { return run_patching(*patching); }; });
 
   auto lens = std::make_shared<LensOptions>();
   CLI::App* lens_cmd = model->add_subcommand(

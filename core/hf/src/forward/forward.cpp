@@ -30,10 +30,17 @@ void check_inputs(const ModelConfig& c, const std::vector<int>& ids, const Forwa
     if (ids[i] < 0 || ids[i] >= c.vocab)
       throw ModelError("token " + std::to_string(i) + " has id " + std::to_string(ids[i]) + ", outside the vocabulary of " +
                        std::to_string(c.vocab));
-  for (const auto& h : o.heads_off)
+  std::vector<HeadRef> named = o.heads_off;
+  for (const HeadPatch& p : o.patches) named.push_back(p.head);
+  for (const auto& h : named)
     if (h.layer < 0 || h.layer >= c.n_layers || h.head < 0 || h.head >= c.n_heads)
       throw ModelError("head " + std::to_string(h.layer) + "." + std::to_string(h.head) + " does not exist (the model has " +
                        std::to_string(c.n_layers) + " layers of " + std::to_string(c.n_heads) + " heads)");
+  for (const HeadPatch& p : o.patches)
+    if (!p.output || p.output->rows() != static_cast<Eigen::Index>(ids.size()) || p.output->cols() != c.head_dim)
+      throw ModelError("the patch for head " + std::to_string(p.head.layer) + "." + std::to_string(p.head.head) +
+                       " is not " + std::to_string(ids.size()) + " x " + std::to_string(c.head_dim) +
+                       " (the text's tokens x the head's width)");
 }
 
 template <class S>
@@ -95,8 +102,10 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
     std::vector<bool> off(static_cast<std::size_t>(c.n_heads), false);
     for (const auto& hr : o.heads_off)
       if (hr.layer == l) off[static_cast<std::size_t>(hr.head)] = true;
-    const MatX<S> concat =
+    MatX<S> concat =
         detail::multi_head_attention<S>(q, k, v, shape, off, o.mode, o.keep_attentions, rec.attentions, threads);
+    for (const HeadPatch& p : o.patches)
+      if (p.head.layer == l) concat.middleCols(p.head.head * c.head_dim, c.head_dim) = p.output->template cast<S>();
     const MatX<S> attn_out = detail::affine<S>(concat, w.w_o, w.b_o, threads);
     if (c.pre_norm) {
       h += attn_out;
@@ -164,10 +173,12 @@ ForwardResult<S> resume_forward(const Checkpoint& ck, const ForwardResult<S>& ea
   if (layer < 0 || layer >= static_cast<int>(earlier.layers.size()) ||
       earlier.layers[static_cast<std::size_t>(layer)].input.size() == 0)
     throw ModelError("the earlier pass kept no input for layer " + std::to_string(layer) + " to resume from");
-  for (const HeadRef& off : o.heads_off)
+  std::vector<HeadRef> changed = o.heads_off;
+  for (const HeadPatch& p : o.patches) changed.push_back(p.head);
+  for (const HeadRef& off : changed)
     if (off.layer < layer)
       throw ModelError("head " + std::to_string(off.layer) + "." + std::to_string(off.head) +
-                       " is switched off before layer " + std::to_string(layer) + ", where the pass would resume");
+                       " is switched off or patched before layer " + std::to_string(layer) + ", where the pass would resume");
   ForwardResult<S> r;
   r.ids = earlier.ids;
   r.embeddings = earlier.embeddings;

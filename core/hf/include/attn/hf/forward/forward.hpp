@@ -5,6 +5,7 @@
 // the app shows) or double (what the tests compare to PyTorch at 1e-9).
 #include <Eigen/Dense>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
@@ -30,8 +31,16 @@ struct HeadRef {
   bool operator<(const HeadRef& o) const { return layer != o.layer ? layer < o.layer : head < o.head; }
 };
 
+// A head's output (weights x V, (n, head_dim)) replaced by given values:
+// activation patching puts a clean run's output into a corrupted run.
+struct HeadPatch {
+  HeadRef head;
+  std::shared_ptr<const Eigen::MatrixXd> output;
+};
+
 struct ForwardOptions {
   std::vector<HeadRef> heads_off;
+  std::vector<HeadPatch> patches;  // applied after any switch-off
   AblationMode mode = AblationMode::Zero;
   bool keep_attentions = true;  // every layer's [head] (n, n) weights
   bool keep_details = false;    // every layer's input, head outputs, outputs (tests, scenes)

@@ -1,0 +1,95 @@
+// Activation patching (attn/hf/why/patching.hpp). The clean run keeps every
+// head's output and every layer's input; the corrupted run keeps its inputs,
+// so each patched run resumes at the patched layer. Only the two tokens'
+// rows of the output head are read for the metric, not the whole vocabulary.
+#include "attn/hf/why/patching.hpp"
+
+#include "attn/execution/progress.hpp"
+#include "attn/hf/model_error.hpp"
+#include "forward/layer_weights.hpp"
+#include "forward/tensor_load.hpp"
+
+namespace attn::hf {
+
+namespace {
+
+// logit(answer) − logit(wrong) after `position`, from the final state.
+template <class S>
+double metric_of(const ForwardResult<S>& r, const MatX<double>& rows, int position) {
+  const Eigen::RowVectorXd h = r.final.row(position).template cast<double>();
+  return h.dot(rows.row(0)) - h.dot(rows.row(1));
+}
+
+}  // namespace
+
+template <class S>
+PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& clean, const std::vector<int>& corrupted,
+                                 const PatchMetric& metric, PatchSite site,
+                                 const std::function<bool(int, int)>& progress, int max_threads) {
+  const ModelConfig& c = ck.config();
+  const detail::EmbeddingTensors e = detail::embedding_tensors(ck);
+  if (!e.lm_head.info) throw ModelError(c.family_name() + " has no next-token head, so no logit difference to patch");
+  if (clean.size() != corrupted.size())
+    throw ModelError("the clean prompt has " + std::to_string(clean.size()) + " tokens and the corrupted one " +
+                     std::to_string(corrupted.size()) + ": patching needs prompts of the same length");
+  const int n = static_cast<int>(clean.size());
+  const int position = metric.position < 0 ? n - 1 : metric.position;
+  if (position >= n) throw ModelError("position " + std::to_string(position) + " is outside 0.." + std::to_string(n - 1));
+  for (int token : {metric.answer, metric.wrong})
+    if (token < 0 || token >= c.vocab)
+      throw ModelError("token " + std::to_string(token) + " is outside the vocabulary 0.." + std::to_string(c.vocab - 1));
+  const MatX<double> rows = detail::load_rows<double>(e.lm_head, c.d_model, {metric.answer, metric.wrong});
+
+  ForwardOptions keep;
+  keep.keep_attentions = false;
+  keep.keep_details = site == PatchSite::HeadOutput;  // the heads' outputs
+  keep.keep_inputs = true;
+  keep.max_threads = max_threads;
+  const ForwardResult<S> clean_run = run_forward<S>(ck, clean, keep);
+  ForwardOptions inputs = keep;
+  inputs.keep_details = false;
+  const ForwardResult<S> corrupted_run = run_forward<S>(ck, corrupted, inputs);
+
+  PatchingResult out;
+  out.clean = metric_of(clean_run, rows, position);
+  out.corrupted = metric_of(corrupted_run, rows, position);
+  const int columns = site == PatchSite::HeadOutput ? c.n_heads : n;
+  out.patched.assign(static_cast<std::size_t>(c.n_layers), std::vector<double>(static_cast<std::size_t>(columns), 0.0));
+  out.recovered = out.patched;
+  const double gap = out.clean - out.corrupted;
+  ForwardOptions resume;
+  resume.keep_attentions = false;
+  resume.max_threads = max_threads;
+  const int total = c.n_layers * columns;
+  for (int l = 0; l < c.n_layers; ++l)
+    for (int col = 0; col < columns; ++col) {
+      double value = 0;
+      if (site == PatchSite::HeadOutput) {
+        ForwardOptions o = resume;
+        const auto& head_out = clean_run.layers[static_cast<std::size_t>(l)].head_outputs[static_cast<std::size_t>(col)];
+        o.patches.push_back({{l, col}, std::make_shared<const Eigen::MatrixXd>(head_out.template cast<double>())});
+        value = metric_of(resume_forward<S>(ck, corrupted_run, l, o), rows, position);
+      } else {
+        // The corrupted stream entering layer l, with the clean row at `col`.
+        // (Copy-constructed: GCC 12 warns, wrongly, of a null argument in a
+        // vector<int> assigned here.)
+        ForwardResult<S> start{corrupted_run.ids, corrupted_run.embeddings, {}, {}, false, 0};
+        start.layers.resize(static_cast<std::size_t>(l) + 1);
+        MatX<S>& in = start.layers[static_cast<std::size_t>(l)].input;
+        in = corrupted_run.layers[static_cast<std::size_t>(l)].input;
+        in.row(col) = clean_run.layers[static_cast<std::size_t>(l)].input.row(col);
+        value = metric_of(resume_forward<S>(ck, start, l, resume), rows, position);
+      }
+      out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(col)] = value;
+      out.recovered[static_cast<std::size_t>(l)][static_cast<std::size_t>(col)] = gap != 0 ? (value - out.corrupted) / gap : 0;
+      if (progress && !progress(l * columns + col + 1, total)) throw Cancelled();
+    }
+  return out;
+}
+
+template PatchingResult patch_activations<float>(const Checkpoint&, const std::vector<int>&, const std::vector<int>&,
+                                                 const PatchMetric&, PatchSite, const std::function<bool(int, int)>&, int);
+template PatchingResult patch_activations<double>(const Checkpoint&, const std::vector<int>&, const std::vector<int>&,
+                                                  const PatchMetric&, PatchSite, const std::function<bool(int, int)>&, int);
+
+}  // namespace attn::hf
