@@ -13,6 +13,8 @@
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/forward/logit_lens.hpp"
+#include "attn/hf/why/logit_attribution.hpp"
+#include "model/colour/colour_scale.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/colour/colourmap.hpp"
 #include "ui_support.hpp"
@@ -26,6 +28,7 @@ const std::string kText = "The cat sat on the mat because the cat was tired";
 
 struct ModelShot {
   nlohmann::json state, layout;
+  std::string png;
 };
 
 ModelShot shoot_model(const std::string& name, const std::string& extra, const std::string& size = "1400x900") {
@@ -37,7 +40,7 @@ ModelShot shoot_model(const std::string& name, const std::string& extra, const s
                        &out);
   REQUIRE_MESSAGE(code == 0, out);
   REQUIRE(load_png(png).ok());
-  return {load_json(state), load_json(layout)};
+  return {load_json(state), load_json(layout), png};
 }
 
 bool inside(const nlohmann::json& r, double width, double height) {
@@ -205,13 +208,8 @@ TEST_SUITE("model") {
   }
 
   TEST_CASE("ui: --model-tab lens draws the logit lens, each cell its top guess in its probability's colour") {
-    const std::string png = temp_path("model_lens.png"), state = temp_path("model_lens_state.json"),
-                      layout = temp_path("model_lens_layout.json");
-    std::string out;
-    REQUIRE_MESSAGE(run(attnviz("--test --size 1400x900 --model \"" + kGpt2 + "\" --text \"" + kText +
-                                "\" --model-tab lens --screenshot " + png + " --dump-state " + state +
-                                " --dump-layout " + layout), &out) == 0, out);
-    const nlohmann::json m = load_json(state)["model"];
+    const ModelShot shot = shoot_model("model_lens", "--model-tab lens");
+    const nlohmann::json& m = shot.state["model"];
     CHECK(m["tab"] == "lens");
     REQUIRE(m.contains("lens"));
     // The same lens computed here from the same ids, in the same precision.
@@ -221,8 +219,8 @@ TEST_SUITE("model") {
     const std::vector<int> ids = m["ids"].get<std::vector<int>>();
     const attn::hf::LogitLens lens = attn::hf::logit_lens(*ck, attn::hf::run_forward<float>(*ck, ids, o), 5);
     REQUIRE(m["lens"].size() == lens.top.size());
-    const nlohmann::json widgets = load_json(layout)["widgets"];
-    const Image image = load_png(png);
+    const nlohmann::json& widgets = shot.layout["widgets"];
+    const Image image = load_png(shot.png);
     const viz::Colourmap& map = viz::colourmap(viz::ColourOptions{}.probability_map);
     int coloured = 0;
     for (std::size_t row = 0; row < lens.top.size(); ++row) {
@@ -241,5 +239,40 @@ TEST_SUITE("model") {
       }
     }
     CHECK(coloured >= 10);
+  }
+
+  TEST_CASE("ui: --model-tab attribution draws each head's part of the top guess's logit, in its signed colour") {
+    const ModelShot shot = shoot_model("model_attribution", "--model-tab attribution");
+    const nlohmann::json& m = shot.state["model"];
+    CHECK(m["tab"] == "attribution");
+    REQUIRE(m.contains("attribution"));
+    // The token is the overview's top guess, and the parts those computed here.
+    CHECK(m["attribution"]["token"] == m["predictions"][0]["id"]);
+    const auto ck = attn::hf::Checkpoint::open(kGpt2);
+    const std::vector<int> ids = m["ids"].get<std::vector<int>>();
+    const attn::hf::LogitAttribution a =
+        attn::hf::direct_logit_attribution(*ck, ids, static_cast<int>(ids.size()) - 1, m["attribution"]["token"]);
+    double largest = 0;
+    for (std::size_t l = 0; l < a.heads.size(); ++l) {
+      for (std::size_t h = 0; h < a.heads[l].size(); ++h) {
+        CHECK(m["attribution"]["heads"][l][h].get<double>() == doctest::Approx(a.heads[l][h]).epsilon(1e-12));
+        largest = std::max(largest, std::abs(a.heads[l][h]));
+      }
+      largest = std::max(largest, std::abs(a.mlps[l]));
+    }
+    const nlohmann::json& widgets = shot.layout["widgets"];
+    const Image image = load_png(shot.png);
+    viz::ColourScale scale;
+    scale.kind = attn::ValueKind::Signed;
+    scale.map = viz::ColourOptions{}.signed_map;
+    scale.range = {-largest, largest};
+    for (std::size_t l = 0; l < a.heads.size(); ++l)
+      for (std::size_t h = 0; h < a.heads[l].size(); ++h) {
+        const std::string id = "attribution_" + std::to_string(l) + "_" + std::to_string(h);
+        REQUIRE_MESSAGE(widgets.contains(id), id);
+        const nlohmann::json& r = widgets[id];
+        const viz::Rgba got = image.at(static_cast<int>(r[0].get<double>()) + 1, static_cast<int>(r[1].get<double>()) + 1);
+        CHECK_MESSAGE(distance(got, viz::colour_of(scale, 0, a.heads[l][h])) <= kColourTolerance, id, ": ", a.heads[l][h]);
+      }
   }
 }

@@ -36,7 +36,7 @@ void cell_tooltip(const LensGrid& g, const ModelSession& session, int row, int t
 
 void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe) {
   const ModelSession& s = d.session;
-  const LensGrid* g = s.lens().grid(s.before());
+  const LensGrid* g = s.lens().result(s.before());
   wrapped_text("The logit lens: what the model would guess next if it stopped after each layer. Each column is a "
                "token of the text, each row a depth; a cell holds the top guess for the token that follows, shaded by "
                "its probability. Outlined: the guess is the text's actual next token. Hover a cell for its five "
@@ -45,17 +45,7 @@ void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette
     wrapped_text("This model has no next-token head (it is not a causal model), so it has no logit lens.");
     return;
   }
-  if (!s.lens().error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.error));
-    wrapped_text("The logit lens failed: " + s.lens().error());
-    ImGui::PopStyleColor();
-    return;
-  }
-  if (!g) {
-    const TaskProgress p = s.lens().progress();
-    wrapped_text("Computing the logit lens: " + std::to_string(static_cast<int>(100 * p.fraction())) + "%…");
-    return;
-  }
+  if (pass_job_waiting("the logit lens", s.lens().error(), s.lens().progress(), g != nullptr, pal)) return;
   const float font = ImGui::GetFontSize();
   const float label_w = ImGui::CalcTextSize("after layer 00").x + font;
   const float cell_w = font * 5.5f, cell_h = font * 1.7f;

@@ -113,6 +113,20 @@ void switch_off_controls(ModelUi& ui) {
 
 }  // namespace
 
+bool pass_job_waiting(const char* what, const std::string& error, const TaskProgress& progress, bool has_result,
+                      const ThemePalette& pal) {
+  if (!error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.error));
+    wrapped_text(std::string(what) + " failed: " + error);
+    ImGui::PopStyleColor();
+    return true;
+  }
+  if (has_result) return false;
+  wrapped_text(std::string("Computing ") + what + ": " + std::to_string(static_cast<int>(100 * progress.fraction())) +
+               "%…");
+  return true;
+}
+
 std::string shown_token(const std::string& token) {
   std::string out;
   for (char c : token) out += c == ' ' ? std::string("\xC2\xB7") : std::string(1, c);
@@ -156,6 +170,9 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
   ImGui::SameLine();
   if (ImGui::RadioButton("Logit lens", ui.tab == ModelUi::Tab::Lens)) ui.tab = ModelUi::Tab::Lens;
   probe_item(probe, "model_tab_lens");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Attribution", ui.tab == ModelUi::Tab::Attribution)) ui.tab = ModelUi::Tab::Attribution;
+  probe_item(probe, "model_tab_attribution");
   if (!d.session.before() && !d.session.error().empty()) {
     model_problem(d.session, ui, pal, probe, "_right");
   } else if (!d.session.before()) {
@@ -165,6 +182,8 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
     draw_model_overview(d, ui, pal, probe);
   } else if (ui.tab == ModelUi::Tab::Lens) {
     draw_model_lens(d, state.view.colour.probability_map, pal, probe);
+  } else if (ui.tab == ModelUi::Tab::Attribution) {
+    draw_model_attribution(d, state.view.colour.signed_map, pal, probe);
   } else {
     draw_head_view(d, ui, pal, probe);
   }

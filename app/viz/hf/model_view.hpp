@@ -51,8 +51,14 @@ class ModelFeatureView : public FeatureViewOf<ModelViewFeature> {
 // The parts, each in its own file.
 void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
+// A PassJob's state while its tab waits: its error ("The logit lens failed:
+// ..."), or "Computing the logit lens: 40%…". True while there is no result.
+bool pass_job_waiting(const char* what, const std::string& error, const TaskProgress& progress, bool has_result,
+                      const ThemePalette& pal);
 // The Lens tab (model_lens_view.cpp), in the probability colours `map`.
 void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
+// The Attribution tab (model_attribution_view.cpp), in the signed colours `map`.
+void draw_model_attribution(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 void draw_token_strip(const ModelSession& session, ModelUi& ui, WidgetProbe* probe);
 void draw_model_predictions(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 

@@ -25,6 +25,7 @@ void App::apply_model_options() {
   if (options_.ablate == "mean") ui.mode = attn::hf::AblationMode::Mean;
   if (options_.model_tab == "heads") ui.tab = ModelUi::Tab::Heads;
   if (options_.model_tab == "lens") ui.tab = ModelUi::Tab::Lens;
+  if (options_.model_tab == "attribution") ui.tab = ModelUi::Tab::Attribution;
   if (options_.model_layer >= 0) ui.layer = options_.model_layer;
   if (options_.head_measure == "first") ui.measure = HeadMeasure::First;
   else if (options_.head_measure == "self") ui.measure = HeadMeasure::Self;

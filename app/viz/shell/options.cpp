@@ -189,8 +189,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   app.add_option("--ablate", o.ablate, "With --heads-off: a switched-off head's output becomes zero or its mean")
       ->check(CLI::IsMember({"zero", "mean"}));
   app.add_option("--model-tab", o.model_tab,
-                 "With --model: overview (every head), heads (one layer's head view) or lens (the logit lens)")
-      ->check(CLI::IsMember({"overview", "heads", "lens"}));
+                 "With --model: overview (every head), heads (one layer's head view), lens (the logit lens) or "
+                 "attribution (each head's part of the top guess's logit)")
+      ->check(CLI::IsMember({"overview", "heads", "lens", "attribution"}));
   app.add_option("--model-layer", o.model_layer, "With --model: the head view's layer (from 0)")->check(CLI::Range(0, 100000));
   app.add_option("--measure", o.head_measure, "With --model: what frames (and with --sort-heads orders) the overview's heads")
       ->check(CLI::IsMember({"previous", "first", "self", "entropy"}));

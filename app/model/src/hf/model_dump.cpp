@@ -24,11 +24,21 @@ nlohmann::json heads_json(const ModelAnalysis& a) {
   return layers;
 }
 
+const char* tab_name(ModelUi::Tab tab) {
+  switch (tab) {
+    case ModelUi::Tab::Heads: return "heads";
+    case ModelUi::Tab::Lens: return "lens";
+    case ModelUi::Tab::Attribution: return "attribution";
+    case ModelUi::Tab::Overview: break;
+  }
+  return "overview";
+}
+
 }  // namespace
 
 nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   nlohmann::json j = {{"open", ui.open}, {"folder", ui.folder}, {"text", ui.text},
-                      {"tab", ui.tab == ModelUi::Tab::Heads ? "heads" : ui.tab == ModelUi::Tab::Lens ? "lens" : "overview"}, {"layer", ui.layer},
+                      {"tab", tab_name(ui.tab)}, {"layer", ui.layer},
                       {"loaded", checkpoint_ != nullptr}, {"family", family_line()}, {"precision", attn::hf::precision_name<float>()}, {"error", error_},
                       {"computing", computing()}, {"cancelled", cancelled_}, {"tokens", labels_}, {"ids", ids_},
                       {"mode", ui.mode == attn::hf::AblationMode::Mean ? "mean" : "zero"}};
@@ -57,7 +67,7 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   j["note"] = note_;
   j["atlas"] = {{"width", atlas_.width}, {"height", atlas_.height}, {"tile", atlas_.tile}};
   // The logit lens once computed: each row's name and each cell's top guess.
-  if (const LensGrid* g = lens_.grid(before_.get())) {
+  if (const LensGrid* g = lens_.result(before_.get())) {
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t r = 0; r < g->top.size(); ++r) {
       nlohmann::json cells = nlohmann::json::array();
@@ -68,6 +78,9 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
     }
     j["lens"] = rows;
   }
+  if (const AttributionMap* a = attribution_.result(before_.get()))
+    j["attribution"] = {{"token", a->parts.token}, {"token_text", a->token_text}, {"logit", a->parts.logit},
+                        {"heads", a->parts.heads}, {"mlps", a->parts.mlps}};
   if (ui.hovered_position >= 0)
     if (const auto* p = predictions_at(ui.hovered_position)) j["predictions_hovered"] = predictions_json(*p);
   return j;

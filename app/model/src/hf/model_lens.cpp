@@ -1,22 +1,18 @@
-// The Model view's logit lens (model_lens.hpp): one background job per pass,
-// reporting as the output head's blocks are done, naming each guess with the
-// folder's tokenizer.
+// The Model view's logit lens (model_lens.hpp): reports as the output head's
+// blocks are done, and names each guess with the folder's tokenizer.
 #include "model/hf/model_lens.hpp"
 
 namespace model {
 
-ModelLens::ModelLens()
-    : runner_([](const Input& in, TaskContext<LensGrid>& control) { return compute(in, control); },
-              TaskPolicy::Replace) {}
+namespace {
 
-LensGrid ModelLens::compute(const Input& in, TaskContext<LensGrid>& control) {
+LensGrid compute_lens(const PassJobInput& in, TaskControl& control) {
   control.report(0, 0, "logit lens");
-  const attn::hf::LogitLens lens = attn::hf::logit_lens(*in.checkpoint, *in.forward, kTop, [&](int done, int total) {
+  const attn::hf::LogitLens lens = attn::hf::logit_lens(*in.checkpoint, *in.forward, ModelLens::kTop, [&](int done, int total) {
     control.report(done, total, "logit lens");
     return !control.cancelled();
   });
   LensGrid grid;
-  grid.forward = in.forward;
   grid.row_names = lens.row_names;
   for (const auto& row : lens.top) {
     std::vector<std::vector<TokenPrediction>> cells;
@@ -30,31 +26,11 @@ LensGrid ModelLens::compute(const Input& in, TaskContext<LensGrid>& control) {
   return grid;
 }
 
-void ModelLens::update(bool wanted, const std::shared_ptr<const attn::hf::Checkpoint>& checkpoint,
-                       const std::shared_ptr<const ModelTokens>& tokens, const ModelAnalysis* analysis) {
-  if (auto o = runner_.take()) {
-    if (o->done() && o->result) grid_ = std::make_shared<const LensGrid>(std::move(*o->result));
-    else if (o->failed()) error_ = o->error;
-  }
-  // A causal model only (the lens needs an output head), once per pass.
-  if (!wanted || !checkpoint || !tokens || !analysis || !analysis->forward || !checkpoint->config().causal) return;
-  if (asked_.lock() == analysis->forward) return;
-  asked_ = analysis->forward;
-  error_.clear();
-  runner_.submit({checkpoint, tokens, analysis->forward});
-}
+}  // namespace
 
-const LensGrid* ModelLens::grid(const ModelAnalysis* analysis) const {
-  if (!grid_ || !analysis || !analysis->forward || grid_->forward.lock() != analysis->forward) return nullptr;
-  return grid_.get();
-}
-
-void ModelLens::forget() {
-  runner_.cancel();
-  runner_.discard();
-  grid_.reset();
-  asked_.reset();
-  error_.clear();
-}
+// A causal model only: the lens needs an output head.
+ModelLens::ModelLens()
+    : PassJob([](const PassJobInput& in, TaskContext<LensGrid>& c) { return compute_lens(in, c); },
+              [](const attn::hf::ModelConfig& c, const ModelAnalysis&) { return c.causal; }) {}
 
 }  // namespace model

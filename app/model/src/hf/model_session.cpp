@@ -42,6 +42,7 @@ void ModelSession::set_wake(const std::function<void()>& wake) {
   scene_.set_wake(wake);
   precision_.set_wake(wake);
   lens_.set_wake(wake);
+  attribution_.set_wake(wake);
 }
 
 void ModelSession::forget_model() {
@@ -55,6 +56,7 @@ void ModelSession::forget_model() {
   scene_.discard();
   precision_.reset();
   lens_.forget();
+  attribution_.forget();
   checkpoint_.reset();
   tokens_.reset();
   error_.clear();
@@ -224,6 +226,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   if (checkpoint_) start_passes(ui);
   take_outcomes(map);
   lens_.update(ui.tab == ModelUi::Tab::Lens, checkpoint_, tokens_, before_.get());
+  attribution_.update(ui.tab == ModelUi::Tab::Attribution, checkpoint_, tokens_, before_.get());
   // The predictions at the hovered token, asked for once per pass.
   const int n = static_cast<int>(ids_.size());
   if (before_ && checkpoint_->config().causal && ui.hovered_position >= 0 && ui.hovered_position < n &&
@@ -256,7 +259,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
 
 bool ModelSession::pending(const ModelUi& ui) const {
   if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy() ||
-      precision_.pending() || lens_.pending())
+      precision_.pending() || lens_.pending() || attribution_.pending())
     return true;
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
       scene_.has_outcome())
@@ -274,6 +277,7 @@ void ModelSession::wait_idle() {
   scene_.wait_idle();
   precision_.wait_idle();
   lens_.wait_idle();
+  attribution_.wait_idle();
 }
 
 bool ModelSession::computing() const { return before_runner_.busy() || after_runner_.busy(); }

@@ -19,6 +19,7 @@
 #include "model/colour/colourmap.hpp"
 #include "model/hf/forward_counts.hpp"
 #include "model/hf/model_analysis.hpp"
+#include "model/hf/model_attribution.hpp"
 #include "model/hf/model_lens.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/hf/precision_check.hpp"
@@ -86,6 +87,8 @@ class ModelSession {
 
   // The logit lens of the pass with every head on (the Lens tab asks for it).
   const ModelLens& lens() const { return lens_; }
+  // Each head's direct part of the top guess's logit (the Attribution tab asks).
+  const ModelAttribution& attribution() const { return attribution_; }
 
   nlohmann::json dump(const ModelUi& ui) const;  // --dump-state's "model"
 
@@ -142,6 +145,7 @@ class ModelSession {
   TaskRunner<SceneInput, Scene> scene_;
   PrecisionCheck precision_;  // the overview's float32 pass against float64
   ModelLens lens_;
+  ModelAttribution attribution_;
 
   std::string folder_;  // asked for
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;

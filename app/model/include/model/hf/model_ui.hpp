@@ -20,7 +20,7 @@ struct ModelUi {
   std::string folder_draft;            // the path typed in the view
   std::string text;                    // what the model reads (token ids until the tokenizer lands)
   bool keep_first_tokens = false;      // a text longer than the model's positions runs on its first ones
-  enum class Tab { Overview, Heads, Lens };
+  enum class Tab { Overview, Heads, Lens, Attribution };
   Tab tab = Tab::Overview;
   int layer = 0;                       // the head view's layer
   std::vector<int> heads_hidden;       // head view: heads whose lines are not drawn
