@@ -4,6 +4,10 @@
 // rows of the output head are read for the metric, not the whole vocabulary.
 #include "attn/hf/why/patching.hpp"
 
+#include <atomic>
+#include <mutex>
+
+#include "attn/execution/parallel.hpp"
 #include "attn/execution/progress.hpp"
 #include "attn/hf/model_error.hpp"
 #include "forward/layer_weights.hpp"
@@ -57,33 +61,46 @@ PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& c
   out.patched.assign(static_cast<std::size_t>(c.n_layers), std::vector<double>(static_cast<std::size_t>(columns), 0.0));
   out.recovered = out.patched;
   const double gap = out.clean - out.corrupted;
+  // The patched runs are independent: they run side by side, each on one
+  // thread (a forward at a few hundred tokens is too small to split well
+  // over the cores), and a cancel skips the runs not yet started.
   ForwardOptions resume;
   resume.keep_attentions = false;
-  resume.max_threads = max_threads;
+  resume.max_threads = 1;
   const int total = c.n_layers * columns;
-  for (int l = 0; l < c.n_layers; ++l)
-    for (int col = 0; col < columns; ++col) {
-      double value = 0;
-      if (site == PatchSite::HeadOutput) {
-        ForwardOptions o = resume;
-        const auto& head_out = clean_run.layers[static_cast<std::size_t>(l)].head_outputs[static_cast<std::size_t>(col)];
-        o.patches.push_back({{l, col}, std::make_shared<const Eigen::MatrixXd>(head_out.template cast<double>())});
-        value = metric_of(resume_forward<S>(ck, corrupted_run, l, o), rows, position);
-      } else {
-        // The corrupted stream entering layer l, with the clean row at `col`.
-        // (Copy-constructed: GCC 12 warns, wrongly, of a null argument in a
-        // vector<int> assigned here.)
-        ForwardResult<S> start{corrupted_run.ids, corrupted_run.embeddings, {}, {}, false, 0};
-        start.layers.resize(static_cast<std::size_t>(l) + 1);
-        MatX<S>& in = start.layers[static_cast<std::size_t>(l)].input;
-        in = corrupted_run.layers[static_cast<std::size_t>(l)].input;
-        in.row(col) = clean_run.layers[static_cast<std::size_t>(l)].input.row(col);
-        value = metric_of(resume_forward<S>(ck, start, l, resume), rows, position);
-      }
-      out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(col)] = value;
-      out.recovered[static_cast<std::size_t>(l)][static_cast<std::size_t>(col)] = gap != 0 ? (value - out.corrupted) / gap : 0;
-      if (progress && !progress(l * columns + col + 1, total)) throw Cancelled();
+  std::atomic<int> done{0};
+  std::atomic<bool> cancelled{false};
+  std::mutex report;
+  const int threads = max_threads > 0 ? max_threads : usable_cores();
+  parallel_for(total, threads, 1e12, [&](int item) {
+    if (cancelled) return;
+    const int l = item / columns, col = item % columns;
+    double value = 0;
+    if (site == PatchSite::HeadOutput) {
+      ForwardOptions o = resume;
+      const auto& head_out = clean_run.layers[static_cast<std::size_t>(l)].head_outputs[static_cast<std::size_t>(col)];
+      o.patches.push_back({{l, col}, std::make_shared<const Eigen::MatrixXd>(head_out.template cast<double>())});
+      value = metric_of(resume_forward<S>(ck, corrupted_run, l, o), rows, position);
+    } else {
+      // The corrupted stream entering layer l, with the clean row at `col`.
+      // (Copy-constructed: GCC 12 warns, wrongly, of a null argument in a
+      // vector<int> assigned here.)
+      ForwardResult<S> start{corrupted_run.ids, corrupted_run.embeddings, {}, {}, false, 0};
+      start.layers.resize(static_cast<std::size_t>(l) + 1);
+      MatX<S>& in = start.layers[static_cast<std::size_t>(l)].input;
+      in = corrupted_run.layers[static_cast<std::size_t>(l)].input;
+      in.row(col) = clean_run.layers[static_cast<std::size_t>(l)].input.row(col);
+      value = metric_of(resume_forward<S>(ck, start, l, resume), rows, position);
     }
+    out.patched[static_cast<std::size_t>(l)][static_cast<std::size_t>(col)] = value;
+    out.recovered[static_cast<std::size_t>(l)][static_cast<std::size_t>(col)] = gap != 0 ? (value - out.corrupted) / gap : 0;
+    const int finished = ++done;
+    if (progress) {
+      const std::lock_guard<std::mutex> lock(report);
+      if (!progress(finished, total)) cancelled = true;
+    }
+  });
+  if (cancelled) throw Cancelled();
   return out;
 }
 
