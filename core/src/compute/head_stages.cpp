@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "attn/compute/score_scale.hpp"
 #include "attn/text/format_number.hpp"
 #include "attn/compute/rope.hpp"
 #include "execution/fresh_matrix.hpp"
@@ -71,9 +72,9 @@ struct ScaleInfo {
 ScaleInfo scale_info(const Scenario& s, int d_k) {
   switch (s.scale) {
     case ScaleMode::SqrtDk:
-      return {std::sqrt((double)d_k), plain_formula(StageKind::scaled) + " (√" + std::to_string(d_k) + ")"};
-    case ScaleMode::None: return {1.0, "scaled = scores (no scaling)"};
-    case ScaleMode::Temperature: return {s.temperature, "scaled = scores / τ"};
+      return {score_divisor(s, d_k), plain_formula(StageKind::scaled) + " (√" + std::to_string(d_k) + ")"};
+    case ScaleMode::None: return {score_divisor(s, d_k), "scaled = scores (no scaling)"};
+    case ScaleMode::Temperature: return {score_divisor(s, d_k), "scaled = scores / τ"};
   }
   return {};
 }

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "attn/compute/score_scale.hpp"
+
 namespace attn {
 namespace {
 
@@ -44,15 +46,6 @@ double scores_bound(const Scenario& s, const Dims& d, int h, const HeadBound& b,
   return static_cast<double>(p.v.size()) * max_entry(Mat(p.v));
 }
 
-double divisor_of(const Scenario& s, const Dims& d) {
-  switch (s.scale) {
-    case ScaleMode::SqrtDk: return std::sqrt(static_cast<double>(d.d_k));
-    case ScaleMode::None: return 1;
-    case ScaleMode::Temperature: return s.temperature;
-  }
-  return 1;
-}
-
 }  // namespace
 
 bool proved_finite(const Scenario& s) {
@@ -67,7 +60,7 @@ bool proved_finite(const Scenario& s) {
   double head_output = 0;
   for (int h = 0; h < d.n_heads && ok; ++h) {
     const HeadBound b = projection_bounds(s, d, h, x, kv);
-    const double logits = scores_bound(s, d, h, b, ok) / divisor_of(s, d) + bias;
+    const double logits = scores_bound(s, d, h, b, ok) / score_divisor(s, d.d_k) + bias;
     // Weights in [0, 1] over n_k keys: weights · V is at most n_k·|V|.
     head_output = std::max(head_output, d.n_k * b.v);
     ok = ok && b.q <= kSafe && b.k <= kSafe && b.v <= kSafe && logits <= kSafe;

@@ -5,6 +5,8 @@
 // equal row t of compute_trace to rounding.
 #include "attn/decode/decode.hpp"
 
+#include "attn/compute/score_scale.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -12,6 +14,7 @@
 
 #include "attn/compute/masks.hpp"
 #include "attn/compute/rope.hpp"
+#include "attn/compute/score_scale.hpp"
 #include "compute/positions/positional.hpp"
 #include "compute/stage_builder.hpp"
 #include "decode/decode_check.hpp"
@@ -74,18 +77,6 @@ void key_value_head(DecodeStep& step, const StepScene& sc, const Row& x, int h, 
                         .value.shared();
 }
 
-double scale_divisor(const Scenario& s, int d_k) {
-  switch (s.scale) {
-    case ScaleMode::SqrtDk:
-      return std::sqrt(static_cast<double>(d_k));
-    case ScaleMode::None:
-      return 1.0;
-    case ScaleMode::Temperature:
-      return s.temperature;
-  }
-  return 1.0;
-}
-
 std::string logits_formula(const Scenario& s) {
   const std::string scale = s.scale == ScaleMode::SqrtDk ? " / √d_k" : s.scale == ScaleMode::Temperature ? " / τ" : "";
   const std::string bias = s.positional == Positional::Alibi ? " − m·(t − j)" : "";
@@ -108,7 +99,7 @@ Row query_head(DecodeStep& step, const StepScene& sc, const Row& x, int h) {
   push_step_stage(step, sc, K::step_scores, h, std::string(info_of(K::step_scores).formula),
                   {{K::step_q, h}, {K::k_cache, leader}}, scores, sc.new_token, sc.cached);
 
-  const double divisor = scale_divisor(s, sc.d.d_k);
+  const double divisor = score_divisor(s, sc.d.d_k);
   const double slope = s.positional == Positional::Alibi ? detail::alibi_slope(h, sc.d.n_heads) : 0.0;
   BoolMat blocked(1, L);
   Mat logits(1, L);  // scaled, + ALiBi bias, −∞ where blocked

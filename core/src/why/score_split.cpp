@@ -10,6 +10,7 @@
 #include <string>
 
 #include "attn/compute/rope.hpp"
+#include "attn/compute/score_scale.hpp"
 
 namespace attn {
 
@@ -30,15 +31,6 @@ double RopeSplit::position() const {
 }
 
 namespace {
-
-double scale_of(const Scenario& s, int d_k) {
-  switch (s.scale) {
-    case ScaleMode::SqrtDk: return 1.0 / std::sqrt(static_cast<double>(d_k));
-    case ScaleMode::Temperature: return 1.0 / s.temperature;
-    case ScaleMode::None: break;
-  }
-  return 1.0;
-}
 
 const Stage& stage_at(const Trace& t, const StageRef& ref) {
   const Stage* s = t.find(ref);
@@ -105,7 +97,7 @@ ScoreSplit split_score(const Trace& trace, const Scenario& scenario, int head, i
   out.key_head = k.head;
   out.score = scores->value(query, key);
   const int d_k = static_cast<int>(q.value.cols());
-  out.scale = scale_of(scenario, d_k);
+  out.scale = 1.0 / score_divisor(scenario, d_k);
   for (int d = 0; d < d_k; ++d) {
     const double a = q.value(query, d), b = k.value(key, d);
     out.by_dimension.push_back({d, a, b, a * b});
