@@ -85,10 +85,10 @@ TEST_SUITE("train") {
     const auto why = model::train_why(trainer.model(), c.task, tokens, f.weights, scored, trainer.head_scores());
     REQUIRE(why);
     REQUIRE(s.contains("why"));
-    CHECK(s["why"]["layer"] == why->layer);
-    CHECK(s["why"]["head"] == why->head);
-    CHECK(s["why"]["query"] == why->query);
-    CHECK(s["why"]["key"] == why->key);
+    CHECK(s["why"]["layer"] == why->split.cell.layer);
+    CHECK(s["why"]["head"] == why->split.cell.head);
+    CHECK(s["why"]["query"] == why->split.cell.query);
+    CHECK(s["why"]["key"] == why->split.cell.key);
     CHECK(s["why"]["score"].get<double>() == doctest::Approx(why->split.score).epsilon(1e-12));
     CHECK(s["why"]["largest"] == model::train_why_largest(*why));
     const attn::Vec by_key = why->split.by_key_source();

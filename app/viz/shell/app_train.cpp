@@ -53,7 +53,8 @@ nlohmann::json App::train_dump() {
       nlohmann::json by_key = nlohmann::json::object();
       const attn::Vec key = w.split.by_key_source();
       for (Eigen::Index s = 0; s < key.size(); ++s) by_key[w.split.key_sources[static_cast<std::size_t>(s)]] = key(s);
-      j["why"] = {{"layer", w.layer}, {"head", w.head}, {"query", w.query}, {"key", w.key}, {"score", w.split.score},
+      const attn::ScoreCell& c = w.split.cell;
+      j["why"] = {{"layer", c.layer}, {"head", c.head}, {"query", c.query}, {"key", c.key}, {"score", w.split.score},
                   {"by_key_source", by_key}, {"largest", model::train_why_largest(w)},
                   {"previous_token_head", w.previous_token_source >= 0
                                               ? w.split.key_sources[static_cast<std::size_t>(w.previous_token_source)]

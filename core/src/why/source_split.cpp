@@ -42,10 +42,7 @@ SourceSplit bilinear_split(const ScoreCell& cell, std::vector<std::string> query
     throw std::invalid_argument("source split: the query's parts are " + std::to_string(q_parts.cols()) +
                                 " wide, the key's " + std::to_string(k_parts.cols()));
   SourceSplit s;
-  s.layer = cell.layer;
-  s.head = cell.head;
-  s.query = cell.query;
-  s.key = cell.key;
+  s.cell = cell;
   s.score = score;
   s.scale = scale;
   s.query_sources = std::move(query_sources);

@@ -42,7 +42,7 @@ StreamSources sources_from(const Model& model, const std::vector<int>& tokens, c
   for (int l = 0; l < layer; ++l) {
     const LayerParams& p = model.layers[static_cast<std::size_t>(l)];
     for (int h = 0; h < c.n_heads; ++h) {
-      s.names.push_back(layer_name(l) + " H" + std::to_string(h));
+      s.names.push_back(head_source_name(l, h));
       s.parts.push_back(act.concat[l].middleCols(h * dk, dk) * p.w_o.middleRows(h * dk, dk));
     }
     if (c.mlp) {
@@ -56,6 +56,8 @@ StreamSources sources_from(const Model& model, const std::vector<int>& tokens, c
 }
 
 }  // namespace
+
+std::string head_source_name(int layer, int head) { return layer_name(layer) + " H" + std::to_string(head); }
 
 StreamSources stream_sources(const Model& model, const std::vector<int>& tokens, int layer) {
   check_range("layer", layer, model.config.n_layers + 1);

@@ -87,7 +87,7 @@ TEST_CASE("why: the largest source pairs come first and are named with their sha
   CHECK(top[1].value == -2);
   CHECK(s.describe(top[0]) == "key: token × query: token = 3 (120% of the score)");
   CHECK(s.largest(-1).size() == 6);
-  CHECK((s.layer == 1 && s.head == 2 && s.query == 3 && s.key == 0));
+  CHECK((s.cell.layer == 1 && s.cell.head == 2 && s.cell.query == 3 && s.cell.key == 0));
   CHECK_THROWS_AS(attn::bilinear_split({}, {"a"}, q, {"b", "c"}, k, 0, 1), std::invalid_argument);
 }
 

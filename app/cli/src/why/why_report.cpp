@@ -82,8 +82,8 @@ nlohmann::json why_json(const ScoreSplit& s) {
 }
 
 std::string why_text(const SourceSplit& s, int top) {
-  std::string out = "layer " + std::to_string(s.layer) + ", head " + std::to_string(s.head) + ", query " +
-                    std::to_string(s.query) + ", key " + std::to_string(s.key) + ": S = q · k = " +
+  std::string out = "layer " + std::to_string(s.cell.layer) + ", head " + std::to_string(s.cell.head) + ", query " +
+                    std::to_string(s.cell.query) + ", key " + std::to_string(s.cell.key) + ": S = q · k = " +
                     format_number(s.score) + "; the logit is S × " + format_number(s.scale) + " = " +
                     format_number(s.score * s.scale) + "\n";
   out += "\nThe largest (query source, key source) pairs:\n";
@@ -111,8 +111,8 @@ nlohmann::json why_json(const SourceSplit& s) {
                        {"key_source", s.key_sources[static_cast<std::size_t>(t.key_source)]},
                        {"value", t.value},
                        {"share", t.share}});
-  return {{"format", "attnviz-why"}, {"version", 1},       {"split", "source"},       {"layer", s.layer},
-          {"head", s.head},          {"query", s.query},   {"key", s.key},            {"score", s.score},
+  return {{"format", "attnviz-why"}, {"version", 1},       {"split", "source"},       {"layer", s.cell.layer},
+          {"head", s.cell.head},     {"query", s.cell.query}, {"key", s.cell.key},            {"score", s.score},
           {"scale", s.scale},        {"query_sources", s.query_sources},              {"key_sources", s.key_sources},
           {"terms", terms},          {"by_query_source", vector_json(s.by_query_source())},
           {"by_key_source", vector_json(s.by_key_source())}, {"largest", largest}};

@@ -27,7 +27,7 @@ struct ScoreCell {
 };
 
 struct SourceSplit {
-  int layer = 0, head = 0, query = 0, key = 0;
+  ScoreCell cell;
   double score = 0;  // S[i,j] = q_i · k_j, as the model computed it
   double scale = 1;  // the logit is scale × S
   std::vector<std::string> query_sources, key_sources;  // names, in stream order

@@ -17,8 +17,8 @@
 namespace model {
 
 struct TrainWhy {
-  int layer = 0, head = 0;
-  int query = 0, key = 0;  // the cell: positions in the example
+  // split.cell says which: the head's layer and head, and the query's and
+  // key's positions in the example.
   std::string query_token, key_token;
   double weight = 0;  // the head's attention weight there
   attn::SourceSplit split;

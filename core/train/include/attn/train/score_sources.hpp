@@ -27,6 +27,9 @@ StreamSources stream_sources(const Model& model, const std::vector<int>& tokens,
 // S[query, key] of `head` in `layer` (before the 1/√d_k scale) split by
 // source. Throws std::invalid_argument naming the tokens, layer, head or
 // cell that is out of range, or a key after the query (the mask hides it).
+// A layer's head as a source is named "L0 H3".
+std::string head_source_name(int layer, int head);
+
 SourceSplit split_score_by_source(const Model& model, const std::vector<int>& tokens, int layer, int head,
                                   int query, int key);
 
