@@ -72,6 +72,17 @@ TEST_CASE("why: patching the whole stream at a position the prompts share change
                        "the clean prompt has 5 tokens and the corrupted one 2: patching needs prompts of the same length",
                        ModelError);
   CHECK_THROWS_AS(patch_activations<double>(*ck, clean, corrupted, {5, 999999, -1}, PatchSite::HeadOutput), ModelError);
+  CHECK_THROWS_WITH_AS(patch_activations<double>(*ck, clean, corrupted, {5, 5, -1}, PatchSite::HeadOutput),
+                       "the right and the wrong token are both token 5, so their logit difference is 0: choose two tokens",
+                       ModelError);
+  // Left to the runs, the tokens are each run's top guess.
+  const PatchingResult chosen = patch_activations<double>(*ck, clean, corrupted, {}, PatchSite::ResidualStream);
+  const auto top = [&](const std::vector<int>& ids) {
+    const ForwardResult<double> run = run_forward<double>(*ck, ids);
+    return top_predictions(logits_at(*ck, run, static_cast<int>(ids.size()) - 1), 1).front().id;
+  };
+  CHECK(chosen.answer == top(clean));
+  CHECK(chosen.wrong == top(corrupted));
   const auto bert = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/bert");
   CHECK_THROWS_AS(patch_activations<double>(*bert, {1, 2}, {1, 3}, {5, 9, -1}, PatchSite::HeadOutput), ModelError);
 }

@@ -1,7 +1,8 @@
 // Runs activation patching (attn/hf/why/patching.hpp) on two prompts read
 // as the other `attn model` commands read one, and prints it
-// (patch_report.hpp). The tokens default to the two runs' own top guesses:
-// the difference between them is what the corruption changed.
+// (patch_report.hpp). The tokens default to the two runs' own top guesses
+// (chosen in the core from its own two runs): the difference between them
+// is what the corruption changed.
 #include "model/patch_report.hpp"
 
 #include <cstdio>
@@ -17,18 +18,6 @@
 
 namespace attn::cli {
 
-namespace {
-
-// The top guess after the last token of `ids`, from a float32 pass.
-int top_guess(const hf::Checkpoint& ck, const std::vector<int>& ids) {
-  hf::ForwardOptions o;
-  o.keep_attentions = false;
-  const hf::ForwardResult<float> r = hf::run_forward<float>(ck, ids, o);
-  return hf::top_predictions(hf::logits_at(ck, r, static_cast<int>(ids.size()) - 1), 1).front().id;
-}
-
-}  // namespace
-
 int run_patching(const PatchOptions& o) {
   if (o.site != "heads" && o.site != "positions") throw CliError("--site: \"" + o.site + "\" is not heads or positions");
   const OpenedModel clean = open_model({o.dir, o.clean, o.clean_ids}, true);
@@ -36,30 +25,24 @@ int run_patching(const PatchOptions& o) {
   if (clean.ids.size() != corrupted.ids.size())
     throw CliError("the clean prompt is " + std::to_string(clean.ids.size()) + " tokens and the corrupted one " +
                    std::to_string(corrupted.ids.size()) + ": patching needs prompts of the same length");
-  hf::PatchMetric metric;
   hf::PatchingResult r;
   try {
-    metric.answer = o.answer >= 0 ? o.answer : top_guess(*clean.checkpoint, clean.ids);
-    metric.wrong = o.wrong >= 0 ? o.wrong : top_guess(*clean.checkpoint, corrupted.ids);
-    if (metric.answer == metric.wrong)
-      throw CliError("both prompts' top guess is \"" + clean.token_text(metric.answer) +
-                     "\": choose the tokens to compare with --answer and --wrong");
-    r = hf::patch_activations<float>(*clean.checkpoint, clean.ids, corrupted.ids, metric,
+    r = hf::patch_activations<float>(*clean.checkpoint, clean.ids, corrupted.ids, {o.answer, o.wrong, -1},
                                      o.site == "heads" ? hf::PatchSite::HeadOutput : hf::PatchSite::ResidualStream);
   } catch (const hf::ModelError& e) {
-    throw CliError(e.what());
+    throw CliError(std::string(e.what()) + (o.answer < 0 || o.wrong < 0 ? " (--answer and --wrong choose them)" : ""));
   }
   if (o.json) {
     std::cout << nlohmann::json({{"format", "attnviz-patching"}, {"version", 1}, {"site", o.site},
-                                 {"answer", metric.answer}, {"answer_text", clean.token_text(metric.answer)},
-                                 {"wrong", metric.wrong}, {"wrong_text", clean.token_text(metric.wrong)},
+                                 {"answer", r.answer}, {"answer_text", clean.token_text(r.answer)},
+                                 {"wrong", r.wrong}, {"wrong_text", clean.token_text(r.wrong)},
                                  {"clean", r.clean}, {"corrupted", r.corrupted}, {"patched", r.patched},
                                  {"recovered", r.recovered}, {"precision", "float32"}})
                      .dump(1)
               << "\n";
     return 0;
   }
-  std::cout << "logit(\"" << clean.token_text(metric.answer) << "\") - logit(\"" << clean.token_text(metric.wrong)
+  std::cout << "logit(\"" << clean.token_text(r.answer) << "\") - logit(\"" << clean.token_text(r.wrong)
             << "\") after the last token: clean " << format_number(r.clean) << ", corrupted "
             << format_number(r.corrupted) << ".\nShare of that difference each patch brings back (1 = all of it):\n\n";
   std::printf("%-6s", "layer");

@@ -18,8 +18,7 @@ LogitAttribution direct_logit_attribution(const Checkpoint& ck, const ForwardRes
   if (!c.pre_norm)
     throw ModelError(c.family_name() + " normalises the stream after each sum, so the stream is no sum of sources");
   const int n = static_cast<int>(r.ids.size());
-  if (position < 0 || position >= n)
-    throw ModelError("position " + std::to_string(position) + " is outside 0.." + std::to_string(n - 1));
+  detail::check_index("position", position, n);
   if (token < 0 || token >= c.vocab)
     throw ModelError("token " + std::to_string(token) + " is outside the vocabulary 0.." + std::to_string(c.vocab - 1));
   if (static_cast<int>(r.layers.size()) != c.n_layers || r.layers.back().output.rows() == 0 || r.final.rows() == 0)

@@ -12,6 +12,7 @@
 #include "attn/hf/model_error.hpp"
 #include "forward/layer_weights.hpp"
 #include "forward/tensor_load.hpp"
+#include "why/stream_sources.hpp"
 
 namespace attn::hf {
 
@@ -38,11 +39,10 @@ PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& c
                      std::to_string(corrupted.size()) + ": patching needs prompts of the same length");
   const int n = static_cast<int>(clean.size());
   const int position = metric.position < 0 ? n - 1 : metric.position;
-  if (position >= n) throw ModelError("position " + std::to_string(position) + " is outside 0.." + std::to_string(n - 1));
+  detail::check_index("position", position, n);
   for (int token : {metric.answer, metric.wrong})
-    if (token < 0 || token >= c.vocab)
+    if (token < -1 || token >= c.vocab)
       throw ModelError("token " + std::to_string(token) + " is outside the vocabulary 0.." + std::to_string(c.vocab - 1));
-  const MatX<double> rows = detail::load_rows<double>(e.lm_head, c.d_model, {metric.answer, metric.wrong});
 
   ForwardOptions keep;
   keep.keep_attentions = false;
@@ -55,6 +55,16 @@ PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& c
   const ForwardResult<S> corrupted_run = run_forward<S>(ck, corrupted, inputs);
 
   PatchingResult out;
+  // A token left to the runs: the clean run's top guess, the corrupted run's.
+  const auto top_guess = [&](const ForwardResult<S>& r) {
+    return top_predictions(logits_at(ck, r, position), 1).front().id;
+  };
+  out.answer = metric.answer >= 0 ? metric.answer : top_guess(clean_run);
+  out.wrong = metric.wrong >= 0 ? metric.wrong : top_guess(corrupted_run);
+  if (out.answer == out.wrong)
+    throw ModelError("the right and the wrong token are both token " + std::to_string(out.answer) +
+                     ", so their logit difference is 0: choose two tokens");
+  const MatX<double> rows = detail::load_rows<double>(e.lm_head, c.d_model, {out.answer, out.wrong});
   out.clean = metric_of(clean_run, rows, position);
   out.corrupted = metric_of(corrupted_run, rows, position);
   const int columns = site == PatchSite::HeadOutput ? c.n_heads : n;

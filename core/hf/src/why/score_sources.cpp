@@ -24,7 +24,7 @@ namespace {
 using detail::Mat64;
 using detail::Row64;
 
-// Row `row` of a part of a projection for one head, turned by RoPE at its position.
+// A part of one head's projection at `position`, turned by RoPE as the forward turns it.
 Row64 turned(Row64 v, const Rope& rope, int position) {
   if (rope.on) {
     Eigen::Matrix<double, 1, Eigen::Dynamic> m = v;
@@ -34,23 +34,14 @@ Row64 turned(Row64 v, const Rope& rope, int position) {
   return v;
 }
 
-void check_range(const char* what, int value, int count) {
-  if (value < 0 || value >= count)
-    throw ModelError(std::string(what) + " " + std::to_string(value) + " is outside 0.." + std::to_string(count - 1));
-}
-
-}  // namespace
-
-namespace {
-
 void check_cell(const ModelConfig& c, int n, int layer, int head, int query, int key) {
   if (!c.pre_norm)
     throw ModelError(c.family_name() + " normalises the stream after each sum, so the stream is no sum of sources: "
                                        "only pre-norm models split by source");
-  check_range("layer", layer, c.n_layers);
-  check_range("head", head, c.n_heads);
-  check_range("query", query, n);
-  check_range("key", key, n);
+  detail::check_index("layer", layer, c.n_layers);
+  detail::check_index("head", head, c.n_heads);
+  detail::check_index("query", query, n);
+  detail::check_index("key", key, n);
   const KeySpan seen = visible_keys(query, n, c.causal, c.window_at(layer));
   if (key < seen.first || key > seen.last)
     throw ModelError("query " + std::to_string(query) + " does not see key " + std::to_string(key) +

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "attn/hf/model_error.hpp"
 #include "forward/layer_weights.hpp"
 
 namespace attn::hf::detail {
@@ -66,6 +67,11 @@ Sources stream_sources(const Checkpoint& ck, const ForwardResult<double>& r, int
     w.release();
   }
   return s;
+}
+
+void check_index(const char* what, int value, int count) {
+  if (value < 0 || value >= count)
+    throw ModelError(std::string(what) + " " + std::to_string(value) + " is outside 0.." + std::to_string(count - 1));
 }
 
 Row64 held_by_norm(const ModelConfig& c, const Row64& stream, const Row64& part, const Row64& gamma) {

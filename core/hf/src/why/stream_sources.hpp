@@ -34,6 +34,9 @@ struct Sources {
 // `r` must hold the details of every layer before `layer`.
 Sources stream_sources(const Checkpoint& ck, const ForwardResult<double>& r, int layer, int a, int b);
 
+// Throws ModelError "position 9 is outside 0..8" when value is not in [0, count).
+void check_index(const char* what, int value, int count);
+
 // `part` of a token's `stream`, through the family's norm held at that
 // token's value: (part − mean(part)) / σ(stream) ⊙ γ for LayerNorm (its bias
 // left out, a source of its own), part / rms(stream) ⊙ γ for RMSNorm. Summed

@@ -17,11 +17,14 @@
 namespace attn::hf {
 
 struct PatchMetric {
-  int answer = 0, wrong = 0;  // token ids: the metric is logit(answer) − logit(wrong)
+  // Token ids: the metric is logit(answer) − logit(wrong). -1: the clean
+  // run's top guess (answer), the corrupted run's (wrong).
+  int answer = -1, wrong = -1;
   int position = -1;          // whose next token; -1: the last
 };
 
 struct PatchingResult {
+  int answer = 0, wrong = 0;        // the tokens compared, once chosen
   double clean = 0, corrupted = 0;  // the metric on each prompt as it is
   // [layer][head] or [layer][position]: the metric with that activation
   // patched, and its recovery (patched − corrupted) / (clean − corrupted),
@@ -31,7 +34,8 @@ struct PatchingResult {
 
 enum class PatchSite { HeadOutput, ResidualStream };
 
-// Throws ModelError for prompts of different lengths, ids out of range, a
+// Throws ModelError for prompts of different lengths, ids out of range, the
+// same token as answer and wrong, a
 // model without a next-token head, or a position out of range. `progress(done,
 // total)` after each patched run; returning false cancels (throws Cancelled).
 template <class S>
