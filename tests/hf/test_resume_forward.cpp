@@ -104,3 +104,44 @@ TEST_CASE("resume_forward refuses a head switched off before the layer it starts
   const ForwardResult<float> bare = run_forward<float>(*ck, ids);
   CHECK_THROWS_AS(resume_forward<float>(*ck, bare, 1, {}), ModelError);
 }
+
+// final_row computes the last layer for one query: the state it leaves must
+// be that row of the whole pass. Not bit for bit (a one-row product may sum
+// in another order): within 1e-12 relative in float64, 1e-5 in float32.
+template <class S>
+void check_final_row(const Checkpoint& ck, const std::vector<int>& ids, double tolerance) {
+  const ForwardResult<S> whole = run_forward<S>(ck, ids, {});
+  const bool applies = ck.config().causal && ck.config().pre_norm;
+  for (int p : {0, 4, static_cast<int>(ids.size()) - 1}) {
+    INFO("position " << p << ", " << precision_name<S>());
+    ForwardOptions one;
+    one.final_row = p;
+    const ForwardResult<S> row = run_forward<S>(ck, ids, one);
+    REQUIRE(row.final.rows() == (applies ? 1 : whole.final.rows()));
+    const auto got = row.final.row(applies ? 0 : p).template cast<double>();
+    const auto want = whole.final.row(p).template cast<double>();
+    Eigen::Index worst = 0;
+    const double gap = (got - want).cwiseAbs().maxCoeff(&worst);
+    INFO("worst column " << worst << ": " << got(worst) << " against " << want(worst));
+    CHECK(gap <= tolerance * std::max(1.0, want.cwiseAbs().maxCoeff()));
+  }
+  // A head of the last layer switched off (its mean needs every row): the whole pass.
+  ForwardOptions off;
+  off.final_row = 2;
+  off.heads_off = {{ck.config().n_layers - 1, 0}};
+  off.mode = AblationMode::Mean;
+  CHECK(run_forward<S>(ck, ids, off).final.rows() == static_cast<Eigen::Index>(ids.size()));
+}
+
+TEST_CASE("final_row: one position's final state equals that row of the whole pass, for every family") {
+  const std::vector<int> ids{3, 17, 42, 99, 5, 64, 7, 120, 11, 2};
+  for (const char* name : kResumeFamilies) {
+    INFO("model " << name);
+    const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/" + name);
+    check_final_row<float>(*ck, ids, 1e-5);
+    check_final_row<double>(*ck, ids, 1e-12);
+    ForwardOptions outside;
+    outside.final_row = static_cast<int>(ids.size());
+    CHECK_THROWS_WITH_AS(run_forward<float>(*ck, ids, outside), doctest::Contains("outside the text"), ModelError);
+  }
+}

@@ -36,6 +36,9 @@ void check_inputs(const ModelConfig& c, const std::vector<int>& ids, const Forwa
     if (h.layer < 0 || h.layer >= c.n_layers || h.head < 0 || h.head >= c.n_heads)
       throw ModelError("head " + std::to_string(h.layer) + "." + std::to_string(h.head) + " does not exist (the model has " +
                        std::to_string(c.n_layers) + " layers of " + std::to_string(c.n_heads) + " heads)");
+  if (o.final_row >= static_cast<int>(ids.size()))
+    throw ModelError("position " + std::to_string(o.final_row) + " is outside the text of " + std::to_string(ids.size()) +
+                     " tokens");
   for (const HeadPatch& p : o.patches)
     if (!p.output || p.output->rows() != static_cast<Eigen::Index>(ids.size()) || p.output->cols() != c.head_dim)
       throw ModelError("the patch for head " + std::to_string(p.head.layer) + "." + std::to_string(p.head.head) +
@@ -90,23 +93,33 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
     LayerRecord<S> rec;
     const bool details = o.keep_details && !(o.details_of_last_layer_only && l != o.stop_after_layer);
     if (details || o.keep_inputs) rec.input = h;
-    const MatX<S> a_in = detail::attention_input<S>(c, w, h);
-    MatX<S> q = detail::affine<S>(a_in, w.w_q, w.b_q, threads);
-    MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
-    const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
-    if (c.rope) {
-      rotate_rope_rows(q, rope, c.n_heads);
-      rotate_rope_rows(k, rope, c.n_kv_heads);
-    }
-    const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal, c.window_at(l), c.score_divisor(l)};
     std::vector<bool> off(static_cast<std::size_t>(c.n_heads), false);
     for (const auto& hr : o.heads_off)
       if (hr.layer == l) off[static_cast<std::size_t>(hr.head)] = true;
+    // With final_row, the last layer asks with that query alone: no later
+    // row can reach it (causal), and nothing after this layer mixes rows.
+    const bool one_row = o.final_row >= 0 && l == c.n_layers - 1 && o.stop_after_layer < 0 && !details &&
+                         c.causal && c.pre_norm && std::find(off.begin(), off.end(), true) == off.end();
+    const int q0 = one_row ? o.final_row : 0;
+    if (one_row) h = MatX<S>(h.topRows(q0 + 1));
+    const MatX<S> a_in = detail::attention_input<S>(c, w, h);
+    MatX<S> q = detail::affine<S>(one_row ? MatX<S>(a_in.bottomRows(1)) : a_in, w.w_q, w.b_q, threads);
+    MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
+    const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
+    if (c.rope) {
+      rotate_rope_rows(q, rope, c.n_heads, q0);
+      rotate_rope_rows(k, rope, c.n_kv_heads);
+    }
+    const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal,
+                                       c.window_at(l), c.score_divisor(l), q0};
     MatX<S> concat =
         detail::multi_head_attention<S>(q, k, v, shape, off, o.mode, o.keep_attentions, rec.attentions, threads);
     for (const HeadPatch& p : o.patches)
-      if (p.head.layer == l) concat.middleCols(p.head.head * c.head_dim, c.head_dim) = p.output->template cast<S>();
+      if (p.head.layer == l)
+        concat.middleCols(p.head.head * c.head_dim, c.head_dim) =
+            p.output->middleRows(q0, concat.rows()).template cast<S>();
     const MatX<S> attn_out = detail::affine<S>(concat, w.w_o, w.b_o, threads);
+    if (one_row) h = MatX<S>(h.bottomRows(1));
     if (c.pre_norm) {
       h += attn_out;
       h += mlp<S>(c, w, detail::family_norm<S>(c, h, w.norm2_w, w.norm2_b), threads);

@@ -27,7 +27,8 @@ std::pair<int, int> visible(int i, int n, const AttentionShape& s) {
 // each block multiplies only the keys its queries may see.
 constexpr int kQueryBlock = 128;
 
-// Rows [r0, r0 + rows) of one head's weights, into `p` (rows x n, those
+// Rows [r0, r0 + rows) of q (positions first_query + r0 ..) and of one
+// head's weights, into `p` (rows x n, those
 // rows of the head's map or a scratch block), and their outputs
 // weights x V into `out` (rows x hd). Only the keys [c0, c1) that some
 // query of the block may see are multiplied: under a causal mask the
@@ -37,14 +38,14 @@ template <class S>
 void attention_rows(const MatX<S>& q, const MatX<S>& k, const MatX<S>& v, int qcol, int kvcol, int hd, S scale, int r0,
                     int rows, const AttentionShape& shape, Eigen::Ref<AttentionMap<S>> p,
                     Eigen::Ref<MatX<S>> out) {
-  const int n = static_cast<int>(k.rows());
-  const int c0 = visible(r0, n, shape).first, c1 = visible(r0 + rows - 1, n, shape).second + 1;
+  const int n = static_cast<int>(k.rows()), at = shape.first_query + r0;
+  const int c0 = visible(at, n, shape).first, c1 = visible(at + rows - 1, n, shape).second + 1;
   auto seen_block = p.middleCols(c0, c1 - c0);
   seen_block.noalias() = (q.block(r0, qcol, rows, hd) * scale) * k.block(c0, kvcol, c1 - c0, hd).transpose();
   // Row-wise softmax over the keys each query may see, on contiguous rows so
   // the exponentials vectorise; blocked keys get exactly 0.
   for (int i = 0; i < rows; ++i) {
-    const auto [first, last] = visible(r0 + i, n, shape);
+    const auto [first, last] = visible(at + i, n, shape);
     auto seen = p.row(i).segment(first, last - first + 1).array();
     seen = (seen - seen.maxCoeff()).exp();
     seen /= seen.sum();
@@ -61,19 +62,19 @@ MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& 
                              const std::vector<bool>& off, AblationMode mode, bool keep,
                              std::vector<AttentionMap<S>>& weights,
                              int threads) {
-  const int n = static_cast<int>(q.rows()), hd = shape.head_dim;
+  const int m = static_cast<int>(q.rows()), n = static_cast<int>(k.rows()), hd = shape.head_dim;
   const int group = shape.heads / shape.kv_heads;
   const double divisor = shape.divisor > 0 ? shape.divisor : std::sqrt(static_cast<double>(hd));
   const S scale = static_cast<S>(1.0 / divisor);
-  MatX<S> concat(n, shape.heads * hd);
+  MatX<S> concat(m, shape.heads * hd);
   if (keep) {
     weights.assign(static_cast<std::size_t>(shape.heads), AttentionMap<S>());
-    for (AttentionMap<S>& w : weights) w.resize(n, n);  // every entry is written below
+    for (AttentionMap<S>& w : weights) w.resize(m, n);  // every entry is written below
   }
-  const int blocks = (n + kQueryBlock - 1) / kQueryBlock;
+  const int blocks = (m + kQueryBlock - 1) / kQueryBlock;
   const double work = 2.0 * kQueryBlock * n * hd;
   parallel_for(shape.heads * blocks, threads, work, [&](int item) {
-    const int h = item / blocks, r0 = (item % blocks) * kQueryBlock, rows = std::min(kQueryBlock, n - r0);
+    const int h = item / blocks, r0 = (item % blocks) * kQueryBlock, rows = std::min(kQueryBlock, m - r0);
     const int kv = h / group;
     auto out = concat.block(r0, h * hd, rows, hd);
     if (keep) {

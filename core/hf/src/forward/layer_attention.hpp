@@ -13,10 +13,14 @@ struct AttentionShape {
   bool causal = true;
   int window = 0;       // keys each query sees, itself included; 0 = all
   double divisor = 0;   // what each score q.k is divided by; 0 = sqrt(head_dim)
+  // The position of q's first row (k and v always start at position 0): a
+  // pass that wants one position's output asks with that query alone.
+  int first_query = 0;
 };
 
-// q: (n, heads * hd), k and v: (n, kv_heads * hd). Fills `weights` [head]
-// (n, n) when `keep` and returns the concatenated head outputs (n, heads * hd).
+// q: (m, heads * hd) for the positions first_query.., k and v: (n, kv_heads * hd).
+// Fills `weights` [head] (m, n) when `keep` and returns the concatenated head
+// outputs (m, heads * hd).
 // `off[h]` switches head h off in `mode`.
 template <class S>
 MatX<S> multi_head_attention(const MatX<S>& q, const MatX<S>& k, const MatX<S>& v, const AttentionShape& shape,

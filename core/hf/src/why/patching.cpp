@@ -18,10 +18,11 @@ namespace attn::hf {
 
 namespace {
 
-// logit(answer) − logit(wrong) after `position`, from the final state.
+// logit(answer) − logit(wrong) after `position`, from the final state (a
+// pass run with final_row kept that row alone).
 template <class S>
 double metric_of(const ForwardResult<S>& r, const MatX<double>& rows, int position) {
-  const Eigen::RowVectorXd h = r.final.row(position).template cast<double>();
+  const Eigen::RowVectorXd h = r.final.row(r.final.rows() == 1 ? 0 : position).template cast<double>();
   return h.dot(rows.row(0)) - h.dot(rows.row(1));
 }
 
@@ -77,6 +78,7 @@ PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& c
   ForwardOptions resume;
   resume.keep_attentions = false;
   resume.max_threads = 1;
+  resume.final_row = position;  // the metric reads one row: the last layer computes no other
   const int total = c.n_layers * columns;
   std::atomic<int> done{0};
   std::atomic<bool> cancelled{false};

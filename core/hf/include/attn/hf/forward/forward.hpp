@@ -56,6 +56,14 @@ struct ForwardOptions {
   // details: what resume_forward starts a later pass from. n x d_model
   // numbers a layer (GPT-2 at 1,024 tokens: 3 MB a layer in float32).
   bool keep_inputs = false;
+  // Only this position's final state is wanted (a causal, pre-norm model's
+  // next-token guess there): the last layer then computes its queries,
+  // outputs and MLP for that row alone, keys and values for the rows it may
+  // see, and `final` holds that one row. Its attentions, if kept, are that
+  // row's. Ignored with details, where a head of the last layer is switched
+  // off (a mean needs every row), or where the model is not causal and
+  // pre-norm. -1: every row.
+  int final_row = -1;
   // After each layer, with the number done; returning false cancels (the
   // result then has cancelled = true and only the layers done).
   std::function<bool(int layers_done)> progress;
@@ -76,7 +84,7 @@ struct ForwardResult {
   std::vector<int> ids;
   MatX<S> embeddings;  // (n, d): what enters layer 0
   std::vector<LayerRecord<S>> layers;
-  MatX<S> final;  // (n, d) after the final norm (BERT: the last layer's output)
+  MatX<S> final;  // (n, d) after the final norm (BERT: the last layer's output); (1, d) with final_row
   bool cancelled = false;
   // The first layer this pass computed: 0, or where resume_forward started
   // it (the records before it are empty; the earlier pass holds them).
