@@ -232,6 +232,18 @@ TEST_CASE("lesson: view timing and play ranges name real stages") {
   CHECK(problems_of(doc).find("steps[0].view.granularity: unknown value \"pixel\"") == 0);
 }
 
+TEST_CASE("lesson: the cell a step inspects exists and is one cell") {
+  json doc = sample();
+  doc["steps"][0]["view"]["inspect"] = {{"stage", "scores"}, {"head", 0}, {"row", 3}, {"col", 1}};
+  CHECK(problems_of(doc) == "");
+  doc["steps"][0]["view"]["inspect"]["col"] = 4;
+  CHECK(problems_of(doc) == "steps[0].view.inspect.col: 4 is out of range (scores of head 0 has 4 columns)");
+  doc["steps"][0]["view"]["inspect"] = {{"stage", "scores"}, {"row", 3}};
+  CHECK(first_problem(doc) == "steps[0].view.inspect: needs \"row\" and \"col\" (one cell)");
+  doc["steps"][0]["view"]["inspect"] = {{"stage", "scroes"}, {"row", 3}, {"col", 1}};
+  CHECK(problems_of(doc).find("steps[0].view.inspect.stage: no stage \"scroes\"") == 0);
+}
+
 TEST_CASE("lesson: every problem of every step is reported at once") {
   json doc = sample();
   doc["steps"][0]["view"]["stage"] = "nope";

@@ -187,7 +187,11 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     wrapped_text("Note: " + e->note);
     ImGui::PopStyleColor();
   }
-  if (split) draw_score_why(*split, pal, probe);
+  if (split) {
+    if (state.view.inspector_to_why) ImGui::SetScrollHereY(0.0f);  // the section's top at the child's top
+    state.view.inspector_to_why = false;
+    draw_score_why(*split, pal, probe);
+  }
   if (!e->sources.empty()) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);

@@ -32,8 +32,13 @@ void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pa
   // A spacing's margin at the right: text that ends exactly at the edge loses
   // its last glyph to the clip rectangle.
   const float width = ImGui::GetContentRegionAvail().x - gap;
-  // The bars get what the labels and texts leave, but never less than 3 font sizes.
-  const float bar_w = std::max(ImGui::GetFontSize() * 3, width - label_w - text_w - 3 * gap);
+  // The bars get what the labels and texts leave; where that is under 2
+  // font sizes (long texts in a narrow inspector at 1024x768), each text
+  // goes on a line of its own under its bar, which then takes the width.
+  const float min_bar = ImGui::GetFontSize() * 2;
+  const bool text_below = label_w + text_w + min_bar + 3 * gap > width;
+  const float bar_w = text_below ? std::max(min_bar, width - label_w - 2 * gap) : width - label_w - text_w - 3 * gap;
+  const float row_h = line * (text_below ? 2.0f : 1.0f);
   const double span = hi - lo > 0 ? hi - lo : 1.0;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -41,7 +46,7 @@ void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pa
   const float zero = x0 + static_cast<float>((0 - lo) / span) * bar_w;
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const SignedBar& b = bars[i];
-    const float y = start.y + line * static_cast<float>(i);
+    const float y = start.y + row_h * static_cast<float>(i);
     const Rgba text = b.highlight ? pal.emphasis : pal.text;
     dl->AddText(ImVec2(start.x, y), to_imgui(text), b.label.c_str());
     const float end = x0 + static_cast<float>((b.value - lo) / span) * bar_w;
@@ -50,11 +55,15 @@ void draw_signed_bars(const std::vector<SignedBar>& bars, const ThemePalette& pa
     const Rgba fill = b.highlight ? pal.emphasis : (b.value >= 0 ? pal.accent_k : pal.muted);
     dl->AddRectFilled(a, ImVec2(std::max(c.x, a.x + 1), c.y), to_imgui(fill));
     if (probe && !probe_name.empty()) (*probe)[probe_name + "_" + std::to_string(i)] = ImVec4(a.x, a.y, c.x, c.y);
-    dl->AddText(ImVec2(x0 + bar_w + gap, y), to_imgui(text), b.text.c_str());
+    const ImVec2 at = text_below ? ImVec2(x0, y + line) : ImVec2(x0 + bar_w + gap, y);
+    dl->AddText(at, to_imgui(text), b.text.c_str());
   }
-  dl->AddLine(ImVec2(zero, start.y), ImVec2(zero, start.y + line * static_cast<float>(bars.size())),
-              to_imgui(pal.muted));
-  ImGui::Dummy(ImVec2(width, line * static_cast<float>(bars.size())));
+  // The zero line, beside the bars only (never through a text line under them).
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const float y = start.y + row_h * static_cast<float>(i);
+    dl->AddLine(ImVec2(zero, y), ImVec2(zero, y + line), to_imgui(pal.muted));
+  }
+  ImGui::Dummy(ImVec2(width, row_h * static_cast<float>(bars.size())));
 }
 
 }  // namespace viz

@@ -164,6 +164,27 @@ TEST_CASE("lesson actions: entering a step sets the scene, the view and the timi
   CHECK(s.pinned->row == 2);
 }
 
+TEST_CASE("lesson actions: a step that inspects a cell pins it and shows the inspector, and the next step's scene drops the pin") {
+  attn::io::LessonFile lesson = test_lesson();
+  lesson.steps[1].view.inspect = {"scores", 0, 3, 1};
+  model::AppState s;
+  model::LessonState l;
+  s.view.show_inspector = false;
+  model::actions::start_lesson(s, l, std::move(lesson));
+  CHECK_FALSE(s.pinned.has_value());
+  model::actions::lesson_step(s, l, 1);
+  REQUIRE(s.pinned.has_value());
+  CHECK(s.pinned->stage.id == attn::StageKind::scores);
+  CHECK(s.pinned->stage.head == 0);
+  CHECK(s.pinned->row == 3);
+  CHECK(s.pinned->col == 1);
+  CHECK(s.view.show_inspector);
+  CHECK(s.view.inspector_to_why);
+  model::actions::lesson_step(s, l, 2);
+  CHECK_FALSE(s.pinned.has_value());
+  CHECK_FALSE(s.view.inspector_to_why);
+}
+
 TEST_CASE("lessons feature: opening another document ends the lesson, a scene shown in its place does not") {
   model::AppState s;
   model::LessonsFeature lessons;

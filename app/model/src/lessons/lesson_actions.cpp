@@ -89,6 +89,14 @@ void lesson_step(AppState& s, LessonState& l, int step) {
   l.view_request_at_end = false;
   l.answer_text.clear();
   l.answer_choice = -1;
+  // A step that names a cell to inspect pins it (show_scene left no pin
+  // from an earlier step) and shows the inspector at why it has its value.
+  const std::optional<attn::StageKind> inspect = attn::stage_kind_named(v.inspect.stage);
+  s.view.inspector_to_why = inspect.has_value();
+  if (inspect) {
+    s.pinned = CellRef{{*inspect, v.inspect.head}, v.inspect.row, v.inspect.col};
+    s.view.show_inspector = true;
+  }
   pin_answer_cell(s, l);
   save_progress(l);
 }

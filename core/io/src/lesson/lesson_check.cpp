@@ -78,6 +78,7 @@ void check_view(const LessonView& v, StepChecker& check, const TraceShape& trace
   if (v.heads && *v.heads >= trace.dims.n_heads)
     check.problem("view.heads", "no head " + std::to_string(*v.heads) + " (this scene has " + std::to_string(trace.dims.n_heads) + ")");
   for (std::size_t i = 0; i < v.highlight.size(); ++i) check.cell(v.highlight[i], path_index("view.highlight", i));
+  if (!v.inspect.stage.empty()) check.cell(v.inspect, "view.inspect");
   if (v.time == LessonView::Time::StageEnd) check.stage(v.time_stage, -1, "view.time.stage");
   if (!v.play_from.empty()) {
     check.stage(v.play_from, -1, "view.play.from");

@@ -38,7 +38,7 @@ CellSpec read_cell(const json& j, const std::string& path, bool stage_required =
 
 LessonView read_view(const json& j, const std::string& path) {
   object_at(j, path);
-  only_keys(j, path, {"stage", "head", "heads", "highlight", "time", "play", "granularity", "panels"});
+  only_keys(j, path, {"stage", "head", "heads", "highlight", "inspect", "time", "play", "granularity", "panels"});
   LessonView v;
   if (j.contains("stage")) v.focus.stage = read_string(j["stage"], path_key(path, "stage"));
   if (j.contains("head")) v.focus.head = read_int(j["head"], path_key(path, "head"), 0, kMaxIndex);
@@ -51,6 +51,10 @@ LessonView read_view(const json& j, const std::string& path) {
     const json& list = j["highlight"];
     if (!list.is_array()) fail(path_key(path, "highlight"), "expected an array of cells, got " + describe(list));
     for (std::size_t i = 0; i < list.size(); ++i) v.highlight.push_back(read_cell(list[i], path_index(path_key(path, "highlight"), i)));
+  }
+  if (j.contains("inspect")) {
+    v.inspect = read_cell(j["inspect"], path_key(path, "inspect"));
+    if (v.inspect.row < 0 || v.inspect.col < 0) fail(path_key(path, "inspect"), "needs \"row\" and \"col\" (one cell)");
   }
   if (j.contains("time")) {
     const json& t = j["time"];

@@ -101,6 +101,9 @@ struct ViewOptions {
   int focus_head = -1;
   bool show_editor = true;
   bool show_inspector = true;
+  // Scroll the inspector to its "Why this score" section once it is drawn
+  // (a lesson step that inspects a score is about why, not the arithmetic).
+  bool inspector_to_why = false;
   // Presenting a lesson, its panel's text scale: fitted each frame so the
   // step, its question and every choice show without scrolling (text_fit.hpp).
   float lesson_text_scale = 1;

@@ -41,6 +41,9 @@ struct LessonView {
   CellSpec focus;                       // stage to zoom to; empty: the whole pipeline
   std::optional<int> heads;             // which head lanes show: -1 all, h one head
   std::vector<CellSpec> highlight;
+  // A cell the inspector pins on entering the step (its arithmetic and why
+  // it has its value, beside the grids); empty stage: none.
+  CellSpec inspect;
   enum class Time { End, Start, Seconds, StageEnd };
   Time time = Time::End;
   double seconds = 0;                   // Time::Seconds
