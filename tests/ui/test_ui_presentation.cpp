@@ -73,7 +73,7 @@ void check_every_slide(bool presented) {
                                "compare_a", "compare_b",
                                "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
                                "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
-                               "hull.plot", "why_scale.", "train_curves", "train_grid_", "train_scores_"})
+                               "hull.plot", "why_scale.", "why_dim_", "why_pair_", "train_curves", "train_grid_", "train_scores_"})
       if (name.rfind(prefix, 0) == 0) return true;
     return false;
   };
@@ -138,6 +138,20 @@ void check_every_slide(bool presented) {
               REQUIRE(wd.contains(key));
               CHECK_MESSAGE(inside(wd[key], px0, py0, px1, py1), key << " " << wd[key].dump());
             }
+          // A step that inspects a score shows why under its grids (the
+          // inspector is not on slides): its bars, its text as large as the
+          // step's, and no grid reaching into it.
+          if (!st.view.inspect.stage.empty()) {
+            REQUIRE(wd.contains("panel.slide_why"));
+            CHECK((wd.contains("why_dim_0") || wd.contains("why_pair_0")));
+            const double why_em = wd["panel.slide_why:em"][3].get<double>() - wd["panel.slide_why:em"][1].get<double>();
+            CHECK_MESSAGE(why_em >= 20.0, "why this score is drawn at " << why_em << " px");
+            const double why_top = wd["panel.slide_why"][1].get<double>();
+            for (const nlohmann::json& g : layout["grids"])
+              CHECK_MESSAGE(g["box"][3].get<double>() <= why_top + 1, g["id"] << " reaches into why this score");
+          } else {
+            CHECK_FALSE(wd.contains("panel.slide_why"));
+          }
           // The question's grid is laid out.
           if (st.question && !st.question->target.stage.empty())
             CHECK_MESSAGE(grids_named(layout, st.question->target.stage, st.question->target.head) > 0, st.question->target.stage);

@@ -49,6 +49,7 @@ class App {
   struct Panels {
     ImVec2 lesson_pos, lesson_size, editor_pos, editor_size, inspector_pos, inspector_size;
     ImVec2 canvas_pos, canvas_size, transport_pos, transport_size;
+    ImVec2 why_pos, why_size;  // a slide's why strip under the grids (slide_why_panel.hpp); size 0: none
   };
 
   int run_interactive();

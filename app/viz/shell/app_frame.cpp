@@ -28,6 +28,8 @@
 #include "panels/menu_bar.hpp"
 #include "shell/shortcuts.hpp"
 #include "panels/transport_bar.hpp"
+#include "why/score_why_view.hpp"
+#include "why/slide_why_panel.hpp"
 
 namespace viz {
 
@@ -82,6 +84,14 @@ App::Panels App::panels() const {
   const float class_strip = class_corner_height(session_.features().get<model::ClassFeature>());
   p.canvas_pos = {editor_w, top + class_strip};
   p.canvas_size = {std::max(50.0f, display.x - editor_w - inspector_w), std::max(50.0f, display.y - top - transport_h - class_strip)};
+  // A slide about why a score has its value gives the strip under its grids
+  // to that (the canvas is laid out in what is left).
+  if (model::slide_explains_score(state_, lessons_) && !training) {
+    const float strip = std::round(slide_why_lines(session_.inspected_split()) * ImGui::GetTextLineHeightWithSpacing() + 2 * style.WindowPadding.y);
+    p.canvas_size.y -= strip;
+    p.why_pos = {p.canvas_pos.x, p.canvas_pos.y + p.canvas_size.y};
+    p.why_size = {p.canvas_size.x, strip};
+  }
   return p;
 }
 
@@ -130,6 +140,7 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   }
   draw_start_page(p.canvas_pos, p.canvas_size, state_, lessons_, session_.lessons(), options_.dump_layout.empty() ? nullptr : &probe_);
   draw_lesson_check(p.canvas_pos, p.canvas_size, state_, lessons_, options_.dump_layout.empty() ? nullptr : &probe_);
+  if (p.why_size.y > 0) draw_slide_why(p.why_pos, p.why_size, session_.inspected_split(), state_, probe);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
                    session_.inspected_dial(), session_.inspected_split(), state_, probe);

@@ -10,6 +10,10 @@
 
 namespace viz {
 
-void draw_score_why(const attn::ScoreSplit& split, const ThemePalette& pal, WidgetProbe* probe);
+// `slide`: as a slide shows it, in slide_why_lines() lines: one split (the
+// rotary pairs with RoPE, else the dimensions), its 4 largest parts, and no
+// explanation of the formula (the lesson's text gives it).
+void draw_score_why(const attn::ScoreSplit& split, const ThemePalette& pal, WidgetProbe* probe, bool slide = false);
+int slide_why_lines(const attn::ScoreSplit* split);  // heading, caption, the bars, and the sum or the count left out
 
 }  // namespace viz

@@ -111,6 +111,10 @@ bool shows_slide(const AppState& s, const LessonState& l) {
   return !plays && v.time == attn::io::LessonView::Time::End;
 }
 
+bool slide_explains_score(const AppState& s, const LessonState& l) {
+  return shows_slide(s, l) && l.lesson && !l.lesson->current().view.inspect.stage.empty() && s.pinned.has_value();
+}
+
 double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h) {
   if (layout.grids.empty()) return 0;
   const double scale = std::min(view_w / std::max(layout.bounds.width(), 1.0), view_h / std::max(layout.bounds.height(), 1.0));

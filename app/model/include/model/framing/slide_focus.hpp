@@ -36,6 +36,11 @@ struct SlideFocus {
 // room to its grids.
 bool shows_slide(const AppState& s, const LessonState& l);
 
+// Whether the slide gives a column to why a score has its value: a slide of
+// a step that names a cell to inspect, while that cell is pinned (the
+// inspector, a tool for the desk, is not on slides).
+bool slide_explains_score(const AppState& s, const LessonState& l);
+
 // The cell size, in pixels, the smallest grid of `layout` has when the
 // whole layout is fitted into view_w × view_h.
 double fitted_cell_px(const PipelineLayout& layout, double view_w, double view_h);
