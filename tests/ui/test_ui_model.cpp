@@ -14,6 +14,7 @@
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/forward/logit_lens.hpp"
 #include "attn/hf/why/logit_attribution.hpp"
+#include "attn/hf/why/patching.hpp"
 #include "model/colour/colour_scale.hpp"
 #include "model/colour/colour_options.hpp"
 #include "model/colour/colourmap.hpp"
@@ -45,6 +46,26 @@ ModelShot shoot_model(const std::string& name, const std::string& extra, const s
 
 bool inside(const nlohmann::json& r, double width, double height) {
   return r[0].get<double>() >= 0 && r[1].get<double>() >= 0 && r[2].get<double>() <= width && r[3].get<double>() <= height;
+}
+
+// Each cell of a layers x heads map (probes prefix_L_H) painted in the
+// signed colour of its value on -range..range, at its top-left pixel.
+void check_signed_map(const ModelShot& shot, const std::string& prefix, const std::vector<std::vector<double>>& values,
+                      double range) {
+  const nlohmann::json& widgets = shot.layout["widgets"];
+  const Image image = load_png(shot.png);
+  viz::ColourScale scale;
+  scale.kind = attn::ValueKind::Signed;
+  scale.map = viz::ColourOptions{}.signed_map;
+  scale.range = {-range, range};
+  for (std::size_t l = 0; l < values.size(); ++l)
+    for (std::size_t h = 0; h < values[l].size(); ++h) {
+      const std::string id = prefix + "_" + std::to_string(l) + "_" + std::to_string(h);
+      REQUIRE_MESSAGE(widgets.contains(id), id);
+      const nlohmann::json& r = widgets[id];
+      const viz::Rgba got = image.at(static_cast<int>(r[0].get<double>()) + 1, static_cast<int>(r[1].get<double>()) + 1);
+      CHECK_MESSAGE(distance(got, viz::colour_of(scale, 0, values[l][h])) <= kColourTolerance, id, ": ", values[l][h]);
+    }
 }
 
 }  // namespace
@@ -260,19 +281,33 @@ TEST_SUITE("model") {
       }
       largest = std::max(largest, std::abs(a.mlps[l]));
     }
-    const nlohmann::json& widgets = shot.layout["widgets"];
-    const Image image = load_png(shot.png);
-    viz::ColourScale scale;
-    scale.kind = attn::ValueKind::Signed;
-    scale.map = viz::ColourOptions{}.signed_map;
-    scale.range = {-largest, largest};
-    for (std::size_t l = 0; l < a.heads.size(); ++l)
-      for (std::size_t h = 0; h < a.heads[l].size(); ++h) {
-        const std::string id = "attribution_" + std::to_string(l) + "_" + std::to_string(h);
-        REQUIRE_MESSAGE(widgets.contains(id), id);
-        const nlohmann::json& r = widgets[id];
-        const viz::Rgba got = image.at(static_cast<int>(r[0].get<double>()) + 1, static_cast<int>(r[1].get<double>()) + 1);
-        CHECK_MESSAGE(distance(got, viz::colour_of(scale, 0, a.heads[l][h])) <= kColourTolerance, id, ": ", a.heads[l][h]);
-      }
+    check_signed_map(shot, "attribution", a.heads, largest);
+  }
+
+  TEST_CASE("ui: --corrupted draws the patching map, each head in the signed colour of what it brings back") {
+    const ModelShot shot = shoot_model("model_patching", "--corrupted \"The cat sat on the mat because the cat was fired\"");
+    const nlohmann::json& m = shot.state["model"];
+    CHECK(m["tab"] == "patching");
+    REQUIRE_MESSAGE(m.contains("patching"), m.value("patching_error", std::string("no map")));
+    // The same patching computed here from the same ids, in the same precision.
+    const auto ck = attn::hf::Checkpoint::open(kGpt2);
+    const attn::hf::PatchingResult r =
+        attn::hf::patch_activations<float>(*ck, m["ids"].get<std::vector<int>>(), m["patching"]["corrupted_ids"].get<std::vector<int>>(),
+                                           {}, attn::hf::PatchSite::HeadOutput);
+    CHECK(m["patching"]["answer"] == r.answer);
+    CHECK(m["patching"]["wrong"] == r.wrong);
+    for (std::size_t l = 0; l < r.recovered.size(); ++l)
+      for (std::size_t h = 0; h < r.recovered[l].size(); ++h) CHECK(m["patching"]["recovered"][l][h].get<double>() == r.recovered[l][h]);
+    check_signed_map(shot, "patch", r.recovered, 1.0);  // a share of the gap: full colour at all of it
+  }
+
+  TEST_CASE("ui: --corrupted with --layer opens that layer clean (A) against corrupted (B) in the compare view") {
+    const ModelShot shot = shoot_model("model_patched_head", "--corrupted \"The cat sat on the mat because the cat was fired\" --layer 1 --head 2");
+    const nlohmann::json& c = shot.state["compare"];
+    CHECK(c["open"] == true);
+    CHECK(c["head"] == 2);
+    CHECK(c["label_a"] == "clean");
+    CHECK(c["label_b"] == "corrupted: The cat sat on the mat because the cat was fired");
+    CHECK(shot.state["model"]["open"] == false);
   }
 }

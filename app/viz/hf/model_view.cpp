@@ -173,6 +173,9 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
   ImGui::SameLine();
   if (ImGui::RadioButton("Attribution", ui.tab == ModelUi::Tab::Attribution)) ui.tab = ModelUi::Tab::Attribution;
   probe_item(probe, "model_tab_attribution");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Patching", ui.tab == ModelUi::Tab::Patching)) ui.tab = ModelUi::Tab::Patching;
+  probe_item(probe, "model_tab_patching");
   if (!d.session.before() && !d.session.error().empty()) {
     model_problem(d.session, ui, pal, probe, "_right");
   } else if (!d.session.before()) {
@@ -184,6 +187,8 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
     draw_model_lens(d, state.view.colour.probability_map, pal, probe);
   } else if (ui.tab == ModelUi::Tab::Attribution) {
     draw_model_attribution(d, state.view.colour.signed_map, pal, probe);
+  } else if (ui.tab == ModelUi::Tab::Patching) {
+    draw_model_patching(d, state.view.colour.signed_map, pal, probe);
   } else {
     draw_head_view(d, ui, pal, probe);
   }

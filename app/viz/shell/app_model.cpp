@@ -26,6 +26,15 @@ void App::apply_model_options() {
   if (options_.model_tab == "heads") ui.tab = ModelUi::Tab::Heads;
   if (options_.model_tab == "lens") ui.tab = ModelUi::Tab::Lens;
   if (options_.model_tab == "attribution") ui.tab = ModelUi::Tab::Attribution;
+  if (!options_.model_corrupted.empty()) {
+    ui.corrupted = options_.model_corrupted;
+    ui.patch_answer = options_.patch_answer;
+    ui.patch_wrong = options_.patch_wrong;
+    ui.run_patching = true;
+    if (options_.model_tab.empty()) ui.tab = ModelUi::Tab::Patching;
+  }
+  if (options_.model_tab == "patching") ui.tab = ModelUi::Tab::Patching;
+  if (options_.patch_site == "positions") ui.patch_site = attn::hf::PatchSite::ResidualStream;
   if (options_.model_layer >= 0) ui.layer = options_.model_layer;
   if (options_.head_measure == "first") ui.measure = HeadMeasure::First;
   else if (options_.head_measure == "self") ui.measure = HeadMeasure::Self;
@@ -33,7 +42,11 @@ void App::apply_model_options() {
   ui.sort_by_measure = options_.sort_heads;
   ui.show_after = options_.show_switched_off;
   ui.keep_first_tokens = options_.keep_first_tokens;
-  if (options_.model_open_layer) ui.open_in_pipeline = attn::hf::HeadRef{*options_.model_open_layer, options_.head.value_or(0)};
+  if (options_.model_open_layer) {
+    const attn::hf::HeadRef head{*options_.model_open_layer, options_.head.value_or(0)};
+    if (options_.model_corrupted.empty()) ui.open_in_pipeline = head;
+    else ui.open_patched = head;  // clean against corrupted, once patching is done
+  }
 }
 
 // Headless pictures and dumps show the model's results, not its progress:

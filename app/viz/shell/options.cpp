@@ -190,8 +190,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"zero", "mean"}));
   app.add_option("--model-tab", o.model_tab,
                  "With --model: overview (every head), heads (one layer's head view), lens (the logit lens) or "
-                 "attribution (each head's part of the top guess's logit)")
-      ->check(CLI::IsMember({"overview", "heads", "lens", "attribution"}));
+                 "attribution (each head's part of the top guess's logit) or patching (clean against --corrupted)")
+      ->check(CLI::IsMember({"overview", "heads", "lens", "attribution", "patching"}));
+  app.add_option("--corrupted", o.model_corrupted,
+                 "With --model: patch the text (clean) against this corrupted prompt of as many tokens, in the "
+                 "Patching tab; with --layer, open that layer clean against corrupted in the compare view");
+  app.add_option("--patch-answer", o.patch_answer, "With --corrupted: the right next token, as text (one token; default: the clean run's top guess)");
+  app.add_option("--patch-wrong", o.patch_wrong, "With --corrupted: the wrong next token, as text (one token; default: the corrupted run's top guess)");
+  app.add_option("--patch-site", o.patch_site, "With --corrupted: patch each head's output or the stream at each layer and token")
+      ->check(CLI::IsMember({"heads", "positions"}));
   app.add_option("--model-layer", o.model_layer, "With --model: the head view's layer (from 0)")->check(CLI::Range(0, 100000));
   app.add_option("--measure", o.head_measure, "With --model: what frames (and with --sort-heads orders) the overview's heads")
       ->check(CLI::IsMember({"previous", "first", "self", "entropy"}));
@@ -266,10 +273,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   }
   const bool model_companion = !o.model_text.empty() || o.keep_first_tokens || o.model_open_layer || !o.heads_off.empty() || !o.ablate.empty() ||
                                !o.model_tab.empty() || o.model_layer >= 0 || !o.head_measure.empty() || o.sort_heads ||
-                               o.show_switched_off;
+                               o.show_switched_off || !o.model_corrupted.empty() || !o.patch_site.empty() ||
+                               !o.patch_answer.empty() || !o.patch_wrong.empty();
   if (model_companion && o.model_dir.empty()) {
     std::fprintf(stderr, "attnviz: --text, --keep-first-tokens, --layer, --heads-off, --ablate, --model-tab, --model-layer, --measure, "
-                         "--sort-heads and --show-switched-off go with --model DIR\n");
+                         "--sort-heads, --show-switched-off, --corrupted and --patch-* go with --model DIR\n");
     return 2;
   }
   if (o.show_switched_off && o.heads_off.empty()) {

@@ -93,6 +93,9 @@ struct Options {
   std::vector<std::pair<int, int>> heads_off;     // --heads-off 0.1,2.3: layer.head
   std::string ablate;                             // --ablate zero|mean
   std::string model_tab;                          // --model-tab overview|heads
+  std::string model_corrupted;                    // --corrupted: patching's corrupted prompt
+  std::string patch_site;                         // --patch-site heads|positions
+  std::string patch_answer, patch_wrong;          // --patch-answer, --patch-wrong: the metric's tokens as text
   int model_layer = -1;                           // --model-layer: the head view's layer
   std::string head_measure;                       // --measure previous|first|self|entropy: the overview's colour
   bool sort_heads = false;                        // --sort-heads: each layer's heads by that measure

@@ -37,8 +37,8 @@ void compare_switched_off(AppState& s, CompareState& c, attn::Scenario b, std::s
   c.stage = attn::StageKind::weights;
   c.head = std::max(head, 0);
   c.open = true;
-  notify(s, "Before and after: this layer with every head on (A) and with " + c.label_b +
-                " (B). Pick any stage or head above the grids; Close (Esc) goes back to the pipeline.");
+  notify(s, "This layer twice: A, " + c.label_a + ", against B, " + c.label_b +
+                ". Pick any stage or head above the grids; Close (Esc) goes back to the pipeline.");
 }
 
 void take_snapshot(AppState& s, CompareState& c) {

@@ -50,6 +50,20 @@ ModelSession::Scene ModelSession::open_scene(const SceneInput& in, TaskContext<S
   file->description = scene.description;
   Scene out{file, in.folder_name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head),
             in.head.head, nullptr, ""};
+  // Patching: the compare view's B is this layer on the corrupted prompt.
+  if (!in.corrupted.empty()) {
+    attn::hf::ForwardOptions options;
+    options.keep_inputs = true;
+    options.keep_attentions = false;
+    options.stop_after_layer = layer;
+    options.progress = in.counts ? in.counts->pass<double>(go_on) : go_on;
+    const attn::hf::ForwardResult<double> corrupted = attn::hf::run_forward<double>(*in.checkpoint, in.corrupted, options);
+    control.throw_if_cancelled();
+    out.switched_off = std::make_shared<const attn::Scenario>(attn::hf::layer_scene(*in.checkpoint, corrupted, layer, in.corrupted_labels).scenario);
+    out.off_label = in.corrupted_label;
+    out.on_label = "clean";
+    return out;
+  }
   // Heads switched off at or before this layer change it: the same
   // layer from a pass with them off is the compare view's B.
   std::vector<attn::hf::HeadRef> reaching;

@@ -29,6 +29,7 @@ const char* tab_name(ModelUi::Tab tab) {
     case ModelUi::Tab::Heads: return "heads";
     case ModelUi::Tab::Lens: return "lens";
     case ModelUi::Tab::Attribution: return "attribution";
+    case ModelUi::Tab::Patching: return "patching";
     case ModelUi::Tab::Overview: break;
   }
   return "overview";
@@ -81,6 +82,13 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
   if (const AttributionMap* a = attribution_.result(before_.get()))
     j["attribution"] = {{"token", a->parts.token}, {"token_text", a->token_text}, {"logit", a->parts.logit},
                         {"heads", a->parts.heads}, {"mlps", a->parts.mlps}};
+  j["corrupted"] = ui.corrupted;
+  if (!patching_.error().empty()) j["patching_error"] = patching_.error();
+  if (const PatchMap* p = patching_.result(ids_))
+    j["patching"] = {{"site", p->site == attn::hf::PatchSite::HeadOutput ? "heads" : "positions"},
+                     {"corrupted_ids", p->corrupted}, {"answer", p->result.answer}, {"wrong", p->result.wrong},
+                     {"clean", p->result.clean}, {"corrupted", p->result.corrupted},
+                     {"patched", p->result.patched}, {"recovered", p->result.recovered}};
   if (ui.hovered_position >= 0)
     if (const auto* p = predictions_at(ui.hovered_position)) j["predictions_hovered"] = predictions_json(*p);
   return j;

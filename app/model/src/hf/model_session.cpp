@@ -43,6 +43,7 @@ void ModelSession::set_wake(const std::function<void()>& wake) {
   precision_.set_wake(wake);
   lens_.set_wake(wake);
   attribution_.set_wake(wake);
+  patching_.set_wake(wake);
 }
 
 void ModelSession::forget_model() {
@@ -57,6 +58,7 @@ void ModelSession::forget_model() {
   precision_.reset();
   lens_.forget();
   attribution_.forget();
+  patching_.forget();
   checkpoint_.reset();
   tokens_.reset();
   error_.clear();
@@ -227,6 +229,15 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   take_outcomes(map);
   lens_.update(ui.tab == ModelUi::Tab::Lens, checkpoint_, tokens_, before_.get());
   attribution_.update(ui.tab == ModelUi::Tab::Attribution, checkpoint_, tokens_, before_.get());
+  patching_.update();
+  if (std::exchange(ui.cancel_patching, false)) patching_.cancel();
+  // A run asked for waits for the text's ids (the command line asks before the folder is open).
+  if (ui.run_patching && checkpoint_ && tokens_ && !ids_.empty()) {
+    ui.run_patching = false;
+    patching_.start({checkpoint_, tokens_, ids_, ui.corrupted, ui.patch_answer, ui.patch_wrong, ui.patch_site});
+  } else if (ui.run_patching && !load_.busy() && !error_.empty()) {
+    ui.run_patching = false;  // no model or no text: the error says why
+  }
   // The predictions at the hovered token, asked for once per pass.
   const int n = static_cast<int>(ids_.size());
   if (before_ && checkpoint_->config().causal && ui.hovered_position >= 0 && ui.hovered_position < n &&
@@ -238,9 +249,21 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
     const auto& float64 = precision_.float64_pass();
     scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt),
-                   ui.heads_off, ui.mode, float64 && float64->ids == ids_ ? float64 : nullptr, &counts_});
+                   ui.heads_off, ui.mode, float64 && float64->ids == ids_ ? float64 : nullptr, &counts_, {}, {}, {}});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
+  }
+  // A head of the patching map: its layer on the clean text against the
+  // corrupted one, once the map is there (dropped if it fails).
+  if (ui.open_patched && !ui.run_patching && !patching_.pending() && !patching_.result(ids_)) ui.open_patched.reset();
+  if (ui.open_patched && checkpoint_ && patching_.result(ids_)) {
+    const attn::hf::HeadRef head = *std::exchange(ui.open_patched, std::nullopt);
+    if (const PatchMap* p = patching_.result(ids_)) {
+      const auto& float64 = precision_.float64_pass();
+      scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, head, {}, ui.mode,
+                     float64 && float64->ids == ids_ ? float64 : nullptr, &counts_, p->corrupted,
+                     p->corrupted_labels, "corrupted: " + p->corrupted_text});
+    }
   }
   if (auto o = scene_.take()) {
     if (o->done() && o->result) {
@@ -250,6 +273,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
       h.head = o->result->head;
       h.switched_off = o->result->switched_off;
       h.off_label = o->result->off_label;
+      h.on_label = o->result->on_label;
       return h;
     }
     if (o->failed()) error_ = "Cannot open the head: " + o->error;
@@ -259,13 +283,14 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
 
 bool ModelSession::pending(const ModelUi& ui) const {
   if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy() ||
-      precision_.pending() || lens_.pending() || attribution_.pending())
+      precision_.pending() || lens_.pending() || attribution_.pending() || patching_.pending())
     return true;
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
       scene_.has_outcome())
     return true;
   if (ui.folder != folder_) return true;
   if (ui.open_in_pipeline && (checkpoint_ || load_.busy())) return true;
+  if (ui.run_patching || ui.cancel_patching || ui.open_patched) return true;
   return checkpoint_ && (!text_asked_ || ui.text != text_ || ui.keep_first_tokens != keep_first_);
 }
 
@@ -278,6 +303,7 @@ void ModelSession::wait_idle() {
   precision_.wait_idle();
   lens_.wait_idle();
   attribution_.wait_idle();
+  patching_.wait_idle();
 }
 
 bool ModelSession::computing() const { return before_runner_.busy() || after_runner_.busy(); }

@@ -21,10 +21,11 @@ PendingAction show_head_action(HeadToShow head, ModelUi& model, CompareState& co
   show.scene = std::move(head.scene);
   show.label = std::move(head.label);
   show.head = head.head;
-  show.then = [&model, &compare, off = head.switched_off, label = head.off_label, h = show.head](AppState& s) {
+  show.then = [&model, &compare, off = head.switched_off, label = head.off_label, on = head.on_label,
+               h = show.head](AppState& s) {
     model.open = false;  // the pipeline view shows the head
     compare.open = false;
-    if (off) actions::compare_switched_off(s, compare, *off, "all heads on", label, h);
+    if (off) actions::compare_switched_off(s, compare, *off, on, label, h);
   };
   return show;
 }

@@ -13,8 +13,9 @@ namespace model::actions {
 // labelled; `open` also shows the view.
 void compare_with_document(CompareState& c, attn::Scenario a, std::string label_a, std::string label_b, bool open);
 // The Model view's before and after, opened at once on `head`'s weights:
-// A = the document (a real layer with every head on), B = the same layer
-// from a pass with heads switched off.
+// A = the document (a real layer with every head on, or on the clean
+// prompt), B = the same layer from a pass with heads switched off (or on
+// patching's corrupted prompt).
 void compare_switched_off(AppState& s, CompareState& c, attn::Scenario b, std::string label_a, std::string label_b, int head);
 // Keeps the open scene as A; B stays the document, so the next edits show
 // against it.

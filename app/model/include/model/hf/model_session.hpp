@@ -21,6 +21,7 @@
 #include "model/hf/model_analysis.hpp"
 #include "model/hf/model_attribution.hpp"
 #include "model/hf/model_lens.hpp"
+#include "model/hf/model_patching.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/hf/precision_check.hpp"
 #include "model/tasks/task_runner.hpp"
@@ -35,7 +36,8 @@ struct HeadToShow {
   std::string label;  // "gpt2, layer 1, head 3"
   int head = 0;
   std::shared_ptr<const attn::Scenario> switched_off;
-  std::string off_label;  // "L0 H1, L1 H2 off (zero)"
+  std::string off_label;  // "L0 H1, L1 H2 off (zero)", or the corrupted prompt's
+  std::string on_label = "all heads on";  // the compare view's A: "clean" when patching
 };
 
 class ModelSession {
@@ -89,6 +91,8 @@ class ModelSession {
   const ModelLens& lens() const { return lens_; }
   // Each head's direct part of the top guess's logit (the Attribution tab asks).
   const ModelAttribution& attribution() const { return attribution_; }
+  // Activation patching between the text and a corrupted one (the Patching tab runs it).
+  const ModelPatching& patching() const { return patching_; }
 
   nlohmann::json dump(const ModelUi& ui) const;  // --dump-state's "model"
 
@@ -120,6 +124,11 @@ class ModelSession {
     // scene is cut from the input it kept, not computed again.
     std::shared_ptr<const attn::hf::ForwardResult<double>> float64;
     ForwardCounts* counts = nullptr;
+    // Patching's corrupted prompt (else empty): the compare view's B is then
+    // this layer on these ids, not the layer with heads switched off.
+    std::vector<int> corrupted;
+    std::vector<std::string> corrupted_labels;
+    std::string corrupted_label;
   };
   struct Scene {
     std::shared_ptr<const attn::io::ScenarioFile> file;
@@ -127,6 +136,7 @@ class ModelSession {
     int head = 0;
     std::shared_ptr<const attn::Scenario> switched_off;  // the same layer with heads_off (null: none reach it)
     std::string off_label;                               // "L0 H1, L0 H3 off (zero)"
+    std::string on_label = "all heads on";
   };
 
   static Scene open_scene(const SceneInput& in, TaskContext<Scene>& control);
@@ -146,6 +156,7 @@ class ModelSession {
   PrecisionCheck precision_;  // the overview's float32 pass against float64
   ModelLens lens_;
   ModelAttribution attribution_;
+  ModelPatching patching_;
 
   std::string folder_;  // asked for
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;

@@ -1,7 +1,8 @@
 // What the user chose in the Model view (ModelViewFeature): the Hugging Face
 // folder and the text it runs on, what the overview colours by, the heads
-// switched off, the head view's layer and heads, and the requests the
-// session carries out (open a head in the pipeline view, cancel).
+// switched off, the head view's layer and heads, the corrupted prompt of
+// patching, and the requests the session carries out (open a head in the
+// pipeline view, run patching, cancel).
 #pragma once
 
 #include <optional>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "attn/hf/forward/forward.hpp"
+#include "attn/hf/why/patching.hpp"
 
 namespace model {
 
@@ -20,7 +22,7 @@ struct ModelUi {
   std::string folder_draft;            // the path typed in the view
   std::string text;                    // what the model reads (token ids until the tokenizer lands)
   bool keep_first_tokens = false;      // a text longer than the model's positions runs on its first ones
-  enum class Tab { Overview, Heads, Lens, Attribution };
+  enum class Tab { Overview, Heads, Lens, Attribution, Patching };
   Tab tab = Tab::Overview;
   int layer = 0;                       // the head view's layer
   std::vector<int> heads_hidden;       // head view: heads whose lines are not drawn
@@ -32,6 +34,15 @@ struct ModelUi {
   attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
   int hovered_position = -1;           // the token under the mouse (its predictions are shown)
   std::optional<attn::hf::HeadRef> open_in_pipeline;
+  // Patching: the corrupted prompt (the text above is the clean one), what
+  // is patched, and the requests: run, cancel, open a head clean against
+  // corrupted in the compare view.
+  std::string corrupted;
+  std::string patch_answer, patch_wrong;  // the metric's tokens as text ("": the runs' top guesses)
+  attn::hf::PatchSite patch_site = attn::hf::PatchSite::HeadOutput;
+  bool run_patching = false;
+  bool cancel_patching = false;
+  std::optional<attn::hf::HeadRef> open_patched;
   bool cancel = false;                 // stop the running forward pass
   bool rerun = false;                  // run it again after a cancel
 };
