@@ -133,15 +133,96 @@ void check_final_row(const Checkpoint& ck, const std::vector<int>& ids, double t
   CHECK(run_forward<S>(ck, ids, off).final.rows() == static_cast<Eigen::Index>(ids.size()));
 }
 
-TEST_CASE("final_row: one position's final state equals that row of the whole pass, for every family") {
-  const std::vector<int> ids{3, 17, 42, 99, 5, 64, 7, 120, 11, 2};
+// `check` on each family's checkpoint, the family named in its messages.
+template <class F>
+void for_every_family(F&& check) {
   for (const char* name : kResumeFamilies) {
     INFO("model " << name);
-    const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/" + name);
-    check_final_row<float>(*ck, ids, 1e-5);
-    check_final_row<double>(*ck, ids, 1e-12);
-    ForwardOptions outside;
-    outside.final_row = static_cast<int>(ids.size());
-    CHECK_THROWS_WITH_AS(run_forward<float>(*ck, ids, outside), doctest::Contains("outside the text"), ModelError);
+    check(*Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/" + name));
   }
+}
+
+const std::vector<int> kTenIds{3, 17, 42, 99, 5, 64, 7, 120, 11, 2};
+
+TEST_CASE("final_row: one position's final state equals that row of the whole pass, for every family") {
+  for_every_family([](const Checkpoint& ck) {
+    check_final_row<float>(ck, kTenIds, 1e-5);
+    check_final_row<double>(ck, kTenIds, 1e-12);
+    ForwardOptions outside;
+    outside.final_row = static_cast<int>(kTenIds.size());
+    CHECK_THROWS_WITH_AS(run_forward<float>(ck, kTenIds, outside), doctest::Contains("outside the text"), ModelError);
+  });
+}
+
+// Passes resumed together (resume_forward_batch) against each resumed
+// alone: the same numbers up to the order of sums (1e-12 relative in
+// float64, 1e-5 in float32), whatever each pass's input and patches, with
+// and without final_row.
+template <class S>
+void check_batch_equals_single(const Checkpoint& ck, const std::vector<int>& ids, double tolerance) {
+  const ModelConfig& c = ck.config();
+  ForwardOptions keep;
+  keep.keep_inputs = true;
+  keep.keep_details = true;
+  keep.keep_attentions = false;
+  const ForwardResult<S> kept = run_forward<S>(ck, ids, keep);
+  const int layer = c.n_layers - 1 > 0 ? 1 : 0;
+  const MatX<S>& in = kept.layers[static_cast<std::size_t>(layer)].input;
+  // Pass 0 as kept; pass 1 with one row changed; pass 2 with a head patched.
+  std::vector<MatX<S>> inputs{in, in, in};
+  inputs[1].row(3) *= S(0.5);
+  std::vector<std::vector<HeadPatch>> patches(3);
+  const Eigen::MatrixXd noise = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(ids.size()), c.head_dim, 0.25);
+  patches[2].push_back({{layer, c.n_heads - 1}, std::make_shared<const Eigen::MatrixXd>(noise)});
+  for (int final_row : {-1, 5}) {
+    INFO("final_row " << final_row << ", " << precision_name<S>());
+    ForwardOptions o;
+    o.keep_attentions = false;
+    o.final_row = final_row;
+    const std::vector<MatX<S>> batch = resume_forward_batch<S>(ck, ids, layer, inputs, patches, o);
+    REQUIRE(batch.size() == 3);
+    for (std::size_t b = 0; b < 3; ++b) {
+      ForwardResult<S> start{ids, kept.embeddings, {}, {}, false, 0};
+      start.layers.resize(static_cast<std::size_t>(layer) + 1);
+      start.layers[static_cast<std::size_t>(layer)].input = inputs[b];
+      ForwardOptions one = o;
+      one.patches = patches[b];
+      const MatX<S> want = resume_forward<S>(ck, start, layer, one).final;
+      INFO("pass " << b);
+      REQUIRE(batch[b].rows() == want.rows());
+      const MatX<double> gap = (batch[b].template cast<double>() - want.template cast<double>()).cwiseAbs();
+      Eigen::Index wi = 0, wj = 0;
+      const double worst = gap.maxCoeff(&wi, &wj);
+      INFO("worst (" << wi << ", " << wj << "): " << batch[b](wi, wj) << " against " << want(wi, wj));
+      CHECK(worst <= tolerance * std::max(1.0, want.template cast<double>().cwiseAbs().maxCoeff()));
+    }
+  }
+}
+
+TEST_CASE("resume_forward_batch: passes resumed together equal each resumed alone, for every family") {
+  for_every_family([](const Checkpoint& ck) {
+    check_batch_equals_single<float>(ck, kTenIds, 1e-5);
+    check_batch_equals_single<double>(ck, kTenIds, 1e-12);
+  });
+}
+
+TEST_CASE("resume_forward_batch refuses what it cannot do, naming it") {
+  const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/gpt2");
+  const std::vector<int> ids{3, 17, 42, 99};
+  ForwardOptions keep;
+  keep.keep_inputs = true;
+  const ForwardResult<float> kept = run_forward<float>(*ck, ids, keep);
+  const MatX<float>& in = kept.layers[1].input;
+  ForwardOptions o;
+  o.keep_attentions = false;
+  CHECK_THROWS_WITH_AS(resume_forward_batch<float>(*ck, ids, 1, {in}, {}, o), doctest::Contains("one input and one list"),
+                       ModelError);
+  CHECK_THROWS_WITH_AS(resume_forward_batch<float>(*ck, ids, 1, {MatX<float>(in.topRows(3))}, {{}}, o),
+                       doctest::Contains("pass 0's input is not 4 x"), ModelError);
+  const auto patch = std::make_shared<const Eigen::MatrixXd>(Eigen::MatrixXd::Zero(4, ck->config().head_dim));
+  CHECK_THROWS_WITH_AS(resume_forward_batch<float>(*ck, ids, 1, {in}, {{{{0, 1}, patch}}}, o),
+                       doctest::Contains("patched before layer 1"), ModelError);
+  ForwardOptions kept_maps;
+  CHECK_THROWS_WITH_AS(resume_forward_batch<float>(*ck, ids, 1, {in}, {{}}, kept_maps), doctest::Contains("keeps nothing"),
+                       ModelError);
 }

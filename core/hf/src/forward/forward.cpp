@@ -78,14 +78,28 @@ MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S
   return detail::affine<S>(up, w.w_down, w.b_down, threads);
 }
 
+// Rows [first, first + count) of each of `passes` blocks of `rows` rows.
+template <class S>
+MatX<S> rows_each(const MatX<S>& m, int passes, int rows, int first, int count) {
+  if (passes == 1) return m.middleRows(first, count);
+  MatX<S> out(passes * count, m.cols());
+  for (int b = 0; b < passes; ++b) out.middleRows(b * count, count) = m.middleRows(b * rows + first, count);
+  return out;
+}
+
 // Layers `first` to the end (or o.stop_after_layer) on `h`, the residual
 // stream entering `first`, appending their records to `r`: the body of a
-// pass from the embeddings and of one resumed from a kept input.
+// pass from the embeddings and of one resumed from a kept input. `h` may
+// hold several passes over the same number of tokens, one under the other
+// (`patches` has one list per pass): every product then runs on all their
+// rows at once, attention within each pass, and nothing per layer is kept.
 template <class S>
 void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const ForwardOptions& o, const LayerSink<S>& sink,
-                int first, MatX<S> h, ForwardResult<S>& r) {
+                int first, MatX<S> h, ForwardResult<S>& r, const std::vector<std::vector<HeadPatch>>& patches) {
   const ModelConfig& c = ck.config();
   const int threads = o.max_threads > 0 ? o.max_threads : 1024;  // the pool caps it at the CPUs we have
+  const int passes = static_cast<int>(patches.size());
+  const int n = static_cast<int>(h.rows()) / passes;
   r.first_layer = first;
   const Rope rope = detail::checkpoint_rope(c);
   for (int l = first; l < c.n_layers; ++l) {
@@ -101,25 +115,37 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
     const bool one_row = o.final_row >= 0 && l == c.n_layers - 1 && o.stop_after_layer < 0 && !details &&
                          c.causal && c.pre_norm && std::find(off.begin(), off.end(), true) == off.end();
     const int q0 = one_row ? o.final_row : 0;
-    if (one_row) h = MatX<S>(h.topRows(q0 + 1));
+    const int nk = one_row ? q0 + 1 : n, nq = one_row ? 1 : n;  // each pass's keys and queries
+    if (one_row) h = rows_each(h, passes, n, 0, nk);
     const MatX<S> a_in = detail::attention_input<S>(c, w, h);
-    MatX<S> q = detail::affine<S>(one_row ? MatX<S>(a_in.bottomRows(1)) : a_in, w.w_q, w.b_q, threads);
+    MatX<S> q = detail::affine<S>(one_row ? rows_each(a_in, passes, nk, q0, 1) : a_in, w.w_q, w.b_q, threads);
     MatX<S> k = detail::affine<S>(a_in, w.w_k, w.b_k, threads);
     const MatX<S> v = detail::affine<S>(a_in, w.w_v, w.b_v, threads);
-    if (c.rope) {
-      rotate_rope_rows(q, rope, c.n_heads, q0);
-      rotate_rope_rows(k, rope, c.n_kv_heads);
+    for (int b = 0; b < passes && c.rope; ++b) {  // positions count from 0 in every pass
+      auto qb = q.middleRows(b * nq, nq);
+      auto kb = k.middleRows(b * nk, nk);
+      rotate_rope_rows(qb, rope, c.n_heads, q0);
+      rotate_rope_rows(kb, rope, c.n_kv_heads);
     }
     const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal,
                                        c.window_at(l), c.score_divisor(l), q0};
-    MatX<S> concat =
-        detail::multi_head_attention<S>(q, k, v, shape, off, o.mode, o.keep_attentions, rec.attentions, threads);
-    for (const HeadPatch& p : o.patches)
-      if (p.head.layer == l)
-        concat.middleCols(p.head.head * c.head_dim, c.head_dim) =
-            p.output->middleRows(q0, concat.rows()).template cast<S>();
+    MatX<S> concat;
+    if (passes == 1) {
+      concat = detail::multi_head_attention<S>(q, k, v, shape, off, o.mode, o.keep_attentions, rec.attentions, threads);
+    } else {
+      concat.resize(passes * nq, c.n_heads * c.head_dim);
+      std::vector<AttentionMap<S>> unkept;
+      for (int b = 0; b < passes; ++b)
+        concat.middleRows(b * nq, nq) = detail::multi_head_attention<S>(
+            q.middleRows(b * nq, nq), k.middleRows(b * nk, nk), v.middleRows(b * nk, nk), shape, off, o.mode, false, unkept,
+            threads);
+    }
+    for (int b = 0; b < passes; ++b)
+      for (const HeadPatch& p : patches[static_cast<std::size_t>(b)])
+        if (p.head.layer == l)
+          concat.block(b * nq, p.head.head * c.head_dim, nq, c.head_dim) = p.output->middleRows(q0, nq).template cast<S>();
     const MatX<S> attn_out = detail::affine<S>(concat, w.w_o, w.b_o, threads);
-    if (one_row) h = MatX<S>(h.bottomRows(1));
+    if (one_row) h = rows_each(h, passes, nk, q0, 1);
     if (c.pre_norm) {
       h += attn_out;
       h += mlp<S>(c, w, detail::family_norm<S>(c, h, w.norm2_w, w.norm2_b), threads);
@@ -175,7 +201,7 @@ ForwardResult<S> run_forward(const Checkpoint& ck, const std::vector<int>& ids, 
   if (!h.allFinite())
     throw ModelError("the embeddings of this text are not finite numbers: the embedding table holds NaN or infinity");
   r.embeddings = h;
-  run_layers<S>(ck, e, o, sink, 0, std::move(h), r);
+  run_layers<S>(ck, e, o, sink, 0, std::move(h), r, {o.patches});
   return r;
 }
 
@@ -196,8 +222,42 @@ ForwardResult<S> resume_forward(const Checkpoint& ck, const ForwardResult<S>& ea
   r.ids = earlier.ids;
   r.embeddings = earlier.embeddings;
   r.layers.resize(static_cast<std::size_t>(layer));
-  run_layers<S>(ck, detail::embedding_tensors(ck), o, sink, layer, earlier.layers[static_cast<std::size_t>(layer)].input, r);
+  run_layers<S>(ck, detail::embedding_tensors(ck), o, sink, layer, earlier.layers[static_cast<std::size_t>(layer)].input, r,
+                {o.patches});
   return r;
+}
+
+template <class S>
+std::vector<MatX<S>> resume_forward_batch(const Checkpoint& ck, const std::vector<int>& ids, int layer,
+                                          const std::vector<MatX<S>>& inputs,
+                                          const std::vector<std::vector<HeadPatch>>& patches, const ForwardOptions& o) {
+  const ModelConfig& c = ck.config();
+  const int n = static_cast<int>(ids.size());
+  if (inputs.empty() || inputs.size() != patches.size())
+    throw ModelError("a batch of passes needs one input and one list of patches per pass");
+  if (layer < 0 || layer >= c.n_layers) throw ModelError("no layer " + std::to_string(layer) + " to resume at");
+  if (o.keep_attentions || o.keep_details || o.keep_inputs || o.stop_after_layer >= 0)
+    throw ModelError("a batch of passes keeps nothing per layer and runs to the end");
+  MatX<S> h(static_cast<Eigen::Index>(inputs.size()) * n, c.d_model);
+  for (std::size_t b = 0; b < inputs.size(); ++b) {
+    if (inputs[b].rows() != n || inputs[b].cols() != c.d_model)
+      throw ModelError("pass " + std::to_string(b) + "'s input is not " + std::to_string(n) + " x " +
+                       std::to_string(c.d_model));
+    ForwardOptions one = o;
+    one.patches = patches[b];
+    check_inputs(c, ids, one);
+    for (const HeadPatch& p : patches[b])
+      if (p.head.layer < layer)
+        throw ModelError("head " + std::to_string(p.head.layer) + "." + std::to_string(p.head.head) +
+                         " is patched before layer " + std::to_string(layer) + ", where the passes resume");
+    h.middleRows(static_cast<Eigen::Index>(b) * n, n) = inputs[b];
+  }
+  ForwardResult<S> r;
+  run_layers<S>(ck, detail::embedding_tensors(ck), o, LayerSink<S>(), layer, std::move(h), r, patches);
+  const Eigen::Index rows = r.final.rows() / static_cast<Eigen::Index>(inputs.size());
+  std::vector<MatX<S>> out;
+  for (std::size_t b = 0; b < inputs.size(); ++b) out.push_back(r.final.middleRows(static_cast<Eigen::Index>(b) * rows, rows));
+  return out;
 }
 
 void check_tensors(const Checkpoint& ck) {
@@ -290,6 +350,9 @@ std::vector<Prediction> top_predictions(const std::vector<S>& logits, int k) {
                                            const LayerSink<S>&);                                               \
   template ForwardResult<S> resume_forward<S>(const Checkpoint&, const ForwardResult<S>&, int, const ForwardOptions&, \
                                               const LayerSink<S>&);                                            \
+  template std::vector<MatX<S>> resume_forward_batch<S>(const Checkpoint&, const std::vector<int>&, int,          \
+                                                        const std::vector<MatX<S>>&,                             \
+                                                        const std::vector<std::vector<HeadPatch>>&, const ForwardOptions&); \
   template std::vector<S> logits_at<S>(const Checkpoint&, const ForwardResult<S>&, int);                       \
   template MatX<S> all_logits<S>(const Checkpoint&, const ForwardResult<S>&);                                  \
   template MatX<S> logits_of<S>(const Checkpoint&, const MatX<S>&);                                            \

@@ -118,6 +118,20 @@ template <class S>
 ForwardResult<S> resume_forward(const Checkpoint& ck, const ForwardResult<S>& earlier, int layer,
                                 const ForwardOptions& options, const LayerSink<S>& sink = {});
 
+// Several passes on `ids` resumed together at `layer`, pass b from
+// inputs[b] (the stream entering `layer`, n x d_model) with patches[b]
+// (at `layer` or later) and the options' switched-off heads: every product
+// runs on the passes' rows stacked, so each weight is read and packed once
+// for all of them, and attention runs within each pass. Returns each pass's
+// final state (with final_row, that row alone), numbers equal to
+// resume_forward's up to the order of sums. Nothing per layer is kept:
+// keep_* and stop_after_layer are refused, as are patches before `layer`.
+template <class S>
+std::vector<MatX<S>> resume_forward_batch(const Checkpoint& ck, const std::vector<int>& ids, int layer,
+                                          const std::vector<MatX<S>>& inputs,
+                                          const std::vector<std::vector<HeadPatch>>& patches,
+                                          const ForwardOptions& options);
+
 // The next-token logits at `position` (causal families): the final hidden
 // state times the output embedding, read from the mapping row by row.
 // The next-token logits at every position, (n, vocab): the output head
