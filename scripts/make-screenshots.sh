@@ -40,8 +40,8 @@ rm -rf build-slides-tmp
 shot --lesson assets/lessons/01_attention_from_scratch.json --export-slides build-slides-tmp --size 1024x768
 cp build-slides-tmp/slide-12-answer.png docs/slide.png
 rm -rf build-slides-tmp
-echo "docs/train.png: the Train view after 400 steps of the induction task, scrubbed back to step 150 as the induction head forms"
-shot --train induction --train-steps 400 --train-show 150 --screenshot docs/train.png --size 1600x1000
+echo "docs/train.png: the Train view after 400 steps of the induction task, scrubbed back to step 100 as the induction head forms"
+shot --train induction --train-steps 400 --train-show 100 --screenshot docs/train.png --size 1600x1000
 echo "docs/train-why.png: the same run at step 400: why the induction head attends, its top score split by source (K-composition)"
 shot --train induction --train-steps 400 --screenshot docs/train-why.png --size 1600x1200
 echo "docs/modern-gqa.png: grouped-query attention, 4 query heads reading 2 shared key/value heads (RoPE on), one score pinned"

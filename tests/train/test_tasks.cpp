@@ -104,23 +104,30 @@ TEST_CASE("tasks: induction repeats distinct tokens and scores the second copy")
   CHECK_THROWS_AS(draw(task_of(TaskKind::Induction, 3, 5)), std::invalid_argument);
 }
 
-TEST_CASE("tasks: induction with a random offset pads with fillers") {
+TEST_CASE("tasks: induction with a random offset puts fillers before the first copy and between the copies") {
   const TaskSpec task = task_of(TaskKind::Induction, 16, 8, true);
   const Batch b = draw(task, 200);
   check_shapes(task, b);
   CHECK(b.tokens.cols() == 8 * 2 + 4);
-  std::set<int> prefixes;
+  std::set<int> prefixes, gaps;
   for (int row = 0; row < b.size(); ++row) {
     int p = 0;
     while (b.tokens(row, p) == task.vocab) ++p;
-    CHECK(p <= 4);
+    int g = 0;
+    while (b.tokens(row, p + 8 + g) == task.vocab) ++g;
+    CHECK(p + g <= 4);
     prefixes.insert(p);
-    for (int t = 0; t < 8; ++t) CHECK(b.tokens(row, p + 8 + t) == b.tokens(row, p + t));
-    for (int t = p + 16; t < 20; ++t) CHECK(b.tokens(row, t) == task.vocab);
+    gaps.insert(g);
+    const int second = p + 8 + g;  // where the repeat starts
+    for (int t = 0; t < 8; ++t) CHECK(b.tokens(row, second + t) == b.tokens(row, p + t));
+    for (int t = second + 8; t < 20; ++t) CHECK(b.tokens(row, t) == task.vocab);
     for (int t = 0; t < 19; ++t) CHECK(b.target(row, t) == b.tokens(row, t + 1));
-    for (int t = 0; t < 20; ++t) CHECK(b.scored(row, t) == (t >= p + 8 && t <= p + 14));
+    for (int t = 0; t < 20; ++t) CHECK(b.scored(row, t) == (t >= second && t <= second + 6));
   }
-  CHECK(prefixes.size() == 5);  // every prefix length 0..4 occurs in 200 draws
+  // Every offset and every distance between the copies occurs in 200 draws:
+  // neither where the repeat is nor how far back its copy lies is fixed.
+  CHECK(prefixes.size() == 5);
+  CHECK(gaps.size() == 5);
 }
 
 TEST_CASE("tasks: key-value asks for the value of one earlier key") {

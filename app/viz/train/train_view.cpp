@@ -54,8 +54,9 @@ void settings_controls(TrainUi& ui, bool running) {
   if (c.task.kind == TaskKind::Induction) {
     ImGui::Checkbox("Random start", &c.task.random_offset);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Filler tokens of random length come first, so the repeat is at a different distance in\n"
-                        "every sequence: a head must find the earlier token by content, not by position.");
+      ImGui::SetTooltip("A few fillers fall at random before the first copy and between the copies, so the\n"
+                        "repeat is a different distance back in every sequence: a head must find the earlier\n"
+                        "token by content, not by position.");
   }
   int layers = c.model.n_layers;
   ImGui::TextUnformatted("Layers");

@@ -82,13 +82,22 @@ void make_previous_token_row(const TaskSpec& task, Batch& b, int row, std::mt199
 void make_induction_row(const TaskSpec& task, Batch& b, int row, std::mt19937_64& rng) {
   const int L = task.length;
   const int n = sequence_length(task);
-  const int prefix = task.random_offset ? uniform(rng, 0, L / 2) : 0;
+  // With a random offset, the L/2 fillers fall at random before the first
+  // copy and between the copies, so both where the repeat starts and how
+  // far back its earlier copy lies change: no fixed distance finds it.
+  int prefix = 0, gap = 0;
+  if (task.random_offset) {
+    prefix = uniform(rng, 0, L / 2);
+    gap = uniform(rng, 0, L / 2 - prefix);
+  }
   const std::vector<int> s = distinct_content(L, task.vocab, rng);
   std::vector<int> full(prefix, marker(task));
   full.insert(full.end(), s.begin(), s.end());
+  full.insert(full.end(), gap, marker(task));
   full.insert(full.end(), s.begin(), s.end());
   full.resize(n + 1, marker(task));  // trailing fillers, plus the target after the last input
-  fill_next_token_row(b, row, full, prefix + L, prefix + 2 * L - 2);
+  const int second = prefix + L + gap;  // where the repeat starts
+  fill_next_token_row(b, row, full, second, second + L - 2);
 }
 
 void make_key_value_row(const TaskSpec& task, Batch& b, int row, std::mt19937_64& rng) {

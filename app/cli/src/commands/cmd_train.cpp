@@ -21,7 +21,7 @@ void add_train_command(CLI::App& app, Action& action) {
   cmd->add_option("--vocab", o->vocab, "Content symbols (default 16)")->check(CLI::Range(1, 4096));
   cmd->add_option("--length", o->length, "Length of the random part; pairs for key-value (default 12; key-value: at most vocab/2)")
       ->check(CLI::Range(1, 4096));
-  cmd->add_flag("--random-offset", o->random_offset, "Induction: a random run of filler tokens before the repeat");
+  cmd->add_flag("--random-offset", o->random_offset, "Induction: a few filler tokens at random before the first copy and between the copies");
   cmd->add_option("--layers", o->layers, "Attention layers (default 2)")->check(CLI::Range(1, 64));
   cmd->add_option("--heads", o->heads, "Heads per layer (default 4)")->check(CLI::Range(1, 64));
   cmd->add_option("--d-model", o->d_model, "Width of the residual stream (default 64)")->check(CLI::Range(1, 4096));

@@ -18,9 +18,11 @@ struct TaskSpec {
   TaskKind kind = TaskKind::Induction;
   int vocab = 16;   // content symbols; task markers (e.g. the separator) come on top
   int length = 12;  // length of the random part (for key-value: number of pairs)
-  // Induction only: put a random-length run of filler tokens before the
-  // repeated sequence, so the distance back to the earlier occurrence varies
-  // and a head cannot solve the task by position alone.
+  // Induction only: length/2 filler tokens fall at random before the first
+  // copy and between the copies, so where the repeat starts and how far back
+  // its earlier copy lies both vary, and no head can solve the task by
+  // position alone. (Fillers only before the first copy left that distance
+  // fixed at `length`.)
   bool random_offset = false;
 };
 
