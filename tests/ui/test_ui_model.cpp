@@ -310,4 +310,26 @@ TEST_SUITE("model") {
     CHECK(c["label_b"] == "corrupted: The cat sat on the mat because the cat was fired");
     CHECK(shot.state["model"]["open"] == false);
   }
+
+  TEST_CASE("ui: a pinned score of a model's layer shows its split by the model's own residual stream") {
+    const ModelShot shot = shoot_model("model_sources", "--layer 1 --head 2 --inspect scores:2:6:3");
+    const nlohmann::json& m = shot.state["model"];
+    REQUIRE_MESSAGE(m.contains("sources"), m.value("sources_error", std::string("no split")));
+    const nlohmann::json& src = m["sources"];
+    CHECK(src["layer"] == 1);
+    CHECK(src["head"] == 2);
+    CHECK(src["query"] == 6);
+    CHECK(src["key"] == 3);
+    double by_key = 0, by_query = 0;
+    for (const auto& [name, part] : src["by_key_source"].items()) by_key += part.get<double>();
+    for (const auto& [name, part] : src["by_query_source"].items()) by_query += part.get<double>();
+    CHECK(by_key == doctest::Approx(src["score"].get<double>()).epsilon(1e-9));
+    CHECK(by_query == doctest::Approx(src["score"].get<double>()).epsilon(1e-9));
+    CHECK(src["by_key_source"].contains("L0 H0"));
+    CHECK(src["by_key_source"].contains("token embedding"));
+    // What the user sees: the inspector's bars, a key source's and a query source's.
+    const nlohmann::json& widgets = shot.layout["widgets"];
+    CHECK(widgets.contains("why_source_key_0"));
+    CHECK(widgets.contains("why_source_query_0"));
+  }
 }

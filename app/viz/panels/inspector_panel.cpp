@@ -10,6 +10,7 @@
 #include "panels/rope_dial_view.hpp"
 #include "widgets/tiled_window.hpp"
 #include "why/score_why_view.hpp"
+#include "why/source_bars.hpp"
 #include "attn/text/format_number.hpp"
 
 namespace viz {
@@ -128,7 +129,8 @@ void draw_step(const attn::ExplainStep& step, int index, const ThemePalette& pal
 }  // namespace
 
 void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* e, const model::RopeDial* dial,
-                    const attn::ScoreSplit* split, AppState& state, WidgetProbe* probe) {
+                    const InspectedWhy& why, AppState& state, WidgetProbe* probe) {
+  const attn::ScoreSplit* split = why.split;
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   begin_tiled_window("Inspector", ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -191,6 +193,12 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     if (state.view.inspector_to_why) ImGui::SetScrollHereY(0.0f);  // the section's top at the child's top
     state.view.inspector_to_why = false;
     draw_score_why(*split, pal, probe);
+  }
+  if (why.sources) {
+    draw_model_sources(*why.sources, pal, probe);
+  } else if (!why.sources_status.empty()) {
+    ImGui::Separator();
+    ImGui::TextColored(to_imvec4(pal.muted), "%s", why.sources_status.c_str());
   }
   if (!e->sources.empty()) {
     ImGui::Separator();

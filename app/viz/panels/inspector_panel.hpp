@@ -8,15 +8,26 @@
 #include "model_names.hpp"
 #include "model/document/app_state.hpp"
 #include "attn/explain/explain.hpp"
+#include <string>
+
 #include "attn/why/score_split.hpp"
+#include "attn/why/source_split.hpp"
 #include "model/explore/rope_dial.hpp"
 #include "widgets/widget_probe.hpp"
 
 namespace viz {
 
 // `dial`: the RoPE dial of the explained cell's row (a rotated query or key), or null.
-// `split`: why the cell's score has its value (a score or weight), or null.
+// Why the inspected score has its value: split by dimension and rotary pair
+// (`split`) and, for a real model's layer, by source in its residual stream
+// (`sources`, or `sources_status` while it is made).
+struct InspectedWhy {
+  const attn::ScoreSplit* split = nullptr;
+  const attn::SourceSplit* sources = nullptr;
+  std::string sources_status;
+};
+
 void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const attn::Explanation* explanation,
-                    const model::RopeDial* dial, const attn::ScoreSplit* split, AppState& state, WidgetProbe* probe);
+                    const model::RopeDial* dial, const InspectedWhy& why, AppState& state, WidgetProbe* probe);
 
 }  // namespace viz

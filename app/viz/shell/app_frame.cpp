@@ -143,7 +143,9 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   if (p.why_size.y > 0) draw_slide_why(p.why_pos, p.why_size, session_.inspected_split(), state_, probe);
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
-                   session_.inspected_dial(), session_.inspected_split(), state_, probe);
+                   session_.inspected_dial(),
+                   {session_.inspected_split(), session_.inspected_sources(), session_.inspected_sources_status()}, state_,
+                   probe);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   // A presented still step lays them out as its slide, as the handout does;
   // the tile stepper stays for the teacher, not in the handout. (The KV

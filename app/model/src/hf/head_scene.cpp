@@ -49,7 +49,7 @@ ModelSession::Scene ModelSession::open_scene(const SceneInput& in, TaskContext<S
   file->title = name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head);
   file->description = scene.description;
   Scene out{file, in.folder_name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head),
-            in.head.head, nullptr, ""};
+            in.head.head, nullptr, "", "all heads on", layer, in.ids};
   // Patching: the compare view's B is this layer on the corrupted prompt.
   if (!in.corrupted.empty()) {
     attn::hf::ForwardOptions options;

@@ -89,6 +89,16 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
                      {"corrupted_ids", p->corrupted}, {"answer", p->result.answer}, {"wrong", p->result.wrong},
                      {"clean", p->result.clean}, {"corrupted", p->result.corrupted},
                      {"patched", p->result.patched}, {"recovered", p->result.recovered}};
+  if (ui.in_pipeline) j["in_pipeline"] = {{"layer", ui.in_pipeline->layer}, {"revision", ui.in_pipeline->revision}};
+  if (const ModelSourceSplit* s = sources_.latest()) {
+    nlohmann::json by_key = nlohmann::json::object(), by_query = nlohmann::json::object();
+    const attn::Vec k = s->split.by_key_source(), q = s->split.by_query_source();
+    for (Eigen::Index i = 0; i < k.size(); ++i) by_key[s->split.key_sources[static_cast<std::size_t>(i)]] = k(i);
+    for (Eigen::Index i = 0; i < q.size(); ++i) by_query[s->split.query_sources[static_cast<std::size_t>(i)]] = q(i);
+    j["sources"] = {{"layer", s->cell.layer}, {"head", s->cell.head}, {"query", s->cell.query}, {"key", s->cell.key},
+                    {"score", s->split.score}, {"by_key_source", by_key}, {"by_query_source", by_query}};
+  }
+  if (!sources_.error().empty()) j["sources_error"] = sources_.error();
   if (ui.hovered_position >= 0)
     if (const auto* p = predictions_at(ui.hovered_position)) j["predictions_hovered"] = predictions_json(*p);
   return j;

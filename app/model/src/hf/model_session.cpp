@@ -44,6 +44,7 @@ void ModelSession::set_wake(const std::function<void()>& wake) {
   lens_.set_wake(wake);
   attribution_.set_wake(wake);
   patching_.set_wake(wake);
+  sources_.set_wake(wake);
 }
 
 void ModelSession::forget_model() {
@@ -59,6 +60,7 @@ void ModelSession::forget_model() {
   lens_.forget();
   attribution_.forget();
   patching_.forget();
+  sources_.forget();
   checkpoint_.reset();
   tokens_.reset();
   error_.clear();
@@ -230,6 +232,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   lens_.update(ui.tab == ModelUi::Tab::Lens, checkpoint_, tokens_, before_.get());
   attribution_.update(ui.tab == ModelUi::Tab::Attribution, checkpoint_, tokens_, before_.get());
   patching_.update();
+  sources_.update();
   if (std::exchange(ui.cancel_patching, false)) patching_.cancel();
   // A run asked for waits for the text's ids (the command line asks before the folder is open).
   if (ui.run_patching && checkpoint_ && tokens_ && !ids_.empty()) {
@@ -274,6 +277,8 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
       h.switched_off = o->result->switched_off;
       h.off_label = o->result->off_label;
       h.on_label = o->result->on_label;
+      h.layer = o->result->layer;
+      h.ids = o->result->ids;
       return h;
     }
     if (o->failed()) error_ = "Cannot open the head: " + o->error;
@@ -283,7 +288,8 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
 
 bool ModelSession::pending(const ModelUi& ui) const {
   if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy() ||
-      precision_.pending() || lens_.pending() || attribution_.pending() || patching_.pending())
+      precision_.pending() || lens_.pending() || attribution_.pending() || patching_.pending() ||
+      sources_.pending())
     return true;
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
       scene_.has_outcome())
@@ -304,6 +310,7 @@ void ModelSession::wait_idle() {
   lens_.wait_idle();
   attribution_.wait_idle();
   patching_.wait_idle();
+  sources_.wait_idle();
 }
 
 bool ModelSession::computing() const { return before_runner_.busy() || after_runner_.busy(); }

@@ -22,9 +22,10 @@ PendingAction show_head_action(HeadToShow head, ModelUi& model, CompareState& co
   show.label = std::move(head.label);
   show.head = head.head;
   show.then = [&model, &compare, off = head.switched_off, label = head.off_label, on = head.on_label,
-               h = show.head](AppState& s) {
+               h = show.head, layer = head.layer, ids = head.ids](AppState& s) {
     model.open = false;  // the pipeline view shows the head
     compare.open = false;
+    model.in_pipeline = ModelUi::InPipeline{layer, ids, s.revision};
     if (off) actions::compare_switched_off(s, compare, *off, on, label, h);
   };
   return show;
@@ -37,6 +38,7 @@ void Session::update_model() {
     features_.get<TrainFeature>().ui.open = false;  // the Model view takes the Train view's place
   }
   std::optional<HeadToShow> head = view.session.update(view.ui, state_.view.colour.probability_map);
+  if (const std::optional<ModelScoreCell> cell = pinned_model_score()) view.session.ask_sources(view.ui.in_pipeline->ids, *cell);
   if (!head) return;
   actions::request(state_, show_head_action(std::move(*head), view.ui, features_.get<CompareFeature>().state()));
   // --stage and --inspect name the scene just opened: apply them to it.
@@ -44,6 +46,30 @@ void Session::update_model() {
     options_.start.after_model_scene = false;
     start_applied_ = false;
   }
+}
+
+std::optional<ModelScoreCell> Session::pinned_model_score() const {
+  const ModelViewFeature& view = features_.get<ModelViewFeature>();
+  const auto& shown = view.ui.in_pipeline;
+  if (!shown || shown->revision != state_.revision || !state_.pinned) return std::nullopt;
+  const CellRef& c = *state_.pinned;
+  if (c.stage.head < 0 || !attn::is_query_key_grid(c.stage.id)) return std::nullopt;
+  return ModelScoreCell{shown->layer, c.stage.head, c.row, c.col};
+}
+
+const attn::SourceSplit* Session::inspected_sources() const {
+  const std::optional<ModelScoreCell> cell = pinned_model_score();
+  if (!cell) return nullptr;
+  const ModelViewFeature& view = features_.get<ModelViewFeature>();
+  const ModelSourceSplit* r = view.session.sources().result(view.ui.in_pipeline->ids, *cell);
+  return r ? &r->split : nullptr;
+}
+
+std::string Session::inspected_sources_status() const {
+  if (!pinned_model_score() || inspected_sources()) return "";
+  const ModelSources& sources = features_.get<ModelViewFeature>().session.sources();
+  if (!sources.error().empty()) return "Not split by source: " + sources.error();
+  return "Splitting this score by the sources of the residual stream…";
 }
 
 }  // namespace model

@@ -22,6 +22,7 @@
 #include "model/hf/model_attribution.hpp"
 #include "model/hf/model_lens.hpp"
 #include "model/hf/model_patching.hpp"
+#include "model/hf/model_sources.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/hf/precision_check.hpp"
 #include "model/tasks/task_runner.hpp"
@@ -38,6 +39,8 @@ struct HeadToShow {
   std::shared_ptr<const attn::Scenario> switched_off;
   std::string off_label;  // "L0 H1, L1 H2 off (zero)", or the corrupted prompt's
   std::string on_label = "all heads on";  // the compare view's A: "clean" when patching
+  int layer = 0;                          // the model's layer the scene is
+  std::vector<int> ids;                   // the text it ran on
 };
 
 class ModelSession {
@@ -93,6 +96,10 @@ class ModelSession {
   const ModelAttribution& attribution() const { return attribution_; }
   // Activation patching between the text and a corrupted one (the Patching tab runs it).
   const ModelPatching& patching() const { return patching_; }
+  // A pinned score of a layer this view opened, split by source (the
+  // inspector shows it); asking again for the same cell starts nothing.
+  void ask_sources(const std::vector<int>& ids, const ModelScoreCell& cell) { sources_.ask(checkpoint_, ids, cell); }
+  const ModelSources& sources() const { return sources_; }
 
   nlohmann::json dump(const ModelUi& ui) const;  // --dump-state's "model"
 
@@ -137,6 +144,8 @@ class ModelSession {
     std::shared_ptr<const attn::Scenario> switched_off;  // the same layer with heads_off (null: none reach it)
     std::string off_label;                               // "L0 H1, L0 H3 off (zero)"
     std::string on_label = "all heads on";
+    int layer = 0;
+    std::vector<int> ids;
   };
 
   static Scene open_scene(const SceneInput& in, TaskContext<Scene>& control);
@@ -157,6 +166,7 @@ class ModelSession {
   ModelLens lens_;
   ModelAttribution attribution_;
   ModelPatching patching_;
+  ModelSources sources_;
 
   std::string folder_;  // asked for
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;

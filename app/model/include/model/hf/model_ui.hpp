@@ -5,6 +5,7 @@
 // pipeline view, run patching, cancel).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,15 @@ struct ModelUi {
   bool run_patching = false;
   bool cancel_patching = false;
   std::optional<attn::hf::HeadRef> open_patched;
+  // The layer the pipeline shows, opened from here, on these ids, and the
+  // document's revision then: while it is unedited, a pinned score of it is
+  // split by source in the residual stream (ModelSources).
+  struct InPipeline {
+    int layer = 0;
+    std::vector<int> ids;
+    std::uint64_t revision = 0;
+  };
+  std::optional<InPipeline> in_pipeline;
   bool cancel = false;                 // stop the running forward pass
   bool rerun = false;                  // run it again after a cancel
 };

@@ -106,6 +106,11 @@ class Session {
   const RopeDial* inspected_dial() const { return inspected_ ? inspect_cache_.dial() : nullptr; }
   // Why the inspected score or weight has its value, or null (another stage).
   const attn::ScoreSplit* inspected_split() const { return inspected_ ? inspect_cache_.split() : nullptr; }
+  // For a layer the Model view opened, unedited, with a score pinned: that
+  // score split by the sources of the model's residual stream once made,
+  // else null; and while it is made (or why it is not), a line to show.
+  const attn::SourceSplit* inspected_sources() const;
+  std::string inspected_sources_status() const;
   const attn::Explanation* active_cell() const { return active_cell_; }
   const StepCaption& caption() const { return caption_; }
   const LessonCatalogue& lessons() const { return lessons_; }
@@ -141,6 +146,7 @@ class Session {
   void update_lesson_opening();
   LessonState& lesson_state();  // the lessons feature's
   void update_model();  // session_model.cpp
+  std::optional<ModelScoreCell> pinned_model_score() const;  // the pinned score of such a layer
   void apply_start_view();
   void derive_view(double dt, const CanvasMetrics& canvas, bool at_end);
 
