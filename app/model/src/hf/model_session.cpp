@@ -250,24 +250,18 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   }
   // A head to open waits for the ids (the command line asks before the folder is open).
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
-    const auto& float64 = precision_.float64_pass();
     scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt),
-                   ui.heads_off, ui.mode, float64 && float64->ids == ids_ ? float64 : nullptr, &counts_, {}, {}, {}});
+                   ui.heads_off, ui.mode, float64_of_text(), &counts_, {}, {}, {}});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }
   // A head of the patching map: its layer on the clean text against the
   // corrupted one, once the map is there (dropped if it fails).
   if (ui.open_patched && !ui.run_patching && !patching_.pending() && !patching_.result(ids_)) ui.open_patched.reset();
-  if (ui.open_patched && checkpoint_ && patching_.result(ids_)) {
-    const attn::hf::HeadRef head = *std::exchange(ui.open_patched, std::nullopt);
-    if (const PatchMap* p = patching_.result(ids_)) {
-      const auto& float64 = precision_.float64_pass();
-      scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, head, {}, ui.mode,
-                     float64 && float64->ids == ids_ ? float64 : nullptr, &counts_, p->corrupted,
-                     p->corrupted_labels, "corrupted: " + p->corrupted_text});
-    }
-  }
+  if (const PatchMap* p = patching_.result(ids_); ui.open_patched && checkpoint_ && p)
+    scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_patched, std::nullopt),
+                   {}, ui.mode, float64_of_text(), &counts_, p->corrupted, p->corrupted_labels,
+                   "corrupted: " + p->corrupted_text});
   if (auto o = scene_.take()) {
     if (o->done() && o->result) {
       HeadToShow h;
@@ -284,6 +278,11 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
     if (o->failed()) error_ = "Cannot open the head: " + o->error;
   }
   return std::nullopt;
+}
+
+std::shared_ptr<const attn::hf::ForwardResult<double>> ModelSession::float64_of_text() const {
+  const auto& pass = precision_.float64_pass();
+  return pass && pass->ids == ids_ ? pass : nullptr;
 }
 
 bool ModelSession::pending(const ModelUi& ui) const {

@@ -149,6 +149,8 @@ class ModelSession {
   };
 
   static Scene open_scene(const SceneInput& in, TaskContext<Scene>& control);
+  // The precision check's float64 pass once it is done on the text's ids, else null.
+  std::shared_ptr<const attn::hf::ForwardResult<double>> float64_of_text() const;
   void forget_model();
   void reopen_if_changed();
   void forget_text();
