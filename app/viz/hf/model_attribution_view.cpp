@@ -24,8 +24,8 @@ void draw_model_attribution(const ModelViewData& d, ColourmapId map, const Theme
                  "one is not.");
     return;
   }
-  if (pass_job_waiting("the logit attribution (a float64 pass)", s.attribution().error(), s.attribution().progress(),
-                       m != nullptr, pal))
+  if (pass_job_waiting("the logit attribution (a float64 pass)", PassJobState::of(s.attribution()), m != nullptr,
+                       d.ui.attribution_request, pal, probe))
     return;
   const attn::hf::LogitAttribution& a = m->parts;
   wrapped_text("Why the model guesses \"" + shown_token(m->token_text) + "\" next: its logit, " +

@@ -45,7 +45,7 @@ void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette
     wrapped_text("This model has no next-token head (it is not a causal model), so it has no logit lens.");
     return;
   }
-  if (pass_job_waiting("the logit lens", s.lens().error(), s.lens().progress(), g != nullptr, pal)) return;
+  if (pass_job_waiting("the logit lens", PassJobState::of(s.lens()), g != nullptr, d.ui.lens_request, pal, probe)) return;
   const float font = ImGui::GetFontSize();
   const float label_w = ImGui::CalcTextSize("after layer 00").x + font;
   const float cell_w = font * 5.5f, cell_h = font * 1.7f;

@@ -113,17 +113,27 @@ void switch_off_controls(ModelUi& ui) {
 
 }  // namespace
 
-bool pass_job_waiting(const char* what, const std::string& error, const TaskProgress& progress, bool has_result,
-                      const ThemePalette& pal) {
-  if (!error.empty()) {
+bool pass_job_waiting(const char* what, const PassJobState& job, bool has_result, JobRequest& request,
+                      const ThemePalette& pal, WidgetProbe* probe) {
+  if (!job.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.error));
-    wrapped_text(std::string(what) + " failed: " + error);
+    wrapped_text(std::string(what) + " failed: " + job.error);
     ImGui::PopStyleColor();
     return true;
   }
   if (has_result) return false;
-  wrapped_text(std::string("Computing ") + what + ": " + std::to_string(static_cast<int>(100 * progress.fraction())) +
+  if (job.cancelled) {
+    wrapped_text(std::string("Stopped before ") + what + " was done.");
+    if (ImGui::Button("Compute it")) request = JobRequest::Retry;
+    probe_item(probe, "job_retry");
+    return true;
+  }
+  wrapped_text(std::string("Computing ") + what + ": " + std::to_string(static_cast<int>(100 * job.progress.fraction())) +
                "%…");
+  if (job.running) {
+    if (ImGui::Button("Cancel##job")) request = JobRequest::Cancel;
+    probe_item(probe, "job_cancel");
+  }
   return true;
 }
 

@@ -52,9 +52,19 @@ class ModelFeatureView : public FeatureViewOf<ModelViewFeature> {
 void draw_model_overview(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 // A PassJob's state while its tab waits: its error ("The logit lens failed:
-// ..."), or "Computing the logit lens: 40%…". True while there is no result.
-bool pass_job_waiting(const char* what, const std::string& error, const TaskProgress& progress, bool has_result,
-                      const ThemePalette& pal);
+// ..."), "Computing the logit lens: 40%…" with Cancel, or "Stopped" with a
+// button to compute it after all (into `request`). True while there is no result.
+struct PassJobState {
+  std::string error;
+  TaskProgress progress;
+  bool running = false, cancelled = false;
+  template <class Job>
+  static PassJobState of(const Job& job) {
+    return {job.error(), job.progress(), job.running(), job.cancelled()};
+  }
+};
+bool pass_job_waiting(const char* what, const PassJobState& job, bool has_result, JobRequest& request,
+                      const ThemePalette& pal, WidgetProbe* probe);
 // The Lens tab (model_lens_view.cpp), in the probability colours `map`.
 void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 // The Attribution tab (model_attribution_view.cpp), in the signed colours `map`.

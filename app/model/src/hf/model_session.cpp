@@ -18,6 +18,14 @@ std::string heads_off_key(const ModelUi& ui) {
   return key;
 }
 
+// A tab's Cancel or "Compute it" to its job, once.
+template <class Job>
+void carry_request(Job& job, JobRequest& request) {
+  if (request == JobRequest::Cancel) job.cancel();
+  if (request == JobRequest::Retry) job.retry();
+  request = JobRequest::None;
+}
+
 }  // namespace
 
 ModelSession::ModelSession()
@@ -229,6 +237,8 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   }
   if (checkpoint_) start_passes(ui);
   take_outcomes(map);
+  carry_request(lens_, ui.lens_request);
+  carry_request(attribution_, ui.attribution_request);
   lens_.update(ui.tab == ModelUi::Tab::Lens, checkpoint_, tokens_, before_.get());
   attribution_.update(ui.tab == ModelUi::Tab::Attribution, checkpoint_, tokens_, before_.get());
   patching_.update();
@@ -296,6 +306,7 @@ bool ModelSession::pending(const ModelUi& ui) const {
   if (ui.folder != folder_) return true;
   if (ui.open_in_pipeline && (checkpoint_ || load_.busy())) return true;
   if (ui.run_patching || ui.cancel_patching || ui.open_patched) return true;
+  if (ui.lens_request != JobRequest::None || ui.attribution_request != JobRequest::None) return true;
   return checkpoint_ && (!text_asked_ || ui.text != text_ || ui.keep_first_tokens != keep_first_);
 }
 

@@ -17,6 +17,9 @@ namespace model {
 
 enum class HeadMeasure { Previous, First, Self, Entropy };
 
+// What the user asks of a tab's background job (the lens, the attribution).
+enum class JobRequest { None, Cancel, Retry };
+
 struct ModelUi {
   bool open = false;                   // the Model view takes the canvas's place
   std::string folder;                  // the model folder ("" : none yet)
@@ -35,6 +38,7 @@ struct ModelUi {
   attn::hf::AblationMode mode = attn::hf::AblationMode::Zero;
   int hovered_position = -1;           // the token under the mouse (its predictions are shown)
   std::optional<attn::hf::HeadRef> open_in_pipeline;
+  JobRequest lens_request = JobRequest::None, attribution_request = JobRequest::None;
   // Patching: the corrupted prompt (the text above is the clean one), what
   // is patched, and the requests: run, cancel, open a head clean against
   // corrupted in the compare view.

@@ -50,12 +50,14 @@ class PassJob {
     if (auto o = runner_.take()) {
       if (o->done() && o->result) result_ = std::make_shared<const Result>(std::move(*o->result));
       else if (o->failed()) error_ = o->error;
+      else if (o->cancelled()) cancelled_ = true;
     }
     if (!wanted || !checkpoint || !tokens || !analysis || !analysis->forward || !applies_(checkpoint->config(), *analysis))
       return;
     if (asked_.lock() == analysis->forward) return;
     asked_ = analysis->forward;
     error_.clear();
+    cancelled_ = false;
     runner_.submit({checkpoint, tokens, analysis->forward,
                     analysis->predictions.empty() ? TokenPrediction{} : analysis->predictions.front()});
   }
@@ -65,6 +67,19 @@ class PassJob {
     return result_.get();
   }
   bool pending() const { return runner_.busy() || runner_.has_outcome(); }
+  bool running() const { return runner_.busy(); }
+  // Stops the job; it stays stopped for this pass (cancelled() says so)
+  // until retry(), when the next update() starts it again.
+  void cancel() {
+    runner_.cancel();
+    cancelled_ = true;  // a job not yet started is dropped and lands nothing
+  }
+  bool cancelled() const { return cancelled_; }
+  void retry() {
+    asked_.reset();
+    cancelled_ = false;
+    error_.clear();
+  }
   TaskProgress progress() const { return runner_.progress(); }
   const std::string& error() const { return error_; }
   void forget() {
@@ -73,6 +88,7 @@ class PassJob {
     result_.reset();
     asked_.reset();
     error_.clear();
+    cancelled_ = false;
   }
   void wait_idle() { runner_.wait_idle(); }
 
@@ -82,6 +98,7 @@ class PassJob {
   std::shared_ptr<const Result> result_;
   std::weak_ptr<const attn::hf::ForwardResult<float>> asked_;
   std::string error_;
+  bool cancelled_ = false;
 };
 
 }  // namespace model
