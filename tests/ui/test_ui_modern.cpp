@@ -121,5 +121,11 @@ TEST_SUITE("modern") {
     REQUIRE(split.by_rope);
     for (std::size_t p = 0; p < split.by_rope->pairs.size(); ++p) rect("why_pair_" + std::to_string(p));
     CHECK_FALSE(widgets.contains("why_pair_" + std::to_string(split.by_rope->pairs.size())));
+    // Under them, each pair's term over the distances: a curve a pair, with
+    // room to read its swing.
+    for (std::size_t p = 0; p < split.by_rope->pairs.size(); ++p) {
+      const auto r = rect("why_curve_" + std::to_string(p));
+      CHECK(r[2] - r[0] > 40);
+    }
   }
 }

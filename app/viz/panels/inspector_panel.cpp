@@ -193,6 +193,7 @@ void draw_inspector(ImVec2 pos, ImVec2 size, const attn::Trace* trace, const att
     if (state.view.inspector_to_why) ImGui::SetScrollHereY(0.0f);  // the section's top at the child's top
     state.view.inspector_to_why = false;
     draw_score_why(*split, pal, probe);
+    if (why.curves) draw_rope_curves(*why.curves, pal, probe);
   }
   if (why.sources) {
     draw_model_sources(*why.sources, pal, probe);

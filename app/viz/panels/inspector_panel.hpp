@@ -12,6 +12,7 @@
 
 #include "attn/why/score_split.hpp"
 #include "attn/why/source_split.hpp"
+#include "model/explore/rope_curves.hpp"
 #include "model/explore/rope_dial.hpp"
 #include "widgets/widget_probe.hpp"
 
@@ -23,6 +24,7 @@ namespace viz {
 // (`sources`, or `sources_status` while it is made).
 struct InspectedWhy {
   const attn::ScoreSplit* split = nullptr;
+  const model::RopeCurves* curves = nullptr;  // with RoPE: each pair's term over the distances
   const attn::SourceSplit* sources = nullptr;
   std::string sources_status;
 };

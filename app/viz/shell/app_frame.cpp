@@ -144,7 +144,9 @@ void App::draw_views(const Panels& p, WidgetProbe* probe) {
   if (state_.view.show_inspector && p.inspector_size.x > 0)
     draw_inspector(p.inspector_pos, p.inspector_size, model_.has_trace() ? &model_.trace() : nullptr, session_.inspected(),
                    session_.inspected_dial(),
-                   {session_.inspected_split(), session_.inspected_sources(), session_.inspected_sources_status()}, state_,
+                   {session_.inspected_split(), session_.inspected_curves(), session_.inspected_sources(),
+                    session_.inspected_sources_status()},
+                   state_,
                    probe);
   // Floating windows over the canvas, drawn before any modal (see frame()).
   // A presented still step lays them out as its slide, as the handout does;

@@ -91,6 +91,43 @@ void draw_score_why(const attn::ScoreSplit& s, const ThemePalette& pal, WidgetPr
   if (s.by_rope) by_rope(s, pal, probe, slide);
 }
 
+void draw_rope_curves(const model::RopeCurves& curves, const ThemePalette& pal, WidgetProbe* probe) {
+  if (curves.pairs.empty() || curves.pairs.front().term.size() < 2) return;
+  const int last = static_cast<int>(curves.pairs.front().term.size()) - 1;
+  draw_bars_caption("Each pair's term as the distance grows from 0 to " + std::to_string(last) +
+                        ", the dot at this score's (" + std::to_string(curves.distance) + "):",
+                    pal);
+  const float font = ImGui::GetFontSize();
+  float label_w = 0;
+  for (const model::RopeCurve& c : curves.pairs)
+    label_w = std::max(label_w, ImGui::CalcTextSize(("pair " + std::to_string(c.pair)).c_str()).x);
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float width = std::max(font * 4, ImGui::GetContentRegionAvail().x - label_w - 2 * gap);
+  const float height = font * 1.6f;
+  const double scale = curves.largest > 0 ? curves.largest : 1.0;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const std::size_t shown = std::min(kShown, curves.pairs.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const model::RopeCurve& c = curves.pairs[i];
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    dl->AddText(ImVec2(at.x, at.y + (height - font) / 2), to_imgui(pal.text), ("pair " + std::to_string(c.pair)).c_str());
+    const float x0 = at.x + label_w + gap, mid = at.y + height / 2;
+    const auto point = [&](int d) {
+      return ImVec2(x0 + width * static_cast<float>(d) / static_cast<float>(last),
+                    mid - static_cast<float>(c.term[static_cast<std::size_t>(d)] / scale) * (height / 2 - 2));
+    };
+    dl->AddLine(ImVec2(x0, mid), ImVec2(x0 + width, mid), to_imgui(pal.muted));  // zero
+    std::vector<ImVec2> line;
+    for (int d = 0; d <= last; ++d) line.push_back(point(d));
+    dl->AddPolyline(line.data(), static_cast<int>(line.size()), to_imgui(pal.accent_k), ImDrawFlags_None, 1.5f);
+    if (curves.distance >= 0 && curves.distance <= last)
+      dl->AddCircleFilled(point(curves.distance), font * 0.22f, to_imgui(pal.emphasis));
+    if (probe) (*probe)["why_curve_" + std::to_string(i)] = ImVec4(x0, at.y, x0 + width, at.y + height);
+    ImGui::Dummy(ImVec2(label_w + gap + width, height));
+  }
+  more_line(curves.pairs.size(), shown, pal);
+}
+
 int slide_why_lines(const attn::ScoreSplit* s) {
   if (!s) return 2 + static_cast<int>(kSlideShown) + 1;  // not made yet: room for the most
   if (const auto& r = s->by_rope)

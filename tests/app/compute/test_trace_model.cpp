@@ -3,6 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+
+#include "attn/io/scenario_file.hpp"
+
+#include <cmath>
 #include <limits>
 
 #include "scenes.hpp"
@@ -118,3 +122,36 @@ TEST_CASE("explain cache: a score or weight cell comes with why its score has it
   REQUIRE(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::q, 0}, 2, 1) != nullptr);
   CHECK(cache.split() == nullptr);  // Q is no queries × keys grid
 }
+
+TEST_CASE("explain cache: with RoPE, each pair's term over every distance, through its content and the score's own term") {
+  model::TraceModel m;
+  const attn::Scenario s = attn::io::load_scenario(std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/rope.json").scenario;
+  m.update(s, 1, 1, {});
+  model::ExplainCache cache;
+  REQUIRE(cache.get(m.trace(), m.scenario(), m.generation(), {attn::StageKind::scores, 0}, 6, 3) != nullptr);
+  const attn::ScoreSplit* split = cache.split();
+  const model::RopeCurves* curves = cache.curves();
+  REQUIRE(split != nullptr);
+  REQUIRE(split->by_rope);
+  REQUIRE(curves != nullptr);
+  CHECK(curves->distance == 3);
+  REQUIRE(curves->pairs.size() == split->by_rope->pairs.size());
+  double largest = 0;
+  for (std::size_t p = 0; p < curves->pairs.size(); ++p) {
+    const model::RopeCurve& c = curves->pairs[p];
+    const attn::RopePairTerm& t = split->by_rope->pairs[p];
+    REQUIRE(c.term.size() == 8);  // distances 0..7: every key of 8 tokens
+    CHECK(c.term[0] == doctest::Approx(t.content).epsilon(1e-12));
+    CHECK(c.term[3] == doctest::Approx(t.term).epsilon(1e-12));
+    // An independent check of the formula at distance 5: |q||k| cos(φ_q − φ_k + 5θ).
+    CHECK(c.term[5] == doctest::Approx(t.q_norm * t.k_norm * std::cos(t.q_phase - t.k_phase + 5 * t.theta)).epsilon(1e-12));
+    for (double v : c.term) largest = std::max(largest, std::abs(v));
+  }
+  CHECK(curves->largest == largest);
+  // No RoPE, no curves.
+  model::TraceModel plain;
+  plain.update(test_scenes::small_projected(), 1, 1, {});
+  REQUIRE(cache.get(plain.trace(), plain.scenario(), plain.generation(), {attn::StageKind::scores, 0}, 2, 1) != nullptr);
+  CHECK(cache.curves() == nullptr);
+}
+

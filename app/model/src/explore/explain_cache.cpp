@@ -22,11 +22,16 @@ const attn::Explanation* ExplainCache::get(const attn::Trace& trace, const attn:
       dial_.reset();
     }
     split_.reset();
+    curves_.reset();
     // Any queries × keys grid of a head (scores to weights) is split at its
     // score; additive scores have no split (split_score refuses them).
     if (value_ && stage.head >= 0 && attn::is_query_key_grid(stage.id) && trace.score == attn::ScoreFn::Dot) {
       try {
         split_ = attn::split_score(trace, scenario, stage.head, row, col);
+        if (split_->by_rope) {
+          const attn::Stage* grid = trace.find(stage);
+          curves_ = rope_curves(*split_->by_rope, grid ? static_cast<int>(grid->value.cols()) - 1 : split_->by_rope->distance);
+        }
       } catch (const std::exception&) {
         split_.reset();
       }

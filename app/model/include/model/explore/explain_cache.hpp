@@ -9,6 +9,7 @@
 
 #include "attn/explain/explain.hpp"
 #include "attn/why/score_split.hpp"
+#include "model/explore/rope_curves.hpp"
 #include "model/explore/rope_dial.hpp"
 
 namespace model {
@@ -24,6 +25,8 @@ class ExplainCache {
   // Why the same cell's score has its value (by dimension, by rotary pair),
   // when it is a cell of a head's queries × keys grid with dot-product scores.
   const attn::ScoreSplit* split() const { return valid_ && split_ ? &*split_ : nullptr; }
+  // With RoPE, each pair's term over every distance the scene has.
+  const RopeCurves* curves() const { return valid_ && curves_ ? &*curves_ : nullptr; }
   void clear() { valid_ = false; }
   int computations() const { return computations_; }  // for tests
 
@@ -31,6 +34,7 @@ class ExplainCache {
   std::optional<attn::Explanation> value_;
   std::optional<RopeDial> dial_;
   std::optional<attn::ScoreSplit> split_;
+  std::optional<RopeCurves> curves_;
   attn::StageRef stage_;
   int row_ = -1, col_ = -1;
   std::uint64_t generation_ = 0;

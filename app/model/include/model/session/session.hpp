@@ -106,6 +106,8 @@ class Session {
   const RopeDial* inspected_dial() const { return inspected_ ? inspect_cache_.dial() : nullptr; }
   // Why the inspected score or weight has its value, or null (another stage).
   const attn::ScoreSplit* inspected_split() const { return inspected_ ? inspect_cache_.split() : nullptr; }
+  // With RoPE, how each pair's part of that score changes with the distance.
+  const RopeCurves* inspected_curves() const { return inspected_ ? inspect_cache_.curves() : nullptr; }
   // For a layer the Model view opened, unedited, with a score pinned: that
   // score split by the sources of the model's residual stream once made,
   // else null; and while it is made (or why it is not), a line to show.
