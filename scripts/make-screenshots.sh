@@ -66,6 +66,10 @@ echo "docs/model-head-view.png: the head view of layer 1 of the test Llama check
 shot --model tests/data/hf/llama_gqa_bf16 --text "$model_text" --model-tab heads --model-layer 1 --screenshot docs/model-head-view.png --size 1400x900
 echo "docs/model-head-pipeline.png: layer 1, head 2 of the test Qwen2 checkpoint (q/k/v biases, one key/value head) in the pipeline"
 shot --model tests/data/hf/qwen2_bias_f16 --text "$model_text" --layer 1 --head 2 --screenshot docs/model-head-pipeline.png --size 1400x900
+echo "docs/model-patching.png: the Patching tab on the test GPT-2 checkpoint: each head's output copied from the clean text into one with a name changed"
+shot --model tests/data/hf/gpt2 --text "When Mary and John went to the store, John gave a drink to" \
+  --corrupted "When Mary and John went to the store, Mary gave a drink to" --patch-answer M --patch-wrong J \
+  --screenshot docs/model-patching.png --size 1400x900
 # A class session (issue 42): the committed session of lesson 01 played by
 # 24 students through the real server (scripts/make_class_fixture.py).
 lesson01=assets/lessons/01_attention_from_scratch.json

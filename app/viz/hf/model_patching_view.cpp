@@ -27,13 +27,15 @@ void patching_controls(const ModelPatching& job, ModelUi& ui, const ThemePalette
   const bool entered = ImGui::InputText("##model_corrupted", &ui.corrupted, ImGuiInputTextFlags_EnterReturnsTrue);
   probe_last(probe, "patch_corrupted");
   // The metric's two tokens: typed, or left empty for the runs' own top guesses.
-  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float labels = ImGui::CalcTextSize("answer").x + ImGui::CalcTextSize("wrong").x + 2 * style.ItemInnerSpacing.x;
+  const float half = (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x - labels) / 2;
   ImGui::SetNextItemWidth(half);
-  ImGui::InputTextWithHint("##patch_answer", "answer: the clean run's guess", &ui.patch_answer);
+  ImGui::InputTextWithHint("answer##patch_answer", "the clean run's guess", &ui.patch_answer);
   probe_last(probe, "patch_answer");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(half);
-  ImGui::InputTextWithHint("##patch_wrong", "wrong: the corrupted run's guess", &ui.patch_wrong);
+  ImGui::InputTextWithHint("wrong##patch_wrong", "the corrupted run's guess", &ui.patch_wrong);
   probe_last(probe, "patch_wrong");
   if (ImGui::RadioButton("each head's output", ui.patch_site == attn::hf::PatchSite::HeadOutput))
     ui.patch_site = attn::hf::PatchSite::HeadOutput;
