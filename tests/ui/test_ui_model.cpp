@@ -182,7 +182,7 @@ TEST_SUITE("model") {
       CHECK(s.state["model"]["tab"] == tab);
       const nlohmann::json& w = s.layout["widgets"];
       std::vector<std::string> names = {"model_text", "model_folder", "model_close", "model_family", "model_tab_overview",
-                                        "model_tab_heads"};
+                                        "model_tab_heads", "model_tab_lens", "model_tab_attribution", "model_tab_patching"};
       for (int i = 0; i < 10; ++i) names.push_back("model_prediction_" + std::to_string(i));
       if (tab == "overview") {
         for (int l = 0; l < 2; ++l)
@@ -331,5 +331,15 @@ TEST_SUITE("model") {
     const nlohmann::json& widgets = shot.layout["widgets"];
     CHECK(widgets.contains("why_source_key_0"));
     CHECK(widgets.contains("why_source_query_0"));
+  }
+
+  TEST_CASE("ui: presenting at 1024x768, every tab of the Model view and the Patching tab's fields stay in the window") {
+    const ModelShot s = shoot_model("model_present_patching", "--presentation --model-tab patching", "1024x768");
+    const nlohmann::json& w = s.layout["widgets"];
+    for (const char* n : {"model_tab_overview", "model_tab_heads", "model_tab_lens", "model_tab_attribution",
+                          "model_tab_patching", "patch_corrupted", "patch_answer", "patch_wrong", "patch_run"}) {
+      REQUIRE_MESSAGE(w.contains(n), n);
+      CHECK_MESSAGE(inside(w[n], 1024, 768), n << " at " << w[n].dump());
+    }
   }
 }

@@ -22,7 +22,7 @@ void probe_last(WidgetProbe* probe, const std::string& name) {
 }
 
 void patching_controls(const ModelPatching& job, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe) {
-  ImGui::TextUnformatted("Corrupted prompt (as many tokens as the text)");
+  wrapped_text("Corrupted prompt (as many tokens as the text)");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
   const bool entered = ImGui::InputText("##model_corrupted", &ui.corrupted, ImGuiInputTextFlags_EnterReturnsTrue);
   probe_last(probe, "patch_corrupted");
@@ -39,8 +39,12 @@ void patching_controls(const ModelPatching& job, ModelUi& ui, const ThemePalette
   probe_last(probe, "patch_wrong");
   if (ImGui::RadioButton("each head's output", ui.patch_site == attn::hf::PatchSite::HeadOutput))
     ui.patch_site = attn::hf::PatchSite::HeadOutput;
-  ImGui::SameLine();
-  if (ImGui::RadioButton("the stream at each layer and token", ui.patch_site == attn::hf::PatchSite::ResidualStream))
+  const char* stream = "the stream at each layer and token";
+  const float stream_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(stream).x;
+  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x + stream_w <=
+      ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();  // else under it (presenting at 1024x768)
+  if (ImGui::RadioButton(stream, ui.patch_site == attn::hf::PatchSite::ResidualStream))
     ui.patch_site = attn::hf::PatchSite::ResidualStream;
   const bool can_run = !job.running() && !ui.corrupted.empty();
   if (!can_run) ImGui::BeginDisabled();

@@ -2,6 +2,8 @@
 #include "hf/model_view.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 #include <string>
 
 #include <imgui_stdlib.h>
@@ -172,20 +174,25 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##model_heads", {0, 0}, false);
-  if (ImGui::RadioButton("Overview", ui.tab == ModelUi::Tab::Overview)) ui.tab = ModelUi::Tab::Overview;
-  probe_item(probe, "model_tab_overview");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("Head view", ui.tab == ModelUi::Tab::Heads)) ui.tab = ModelUi::Tab::Heads;
-  probe_item(probe, "model_tab_heads");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("Logit lens", ui.tab == ModelUi::Tab::Lens)) ui.tab = ModelUi::Tab::Lens;
-  probe_item(probe, "model_tab_lens");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("Attribution", ui.tab == ModelUi::Tab::Attribution)) ui.tab = ModelUi::Tab::Attribution;
-  probe_item(probe, "model_tab_attribution");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("Patching", ui.tab == ModelUi::Tab::Patching)) ui.tab = ModelUi::Tab::Patching;
-  probe_item(probe, "model_tab_patching");
+  // The tabs, on as many lines as the width needs (presenting at 1024x768
+  // put the last two past the window's edge).
+  const std::pair<const char*, ModelUi::Tab> tabs[] = {{"Overview", ModelUi::Tab::Overview},
+                                                       {"Head view", ModelUi::Tab::Heads},
+                                                       {"Logit lens", ModelUi::Tab::Lens},
+                                                       {"Attribution", ModelUi::Tab::Attribution},
+                                                       {"Patching", ModelUi::Tab::Patching}};
+  const char* const probes[] = {"model_tab_overview", "model_tab_heads", "model_tab_lens", "model_tab_attribution",
+                                "model_tab_patching"};
+  const ImGuiStyle& style = ImGui::GetStyle();
+  for (std::size_t i = 0; i < std::size(tabs); ++i) {
+    if (i > 0) {
+      const float next = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(tabs[i].first).x;
+      const float end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x + next;
+      if (end <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+    }
+    if (ImGui::RadioButton(tabs[i].first, ui.tab == tabs[i].second)) ui.tab = tabs[i].second;
+    probe_item(probe, probes[i]);
+  }
   if (!d.session.before() && !d.session.error().empty()) {
     model_problem(d.session, ui, pal, probe, "_right");
   } else if (!d.session.before()) {
