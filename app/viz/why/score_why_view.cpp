@@ -21,10 +21,6 @@ constexpr std::size_t kSlideShown = 4;  // on a slide, read from the back of the
 
 std::string num(double v) { return attn::format_number(v, 3); }
 
-std::string share(double part, double whole) {
-  return whole == 0 ? num(part) : num(part) + " (" + attn::format_number(100.0 * part / whole, 3) + "%)";
-}
-
 void more_line(std::size_t total, std::size_t shown, const ThemePalette& pal) {
   if (total > shown)
     ImGui::TextColored(to_imvec4(pal.muted), "… and %zu smaller", total - shown);
@@ -36,7 +32,7 @@ void by_dimension(const attn::ScoreSplit& s, const ThemePalette& pal, WidgetProb
   std::vector<SignedBar> bars;
   for (std::size_t n = 0; n < shown; ++n) {
     const attn::DimensionTerm& d = s.by_dimension[n];
-    bars.push_back({"d " + std::to_string(d.dim), d.term, share(d.term, s.score), false});
+    bars.push_back({"d " + std::to_string(d.dim), d.term, part_and_share(d.term, s.score), false});
   }
   draw_signed_bars(bars, pal, probe, "why_dim");
   more_line(s.by_dimension.size(), shown, pal);
@@ -44,12 +40,13 @@ void by_dimension(const attn::ScoreSplit& s, const ThemePalette& pal, WidgetProb
 
 void by_rope(const attn::ScoreSplit& s, const ThemePalette& pal, WidgetProbe* probe, bool slide) {
   const attn::RopeSplit& r = *s.by_rope;
-  if (!slide) ImGui::Spacing();
   // A slide leaves the why of the formula to the lesson's text.
-  if (!slide)
+  if (!slide) {
+    ImGui::Spacing();
     wrapped_text("By rotary pair: each pair's term is |q||k| cos(φ_q − φ_k + Δθ), here Δ = " +
-               std::to_string(r.distance) + " positions. Slow pairs (small θ) barely turn, so they carry content; "
-               "fast ones change with every step of distance.");
+                 std::to_string(r.distance) + " positions. Slow pairs (small θ) barely turn, so they carry content; "
+                 "fast ones change with every step of distance.");
+  }
   std::vector<std::size_t> order(r.pairs.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -6,9 +6,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attn/text/format_number.hpp"
 #include "widgets/long_text.hpp"
 
 namespace viz {
+
+std::string part_and_share(double part, double whole) {
+  const std::string text = attn::format_number(part, 3);
+  return whole == 0 ? text : text + " (" + attn::format_number(100.0 * part / whole, 3) + "%)";
+}
 
 void draw_bars_caption(const std::string& text, const ThemePalette& pal) {
   ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.muted));

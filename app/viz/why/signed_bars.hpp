@@ -20,6 +20,10 @@ struct SignedBar {
   bool highlight = false;  // drawn in the emphasis colour (the part the text points at)
 };
 
+// A bar's text: the part and its share of the whole, "1.08 (34%)" (the
+// part alone when the whole is 0).
+std::string part_and_share(double part, double whole);
+
 // The line above a set of bars, muted and wrapped to the panel's width.
 void draw_bars_caption(const std::string& text, const ThemePalette& pal);
 

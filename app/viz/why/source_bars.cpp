@@ -5,21 +5,10 @@
 
 #include <imgui.h>
 
-#include "attn/text/format_number.hpp"
 #include "widgets/long_text.hpp"
 #include "why/signed_bars.hpp"
 
 namespace viz {
-
-namespace {
-
-std::string share_of(double value, double whole) {
-  std::string text = attn::format_number(value, 3);
-  if (whole != 0) text += "  (" + attn::format_number(100.0 * value / whole, 3) + "%)";
-  return text;
-}
-
-}  // namespace
 
 void draw_source_bars(const attn::SourceSplit& split, const SourceBarsText& text, const ThemePalette& pal,
                       WidgetProbe* probe) {
@@ -28,14 +17,14 @@ void draw_source_bars(const attn::SourceSplit& split, const SourceBarsText& text
   std::vector<SignedBar> bars;
   for (Eigen::Index s = 0; s < by_key.size(); ++s)
     bars.push_back({text.key_name ? text.key_name(static_cast<int>(s)) : split.key_sources[static_cast<std::size_t>(s)],
-                    by_key(s), share_of(by_key(s), split.score), !top.empty() && top.front().key_source == s});
+                    by_key(s), part_and_share(by_key(s), split.score), !top.empty() && top.front().key_source == s});
   draw_bars_caption("The key's sources (each summed over the query's):", pal);
   draw_signed_bars(bars, pal, probe, text.probe_prefix + "_key");
   if (!text.between.empty()) wrapped_text(text.between);
   const attn::Vec by_query = split.by_query_source();
   bars.clear();
   for (Eigen::Index s = 0; s < by_query.size(); ++s)
-    bars.push_back({split.query_sources[static_cast<std::size_t>(s)], by_query(s), share_of(by_query(s), split.score),
+    bars.push_back({split.query_sources[static_cast<std::size_t>(s)], by_query(s), part_and_share(by_query(s), split.score),
                     !top.empty() && top.front().query_source == s});
   draw_bars_caption("The query's sources (each summed over the key's):", pal);
   draw_signed_bars(bars, pal, probe, text.probe_prefix + "_query");
