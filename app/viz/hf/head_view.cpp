@@ -61,9 +61,8 @@ void draw_head_view(const ModelViewData& d, ModelUi& ui, const ThemePalette& pal
   ui.layer = std::clamp(ui.layer, 0, layers - 1);
   // Beside the tabs when it fits, else on a line of its own (1024x768).
   const float slider_w = ImGui::GetFontSize() * 10;
-  const float needed = ImGui::GetFontSize() * 2 + slider_w + ImGui::CalcTextSize("Layer").x + ImGui::GetStyle().ItemInnerSpacing.x;
-  const float tabs_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
-  if (tabs_end + needed <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+  same_line_if_room(slider_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("Layer").x,
+                    ImGui::GetFontSize() * 2);
   ImGui::SetNextItemWidth(slider_w);
   ImGui::SliderInt("Layer", &ui.layer, 0, layers - 1);
   probe_item(probe, "model_layer");

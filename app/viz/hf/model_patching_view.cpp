@@ -40,10 +40,7 @@ void patching_controls(const ModelPatching& job, ModelUi& ui, const ThemePalette
   if (ImGui::RadioButton("each head's output", ui.patch_site == attn::hf::PatchSite::HeadOutput))
     ui.patch_site = attn::hf::PatchSite::HeadOutput;
   const char* stream = "the stream at each layer and token";
-  const float stream_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(stream).x;
-  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x + stream_w <=
-      ImGui::GetWindowContentRegionMax().x)
-    ImGui::SameLine();  // else under it (presenting at 1024x768)
+  same_line_if_room(radio_width(stream));
   if (ImGui::RadioButton(stream, ui.patch_site == attn::hf::PatchSite::ResidualStream))
     ui.patch_site = attn::hf::PatchSite::ResidualStream;
   const bool can_run = !job.running() && !ui.corrupted.empty();

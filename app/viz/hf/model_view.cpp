@@ -139,6 +139,16 @@ bool pass_job_waiting(const char* what, const PassJobState& job, bool has_result
   return true;
 }
 
+void same_line_if_room(float width, float gap) {
+  const float spacing = gap >= 0 ? gap : ImGui::GetStyle().ItemSpacing.x;
+  const float end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + spacing + width;
+  if (end <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, spacing);
+}
+
+float radio_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 std::string shown_token(const std::string& token) {
   std::string out;
   for (char c : token) out += c == ' ' ? std::string("\xC2\xB7") : std::string(1, c);
@@ -183,13 +193,8 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
                                                        {"Patching", ModelUi::Tab::Patching}};
   const char* const probes[] = {"model_tab_overview", "model_tab_heads", "model_tab_lens", "model_tab_attribution",
                                 "model_tab_patching"};
-  const ImGuiStyle& style = ImGui::GetStyle();
   for (std::size_t i = 0; i < std::size(tabs); ++i) {
-    if (i > 0) {
-      const float next = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(tabs[i].first).x;
-      const float end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x + next;
-      if (end <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-    }
+    if (i > 0) same_line_if_room(radio_width(tabs[i].first));
     if (ImGui::RadioButton(tabs[i].first, ui.tab == tabs[i].second)) ui.tab = tabs[i].second;
     probe_item(probe, probes[i]);
   }

@@ -78,6 +78,14 @@ void draw_model_predictions(const ModelSession& session, ModelUi& ui, const Them
 // and "the" differ and a lone space is not an empty box.
 std::string shown_token(const std::string& token);
 
+// Puts the next item, `width` wide, beside the last one when it fits
+// within the window (with `gap` between, -1: the style's), else under it:
+// presenting at 1024x768, rows of tabs and options wrap instead of running
+// past the window's edge.
+void same_line_if_room(float width, float gap = -1);
+// A radio button's width: its circle, the spacing and its label.
+float radio_width(const char* label);
+
 // Switches a head off, or back on (ModelUi::heads_off).
 void toggle_head(ModelUi& ui, int layer, int head);
 bool head_is_off(const ModelUi& ui, int layer, int head);
