@@ -57,6 +57,69 @@ int last_label_height(const Image& image, const nlohmann::json& g) {
   return 0;
 }
 
+double rect_height(const nlohmann::json& r) { return r[3].get<double>() - r[1].get<double>(); }
+
+bool rects_meet(const nlohmann::json& p, const nlohmann::json& q) {
+  return p[0].get<double>() < q[2].get<double>() - 1 && q[0].get<double>() < p[2].get<double>() - 1 &&
+         p[1].get<double>() < q[3].get<double>() - 1 && q[1].get<double>() < p[3].get<double>() - 1;
+}
+
+// A slide of the Train view (lessons 6 and 8), as a student sees it: the
+// model trained to the step's steps, every head's grid on the slide with
+// its pattern at 4 px a cell or more (8 heads of 20 tokens beside the
+// lesson's text at 1024x768: a grid of 80 px, its stripe plain to see), and
+// no grid meeting another. A step that names the "train_why" panel shows,
+// once its question is answered (before, it would be the answer), why the
+// strongest head attends: the grids of that head and of the previous-token
+// head at 6 px or more, and under them the text, as large as the step's,
+// and the key's sources as bars. Any other step shows the curves. Presented (the window, which
+// scrolls, its buttons on it), the first layer's grids are in view.
+void check_train_slide(const nlohmann::json& layout, const attn::io::LessonStep& st, bool answer, bool presented, int w, int h) {
+  const nlohmann::json& wd = layout["widgets"];
+  if (presented) {
+    REQUIRE(wd.contains("train_start"));
+    CHECK(inside(wd["train_start"], 0, 0, w, h));
+    for (int hd = 0; hd < st.train->model.n_heads; ++hd) {
+      const std::string name = "train_grid_0_" + std::to_string(hd);
+      REQUIRE_MESSAGE(wd.contains(name), name);
+      CHECK_MESSAGE(inside(wd[name], 0, 0, w, h), name << " is not in view: " << wd[name].dump());
+    }
+    return;
+  }
+  for (const char* control : {"train_start", "train_close", "train_steps", "train_history"})
+    CHECK_MESSAGE(!wd.contains(control), control << " is a control on a slide");
+  const bool why_asked = std::find(st.view.panels.begin(), st.view.panels.end(), std::make_pair(std::string("train_why"), true)) !=
+                         st.view.panels.end();
+  const bool why_now = why_asked && (answer || !st.question);
+  std::vector<nlohmann::json> grids;
+  for (const auto& [name, rect] : wd.items()) {
+    if (name.rfind("train_grid_", 0) != 0 || name.find(':') != std::string::npos) continue;
+    CHECK_MESSAGE(inside(rect, 0, 0, w, h), name << " leaves the slide: " << rect.dump());
+    const double cell = rect_height(wd[name + ":cell"]);
+    CHECK_MESSAGE(cell >= (why_now ? 6.0 : 4.0), name << ": cells of " << cell << " px");
+    for (const nlohmann::json& other : grids) CHECK_MESSAGE(!rects_meet(rect, other), name << " meets another grid");
+    grids.push_back(rect);
+  }
+  // Every head's grid, or with why the two it is about: the previous-token head's and the induction head's.
+  CHECK(grids.size() == (why_now ? 2u : static_cast<size_t>(st.train->model.n_layers * st.train->model.n_heads)));
+  for (const auto& [widget, rect] : wd.items())
+    CHECK_MESSAGE(inside(rect, 0, 0, w, h), widget << " leaves the slide: " << rect.dump());
+  CHECK_MESSAGE(wd.contains("train_why") == why_now, "why is " << (wd.contains("train_why") ? "" : "not ") << "on the slide");
+  if (why_now) {
+    const double em = rect_height(wd["lesson:em"]);
+    CHECK_MESSAGE(rect_height(wd["train_why"]) >= em - 1, "why's title is " << rect_height(wd["train_why"]) << " px, the step's text " << em);
+    for (int s = 0; s < 3; ++s) {  // the token, the position and the layer-0 heads
+      const std::string bar = "train_why_key_" + std::to_string(s);
+      REQUIRE_MESSAGE(wd.contains(bar), bar);
+      for (const nlohmann::json& g : grids) CHECK_MESSAGE(g[3].get<double>() <= wd[bar][1].get<double>(), bar << " is not under the grids");
+    }
+    for (const nlohmann::json& g : grids) CHECK(g[3].get<double>() <= wd["train_why"][1].get<double>() + 1);
+  } else {
+    REQUIRE(wd.contains("train_curves"));
+    for (const nlohmann::json& g : grids) CHECK_MESSAGE(!rects_meet(wd["train_curves"], g), "the curves meet a grid");
+  }
+}
+
 // Every step of every shipped lesson at 1024x768 and 1920x1080, exported
 // as a handout or (`presented`) as presented in the window: text, grids and
 // no controls. The two ways are two suites (presentation, presented), so
@@ -69,15 +132,15 @@ void check_every_slide(bool presented) {
   // the panels as content, what it leaves out. A button, field, slider or
   // close box ("compare_close", "kv:next", "train_start") is not one.
   const auto content = [](const std::string& name) {
-    for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:where", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
+    for (const char* prefix : {"lesson:text", "lesson:em", "lesson:panel", "lesson:answer", "lesson:where", "lesson:choice", "slide:note", "panel:left", "panel:canvas",
                                "compare_a", "compare_b",
                                "compare_diff", "panel.", "kv:grid:", "kv:step", "kv:counters", "kv:compare", "kv:error",
                                "flash:grid:", "flash:tile", "flash:difference", "flash:hbm", "flash:overview", "flash:error",
-                               "hull.plot", "why_scale.", "why_dim_", "why_pair_", "train_curves", "train_grid_", "train_scores_"})
+                               "hull.plot", "why_scale.", "why_dim_", "why_pair_", "train_curves", "train_grid_", "train_scores_", "train_why"})
       if (name.rfind(prefix, 0) == 0) return true;
     return false;
   };
-  int slides = 0, grids_checked = 0, numbers_checked = 0;
+  int slides = 0, grids_checked = 0, numbers_checked = 0, train_slides = 0;
   double smallest_text = 1e9;
   std::vector<std::string> problems;  // cells under 28 px
   // Each step as exported (a handout) and as presented in the window
@@ -109,7 +172,6 @@ void check_every_slide(bool presented) {
           CHECK(png.width == w);
           CHECK(png.height == h);
           const nlohmann::json layout = load_json(base + ".layout.json");
-          if (st.train) continue;  // the Train view: no pipeline layout is dumped
           REQUIRE(layout.is_object());
           ++slides;
           // Body text from the back row: 20 px at least, as the step's text is drawn.
@@ -120,6 +182,8 @@ void check_every_slide(bool presented) {
           smallest_text = std::min(smallest_text, em);
           for (const auto& [widget, rect] : wd.items()) {
             if (!presented) CHECK_MESSAGE(content(widget), widget << " is a control on a slide");
+            // Presented, the Train view is the window's, which scrolls (check_train_slide).
+            if (presented && st.train && widget.rfind("train_", 0) == 0) continue;
             CHECK_MESSAGE(inside(rect, 0, 0, w, h), widget << " leaves the slide: " << rect.dump());
           }
           // The step's text, its question's prompt and every choice: inside
@@ -132,12 +196,22 @@ void check_every_slide(bool presented) {
           // Where the step is in the lesson ("step 8 of 9"), whole inside the panel.
           REQUIRE(wd.contains("lesson:where"));
           CHECK_MESSAGE(inside(wd["lesson:where"], px0, py0, px1, py1), "step counter " << wd["lesson:where"].dump());
+          // The right choice on the answer's slide, whole inside the panel (a long one ran past its edge).
+          if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && *suffix) {
+            REQUIRE(wd.contains("lesson:answer"));
+            CHECK_MESSAGE(inside(wd["lesson:answer"], px0, py0, px1, py1), "the answer " << wd["lesson:answer"].dump());
+          }
           if (st.question && st.question->kind == attn::io::LessonQuestion::Kind::Choice && !*suffix)
             for (size_t c = 0; c < st.question->choices.size(); ++c) {
               const std::string key = "lesson:choice" + std::to_string(c);
               REQUIRE(wd.contains(key));
               CHECK_MESSAGE(inside(wd[key], px0, py0, px1, py1), key << " " << wd[key].dump());
             }
+          if (st.train) {  // the Train view in the canvas's place
+            check_train_slide(layout, st, *suffix != 0, presented, w, h);
+            ++train_slides;
+            continue;
+          }
           // A step that inspects a score shows why under its grids (the
           // inspector is not on slides): its bars, its text as large as the
           // step's, and no grid reaching into it.
@@ -203,6 +277,7 @@ void check_every_slide(bool presented) {
       }
     }
   CHECK(slides > 150);
+  CHECK(train_slides >= 2 * (6 + 4));  // at both sizes, lesson 6's 6 slides of the Train view and lesson 8's 4
   CHECK(grids_checked > 200);
   CHECK(numbers_checked > 100);
   // Every step of every lesson: cells of 28 px or more, panels on the slide.

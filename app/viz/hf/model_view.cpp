@@ -139,12 +139,6 @@ bool pass_job_waiting(const char* what, const PassJobState& job, bool has_result
   return true;
 }
 
-void same_line_if_room(float width, float gap) {
-  const float spacing = gap >= 0 ? gap : ImGui::GetStyle().ItemSpacing.x;
-  const float end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + spacing + width;
-  if (end <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, spacing);
-}
-
 float radio_width(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }

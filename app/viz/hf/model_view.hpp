@@ -19,6 +19,7 @@
 #include "model/hf/model_session.hpp"
 #include "model/hf/model_view_feature.hpp"
 #include "model/settings/theme.hpp"
+#include "widgets/fitted_label.hpp"  // same_line_if_room, for the views of this folder
 #include "widgets/widget_probe.hpp"
 
 namespace viz {
@@ -78,11 +79,6 @@ void draw_model_predictions(const ModelSession& session, ModelUi& ui, const Them
 // and "the" differ and a lone space is not an empty box.
 std::string shown_token(const std::string& token);
 
-// Puts the next item, `width` wide, beside the last one when it fits
-// within the window (with `gap` between, -1: the style's), else under it:
-// presenting at 1024x768, rows of tabs and options wrap instead of running
-// past the window's edge.
-void same_line_if_room(float width, float gap = -1);
 // A radio button's width: its circle, the spacing and its label.
 float radio_width(const char* label);
 

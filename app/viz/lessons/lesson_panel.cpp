@@ -143,9 +143,15 @@ void question_box(AppState& state, LessonState& lessons, TrainUi& train, const F
     else ImGui::TextColored(right ? right_colour : to_imvec4(pal.error), "%s", a.why.c_str());
     ImGui::PopTextWrapPos();
   }
+  // The right choice, wrapped: a long one ran past the panel's edge.
+  const auto answer_line = [&] {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
+    ImGui::PopTextWrapPos();
+    probe_item(probe, "lesson:answer");
+  };
   if (slide) {
-    if (settled && q.kind == LessonQuestion::Kind::Choice)
-      ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
+    if (settled && q.kind == LessonQuestion::Kind::Choice) answer_line();
     if (settled && !q.explain.empty()) draw_rich_text(q.explain, fonts, width, pal);
   } else if (!settled) {
     if (a.status == Status::Wrong) ImGui::TextColored(muted, "Try again, or:");
@@ -153,8 +159,7 @@ void question_box(AppState& state, LessonState& lessons, TrainUi& train, const F
     probe_item(probe, "lesson:show_me");
     hover_tooltip("Give up and reveal the answer");
   } else {
-    if (q.kind == LessonQuestion::Kind::Choice)
-      ImGui::TextColored(right_colour, "Answer: %s", q.choices[static_cast<size_t>(q.answer)].c_str());
+    if (q.kind == LessonQuestion::Kind::Choice) answer_line();
     if (q.kind == LessonQuestion::Kind::Number && trace)
       ImGui::TextColored(muted, "The inspector shows how it is computed.");
     if (q.kind == LessonQuestion::Kind::Head && !lessons.shown_scores.empty()) {

@@ -64,7 +64,7 @@ App::App(const Options& options, AppState initial, LessonState lessons)
       model_view_(session_.features().get<ModelViewFeature>()),
       train_ui_(session_.features().get<TrainFeature>().ui),
       model_(session_.trace_model()),
-      train_(session_.features().get<model::TrainFeature>().run),
+      train_(session_.features().get<model::TrainFeature>()),
       platform_(platform_options(options)),
       base_style_(ImGui::GetStyle()),
       remembers_(options.remembers()) {
@@ -339,8 +339,8 @@ int App::run_screenshot() {
     model_.wait_idle();  // a big scene computes in the background: picture its result
   }
   if (train_ui_.open) {  // --train-steps: the picture shows the run once it paused
-    train_.wait_stopped();
-    if (options_.train_show >= 0) train_ui_.shown = snapshot_at_or_before(train_, options_.train_show);
+    train_.run().wait_stopped();
+    if (options_.train_show >= 0) train_ui_.shown = snapshot_at_or_before(train_.run(), options_.train_show);
   }
   for (int i = 0; i < 6; ++i) {
     frame(0);

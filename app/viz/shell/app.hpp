@@ -100,6 +100,10 @@ class App {
     int saved_step = 0;
     bool saved_presentation = false;
     std::optional<CellRef> saved_pinned;
+    // The Train view's run and choices: each step that trains gets a run of
+    // its own, trained to the step's steps before its slide is drawn.
+    std::optional<TrainFeature::SetAside> saved_train;
+    bool training = false;  // the next slide's step is entered and its run is training
   };
   std::unique_ptr<SlidesJob> slides_job_;
   std::string last_slide_layout_;  // --dump-layout: the last slide's layout
@@ -107,7 +111,10 @@ class App {
   // `as_presented`: each step as the window presents it (its buttons and
   // steppers included) rather than as a handout: --export-slides --presentation.
   std::string start_slides(const std::string& dir, int width, int height, bool as_presented = false);
-  std::string slides_step();  // draws and writes the next slide (after the last, the PDF): "" or the error
+  // Draws and writes the next slide (after the last, the PDF): "" or the
+  // error. `wait`: a step that trains is trained here; otherwise the call
+  // returns at once while it trains, and the slide is drawn by a later call.
+  std::string slides_step(bool wait);
   void end_slides(const std::string& outcome);  // outcome: "" or why it stopped
   void serve_slides_requests();
   RgbaImage render_slide(int width, int height);
@@ -137,7 +144,7 @@ class App {
   ModelViewFeature& model_view_;  // the Model view: what the user chose and the model's session
   TrainUi& train_ui_;             // what the user chose in the Train view
   TraceModel& model_;
-  TrainSession& train_;
+  TrainFeature& train_;  // the Train view: its run (run(), which the slides export swaps) and its grids
   FeatureViews views_;  // each feature's panel and menu entry (register_views.cpp)
   ExportUi export_ui_;  // File > Export's dialogs and a running export's progress: the window's, not the document's
   // GL owners after the platform so they are destroyed while the context lives.

@@ -38,7 +38,8 @@ RgbaImage App::render_slide(int width, int height) {
   }
   OffscreenTarget::unbind();
   RgbaImage image = offscreen_->read();
-  if (!options_.dump_layout.empty() && model_.has_trace()) last_slide_layout_ = layout_dump_now(width, height);
+  last_slide_layout_.clear();  // a slide without a layout of its own writes none, not the one before
+  if (!options_.dump_layout.empty() && (model_.has_trace() || train_ui_.open)) last_slide_layout_ = layout_dump_now(width, height);
   export_w_ = export_h_ = 0;
   export_background_.reset();
   return image;
@@ -62,6 +63,7 @@ std::string App::start_slides(const std::string& dir, int width, int height, boo
   job->saved_step = lessons_.lesson->step();
   job->saved_presentation = state_.view.presentation;
   job->saved_pinned = state_.pinned;
+  job->saved_train = train_.set_aside();
   slides_job_ = std::move(job);
   session_.features().get<model::ClassFeature>().freeze(true);  // the class is not asked what the export walks through
   state_.view.presentation = true;
@@ -73,18 +75,33 @@ std::string App::start_slides(const std::string& dir, int width, int height, boo
   return "";
 }
 
-std::string App::slides_step() {
+std::string App::slides_step(bool wait) {
   SlidesJob& job = *slides_job_;
   const Slide& slide = job.slides[job.next];
-  if (!slide.answer) {
-    actions::lesson_step(state_, lessons_, slide.step);
-    lessons_.view_request_at_end = true;  // a step that plays a stretch is shown as it ends
-  } else {
-    actions::give_up_lesson(state_, lessons_);
+  if (!job.training) {
+    if (!slide.answer) {
+      actions::lesson_step(state_, lessons_, slide.step);
+      lessons_.view_request_at_end = true;  // a step that plays a stretch is shown as it ends
+    } else {
+      actions::give_up_lesson(state_, lessons_);
+    }
+    // The step's scene, computed whole (a big one in the background); a
+    // step that trains starts its run (its settings were taken this frame).
+    frame(0);
+    model_.wait_idle();
+    if (train_ui_.open && !train_.run().running() && train_.run().steps() < train_ui_.max_steps) {
+      train_.run().set_max_steps(train_ui_.max_steps);  // to the step's count, not that many more
+      train_ui_.command = TrainUi::Command::Start;
+      frame(0);
+    }
+    job.training = train_ui_.open;
   }
-  // The step's scene, computed whole (a big one in the background).
-  frame(0);
-  model_.wait_idle();
+  if (job.training) {
+    if (wait) train_.run().wait_stopped();
+    else if (train_.run().running()) return "";
+    job.training = false;
+    train_ui_.shown = -1;  // the run as trained
+  }
   const RgbaImage image = render_slide(job.width, job.height);
   const std::string path = (std::filesystem::path(job.dir) / slide.file).string();
   if (std::string error = model::write_png(path, {image.pixels.data(), image.width, image.height, 4, static_cast<size_t>(image.width) * 4});
@@ -104,7 +121,7 @@ std::string App::slides_step() {
 
 void App::end_slides(const std::string& outcome) {
   if (!slides_job_) return;
-  const SlidesJob job = std::move(*slides_job_);
+  SlidesJob job = std::move(*slides_job_);
   slides_job_.reset();
   // The student's place and answers, as they were.
   if (lessons_.lesson) {
@@ -113,6 +130,7 @@ void App::end_slides(const std::string& outcome) {
   }
   session_.features().get<model::ClassFeature>().freeze(false);
   state_.pinned = job.saved_pinned;
+  if (job.saved_train) train_.put_back(std::move(*job.saved_train), lessons_, state_.document);
   state_.view.presentation = job.saved_presentation;
   state_.view.slide = false;
   state_.view.fit_pending = true;
@@ -135,7 +153,7 @@ void App::serve_slides_requests() {
     end_slides("cancelled after " + std::to_string(slides_job_->next) + " slides");
     return;
   }
-  const std::string error = slides_step();
+  const std::string error = slides_step(false);
   if (!error.empty()) end_slides(error);
   else if (slides_job_->next == slides_job_->slides.size()) end_slides("");
 }
@@ -153,7 +171,7 @@ int App::run_slides() {
     return 2;
   }
   std::string error;
-  while (error.empty() && slides_job_->next < slides_job_->slides.size()) error = slides_step();
+  while (error.empty() && slides_job_->next < slides_job_->slides.size()) error = slides_step(true);
   const size_t written = slides_job_->next;
   const std::string pdf = slides_job_->pdf_path;
   end_slides(error);

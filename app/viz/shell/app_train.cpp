@@ -29,23 +29,23 @@ void App::apply_train_options() {
   ui.command = TrainUi::Command::Reset;
   if (options_.train_steps > 0) {
     ui.max_steps = options_.train_steps;
-    ui.message = apply_train_command(train_, ui);
+    ui.message = apply_train_command(train_.run(), ui);
     ui.command = TrainUi::Command::Start;
   }
 }
 
 nlohmann::json App::train_dump() {
   const TrainUi& ui = train_ui_;
-  nlohmann::json j = {{"open", ui.open}, {"running", train_.running()}, {"steps", train_.steps()},
-                      {"snapshots", train_.snapshots().size()}, {"task", attn::train::task_name(train_.config().task.kind)},
-                      {"message", ui.message}, {"problem", train_.problem()}};
-  if (!train_.snapshots().empty()) {
-    const TrainGrids& g = session_.features().get<model::TrainFeature>().grids();
-    const TrainSnapshot& shown = train_.snapshots()[static_cast<size_t>(g.snapshot)];
+  nlohmann::json j = {{"open", ui.open}, {"running", train_.run().running()}, {"steps", train_.run().steps()},
+                      {"snapshots", train_.run().snapshots().size()}, {"task", attn::train::task_name(train_.run().config().task.kind)},
+                      {"message", ui.message}, {"problem", train_.run().problem()}};
+  if (!train_.run().snapshots().empty()) {
+    const TrainGrids& g = train_.grids();
+    const TrainSnapshot& shown = train_.run().snapshots()[static_cast<size_t>(g.snapshot)];
     j["shown_step"] = g.step;
     j["following"] = ui.shown < 0;
     j["accuracy"] = shown.held_out.accuracy;
-    j["newest_accuracy"] = train_.snapshots().back().held_out.accuracy;
+    j["newest_accuracy"] = train_.run().snapshots().back().held_out.accuracy;
     j["best_head"] = {{"layer", g.best.layer}, {"head", g.best.head}, {"induction", g.best.induction}};
     j["tokens"] = g.tokens;
     if (g.why) {

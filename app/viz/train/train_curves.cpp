@@ -32,10 +32,10 @@ void frame_plot(ImDrawList* list, const Plot& p, const char* title, const char* 
 }  // namespace
 
 float draw_train_curves(const TrainSession& session, const TrainGrids& grids, TrainUi& ui, float width,
-                        const ThemePalette& pal, WidgetProbe* probe) {
+                        const ThemePalette& pal, WidgetProbe* probe, float plot_h) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   const float label_w = ImGui::CalcTextSize("0.0022 ").x;
-  const float plot_h = std::max(ImGui::GetFontSize() * 5, 60.0f);
+  if (plot_h <= 0) plot_h = std::max(ImGui::GetFontSize() * 5, 60.0f);
   const float gap = ImGui::GetFontSize() * 0.8f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const std::vector<double>& losses = session.losses();

@@ -1,9 +1,9 @@
 // The Train view. Left: the run's settings, Train / Pause / Reset, the
 // status line, the curves, the snapshot history and the model file. Right:
-// the held-out example (with the model's guesses) and one attention grid per
-// layer and head at the snapshot shown, each with how much it looks at the
-// previous token and at the induction target. Clicking a grid opens that
-// layer and head in the pipeline view, where every number is explained.
+// the held-out example (with the model's guesses), one attention grid per
+// layer and head at the snapshot shown (train_head_grids.cpp) and why the
+// strongest induction head attends. A view too narrow for two columns
+// stacks them in one; a slide leaves the controls out.
 #include "train/train_view.hpp"
 
 #include <algorithm>
@@ -14,11 +14,10 @@
 
 #include <imgui_stdlib.h>
 
-#include "canvas/cell_grid.hpp"
+#include "widgets/fitted_label.hpp"
 #include "widgets/long_text.hpp"
 #include "gl/theme_style.hpp"
 #include "model_names.hpp"
-#include "model/layout/cell_text_plan.hpp"
 #include "model/lessons/lesson_actions.hpp"
 #include "model/settings/theme.hpp"
 #include "widgets/tiled_window.hpp"
@@ -109,10 +108,13 @@ void run_buttons(const TrainSession& session, TrainUi& ui, WidgetProbe* probe) {
   ImGui::SameLine();
   if (ImGui::Button("Reset")) ui.command = TrainUi::Command::Reset;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("New random weights from the seed: step 0 again.");
-  ImGui::SameLine();
   // Room for six digits beside the -/+ buttons ("150" showed for 1500).
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + 2 * ImGui::GetFrameHeight() + 4 * ImGui::GetStyle().FramePadding.x);
+  const float steps_w = ImGui::CalcTextSize("000000").x + 2 * ImGui::GetFrameHeight() + 4 * ImGui::GetStyle().FramePadding.x;
+  same_line_if_room(steps_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("Steps").x);
+  ImGui::SetNextItemWidth(steps_w);
   ImGui::InputInt("Steps", &ui.max_steps, 100, 500);
+  if (probe) (*probe)["train_steps"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                              ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
   ui.max_steps = std::clamp(ui.max_steps, 10, 100000);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A run pauses by itself after this many steps.");
 }
@@ -159,21 +161,30 @@ void model_file_controls(TrainUi& ui, bool running) {
 
 // The example's tokens, and under them the model's guess where it is scored
 // (green when right, red when wrong).
-void example_line(const TrainSession& session, const TrainGrids& g, TrainUi& ui, const ThemePalette& pal) {
-  ImGui::TextUnformatted("Example");
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##prev_example", ImGuiDir_Left)) ui.example = std::max(0, ui.example - 1);
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##next_example", ImGuiDir_Right))
-    ui.example = std::min(std::max(0, session.held_out().size() - 1), ui.example + 1);
-  ImGui::SameLine();
-  ImGui::Text("%d of %d held-out sequences", ui.example + 1, session.held_out().size());
+// `slide`: without the arrows; `compact` (a slide short of room): the input alone.
+void example_line(const TrainSession& session, const TrainGrids& g, TrainUi& ui, const ThemePalette& pal, bool slide,
+                  bool compact) {
+  if (!compact) {
+    ImGui::TextUnformatted("Example");
+    if (!slide) {
+      ImGui::SameLine();
+      if (ImGui::ArrowButton("##prev_example", ImGuiDir_Left)) ui.example = std::max(0, ui.example - 1);
+      ImGui::SameLine();
+      if (ImGui::ArrowButton("##next_example", ImGuiDir_Right))
+        ui.example = std::min(std::max(0, session.held_out().size() - 1), ui.example + 1);
+    }
+    char which[64];
+    std::snprintf(which, sizeof which, "%d of %d held-out sequences", ui.example + 1, session.held_out().size());
+    same_line_if_room(ImGui::CalcTextSize(which).x);
+    ImGui::TextUnformatted(which);
+  }
   std::string input, guesses;
   for (size_t t = 0; t < g.tokens.size(); ++t) {
     if (t) input += ' ';
     input += g.tokens[t];
   }
   ImGui::TextUnformatted(("Input:  " + input).c_str());
+  if (compact) return;
   ImGui::TextUnformatted("Guess:");
   for (size_t t = 0; t < g.predicted.size(); ++t) {
     if (!g.scored[t]) continue;
@@ -183,93 +194,146 @@ void example_line(const TrainSession& session, const TrainGrids& g, TrainUi& ui,
   }
 }
 
-void head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal, WidgetProbe* probe) {
-  const TrainGrids& g = d.grids;
-  if (g.weights.empty()) return;
-  // While a lesson asks which head it is, the scores and the frame around
-  // the best head would give the answer away.
-  const bool hide_answer = lesson_head_question_open(d.lessons);
-  const int layers = static_cast<int>(g.weights.size());
-  const int heads = static_cast<int>(g.weights[0].size());
-  const int n = static_cast<int>(g.tokens.size());
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float label_w = ImGui::CalcTextSize("WW").x;
-  // Square cells as large as the room allows: heads side by side, layers stacked.
-  // Under each grid its scores take a line; titles and scores need this much width.
-  const float text_w = ImGui::CalcTextSize("prev 0.00  ind 0.00").x;
-  const float per_w = (avail.x - label_w) / static_cast<float>(heads) - line;
-  const float per_h = (avail.y - 2 * line) / static_cast<float>(layers) - 4 * line;
-  const float cell = std::max(3.0f, std::floor(std::min(per_w, per_h) / static_cast<float>(std::max(1, n))));
-  // Columns are as wide as the grid or its text, but never wider than their
-  // share of the room (then titles shorten), so every head stays on screen.
-  const float share = (avail.x - label_w) / static_cast<float>(heads);
-  const float column_w = std::max(cell * static_cast<float>(n) + line, std::min(text_w + line, share));
-  const bool short_titles = ImGui::CalcTextSize(train_grid_title(0, 0).c_str()).x + line > column_w;
-  const float row_h = cell * static_cast<float>(n) + 4 * line;
-  attn::BoolMat blocked = attn::BoolMat::Constant(n, n, false);
-  for (int r = 0; r < n; ++r)
-    for (int c = r + 1; c < n; ++c) blocked(r, c) = true;  // causal: a token never sees later ones
-  ColourScale scale;
-  scale.kind = attn::ValueKind::Probability;
-  scale.map = state.view.colour.probability_map;
-  scale.range = {0, 1};
-  const ImVec2 top = ImGui::GetCursorScreenPos();
-  std::optional<std::pair<int, int>> clicked;
-  for (int l = 0; l < layers; ++l)
-    for (int h = 0; h < heads; ++h) {
-      const attn::train::HeadScore* score = nullptr;
-      for (const attn::train::HeadScore& s : g.heads) if (s.layer == l && s.head == h) score = &s;
-      const std::string title = train_grid_title(l, h, short_titles);
-      // Two lines where one would run into the next column's scores.
-      std::string scores = head_score_text(score);
-      if (ImGui::CalcTextSize(scores.c_str()).x > column_w - 0.5f * line) scores = head_score_text(score, "\n");
-      const std::string name = "train_grid_" + std::to_string(l) + "_" + std::to_string(h);  // --dump-layout key
-      const ImVec2 origin{top.x + label_w + static_cast<float>(h) * column_w, top.y + static_cast<float>(l) * row_h};
-      const GridSpot spot{name.c_str(), false, title, &g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)],
-                          &blocked, nullptr, &scale};
-      const auto hovered = draw_grid(spot, origin, cell, d.fonts, pal, probe,
-                                     state.view.presentation ? static_cast<float>(kProjectorMinPx) : 9.0f);
-      const bool best = !hide_answer && score && g.best.layer == l && g.best.head == h && g.best.induction >= 0.3;
-      const ImVec2 a{origin.x - 3, origin.y + line - 3};
-      const ImVec2 b{origin.x + cell * static_cast<float>(n) + 2, origin.y + line + cell * static_cast<float>(n) + 2};
-      if (best) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.step), 0, 0, 3.0f);
-      // While a lesson asks which head it is, the scores would give the answer away.
-      if (!hide_answer) {
-        ImGui::GetWindowDrawList()->AddText({origin.x, b.y + 3}, to_imgui(best ? pal.step : pal.muted), scores.c_str());
-        const ImVec2 size = ImGui::CalcTextSize(scores.c_str());
-        if (probe) (*probe)["train_scores_" + std::to_string(l) + "_" + std::to_string(h)] = {origin.x, b.y + 3, origin.x + size.x, b.y + 3 + size.y};
-      }
-      const bool picked = d.ui.picked_head && *d.ui.picked_head == std::make_pair(l, h);
-      if (picked) ImGui::GetWindowDrawList()->AddRect(a, b, to_imgui(pal.lesson), 0, 0, 2.0f);
-      if (hovered) {
-        const int r = hovered->first, c = hovered->second;
-        ImGui::BeginTooltip();
-        ImGui::Text("%s: query %s (position %d) gives key %s (position %d) weight %s", train_grid_title(l, h).c_str(),
-                    g.tokens[static_cast<size_t>(r)].c_str(), r, g.tokens[static_cast<size_t>(c)].c_str(), c,
-                    train_number(c <= r ? g.weights[static_cast<size_t>(l)][static_cast<size_t>(h)](r, c) : 0.0, "%.3f").c_str());
-        ImGui::TextUnformatted(hide_answer    ? "Click to answer with this head."
-                               : d.lessons.lesson ? "Outside a lesson, a click opens this layer and head in the pipeline view."
-                                              : "Click to open this layer and head in the pipeline view.");
-        ImGui::EndTooltip();
-        if (ImGui::IsMouseClicked(0) && !ImGui::IsAnyItemActive()) clicked = std::make_pair(l, h);
-      }
-    }
-  // Token labels of the first grid's rows (the same for every grid).
-  const float label_px = std::min(ImGui::GetFontSize(), cell * 0.95f);
-  ImFont* label_font = d.fonts.for_size(label_px);
-  for (int l = 0; l < layers && label_px >= 8; ++l)
-    for (int r = 0; r < n; ++r)
-      ImGui::GetWindowDrawList()->AddText(label_font, label_px,
-                                          {top.x, top.y + static_cast<float>(l) * row_h + line + static_cast<float>(r) * cell +
-                                                      (cell - label_px) / 2},
-                                          to_imgui(pal.label), g.tokens[static_cast<size_t>(r)].c_str());
-  ImGui::Dummy({avail.x, static_cast<float>(layers) * row_h});
-  if (clicked) {
-    d.ui.picked_head = clicked;
-    // In a lesson the click answers which head it is; outside one it opens the head.
-    if (!d.lessons.lesson) d.ui.open_in_pipeline = TrainUi::OpenRequest{clicked->first, clicked->second};
+// The title, with Close where the view is not a slide.
+void header(const TrainViewData& d, bool slide, float width, WidgetProbe* probe) {
+  if (slide) {
+    ImGui::PushFont(d.fonts.bold());
+    ImGui::TextUnformatted("Train a tiny attention model");
+    ImGui::PopFont();
+    return;
   }
+  if (view_title(d.fonts, "Train a tiny attention model", width)) d.ui.open = false;
+  if (probe) (*probe)["train_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                              ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+}
+
+// Where the run stands: its status, the view's last message and any problem.
+// Not which head is strongest while the lesson asks a question (it could be
+// the answer), nor where `compact` (why's title names it).
+void run_state(const TrainViewData& d, const ThemePalette& pal, bool compact) {
+  status_line(d.session, d.grids, compact || lesson_question_open(d.lessons));
+  if (!d.ui.message.empty()) ImGui::TextWrapped("%s", d.ui.message.c_str());
+  if (!d.session.problem().empty()) {
+    const Rgba e = pal.error;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(e.r / 255.0f, e.g / 255.0f, e.b / 255.0f, 1));
+    ImGui::TextWrapped("%s", d.session.problem().c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void history_and_file(const TrainViewData& d, WidgetProbe* probe) {
+  history_slider(d.session, d.grids, d.ui, probe);
+  ImGui::Spacing();
+  ImGui::TextUnformatted("Model file");
+  model_file_controls(d.ui, d.session.running());
+}
+
+// Why the strongest head attends, under the grids: in the window (which
+// scrolls), and on a slide (which cannot) where the lesson step asks for
+// it; there it takes the room the curves would. Not while the lesson asks
+// a question: which head, and what it reads, may be the answer.
+bool why_shown(const TrainViewData& d, bool slide) {
+  return d.grids.why && !lesson_question_open(d.lessons) && (!slide || d.ui.slide_why);
+}
+
+// Why, with its height kept in ImGui's storage of this window: a slide's
+// grids leave it as much room as it took the frame before (the first
+// frame guesses, and a slide is drawn over several frames).
+void draw_why(const TrainViewData& d, const ThemePalette& pal, WidgetProbe* probe, bool compact) {
+  const float top = ImGui::GetCursorPosY();
+  draw_train_why(*d.grids.why, d.fonts, pal, probe, compact);
+  ImGui::GetStateStorage()->SetFloat(ImGui::GetID("why_height"), ImGui::GetCursorPosY() - top);
+}
+
+// The two heads why is about, in the order they compute: the previous-token
+// head (where one is found) and the head whose score it splits.
+std::vector<std::pair<int, int>> why_heads(const TrainWhy& why) {
+  std::vector<std::pair<int, int>> heads;
+  if (why.previous_token_layer >= 0) heads.emplace_back(why.previous_token_layer, why.previous_token_head);
+  heads.emplace_back(why.split.cell.layer, why.split.cell.head);
+  return heads;
+}
+
+float why_height() {
+  return ImGui::GetStateStorage()->GetFloat(ImGui::GetID("why_height"), 14 * ImGui::GetTextLineHeightWithSpacing());
+}
+
+constexpr const char* kGridsExplained =
+    "Each grid is one head's attention weights at step %d: rows are queries, columns the keys they look at. \"prev\" "
+    "is its average weight on the previous token, \"ind\" on the token just after the earlier copy of the current "
+    "one. Click a grid to open it in the pipeline view.";
+
+// Settings and status on the left, the grids on the right: a view wide
+// enough for both.
+void two_columns(ImVec2 size, const TrainViewData& d, AppState& state, const ThemePalette& pal, WidgetProbe* probe,
+                 float left_w, bool slide) {
+  const ImGuiWindowFlags flags = slide ? ImGuiWindowFlags_NoScrollbar : 0;  // a slide does not scroll
+  ImGui::BeginChild("##train_controls", {left_w, 0}, false, flags);
+  header(d, slide, left_w, probe);
+  ImGui::TextWrapped("%s", attn::train::task_rule(d.ui.settings.task.kind).c_str());
+  ImGui::Separator();
+  if (!slide) {
+    settings_controls(d.ui, d.session.running());
+    run_buttons(d.session, d.ui, probe);
+  }
+  run_state(d, pal, false);
+  ImGui::Spacing();
+  draw_train_curves(d.session, d.grids, d.ui, ImGui::GetContentRegionAvail().x, pal, probe);
+  if (!slide) history_and_file(d, probe);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("##train_heads", {0, 0}, false, flags);
+  if (d.grids.snapshot >= 0) {
+    const bool why = why_shown(d, slide);
+    example_line(d.session, d.grids, d.ui, pal, slide, false);
+    if (!slide) ImGui::TextWrapped(kGridsExplained, d.grids.step);
+    if (slide && why) draw_head_grids(d, state, pal, probe, ImGui::GetContentRegionAvail().y - why_height(), false, why_heads(*d.grids.why));
+    else draw_head_grids(d, state, pal, probe, size.y, true);
+    if (why) draw_why(d, pal, probe, slide);
+  }
+  ImGui::EndChild();
+}
+
+// One column, for a narrow view (presenting at 1024x768 beside the lesson):
+// the run's buttons, the grids and why in view, the settings folded away,
+// the curves and the history below. A slide cannot scroll: it shows either
+// a compact why under the grids of the two heads it is about (without
+// their scores; the status without the strongest head and the example,
+// which why names), or short curves above every head's grid.
+void stacked(ImVec2 size, const TrainViewData& d, AppState& state, const ThemePalette& pal, WidgetProbe* probe,
+             bool slide) {
+  ImGui::BeginChild("##train_column", {0, 0}, false, slide ? ImGuiWindowFlags_NoScrollbar : 0);
+  const bool why = why_shown(d, slide);
+  const bool compact = slide && why;
+  const float width = ImGui::GetContentRegionAvail().x;
+  header(d, slide, width, probe);
+  if (!slide) ImGui::TextWrapped("%s", attn::train::task_rule(d.ui.settings.task.kind).c_str());  // a slide's lesson says it
+  ImGui::Separator();
+  if (!slide) {
+    run_buttons(d.session, d.ui, probe);
+    if (ImGui::CollapsingHeader("Settings")) settings_controls(d.ui, d.session.running());
+  }
+  run_state(d, pal, compact);
+  if (slide && !why) {  // the run's story first: the grids are as wide as the column allows anyway
+    ImGui::Spacing();
+    draw_train_curves(d.session, d.grids, d.ui, width, pal, probe, 3 * ImGui::GetFontSize());
+  }
+  if (d.grids.snapshot >= 0) {
+    // On a slide the accuracy stands for the guesses; with why, whose title
+    // names the two tokens, the grids take the input's line too.
+    if (!compact) example_line(d.session, d.grids, d.ui, pal, slide, slide);
+    const float grids_h = !slide ? std::max(size.y * 0.6f, 12 * ImGui::GetTextLineHeightWithSpacing())
+                          : ImGui::GetContentRegionAvail().y - (why ? why_height() : 0);
+    draw_head_grids(d, state, pal, probe, grids_h, !compact, compact ? why_heads(*d.grids.why) : std::vector<std::pair<int, int>>{});
+    if (!slide) ImGui::TextWrapped(kGridsExplained, d.grids.step);  // under them: the grids come first in view
+    if (why) draw_why(d, pal, probe, compact);
+  }
+  if (!slide) {
+    ImGui::Spacing();
+    draw_train_curves(d.session, d.grids, d.ui, width, pal, probe);
+    history_and_file(d, probe);
+  }
+  ImGui::EndChild();
 }
 
 }  // namespace
@@ -284,56 +348,15 @@ bool view_title(const FontSet& fonts, const char* title, float width) {
 
 void draw_train_view(ImVec2 pos, ImVec2 size, const TrainViewData& d, AppState& state, WidgetProbe* probe) {
   const ThemePalette& pal = palette(state.view.colour.theme);
-  TrainUi& ui = d.ui;
   begin_view_window("##train", pos, size);
-  const float left_w = std::clamp(size.x * 0.36f, ImGui::GetFontSize() * 24, ImGui::GetFontSize() * 34);
-  // A lesson's slide shows the run, not the controls that make one.
+  const float em = ImGui::GetFontSize();
+  // A lesson's slide shows the run, not the controls that make one: its
+  // left column, the curves and the status, gives the grids more room.
   const bool slide = state.view.slide;
-  ImGui::BeginChild("##train_controls", {left_w, 0}, false);
-  if (slide) {
-    ImGui::PushFont(d.fonts.bold());
-    ImGui::TextUnformatted("Train a tiny attention model");
-    ImGui::PopFont();
-  } else if (view_title(d.fonts, "Train a tiny attention model", left_w)) {
-    ui.open = false;
-  }
-  if (probe && !slide) (*probe)["train_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                                        ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
-  ImGui::TextWrapped("%s", attn::train::task_rule(ui.settings.task.kind).c_str());
-  ImGui::Separator();
-  if (!slide) {
-    settings_controls(ui, d.session.running());
-    run_buttons(d.session, ui, probe);
-  }
-  status_line(d.session, d.grids, lesson_head_question_open(d.lessons));
-  if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
-  if (!d.session.problem().empty()) {
-    const Rgba e = pal.error;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(e.r / 255.0f, e.g / 255.0f, e.b / 255.0f, 1));
-    ImGui::TextWrapped("%s", d.session.problem().c_str());
-    ImGui::PopStyleColor();
-  }
-  ImGui::Spacing();
-  draw_train_curves(d.session, d.grids, ui, ImGui::GetContentRegionAvail().x, pal, probe);
-  if (!slide) {
-    history_slider(d.session, d.grids, ui, probe);
-    ImGui::Spacing();
-    ImGui::TextUnformatted("Model file");
-    model_file_controls(ui, d.session.running());
-  }
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("##train_heads", {0, 0}, false);
-  if (d.grids.snapshot >= 0) {
-    example_line(d.session, d.grids, ui, pal);
-    ImGui::TextWrapped("Each grid is one head's attention weights at step %d: rows are queries, columns the keys they "
-                       "look at. \"prev\" is its average weight on the previous token, \"ind\" on the token just "
-                       "after the earlier copy of the current one. Click a grid to open it in the pipeline view.",
-                       d.grids.step);
-    head_grids(d, state, pal, probe);
-    if (d.grids.why && !lesson_head_question_open(d.lessons)) draw_train_why(*d.grids.why, d.fonts, pal, probe);
-  }
-  ImGui::EndChild();
+  const float left_w = std::clamp(size.x * 0.36f, em * (slide ? 16 : 24), em * 34);
+  // Beside the controls, the grids need room for four heads' columns.
+  if (size.x >= left_w + em * 22) two_columns(size, d, state, pal, probe, left_w, slide);
+  else stacked(size, d, state, pal, probe, slide);
   ImGui::End();
 }
 

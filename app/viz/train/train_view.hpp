@@ -4,6 +4,9 @@
 // reads the session and the derived grids, and writes requests to TrainUi.
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include <imgui.h>
 
 #include "feature/feature_view.hpp"
@@ -40,7 +43,7 @@ class TrainFeatureView : public FeatureViewOf<TrainFeature> {
   TrainFeatureView(TrainFeature& feature, const LessonState& lessons) : FeatureViewOf(feature), lessons_(lessons) {}
   bool takes_canvas() const override { return feature_.ui.open; }
   void draw_in_canvas(const CanvasPlace& place) override {
-    const TrainViewData view{feature_.run, feature_.ui, feature_.grids(), place.fonts, lessons_};
+    const TrainViewData view{feature_.run(), feature_.ui, feature_.grids(), place.fonts, lessons_};
     draw_train_view(place.pos, place.size, view, place.state, place.probe);
   }
 
@@ -49,11 +52,20 @@ class TrainFeatureView : public FeatureViewOf<TrainFeature> {
 };
 
 // Why the strongest induction head attends where it does (train_why_view.cpp).
-void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalette& pal, WidgetProbe* probe);
+// `compact` (a slide): its title, its largest part and the key's sources only.
+void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalette& pal, WidgetProbe* probe,
+                    bool compact = false);
 
 // The loss and held-out accuracy curves (train_curves.cpp); a click picks
-// the nearest snapshot. Returns the height used.
+// the nearest snapshot. `plot_h`: each plot's height (0: five lines').
+// Returns the height used.
 float draw_train_curves(const TrainSession& session, const TrainGrids& grids, TrainUi& ui, float width,
-                        const ThemePalette& pal, WidgetProbe* probe);
+                        const ThemePalette& pal, WidgetProbe* probe, float plot_h = 0);
+
+// Every head's grid (train_head_grids.cpp) within `max_h`, or only the
+// (layer, head)s in `only`, in one row; `with_scores`: each grid's "prev"
+// and "ind" under it.
+void draw_head_grids(const TrainViewData& d, AppState& state, const ThemePalette& pal, WidgetProbe* probe, float max_h,
+                     bool with_scores, const std::vector<std::pair<int, int>>& only = {});
 
 }  // namespace viz

@@ -10,19 +10,25 @@
 
 namespace viz {
 
-void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalette& pal, WidgetProbe* probe) {
+void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalette& pal, WidgetProbe* probe,
+                    bool compact) {
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::PushFont(fonts.bold());
   wrapped_text(train_why_headline(why));
   ImGui::PopFont();
-  wrapped_text("Its score there, q · k = " + attn::format_number(why.split.score, 4) + " (weight " +
-               attn::format_number(why.weight, 3) + "), is a sum over pairs of sources: what each part of the "
-               "query's stream meets in each part of the key's.");
+  if (probe) (*probe)["train_why"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                            ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  if (!compact)
+    wrapped_text("Its score there, q · k = " + attn::format_number(why.split.score, 4) + " (weight " +
+                 attn::format_number(why.weight, 3) + "), is a sum over pairs of sources: what each part of the "
+                 "query's stream meets in each part of the key's.");
   ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.emphasis));
   wrapped_text(train_why_largest(why));
   ImGui::PopStyleColor();
-  draw_source_bars(why.split, {[&why](int s) { return train_why_source(why, s); }, train_why_previous(why), "train_why"},
+  draw_source_bars(why.split,
+                   {[&why](int s) { return train_why_source(why, s); }, compact ? "" : train_why_previous(why), "train_why", !compact,
+                    compact},
                    pal, probe);
 }
 

@@ -11,9 +11,13 @@
 
 namespace viz {
 
+std::string share_of(double part, double whole) {
+  return whole == 0 ? "" : attn::format_number(100.0 * part / whole, 3) + "%";
+}
+
 std::string part_and_share(double part, double whole) {
   const std::string text = attn::format_number(part, 3);
-  return whole == 0 ? text : text + " (" + attn::format_number(100.0 * part / whole, 3) + "%)";
+  return whole == 0 ? text : text + " (" + share_of(part, whole) + ")";
 }
 
 void draw_bars_caption(const std::string& text, const ThemePalette& pal) {

@@ -21,8 +21,9 @@ struct SignedBar {
 };
 
 // A bar's text: the part and its share of the whole, "1.08 (34%)" (the
-// part alone when the whole is 0).
+// part alone when the whole is 0), or the share alone, "34%" ("" then).
 std::string part_and_share(double part, double whole);
+std::string share_of(double part, double whole);
 
 // The line above a set of bars, muted and wrapped to the panel's width.
 void draw_bars_caption(const std::string& text, const ThemePalette& pal);

@@ -17,10 +17,12 @@ void draw_source_bars(const attn::SourceSplit& split, const SourceBarsText& text
   std::vector<SignedBar> bars;
   for (Eigen::Index s = 0; s < by_key.size(); ++s)
     bars.push_back({text.key_name ? text.key_name(static_cast<int>(s)) : split.key_sources[static_cast<std::size_t>(s)],
-                    by_key(s), part_and_share(by_key(s), split.score), !top.empty() && top.front().key_source == s});
+                    by_key(s), text.share_only ? share_of(by_key(s), split.score) : part_and_share(by_key(s), split.score),
+                    !top.empty() && top.front().key_source == s});
   draw_bars_caption("The key's sources (each summed over the query's):", pal);
   draw_signed_bars(bars, pal, probe, text.probe_prefix + "_key");
   if (!text.between.empty()) wrapped_text(text.between);
+  if (!text.query_side) return;
   const attn::Vec by_query = split.by_query_source();
   bars.clear();
   for (Eigen::Index s = 0; s < by_query.size(); ++s)
@@ -41,7 +43,7 @@ void draw_model_sources(const attn::SourceSplit& split, const ThemePalette& pal,
     wrapped_text("Largest part: " + split.describe(top.front()));
     ImGui::PopStyleColor();
   }
-  draw_source_bars(split, {{}, "", "why_source"}, pal, probe);
+  draw_source_bars(split, {{}, "", "why_source", true, false}, pal, probe);
 }
 
 }  // namespace viz

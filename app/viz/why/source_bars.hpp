@@ -17,6 +17,10 @@ struct SourceBarsText {
   std::function<std::string(int)> key_name;  // a key source's label; empty: its name in the split
   std::string between;                       // a line between the two sets ("" : none)
   std::string probe_prefix;                  // bars as prefix + "_key_" / "_query_" + index
+  // A slide's room: the key's sources only (query_side false), each bar's
+  // text its share of the score alone (share_only).
+  bool query_side = true;
+  bool share_only = false;
 };
 
 void draw_source_bars(const attn::SourceSplit& split, const SourceBarsText& text, const ThemePalette& pal,

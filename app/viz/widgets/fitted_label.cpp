@@ -56,11 +56,11 @@ bool wrapped_checkbox(const char* label, bool* value, const char* help, WidgetPr
   return changed;
 }
 
-void same_line_if_room(float width) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float end = ImGui::GetItemRectMax().x + style.ItemSpacing.x + width;
+void same_line_if_room(float width, float gap) {
+  const float spacing = gap >= 0 ? gap : ImGui::GetStyle().ItemSpacing.x;
+  const float end = ImGui::GetItemRectMax().x + spacing + width;
   const float edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (end <= edge) ImGui::SameLine();
+  if (end <= edge) ImGui::SameLine(0, spacing);
 }
 
 }  // namespace viz

@@ -26,7 +26,10 @@ void label_after(const FittedLabel& f, WidgetProbe* probe);
 // when the value changed.
 bool wrapped_checkbox(const char* label, bool* value, const char* help, WidgetProbe* probe);
 
-// Continues the line when an item `width` px wide still fits on it.
-void same_line_if_room(float width);
+// Continues the line when an item `width` px wide still fits on it within
+// the window (with `gap` between, -1: the style's), else the item goes
+// under it: presenting at 1024x768, rows of tabs, options and buttons wrap
+// instead of running past the window's edge.
+void same_line_if_room(float width, float gap = -1);
 
 }  // namespace viz

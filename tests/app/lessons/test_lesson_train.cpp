@@ -1,7 +1,8 @@
 // Lessons that train a model: entering a "train" step opens the Train view
 // with the step's settings (a fresh run only when they change), other steps
 // close it, and a "head" question is judged on hand-made head scores:
-// right, wrong (with both scores), not yet (stays open), and "Show me".
+// right, wrong (with both scores), not yet (stays open), and "Show me". The
+// slides export sets the student's run aside and gives it back.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "attn/io/lesson_file.hpp"
 #include "model/lessons/lesson_actions.hpp"
+#include "model/train/train_commands.hpp"
 #include "model/train/train_feature.hpp"
 
 namespace {
@@ -183,4 +185,38 @@ TEST_CASE("lesson head question: clicks are ignored on steps that do not ask abo
   model::actions::answer_lesson_head(l, learned_scores(), 1, 1);
   CHECK(l.lesson->current_answer().status == Status::Open);
   CHECK(l.lesson->current_answer().why.empty());
+}
+
+TEST_CASE("lesson train steps: a run set aside (the slides export) comes back whole, and its step does not reset it") {
+  model::AppState s;
+  model::LessonState l;
+  model::CompareState compare;
+  model::TrainFeature train(l, compare);
+  model::actions::start_lesson(s, l, train_lesson());
+  model::actions::lesson_step(s, l, 3);  // one layer, 300 steps
+  train.follow(l, s.document);
+  // The student changes the seed and trains a little: their own run.
+  train.ui.settings.seed = 7;
+  train.ui.max_steps = 20;
+  train.ui.command = Command::Start;
+  REQUIRE(model::apply_train_command(train.run(), train.ui).empty());
+  train.run().wait_stopped();
+  REQUIRE(train.run().steps() == 20);
+  const model::TrainSession* theirs = &train.run();
+
+  model::TrainFeature::SetAside aside = train.set_aside();
+  CHECK_FALSE(train.run().has_run());  // the export trains on a session of its own
+  CHECK(&train.run() != theirs);
+  model::actions::lesson_step(s, l, 1);  // the export walks the steps
+  train.follow(l, s.document);
+  CHECK(train.ui.settings.model.n_layers == 2);
+
+  model::actions::lesson_step(s, l, 3);  // and returns to the student's
+  train.put_back(std::move(aside), l, s.document);
+  CHECK(&train.run() == theirs);
+  CHECK(train.run().steps() == 20);
+  CHECK(train.ui.settings.seed == 7);
+  train.follow(l, s.document);  // the step returned to is not entered again
+  CHECK(train.ui.settings.seed == 7);
+  CHECK(train.ui.command == Command::None);
 }

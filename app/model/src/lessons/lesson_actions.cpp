@@ -187,6 +187,10 @@ bool lesson_head_question_open(const LessonState& l) {
   return q && q->kind == attn::io::LessonQuestion::Kind::Head;
 }
 
+bool lesson_question_open(const LessonState& l) {
+  return l.lesson && !l.lesson->revealed() && l.lesson->current().question;
+}
+
 int question_row(const LessonState& l, const attn::Stage& stage) {
   if (!l.lesson || l.lesson->revealed() || !l.lesson->current().question) return -1;
   const attn::io::CellSpec& t = l.lesson->current().question->target;

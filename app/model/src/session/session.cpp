@@ -29,7 +29,7 @@ Session::Session(AppState initial, SessionOptions options, LessonState lessons)
   if (options_.wake) {
     trace_.set_on_ready(options_.wake);
     texel_step_.set_wake(options_.wake);
-    features_.get<TrainFeature>().run.set_on_progress(options_.wake);
+    features_.get<TrainFeature>().set_wake(options_.wake);
     loader_.set_on_ready(options_.wake);
     disk_watcher_.set_on_change(options_.wake);
     lesson_loader_.set_on_ready(options_.wake);

@@ -27,18 +27,18 @@ void TrainFeature::before_trace(FeatureFrame& frame) {
       actions::answer_lesson_head(lessons_, seen.heads, ui.picked_head->first, ui.picked_head->second);
       ui.picked_head.reset();
     }
-    if (!run.has_run() && ui.command == TrainUi::Command::None) ui.command = TrainUi::Command::Reset;
+    if (!run_->has_run() && ui.command == TrainUi::Command::None) ui.command = TrainUi::Command::Reset;
   }
   if (ui.command != TrainUi::Command::None) {
-    const std::string error = apply_train_command(run, ui);
+    const std::string error = apply_train_command(*run_, ui);
     ui.message = error.empty() ? "" : "Cannot train: " + error;
   }
-  run.poll();
+  run_->poll();
   if (ui.scrub != 0) {
-    const int n = static_cast<int>(run.snapshots().size());
-    const int from = shown_snapshot(run, ui.shown);
+    const int n = static_cast<int>(run_->snapshots().size());
+    const int from = shown_snapshot(*run_, ui.shown);
     const int to = std::clamp(from + ui.scrub, 0, std::max(0, n - 1));
-    ui.shown = to == n - 1 && run.running() ? -1 : to;
+    ui.shown = to == n - 1 && run_->running() ? -1 : to;
     ui.scrub = 0;
   }
   if (std::exchange(ui.save_request, false)) save_model();
@@ -52,15 +52,15 @@ void TrainFeature::update(FeatureFrame& frame) {
 }
 
 void TrainFeature::save_model() {
-  if (run.snapshots().empty()) {
+  if (run_->snapshots().empty()) {
     ui.message = "Nothing to save yet: press Train first.";
     return;
   }
   try {
     attn::io::ModelFile file;
-    file.config = run.config();
-    file.model = *run.snapshots().back().model;
-    file.steps = run.snapshots().back().step;
+    file.config = run_->config();
+    file.model = *run_->snapshots().back().model;
+    file.steps = run_->snapshots().back().step;
     attn::io::save_model(ui.model_path, file);
     ui.message = "Saved the model after " + std::to_string(file.steps) + " steps to " + ui.model_path + ".";
   } catch (const std::exception& e) {
@@ -71,9 +71,9 @@ void TrainFeature::save_model() {
 void TrainFeature::open_model() {
   try {
     attn::io::ModelFile file = attn::io::load_model(ui.model_path);
-    const std::string error = run.resume(file.config, std::move(file.model), file.steps, file.steps + ui.max_steps);
+    const std::string error = run_->resume(file.config, std::move(file.model), file.steps, file.steps + ui.max_steps);
     if (error.empty()) {
-      ui.settings = run.config();
+      ui.settings = run_->config();
       ui.shown = -1;
       ui.message = "Opened " + ui.model_path + " (trained " + std::to_string(file.steps) + " steps).";
     } else {
@@ -86,13 +86,13 @@ void TrainFeature::open_model() {
 
 void TrainFeature::open_in_pipeline(AppState& state) {
   const TrainUi::OpenRequest r = *std::exchange(ui.open_in_pipeline, std::nullopt);
-  const int index = shown_snapshot(run, ui.shown);
+  const int index = shown_snapshot(*run_, ui.shown);
   if (index < 0) return;
   PendingAction a;
   a.kind = PendingAction::Kind::ShowScene;
-  a.scene = std::make_shared<const attn::io::ScenarioFile>(trained_layer_scene(run, ui.shown, ui.example, r.layer));
+  a.scene = std::make_shared<const attn::io::ScenarioFile>(trained_layer_scene(*run_, ui.shown, ui.example, r.layer));
   a.label = "trained layer " + std::to_string(r.layer) + ", step " +
-            std::to_string(run.snapshots()[static_cast<size_t>(index)].step);
+            std::to_string(run_->snapshots()[static_cast<size_t>(index)].step);
   a.head = r.head;
   a.then = [this](AppState&) {  // the pipeline view replaces the Train and compare views
     ui.open = false;
@@ -102,12 +102,34 @@ void TrainFeature::open_in_pipeline(AppState& state) {
 }
 
 
+void TrainFeature::set_wake(std::function<void()> wake) {
+  wake_ = std::move(wake);
+  run_->set_on_progress(wake_);
+}
+
+TrainFeature::SetAside TrainFeature::set_aside() {
+  SetAside aside{ui, std::exchange(run_, std::make_unique<TrainSession>())};
+  run_->set_on_progress(wake_);
+  ui = TrainUi{};
+  grids_ = TrainGridsCache{};
+  return aside;
+}
+
+void TrainFeature::put_back(SetAside aside, const LessonState& lessons, std::uint64_t document) {
+  run_ = std::move(aside.run);
+  ui = std::move(aside.ui);
+  grids_ = TrainGridsCache{};
+  step_.moved(lessons, document);  // the step returned to counts as followed
+}
+
 void TrainFeature::follow(const LessonState& lessons, std::uint64_t document) {
   const std::optional<LessonSession>& lesson = lessons.lesson;
   if (!step_.moved(lessons, document) || !lesson) return;  // leaving a lesson leaves the view as it is
   const attn::io::LessonStep& st = lesson->current();
   ui.open = st.train.has_value();
   if (!st.train) return;
+  ui.slide_why = std::find(st.view.panels.begin(), st.view.panels.end(), std::make_pair(std::string("train_why"), true)) !=
+                 st.view.panels.end();
   if (!same_run(ui.settings, *st.train)) ui.command = TrainUi::Command::Reset;
   ui.settings = *st.train;
   ui.max_steps = st.train_steps;

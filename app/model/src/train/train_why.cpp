@@ -44,6 +44,8 @@ std::optional<TrainWhy> train_why(const attn::train::Model& model, const attn::t
           if (why.split.key_sources[s] == name) {
             why.previous_token_source = static_cast<int>(s);
             why.previous_token_weight = back;
+            why.previous_token_layer = l;
+            why.previous_token_head = static_cast<int>(h);
           }
       }
   return why;

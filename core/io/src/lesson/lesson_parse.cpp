@@ -88,7 +88,7 @@ LessonView read_view(const json& j, const std::string& path) {
   if (j.contains("panels")) {
     const std::string at = path_key(path, "panels");
     const json& p = object_at(j["panels"], at);
-    only_keys(p, at, {"editor", "inspector", "why_scale", "hull", "flash_tiles", "kv_cache"});
+    only_keys(p, at, {"editor", "inspector", "why_scale", "hull", "flash_tiles", "kv_cache", "train_why"});
     for (const auto& item : p.items()) {
       if (!item.value().is_boolean()) fail(path_key(at, item.key()), "expected true or false, got " + describe(item.value()));
       v.panels.emplace_back(item.key(), item.value().get<bool>());

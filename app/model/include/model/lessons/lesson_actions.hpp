@@ -47,6 +47,9 @@ void clicker_back(AppState& s, LessonState& l, const attn::Trace* trace, const T
 // on a head in the Train view answers it, and the view keeps the scores
 // that would give the answer away to itself.
 bool lesson_head_question_open(const LessonState& l);
+// Whether the step shown asks a question not yet answered (the Train view
+// then keeps which head is strongest, and why it attends, to itself).
+bool lesson_question_open(const LessonState& l);
 
 // The row of `stage` the open lesson question asks about, where a hidden
 // grid puts its "?" (-1: none, or the whole grid).

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "model/compare/compare.hpp"
 #include "model/feature/feature.hpp"
@@ -28,21 +30,37 @@ class TrainFeature : public Feature {
   void before_trace(FeatureFrame& frame) override;
   // The shown snapshot's grids made now, not while drawing.
   void update(FeatureFrame& frame) override;
-  bool working() const override { return run.running(); }
+  bool working() const override { return run_->running(); }
   // The lesson step's train field into the view, once per step entered
   // (`document`: AppState::document, new with each step's scene).
   void follow(const LessonState& lessons, std::uint64_t document);
   // The Train view's grids for the snapshot and example it shows.
-  const TrainGrids& grids() { return grids_.get(run, ui.shown, ui.example); }
+  const TrainGrids& grids() { return grids_.get(*run_, ui.shown, ui.example); }
+  TrainSession& run() { return *run_; }
+  const TrainSession& run() const { return *run_; }
+  // Called from a run's worker when it has published something.
+  void set_wake(std::function<void()> wake);
+
+  // The slides export trains each lesson step's run on a session of its
+  // own: the user's run and choices wait aside, untouched (a run goes on
+  // training), and come back as they were. The step the export returns to
+  // is not followed again, so its settings do not reset the user's run.
+  struct SetAside {
+    TrainUi ui;
+    std::unique_ptr<TrainSession> run;
+  };
+  SetAside set_aside();
+  void put_back(SetAside aside, const LessonState& lessons, std::uint64_t document);
 
   TrainUi ui;
-  TrainSession run;
 
  private:
   void save_model();
   void open_model();
   void open_in_pipeline(AppState& state);
 
+  std::unique_ptr<TrainSession> run_ = std::make_unique<TrainSession>();
+  std::function<void()> wake_;
   LessonState& lessons_;
   CompareState& compare_;
   LessonStepWatch step_;  // the lesson step last followed

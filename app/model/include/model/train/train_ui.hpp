@@ -29,6 +29,9 @@ struct TrainUi {
   std::string model_path = "trained-model.json";  // the Save / Open field
   bool save_request = false, open_request = false;
   std::string message;                   // the last problem or result, shown in the view
+  // On a slide, why the strongest head attends, in the curves' place: a
+  // lesson step's "train_why" panel.
+  bool slide_why = false;
   // A lesson's "click the induction head" question: the head clicked last.
   std::optional<std::pair<int, int>> picked_head;
 

@@ -27,6 +27,7 @@ struct TrainWhy {
   // that weight.
   int previous_token_source = -1;
   double previous_token_weight = 0;
+  int previous_token_layer = -1, previous_token_head = -1;  // that head (-1: none)
 };
 
 // nullopt when nothing is scored or no head is. `weights` and `scored` are
