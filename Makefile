@@ -83,7 +83,7 @@ test-sanitize: deps
 # test_app_model, RoPE, GQA and windows in test_core.
 SANITIZE_SKIP = package_deb|ui_disk|ui_modern|ui_startup|ui_lessons|ui_colours|ui_export_window|ui_train|ui_file_dialogs|ui_presentation|ui_presented|ui_typing|ui_kv_cache|trace output matches the reference for every scenario|prints parseable JSON for every shipped scenario|a two-layer model forms an induction head|shipped lesson's run forms the induction head|large parameters on a random subset|an output updated by one head's change, edit after edit
 
-# libFuzzer on the scenario, lesson, trained-model, safetensors/config.json
+# libFuzzer on the scenario, lesson, trained-model, safetensors/config.json, GGUF
 # and tokenizer parsers and on the class server's request bodies (clang),
 # FUZZ_SECONDS each, two at a time, starting from the shipped scenes, the
 # malformed corpora, the lessons and the seeds.
@@ -96,7 +96,7 @@ fuzz:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_FUZZ=ON \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DATTNVIZ_BUILD_APP=OFF -DATTNVIZ_BUILD_TESTS=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_scenario fuzz_lesson fuzz_model fuzz_tokenizer fuzz_tokenizer_text fuzz_safetensors fuzz_deep_json \
-	  fuzz_class_request
+	  fuzz_class_request fuzz_gguf
 	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # Not in `make test`: animates the built-in lesson and a four-head scene for

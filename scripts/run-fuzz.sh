@@ -7,7 +7,7 @@ set -euo pipefail
 build=$1
 seconds=$2
 mkdir -p "$build/corpus/scenario" "$build/corpus/lesson" "$build/corpus/model" "$build/corpus/tokenizer" \
-  "$build/corpus/tokenizer_text" "$build/corpus/safetensors" "$build/corpus/deep_json" "$build/corpus/class_request" \
+  "$build/corpus/tokenizer_text" "$build/corpus/safetensors" "$build/corpus/gguf" "$build/corpus/deep_json" "$build/corpus/class_request" \
   "$build/crashes"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run() {
@@ -38,8 +38,13 @@ run fuzz_tokenizer_text "$build/corpus/tokenizer_text" "$tok/fuzz_texts" || stat
 wait "$tokenizer" || status=1
 # config.json and tokenizer.json nested up to 262,143 levels (see the target),
 # beside a phone's request bodies to the class server.
+# And GGUF files (small ones with each kind of metadata and block type),
+# a third beside them so that the stage takes no longer.
 run fuzz_class_request "$build/corpus/class_request" tests/data/fuzz_seeds/class_request &
 class_request=$!
+run fuzz_gguf "$build/corpus/gguf" tests/data/fuzz_seeds/gguf &
+gguf=$!
 run fuzz_deep_json "$build/corpus/deep_json" tests/data/fuzz_seeds/deep_json || status=1
 wait "$class_request" || status=1
+wait "$gguf" || status=1
 exit "$status"

@@ -21,6 +21,8 @@
 
 namespace attn::hf {
 
+using detail::RowX;
+
 // Named, not anonymous: a lambda of the exported template captures these
 // types (GCC's -Wsubobject-linkage).
 namespace lens_detail {

@@ -76,23 +76,7 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::view(const unsigned char
 
 SafetensorsFile::~SafetensorsFile() = default;
 
-std::string SafetensorsFile::changed() const {
-  if (!mapping_) return {};
-  using Kind = platform::MappedFile::Change::Kind;
-  const platform::MappedFile::Change c = mapping_->changed();
-  switch (c.kind) {
-    case Kind::CutShort:
-      return what_ + " was cut short on disk while it was open";
-    case Kind::Resized:
-      return what_ + " changed size on disk while it was open (" + std::to_string(size_) + " bytes, now " +
-             std::to_string(c.size_now) + ")";
-    case Kind::Rewritten:
-      return what_ + " was rewritten on disk while it was open";
-    case Kind::None:
-      break;
-  }
-  return {};
-}
+std::string SafetensorsFile::changed() const { return mapping_ ? mapping_->change_text(what_) : std::string(); }
 
 void SafetensorsFile::parse_header() {
   const std::uint64_t header_len = read_u64_le(base_);

@@ -84,4 +84,20 @@ MappedFile::Change MappedFile::changed() const {
   return c;
 }
 
+std::string MappedFile::change_text(const std::string& what) const {
+  const Change c = changed();
+  switch (c.kind) {
+    case Change::Kind::CutShort:
+      return what + " was cut short on disk while it was open";
+    case Change::Kind::Resized:
+      return what + " changed size on disk while it was open (" + std::to_string(size_) + " bytes, now " +
+             std::to_string(c.size_now) + ")";
+    case Change::Kind::Rewritten:
+      return what + " was rewritten on disk while it was open";
+    case Change::Kind::None:
+      break;
+  }
+  return {};
+}
+
 }  // namespace attn::platform

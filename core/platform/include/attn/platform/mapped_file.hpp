@@ -40,6 +40,9 @@ class MappedFile {
     std::size_t size_now = 0;  // Resized: the size on disk now
   };
   Change changed() const;
+  // The same in words for the file called `what`, or "" when unchanged:
+  // "model.gguf was cut short on disk while it was open".
+  std::string change_text(const std::string& what) const;
 
  private:
   MappedFile() = default;
