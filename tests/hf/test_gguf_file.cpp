@@ -3,6 +3,7 @@
 // kind of damaged or lying file refused with a message naming the problem.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -37,31 +38,52 @@ bool says(const std::string& message, const std::string& part) { return message.
 
 }  // namespace
 
-TEST_CASE("gguf: the fixture's header and tensors are what npm's @huggingface/gguf reads") {
-  const std::string dir = std::string(ATTN_HF_DATA_DIR) + "/../gguf/";
-  const auto f = GgufFile::open(dir + "blocks.gguf");
-  std::ifstream in(dir + "blocks.header.json");
-  REQUIRE(in);
-  const nlohmann::json want = nlohmann::json::parse(in);
-  CHECK(f->version() == want["version"].get<std::uint32_t>());
-  CHECK(f->metadata().size() == want["kv_count"].get<std::size_t>());
-  CHECK(f->data_offset() == want["tensor_data_offset"].get<std::uint64_t>());
-  REQUIRE(f->tensors().size() == want["tensor_count"].get<std::size_t>());
-  for (std::size_t i = 0; i < f->tensors().size(); ++i) {
-    const GgufTensor& t = f->tensors()[i];
-    const nlohmann::json& w = want["tensors"][i];
-    CAPTURE(t.name);
-    CHECK(t.name == w["name"].get<std::string>());
-    CHECK(t.dims == w["shape"].get<std::vector<std::uint64_t>>());
-    CHECK(t.type == w["type"].get<std::uint32_t>());
-    CHECK(t.offset == w["offset"].get<std::uint64_t>());
+TEST_CASE("gguf: every fixture's header, metadata and tensors are what npm's @huggingface/gguf reads") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(ATTN_HF_DATA_DIR) / ".." / "gguf";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".gguf") continue;
+    CAPTURE(entry.path().filename().string());
+    const auto f = GgufFile::open(entry.path());
+    std::ifstream in(fs::path(entry.path()).replace_extension(".header.json"));
+    REQUIRE(in);
+    const nlohmann::json want = nlohmann::json::parse(in);
+    ++files;
+    CHECK(f->version() == want["version"].get<std::uint32_t>());
+    CHECK(f->metadata().size() == want["kv_count"].get<std::size_t>());
+    CHECK(f->data_offset() == want["tensor_data_offset"].get<std::uint64_t>());
+    REQUIRE(f->tensors().size() == want["tensor_count"].get<std::size_t>());
+    for (std::size_t i = 0; i < f->tensors().size(); ++i) {
+      const GgufTensor& t = f->tensors()[i];
+      const nlohmann::json& w = want["tensors"][i];
+      CAPTURE(t.name);
+      CHECK(t.name == w["name"].get<std::string>());
+      CHECK(t.dims == w["shape"].get<std::vector<std::uint64_t>>());
+      CHECK(t.type == w["type"].get<std::uint32_t>());
+      CHECK(t.offset == w["offset"].get<std::uint64_t>());
+    }
+    for (const auto& [key, value] : want["metadata"].items()) {
+      CAPTURE(key);
+      const GgufValue* v = f->find(key);
+      REQUIRE(v != nullptr);
+      if (value.is_string()) CHECK(gguf_string(*f, key) == value.get<std::string>());
+      else if (value.is_boolean()) CHECK(gguf_bool(*f, key) == value.get<bool>());
+      else if (value.is_number()) CHECK(gguf_float(*f, key) == doctest::Approx(value.get<double>()).epsilon(1e-7));
+      else if (value.is_object()) {  // an array: its length and first elements
+        CHECK(v->count == value["length"].get<std::uint64_t>());
+        const nlohmann::json& first = value["first"];
+        if (v->element_type == GgufValue::Type::String) {
+          const std::vector<std::string> got = gguf_strings(*f, key);
+          for (std::size_t k = 0; k < first.size(); ++k) CHECK(got[k] == first[k].get<std::string>());
+        } else {
+          const std::vector<double> got = gguf_numbers(*f, key);
+          for (std::size_t k = 0; k < first.size(); ++k) CHECK(got[k] == doctest::Approx(first[k].get<double>()));
+        }
+      }
+    }
   }
-  for (const auto& [key, value] : want["metadata"].items()) {
-    CAPTURE(key);
-    REQUIRE(f->find(key) != nullptr);
-    if (value.is_string()) CHECK(gguf_string(*f, key) == value.get<std::string>());
-    else if (value.is_number_integer()) CHECK(gguf_uint(*f, key) == value.get<std::uint64_t>());
-  }
+  CHECK(files >= 9);
 }
 
 TEST_CASE("gguf: a small valid file lists its metadata and tensors, and typed reads name a wrong type") {

@@ -70,9 +70,18 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return s + "]";
 }
 
+const unsigned char* TensorRef::bytes() const { return file ? file->bytes(*info) : gguf->data() + info->begin; }
+
+void TensorRef::release() const {
+  if (file) file->release(*info);
+  else if (gguf) gguf->release(info->begin, info->end);
+}
+
 std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw ModelError(dir.string() + ": not a folder (a model is a folder with config.json)");
+  if (fs::is_regular_file(dir, ec)) return open_gguf(dir);
+  if (!fs::is_directory(dir, ec))
+    throw ModelError(dir.string() + ": neither a folder (a Hugging Face model is a folder with config.json) nor a GGUF file");
   auto ck = std::make_shared<Checkpoint>();
   ck->dir_ = dir;
   const fs::path config = dir / "config.json";
@@ -113,6 +122,7 @@ std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
 }
 
 std::string Checkpoint::changed() const {
+  if (gguf_) return gguf_->changed();
   for (const auto& f : files_)
     if (std::string why = f->changed(); !why.empty()) return why;
   return {};
@@ -124,21 +134,25 @@ void Checkpoint::check_unchanged() const {
 }
 
 std::size_t Checkpoint::weight_bytes() const {
-  std::size_t total = 0;
+  std::size_t total = gguf_ ? gguf_->file_bytes() : 0;
   for (const auto& f : files_) total += f->file_bytes();
   return total;
 }
 
 TensorRef Checkpoint::find(const std::string& name) const {
+  if (gguf_) {
+    const auto it = gguf_tensors_.find(name);
+    return it == gguf_tensors_.end() ? TensorRef{} : TensorRef{&it->second, nullptr, gguf_.get()};
+  }
   const std::string prefixes[] = {"", config_.prefix_hint, "transformer.", "bert.", "model."};
   for (const auto& prefix : prefixes) {
     const auto owner = owner_.find(prefix + name);
     if (owner != owner_.end()) {
       const auto& f = files_[owner->second];
-      return {f->find(prefix + name), f.get()};
+      return {f->find(prefix + name), f.get(), nullptr};
     }
     for (const auto& f : files_)
-      if (const TensorInfo* t = f->find(prefix + name)) return {t, f.get()};
+      if (const TensorInfo* t = f->find(prefix + name)) return {t, f.get(), nullptr};
   }
   return {};
 }
@@ -147,11 +161,13 @@ TensorRef Checkpoint::tensor(const std::string& name, const std::vector<std::int
   TensorRef r = find(name);
   if (!r.info)
     throw ModelError("the weights have no tensor " + io::quoted_excerpt(name) + " (is this a " + config_.family_name() + " model?)");
-  if (!r.info->dtype)
+  if (!r.info->dtype && !r.info->ggml_type)
     throw ModelError(io::quoted_excerpt(r.info->name) + ": dtype " + io::quoted_excerpt(r.info->dtype_name) +
-                     " is not supported (F32, F16 and BF16 are; quantized weights are not)");
+                     (gguf_ ? " is a ggml type attnviz does not read (F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 and "
+                              "Q2_K to Q6_K are)"
+                            : " is not supported (F32, F16 and BF16 are; quantized safetensors weights are not)"));
   if (r.info->shape != shape)
-    throw ModelError(io::quoted_excerpt(r.info->name) + ": shape " + shape_text(r.info->shape) + ", but config.json implies " +
+    throw ModelError(io::quoted_excerpt(r.info->name) + ": shape " + shape_text(r.info->shape) + (gguf_ ? ", but the metadata implies " : ", but config.json implies ") +
                      shape_text(shape));
   return r;
 }

@@ -18,7 +18,7 @@ struct LayerWeights {
   RowX<S> b_up, b_gate, b_down;  // b_gate only for Llama's mlp_bias
   std::vector<TensorRef> sources;  // every tensor read, to release once the layer is done
   void release() const {
-    for (const TensorRef& t : sources) t.file->release(*t.info);
+    for (const TensorRef& t : sources) t.release();
   }
 };
 

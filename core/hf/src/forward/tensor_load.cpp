@@ -4,13 +4,44 @@
 // Linear's [out, in] read transposed and a Conv1D's [in, out] as it is.
 #include "forward/tensor_load.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
+#include "attn/hf/gguf/ggml_type.hpp"
+
 namespace attn::hf::detail {
+
+namespace {
+
+// Elements [first, first + count) of a tensor in one of ggml's block types:
+// the blocks that hold them, dequantized a bounded run at a time.
+template <class S>
+void dequantize_elements(const TensorRef& t, std::size_t first, std::size_t count, S* out) {
+  const GgmlType type = static_cast<GgmlType>(*t.info->ggml_type);
+  const GgmlTypeTraits& traits = *ggml_type_traits(*t.info->ggml_type);
+  const std::size_t block = traits.block_elements;
+  constexpr std::size_t kRun = 64 * 256;  // weights per run: a multiple of every block size
+  std::vector<float> run;
+  std::size_t done = 0;
+  while (done < count) {
+    const std::size_t at = first + done;
+    const std::size_t first_block = at / block;
+    const std::size_t skip = at - first_block * block;  // before `at` in its block
+    const std::size_t want = std::min(count - done, kRun - skip);
+    const std::size_t blocks = (skip + want + block - 1) / block;
+    run.resize(blocks * block);
+    dequantize(type, t.bytes() + first_block * traits.block_bytes, run.size(), run.data());
+    for (std::size_t i = 0; i < want; ++i) out[done + i] = static_cast<S>(run[skip + i]);
+    done += want;
+  }
+}
+
+}  // namespace
 
 template <class S>
 void convert_elements(const TensorRef& t, std::size_t first, std::size_t count, S* out) {
+  if (t.info->ggml_type) return dequantize_elements(t, first, count, out);
   const unsigned char* p = t.bytes();
   // Typed loops per dtype: the mapping is read once, sequentially, and the
   // switch stays out of the inner loop.
@@ -51,11 +82,29 @@ namespace {
 template <class S>
 bool servable(const TensorRef& t) {
   const DType want = sizeof(S) == 4 ? DType::F32 : DType::F64;
-  return *t.info->dtype == want && reinterpret_cast<std::uintptr_t>(t.bytes()) % alignof(S) == 0;
+  return t.info->dtype && *t.info->dtype == want && t.info->permuted_heads == 0 &&
+         reinterpret_cast<std::uintptr_t>(t.bytes()) % alignof(S) == 0;
+}
+
+// Puts back the rows llama.cpp's converter permuted: in each head of `rows
+// / heads` rows, Hugging Face's row s * half + j (s: which rotary half, j:
+// the pair) was written at 2 j + s, so that ggml rotates adjacent rows.
+// Stored [out, in] row-major: column-major W (in x out), rows are its columns.
+template <class S>
+void unpermute_heads(std::vector<S>& w, Eigen::Index in, Eigen::Index rows, int heads) {
+  const Eigen::Index per_head = rows / heads, half = per_head / 2;
+  std::vector<S> stored = w;
+  for (Eigen::Index h = 0; h < heads; ++h)
+    for (Eigen::Index s = 0; s < 2; ++s)
+      for (Eigen::Index j = 0; j < half; ++j) {
+        const Eigen::Index hf = h * per_head + s * half + j, gg = h * per_head + 2 * j + s;
+        std::copy_n(stored.begin() + gg * in, in, w.begin() + hf * in);
+      }
 }
 
 template <class S>
 Weight<S> load_weight(const TensorRef& t, int in, int out, bool transposed) {
+  if (t.info->stored_transposed) transposed = !transposed;  // GPT-2's Conv1D as llama.cpp stores it
   Weight<S> w;
   w.in = in;
   w.out = out;
@@ -67,6 +116,7 @@ Weight<S> load_weight(const TensorRef& t, int in, int out, bool transposed) {
   } else {
     auto copy = std::make_shared<std::vector<S>>(count);
     convert_elements(t, 0, count, copy->data());
+    if (t.info->permuted_heads > 0) unpermute_heads(*copy, in, out, t.info->permuted_heads);
     w.data = copy->data();
     w.owned = std::move(copy);
   }

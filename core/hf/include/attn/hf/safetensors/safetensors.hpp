@@ -32,6 +32,13 @@ struct TensorInfo {
   std::vector<std::int64_t> shape;
   std::size_t begin = 0, end = 0;  // byte range in the data section
   std::int64_t elements() const;
+  // A tensor of a GGUF file, under its Hugging Face name (gguf_model.cpp):
+  std::optional<std::uint32_t> ggml_type;  // a quantized block type of ggml (then dtype is nullopt)
+  // llama.cpp's converter interleaves the two rotary halves of each head's
+  // rows of Q and K (for ggml's RoPE); this many heads' rows are put back on load.
+  int permuted_heads = 0;
+  // GPT-2's Conv1D weights, which llama.cpp stores transposed: [out, in].
+  bool stored_transposed = false;
 };
 
 class SafetensorsFile {

@@ -1,0 +1,131 @@
+// GGUF models as Checkpoints: the files tests/fixtures/make_gguf_fixtures.py
+// converts from the tiny Hugging Face folders the way llama.cpp does (its
+// names, its metadata, Llama's permuted rows of Q and K, GPT-2's transposed
+// Conv1D weights). In F32 every attention weight equals the folder's; in
+// Q8_0 and Q4_K they move by a bounded amount, reported per head.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <string>
+#include <vector>
+
+#include "attn/hf/checkpoint/checkpoint.hpp"
+#include "attn/hf/forward/forward.hpp"
+#include "attn/hf/model_error.hpp"
+
+using namespace attn::hf;
+
+namespace {
+
+const std::string kGguf = std::string(ATTN_HF_DATA_DIR) + "/../gguf/";
+const std::string kHf = std::string(ATTN_HF_DATA_DIR) + "/";
+
+struct Worst {
+  double diff = 0;
+  int layer = -1, head = -1;
+  Eigen::Index row = -1, col = -1;
+  double mean = 0;  // over every query's visible keys
+};
+
+// The largest difference between two passes' attention weights, and where.
+Worst worst_attention(const ForwardResult<double>& a, const ForwardResult<double>& b) {
+  Worst w;
+  double sum = 0;
+  long count = 0;
+  REQUIRE(a.layers.size() == b.layers.size());
+  for (std::size_t l = 0; l < a.layers.size(); ++l)
+    for (std::size_t h = 0; h < a.layers[l].attentions.size(); ++h) {
+      const AttentionMap<double>& x = a.layers[l].attentions[h];
+      const AttentionMap<double>& y = b.layers[l].attentions[h];
+      REQUIRE(x.rows() == y.rows());
+      for (Eigen::Index r = 0; r < x.rows(); ++r)
+        for (Eigen::Index c = 0; c <= std::min(r, x.cols() - 1); ++c) {
+          const double d = std::abs(x(r, c) - y(r, c));
+          sum += d;
+          ++count;
+          if (d > w.diff) w = {d, static_cast<int>(l), static_cast<int>(h), r, c, 0};
+        }
+    }
+  w.mean = count ? sum / static_cast<double>(count) : 0;
+  return w;
+}
+
+std::vector<int> some_ids(int vocab, int n) {
+  std::vector<int> ids;
+  for (int i = 0; i < n; ++i) ids.push_back((i * 37 + 11) % vocab);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("gguf models: an F32 GGUF of each architecture runs the folder's forward, every attention weight within 1e-9") {
+  for (const auto& [gguf, folder] : std::vector<std::pair<std::string, std::string>>{
+           {"llama_f32.gguf", "llama_rope_parameters"}, {"qwen2_f32.gguf", "qwen2_bias_f16"}, {"gpt2_f32.gguf", "gpt2"}}) {
+    CAPTURE(gguf);
+    const auto g = Checkpoint::open(kGguf + gguf);
+    const auto f = Checkpoint::open(kHf + folder);
+    REQUIRE(g->gguf() != nullptr);
+    const ModelConfig &a = g->config(), &b = f->config();
+    CHECK(a.family == b.family);
+    CHECK(a.n_layers == b.n_layers);
+    CHECK(a.n_heads == b.n_heads);
+    CHECK(a.n_kv_heads == b.n_kv_heads);
+    CHECK(a.head_dim == b.head_dim);
+    CHECK(a.d_ff == b.d_ff);
+    CHECK(a.vocab == b.vocab);
+    CHECK(a.qkv_bias == b.qkv_bias);
+    CHECK(a.tied_embeddings == b.tied_embeddings);
+    REQUIRE(a.rope_inv_freq.size() == b.rope_inv_freq.size());
+    for (std::size_t i = 0; i < a.rope_inv_freq.size(); ++i) CHECK(a.rope_inv_freq[i] == doctest::Approx(b.rope_inv_freq[i]).epsilon(1e-12));
+    const std::vector<int> ids = some_ids(a.vocab, 12);
+    const ForwardResult<double> rg = run_forward<double>(*g, ids), rf = run_forward<double>(*f, ids);
+    const Worst w = worst_attention(rg, rf);
+    CHECK_MESSAGE(w.diff <= 1e-9, gguf << ": worst attention difference " << w.diff << " at layer " << w.layer << ", head "
+                                       << w.head << ", query " << w.row << ", key " << w.col);
+    // The next-token guess too: the final state through the output head.
+    CHECK((rg.final - rf.final).cwiseAbs().maxCoeff() <= 1e-9);
+  }
+}
+
+// Tiny models of 8-wide heads are touchy: their worst weight moved 0.012 to
+// 0.019 when these fixtures were made.
+TEST_CASE("gguf models: Q8_0 moves each attention weight by at most 0.05 from F32") {
+  for (const std::string arch : {"llama", "qwen2", "gpt2"}) {
+    CAPTURE(arch);
+    const auto q = Checkpoint::open(kGguf + arch + "_q8_0.gguf");
+    const auto f = Checkpoint::open(kGguf + arch + "_f32.gguf");
+    const std::vector<int> ids = some_ids(q->config().vocab, 12);
+    const Worst w = worst_attention(run_forward<double>(*q, ids), run_forward<double>(*f, ids));
+    MESSAGE(arch << " Q8_0: worst attention difference " << std::setprecision(3) << w.diff << " (layer " << w.layer
+                 << ", head " << w.head << ", query " << w.row << ", key " << w.col << "), mean " << w.mean);
+    CHECK(w.diff > 0);  // quantized: not the same weights
+    CHECK(w.diff <= 0.05);
+  }
+}
+
+TEST_CASE("gguf models: a Q4_K_M model opens (Q4_K and Q6_K blocks) and its attention moves from F16 by a reported amount") {
+  const auto q = Checkpoint::open(kGguf + "wide_q4_k.gguf");
+  const auto f = Checkpoint::open(kGguf + "wide_f16.gguf");
+  CHECK(q->config().d_model == 256);
+  const std::vector<int> ids = some_ids(q->config().vocab, 16);
+  const Worst w = worst_attention(run_forward<double>(*q, ids), run_forward<double>(*f, ids));
+  MESSAGE("Q4_K_M against F16: worst attention difference " << std::setprecision(3) << w.diff << " (layer " << w.layer
+                                                              << ", head " << w.head << ", query " << w.row << ", key " << w.col
+                                                              << "), mean " << w.mean);
+  // Sharp heads (Q scaled up) can swap their top key: the worst weight may
+  // move far; the typical one moves little.
+  CHECK(w.diff > 0.001);
+  CHECK(w.mean > 0);
+  CHECK(w.mean < 0.1);  // 0.039 when the fixtures were made
+}
+
+TEST_CASE("gguf models: an architecture attnviz does not run is refused by name") {
+  try {
+    Checkpoint::open(kGguf + "blocks.gguf");
+    FAIL("opened");
+  } catch (const ModelError& e) {
+    CHECK(std::string(e.what()).find("architecture \"attnviz-blocks\" is not one attnviz runs") != std::string::npos);
+  }
+}
