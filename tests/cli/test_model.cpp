@@ -124,3 +124,35 @@ TEST_CASE("attn model: bad input exits 2 with one line naming the problem") {
           "layer 7 is out of range");
   refused({"model", "attention", kModels + "/gpt2", "-o", scratch("x.json")}, "give the text to run the model on");
 }
+
+// The same commands on a GGUF file: info lists its ggml types with their
+// bytes, tokens reads the file's own tokenizer, attention gives the weights
+// PyTorch computed for the folder it was converted from (F32: within 1e-9),
+// and -o over the GGUF itself is refused.
+TEST_CASE("attn model on a GGUF file: info lists the types and their bytes, tokens and attention as for the folder") {
+  const std::string gguf = std::string(ATTN_CLI_DATA_DIR) + "/../../data/gguf/";
+  const auto info = run_attn({"model", "info", gguf + "wide_q4_k.gguf"});
+  REQUIRE_MESSAGE(info.status == 0, info.err);
+  CHECK(info.out.find("Q4_K (671744 weights, ") != std::string::npos);
+  CHECK(info.out.find("Q6_K (278528 weights, ") != std::string::npos);
+  CHECK(info.out.find("files:       wide_q4_k.gguf (") != std::string::npos);
+  CHECK(info.out.find("note:") == std::string::npos);  // every setting came from the metadata
+  const auto tokens = run_attn({"model", "tokens", gguf + "llama_f32.gguf", "--text", "the theme"});
+  REQUIRE(tokens.status == 0);
+  CHECK(tokens.out == run_attn({"model", "tokens", kModels + "/llama_rope_parameters", "--text", "the theme"}).out);
+  const json ref = read_json(kModels + "/gpt2/reference.json");
+  const std::string out = scratch("attention_gpt2_gguf.json");
+  const auto r = run_attn({"model", "attention", gguf + "gpt2_f32.gguf", "--ids", ids_text(ref["ids"]), "-o", out});
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const json got = read_json(out);
+  double worst = 0;
+  for (std::size_t l = 0; l < ref["layers"].size(); ++l)
+    for (std::size_t h = 0; h < ref["layers"][l]["attentions"].size(); ++h)
+      for (std::size_t i = 0; i < ref["ids"].size(); ++i)
+        for (std::size_t j = 0; j < ref["ids"].size(); ++j)
+          worst = std::max(worst, std::abs(ref["layers"][l]["attentions"][h][i][j].get<double>() -
+                                           got["attentions"][l][h][i][j].get<double>()));
+  CHECK_MESSAGE(worst <= 1e-9, "worst difference from PyTorch's " << worst);
+  const auto over = run_attn({"model", "attention", gguf + "gpt2_f32.gguf", "--ids", "1,2", "-o", gguf + "gpt2_f32.gguf"});
+  CHECK(over.status == 2);
+}

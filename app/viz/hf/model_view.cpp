@@ -22,17 +22,19 @@ namespace {
 ImVec4 colour(Rgba c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1); }
 
 void folder_controls(const ModelSession& session, ModelUi& ui, AppState& state, const ThemePalette& pal, WidgetProbe* probe) {
-  ImGui::TextUnformatted("Folder");
+  ImGui::TextUnformatted("Model: a folder or a .gguf file");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 4);
   const bool entered = ImGui::InputText("##model_folder", &ui.folder_draft, ImGuiInputTextFlags_EnterReturnsTrue);
   probe_item(probe, "model_folder");
   ImGui::SameLine();
   if (ImGui::Button("Open") || entered) {
     if (const std::optional<std::string> folder = model_folder_of(ui.folder_draft)) choose_model_folder(ui, *folder);
-    else state.message = "\"" + ui.folder_draft + "\" is not a model folder (it has no config.json).";
+    else state.message = "\"" + ui.folder_draft + "\" is neither a model folder (with config.json) nor a GGUF file.";
   }
-  if (ImGui::Button("Choose its config.json...")) actions::ask_open(state);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick the config.json inside a model folder (with model.safetensors beside it).");
+  if (ImGui::Button("Choose a config.json or .gguf...")) actions::ask_open(state);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Pick the config.json inside a model folder (with model.safetensors beside it), or a GGUF file "
+                      "(llama.cpp's, as Ollama and LM Studio keep them).");
   if (session.checkpoint()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour(pal.heading));
     wrapped_text(session.family_line());

@@ -179,7 +179,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"learned", "sinusoidal"}));
   std::string heads_off;
   int open_layer = -1;
-  app.add_option("--model", o.model_dir, "Open the Model view on this Hugging Face model folder (config.json, model.safetensors)");
+  app.add_option("--model", o.model_dir, "Open the Model view on this Hugging Face model folder (config.json, model.safetensors) or GGUF file");
   app.add_option("--text", o.model_text, "With --model: the text the model runs on");
   app.add_flag("--keep-first-tokens", o.keep_first_tokens,
                "With --model: a text longer than the model's positions runs on its first tokens (as many as it has positions)");

@@ -164,11 +164,15 @@ TEST_CASE("the model session says why a folder or a text cannot run") {
   CHECK(s.before() == nullptr);
 }
 
-TEST_CASE("File > Open or a drop of a model folder or its config.json opens the Model view, not a document") {
+TEST_CASE("File > Open or a drop of a model folder, its config.json or a GGUF file opens the Model view, not a document") {
   CHECK(model::model_folder_of(kGpt2) == kGpt2);
   CHECK(model::model_folder_of(kGpt2 + "/config.json") == kGpt2);
   CHECK(!model::model_folder_of(kGpt2 + "/tokenizer.json"));
   CHECK(!model::model_folder_of(std::string(ATTNVIZ_HF_DATA_DIR)));  // no config.json in it
+  // A GGUF file is a model by itself (by its magic, whatever its name).
+  const std::string gguf = std::string(ATTNVIZ_HF_DATA_DIR) + "/../gguf/gpt2_q8_0.gguf";
+  CHECK(model::model_folder_of(gguf) == gguf);
+  CHECK(!model::model_folder_of(std::string(ATTNVIZ_HF_DATA_DIR) + "/../gguf/gpt2_q8_0.header.json"));
   model::AppState s;
   const std::uint64_t document = s.document;
   model::actions::request(s, {model::PendingAction::Kind::Open, kGpt2 + "/config.json"});

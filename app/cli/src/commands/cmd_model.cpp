@@ -7,6 +7,7 @@
 // (model/attribution_report.cpp). patch: activation patching
 // (model/patch_report.cpp). lens: the logit lens (model/lens_report.cpp).
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -66,13 +67,16 @@ int run_info(const ModelCommandOptions& o) {
   } catch (const hf::ModelError& e) {
     throw CliError(e.what());
   }
-  std::map<std::string, long long> by_dtype;
-  long long parameters = 0;
-  for (const auto& f : m.checkpoint->files())
-    for (const auto& t : f->tensors()) {
-      by_dtype[t.dtype_name] += t.elements();
-      parameters += t.elements();
-    }
+  struct TypeTotal {
+    std::uint64_t weights = 0, bytes = 0;
+  };
+  std::map<std::string, TypeTotal> by_dtype;
+  std::uint64_t parameters = 0;
+  for (const hf::Checkpoint::StoredTensor& t : m.checkpoint->stored_tensors()) {
+    by_dtype[t.type].weights += t.elements;
+    by_dtype[t.type].bytes += t.bytes;
+    parameters += t.elements;
+  }
   std::cout << "family:      " << c.family_name() << " (model_type \"" << c.model_type << "\")\n"
             << "layers:      " << c.n_layers << "\n"
             << "width:       " << c.d_model << "\n"
@@ -100,9 +104,13 @@ int run_info(const ModelCommandOptions& o) {
             << (c.scale_by_layer ? " x (layer + 1)" : "")
             << (c.rope_attention_factor != 1 ? " / " + number_text(c.rope_attention_factor) + "^2" : "");
   std::cout << "\nparameters:  " << parameters << "\ndtypes:     ";
-  for (const auto& [name, count] : by_dtype) std::cout << " " << name << " (" << count << ")";
+  for (const auto& [name, total] : by_dtype)
+    std::cout << " " << name << " (" << total.weights << " weights, " << size_text(total.bytes) << ")";
   std::cout << "\nfiles:      ";
-  for (const auto& f : m.checkpoint->files()) std::cout << " " << f->what() << " (" << size_text(f->file_bytes()) << ")";
+  for (const auto& path : m.checkpoint->weight_paths()) {
+    std::error_code ec;
+    std::cout << " " << path.filename().string() << " (" << size_text(std::filesystem::file_size(path, ec)) << ")";
+  }
   for (const std::string& note : c.notes) std::cout << "\nnote:        " << note;
   std::cout << "\ntokenizer:   ";
   try {

@@ -2,6 +2,7 @@
 #include "model/hf/model_folder.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 namespace model {
@@ -13,6 +14,12 @@ std::optional<std::string> model_folder_of(const std::string& path) {
   if (fs::is_directory(p, ec)) {
     if (fs::is_regular_file(p / "config.json", ec)) return p.string();
     return std::nullopt;
+  }
+  // A GGUF file (llama.cpp's): the model is the file itself.
+  if (fs::is_regular_file(p, ec)) {
+    char magic[4] = {};
+    std::ifstream in(p, std::ios::binary);
+    if (in.read(magic, 4) && std::string(magic, 4) == "GGUF") return p.string();
   }
   // A config.json beside weights: the folder of a model, not a scenario.
   if (p.filename() == "config.json" &&

@@ -338,13 +338,12 @@ const std::vector<TokenPrediction>* ModelSession::predictions_at(int position) c
 std::string ModelSession::family_line() const {
   if (!checkpoint_) return "";
   const attn::hf::ModelConfig& c = checkpoint_->config();
-  std::map<std::string, long long> by_dtype;
-  for (const auto& f : checkpoint_->files())
-    for (const auto& t : f->tensors()) by_dtype[t.dtype_name] += t.elements();
+  std::map<std::string, std::uint64_t> by_dtype;
+  for (const attn::hf::Checkpoint::StoredTensor& t : checkpoint_->stored_tensors()) by_dtype[t.type] += t.elements;
   std::string dtype;
-  long long most = -1;
+  std::uint64_t most = 0;
   for (const auto& [name, count] : by_dtype)
-    if (count > most) {
+    if (count > most || dtype.empty()) {
       most = count;
       dtype = name;
     }

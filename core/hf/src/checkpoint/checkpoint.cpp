@@ -139,6 +139,23 @@ std::size_t Checkpoint::weight_bytes() const {
   return total;
 }
 
+std::vector<Checkpoint::StoredTensor> Checkpoint::stored_tensors() const {
+  std::vector<StoredTensor> out;
+  if (gguf_)
+    for (const GgufTensor& t : gguf_->tensors()) out.push_back({t.name, ggml_type_name(t.type), t.elements(), t.bytes});
+  for (const auto& f : files_)
+    for (const TensorInfo& t : f->tensors())
+      out.push_back({t.name, t.dtype_name, static_cast<std::uint64_t>(t.elements()), t.end - t.begin});
+  return out;
+}
+
+std::vector<fs::path> Checkpoint::weight_paths() const {
+  std::vector<fs::path> out;
+  if (gguf_) out.push_back(dir_ / gguf_->what());
+  for (const auto& f : files_) out.push_back(dir_ / f->what());
+  return out;
+}
+
 TensorRef Checkpoint::find(const std::string& name) const {
   if (gguf_) {
     const auto it = gguf_tensors_.find(name);

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "attn/hf/gguf/gguf_file.hpp"
 #include "attn/hf/model_error.hpp"
 #include "attn/hf/tokenizer/tokenizer.hpp"
 #include "tokenizer/tokenizer_impl.hpp"
@@ -113,6 +114,8 @@ std::shared_ptr<Impl> bert_files(const std::filesystem::path& dir) {
 }  // namespace
 
 Tokenizer Tokenizer::load_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(dir, ec)) return load_gguf(*GgufFile::open(dir));  // a model in one GGUF file
   if (std::filesystem::exists(dir / "tokenizer.json"))
     return Tokenizer(impl_from_json(read_file(dir / "tokenizer.json"), "tokenizer.json"));
   if (std::filesystem::exists(dir / "vocab.json") && std::filesystem::exists(dir / "merges.txt"))

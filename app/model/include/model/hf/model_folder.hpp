@@ -1,6 +1,6 @@
 // Which paths open the Model view rather than a scenario: a model folder
-// (it holds config.json) or its config.json itself, picked in File > Open
-// or dropped on the window. Opening one never replaces the document.
+// (it holds config.json), its config.json itself, or a GGUF file, picked in
+// File > Open or dropped on the window. Opening one never replaces the document.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 
 namespace model {
 
-// The model folder `path` names, or nullopt when it is not one.
+// The model `path` names (a folder, or a GGUF file), or nullopt when it is not one.
 std::optional<std::string> model_folder_of(const std::string& path);
 // The folder's own name ("gpt2" for "models/gpt2/"): what titles call the model.
 std::string model_folder_name(const std::string& folder);

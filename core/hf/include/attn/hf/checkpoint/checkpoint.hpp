@@ -48,6 +48,15 @@ class Checkpoint {
   std::string changed() const;
   const std::vector<std::shared_ptr<const SafetensorsFile>>& files() const { return files_; }  // empty for GGUF
   const GgufFile* gguf() const { return gguf_.get(); }  // null for a folder
+  // Every tensor as the files store it, for `attn model info` and the Model
+  // view: its name there, its type ("BF16", "Q4_K"), weights and bytes.
+  struct StoredTensor {
+    std::string name, type;
+    std::uint64_t elements = 0, bytes = 0;
+  };
+  std::vector<StoredTensor> stored_tensors() const;
+  // The files holding the weights: the shards, or the GGUF file.
+  std::vector<std::filesystem::path> weight_paths() const;
 
   // The tensor `name`, also tried with the family's optional prefixes
   // ("transformer.", "bert.", "model."). Throws ModelError naming it when

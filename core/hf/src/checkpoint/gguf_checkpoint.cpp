@@ -56,6 +56,7 @@ json config_of(const GgufFile& f, const std::string& arch, const std::string& mo
     if (auto eps = gguf_float(f, a + "attention.layer_norm_epsilon")) c["layer_norm_epsilon"] = *eps;
     return c;
   }
+  c["hidden_act"] = "silu";  // llama.cpp's llama and qwen2 have no other
   c["hidden_size"] = required(f, a + "embedding_length");
   c["num_hidden_layers"] = required(f, a + "block_count");
   c["num_attention_heads"] = required(f, a + "attention.head_count");
