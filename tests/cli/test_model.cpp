@@ -115,7 +115,8 @@ TEST_CASE("attn model: bad input exits 2 with one line naming the problem") {
     CHECK(r.err.find(words) != std::string::npos);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   };
-  refused({"model", "info", kModels + "/no_such_model"}, "not a folder");
+  refused({"model", "info", kModels + "/no_such_model"}, "no such folder or file");
+  refused({"model", "info", kModels + "/gpt2/config.json"}, "not a GGUF file");
   refused({"model", "info", std::string(ATTN_CLI_DATA_DIR)}, "no config.json");
   refused({"model", "attention", kModels + "/gpt2", "--ids", "1,99999", "-o", scratch("x.json")},
           "token 1 has id 99999, outside the vocabulary of 320");
@@ -155,4 +156,28 @@ TEST_CASE("attn model on a GGUF file: info lists the types and their bytes, toke
   CHECK_MESSAGE(worst <= 1e-9, "worst difference from PyTorch's " << worst);
   const auto over = run_attn({"model", "attention", gguf + "gpt2_f32.gguf", "--ids", "1,2", "-o", gguf + "gpt2_f32.gguf"});
   CHECK(over.status == 2);
+}
+
+TEST_CASE("attn model quant: a Q4_K_M GGUF beside its F16 prints each head's divergence, and JSON with the worst rows") {
+  const std::string gguf = std::string(ATTN_CLI_DATA_DIR) + "/../../data/gguf/";
+  const auto table = run_attn({"model", "quant", gguf + "wide_q4_k.gguf", "--beside", gguf + "wide_f16.gguf", "--text",
+                               "the theme of the thesis"});
+  REQUIRE_MESSAGE(table.status == 0, table.err);
+  CHECK(table.out.find("L1") != std::string::npos);
+  CHECK(table.out.find("The most moved row: layer ") != std::string::npos);
+  const auto j = run_attn({"model", "quant", gguf + "wide_q4_k.gguf", "--beside", gguf + "wide_f16.gguf", "--text",
+                           "the theme of the thesis", "--json"});
+  REQUIRE(j.status == 0);
+  const json q = json::parse(j.out);
+  CHECK(q["format"] == "attnviz-quant");
+  REQUIRE(q["heads"].size() == 8);
+  for (const json& h : q["heads"]) {
+    CHECK(h["mean_bits"].get<double>() >= 0);
+    CHECK(h["mean_bits"].get<double>() <= h["worst_bits"].get<double>());
+    CHECK(h["worst_bits"].get<double>() <= 1);
+  }
+  // Two different models are refused in one line.
+  const auto other = run_attn({"model", "quant", gguf + "wide_q4_k.gguf", "--beside", gguf + "llama_f32.gguf", "--ids", "1,2"});
+  CHECK(other.status == 2);
+  CHECK(other.err.find("not the same model") != std::string::npos);
 }

@@ -1,11 +1,12 @@
-// `attn model info|tokens|attention|scene|why|attribute|patch|lens DIR ...`: a Hugging Face model
-// folder on disk, headless. info: its family, sizes, dtypes, files and
+// `attn model info|tokens|attention|scene|why|attribute|patch|lens|quant DIR ...`: a Hugging Face model
+// folder or a GGUF file on disk, headless. info: its family, sizes, dtypes, files and
 // tokenizer. tokens: a text's ids and pieces. attention: every
 // layer's softmax weights on a text, as JSON indexed [layer][head][query][key]
 // in float64. scene: one layer as an ordinary scenario file. why: a score
 // split by residual-stream source. attribute: direct logit attribution
 // (model/attribution_report.cpp). patch: activation patching
 // (model/patch_report.cpp). lens: the logit lens (model/lens_report.cpp).
+// quant: what quantization does to each head (model/quant_report.cpp).
 #include <charconv>
 #include <filesystem>
 #include <iostream>
@@ -23,6 +24,7 @@
 #include "model/attention_export.hpp"
 #include "model/attribution_report.hpp"
 #include "model/lens_report.hpp"
+#include "model/quant_report.hpp"
 #include "model/model_files.hpp"
 #include "model/model_input.hpp"
 #include "model/patch_report.hpp"
@@ -194,11 +196,12 @@ void add_tokens_options(CLI::App* cmd, ModelCommandOptions& o) {
 
 void add_model_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<ModelCommandOptions>();
-  CLI::App* model = app.add_subcommand("model", "A Hugging Face model folder (GPT-2, BERT, Llama, Mistral, Qwen2 safetensors)");
+  CLI::App* model = app.add_subcommand(
+      "model", "A Hugging Face model folder (GPT-2, BERT, Llama, Mistral, Qwen2 safetensors) or a GGUF file (llama, qwen2, gpt2)");
   model->require_subcommand(1);
 
   CLI::App* info = model->add_subcommand("info", "Family, sizes, dtypes and files of a model folder");
-  info->add_option("dir", o->in.dir, "The model folder (config.json, model.safetensors)")->required();
+  info->add_option("dir", o->in.dir, "The model folder (config.json, model.safetensors) or GGUF file")->required();
   info->callback([o, &action] { action = [o] { return run_info(*o); }; });
 
   CLI::App* tokens = model->add_subcommand("tokens", "The token ids of a text and their pieces, one per line");
@@ -276,6 +279,18 @@ void add_model_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"heads", "positions"}));
   patch->add_flag("--json", patching->json, "Print JSON (format \"attnviz-patching\")");
   patch->callback([patching, &action] { action = [patching] { return run_patching(*patching); }; });
+
+  auto quant = std::make_shared<QuantOptions>();
+  CLI::App* quant_cmd = model->add_subcommand(
+      "quant", "What quantization does to each head: the tokens through a quantized model and the same model at higher "
+               "precision, each head's attention rows compared (Jensen-Shannon divergence, bits)");
+  quant_cmd->add_option("dir", quant->dir, "The quantized model (a GGUF file, or a folder)")->required();
+  quant_cmd->add_option("--beside", quant->beside, "The same model at higher precision (a GGUF in F16 or F32, or the folder)")
+      ->required();
+  CLI::Option* quant_text = quant_cmd->add_option("--text", quant->text, "The text, tokenized by the quantized model's tokenizer");
+  quant_cmd->add_option("--ids", quant->ids, "Token ids instead of a text, comma-separated")->excludes(quant_text);
+  quant_cmd->add_flag("--json", quant->json, "Print JSON (format \"attnviz-quant\") instead of the table");
+  quant_cmd->callback([quant, &action] { action = [quant] { return run_quant(*quant); }; });
 
   auto lens = std::make_shared<LensOptions>();
   CLI::App* lens_cmd = model->add_subcommand(

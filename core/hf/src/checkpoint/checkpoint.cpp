@@ -80,6 +80,7 @@ void TensorRef::release() const {
 std::shared_ptr<const Checkpoint> Checkpoint::open(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_regular_file(dir, ec)) return open_gguf(dir);
+  if (!fs::exists(dir, ec)) throw ModelError(dir.string() + ": no such folder or file");
   if (!fs::is_directory(dir, ec))
     throw ModelError(dir.string() + ": neither a folder (a Hugging Face model is a folder with config.json) nor a GGUF file");
   auto ck = std::make_shared<Checkpoint>();
