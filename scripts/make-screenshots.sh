@@ -70,6 +70,9 @@ echo "docs/model-patching.png: the Patching tab on the test GPT-2 checkpoint: ea
 shot --model tests/data/hf/gpt2 --text "When Mary and John went to the store, John gave a drink to" \
   --corrupted "When Mary and John went to the store, Mary gave a drink to" --patch-answer M --patch-wrong J \
   --screenshot docs/model-patching.png --size 1400x900
+echo "docs/model-quant.png: the Quantization tab: a random 256-wide Llama in Q4_K_M against its F16, each head's divergence"
+shot --model tests/data/gguf/wide_q4_k.gguf --beside tests/data/gguf/wide_f16.gguf --text "the theme of the thesis is the theme" \
+  --screenshot docs/model-quant.png --size 1400x900
 # A class session (issue 42): the committed session of lesson 01 played by
 # 24 students through the real server (scripts/make_class_fixture.py).
 lesson01=assets/lessons/01_attention_from_scratch.json

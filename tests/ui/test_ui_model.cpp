@@ -13,6 +13,7 @@
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/forward/logit_lens.hpp"
+#include "attn/hf/quant/quant_divergence.hpp"
 #include "attn/hf/why/logit_attribution.hpp"
 #include "attn/hf/why/patching.hpp"
 #include "model/colour/colour_scale.hpp"
@@ -311,6 +312,52 @@ TEST_SUITE("model") {
     CHECK(shot.state["model"]["open"] == false);
   }
 
+  // A GGUF beside its F16: the map's numbers are quant_divergence's, each
+  // head painted in the signed colour of its mean; with --layer, that layer
+  // of the quantized model (A) against the F16 (B) in compare.
+  TEST_CASE("ui: --beside on a GGUF draws the quantization map, and with --layer opens the layer quantized against F16") {
+    const std::string gguf = std::string(ATTNVIZ_TEST_DATA_DIR) + "/gguf/";
+    const std::string text = "the theme of the thesis is the theme";
+    const std::string png = temp_path("model_quant.png"), state = temp_path("model_quant_state.json"),
+                      layout = temp_path("model_quant_layout.json");
+    std::string out;
+    REQUIRE_MESSAGE(run(attnviz("--test --size 1400x900 --model \"" + gguf + "wide_q4_k.gguf\" --beside \"" + gguf +
+                                "wide_f16.gguf\" --text \"" + text + "\" --screenshot " + png + " --dump-state " + state +
+                                " --dump-layout " + layout),
+                        &out) == 0,
+                    out);
+    const ModelShot shot{load_json(state), load_json(layout), png};
+    const nlohmann::json& m = shot.state["model"];
+    CHECK(m["tab"] == "quantization");
+    REQUIRE_MESSAGE(m.contains("quant"), m.value("quant_error", std::string("no map")));
+    CHECK(m["quant"]["types"] == "Q4_K, Q6_K");
+    CHECK(m["quant"]["beside_types"] == "F16");
+    const auto q = attn::hf::Checkpoint::open(gguf + "wide_q4_k.gguf");
+    const auto f = attn::hf::Checkpoint::open(gguf + "wide_f16.gguf");
+    const attn::hf::QuantDivergence d = attn::hf::quant_divergence(*q, *f, m["ids"].get<std::vector<int>>());
+    std::vector<std::vector<double>> means(2, std::vector<double>(4, 0.0));
+    double largest = 0;
+    REQUIRE(m["quant"]["heads"].size() == d.heads.size());
+    for (std::size_t i = 0; i < d.heads.size(); ++i) {
+      CHECK(m["quant"]["heads"][i]["mean_bits"].get<double>() == doctest::Approx(d.heads[i].mean).epsilon(1e-12));
+      CHECK(m["quant"]["heads"][i]["worst_query"] == d.heads[i].worst_row);
+      means[static_cast<std::size_t>(d.heads[i].layer)][static_cast<std::size_t>(d.heads[i].head)] = d.heads[i].mean;
+      largest = std::max(largest, d.heads[i].mean);
+    }
+    check_signed_map(shot, "quant", means, largest);
+    // A head clicked (--layer): the compare view, quantized against F16.
+    const std::string state2 = temp_path("model_quant_head_state.json");
+    REQUIRE(run(attnviz("--test --size 1400x900 --model \"" + gguf + "wide_q4_k.gguf\" --beside \"" + gguf +
+                        "wide_f16.gguf\" --text \"" + text + "\" --layer 1 --head 3 --screenshot " + temp_path("model_quant_head.png") +
+                        " --dump-state " + state2),
+                &out) == 0);
+    const nlohmann::json c = load_json(state2)["compare"];
+    CHECK(c["open"] == true);
+    CHECK(c["head"] == 3);
+    CHECK(c["label_a"] == "wide_q4_k.gguf (Q4_K, Q6_K)");
+    CHECK(c["label_b"] == "wide_f16.gguf (F16)");
+  }
+
   TEST_CASE("ui: a pinned score of a model's layer shows its split by the model's own residual stream") {
     const ModelShot shot = shoot_model("model_sources", "--layer 1 --head 2 --inspect scores:2:6:3");
     const nlohmann::json& m = shot.state["model"];
@@ -337,7 +384,8 @@ TEST_SUITE("model") {
     const ModelShot s = shoot_model("model_present_patching", "--presentation --model-tab patching", "1024x768");
     const nlohmann::json& w = s.layout["widgets"];
     for (const char* n : {"model_tab_overview", "model_tab_heads", "model_tab_lens", "model_tab_attribution",
-                          "model_tab_patching", "patch_corrupted", "patch_answer", "patch_wrong", "patch_run"}) {
+                          "model_tab_patching", "model_tab_quantization", "patch_corrupted", "patch_answer", "patch_wrong",
+                          "patch_run"}) {
       REQUIRE_MESSAGE(w.contains(n), n);
       CHECK_MESSAGE(inside(w[n], 1024, 768), n << " at " << w[n].dump());
     }

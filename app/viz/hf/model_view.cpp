@@ -186,9 +186,10 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
                                                        {"Head view", ModelUi::Tab::Heads},
                                                        {"Logit lens", ModelUi::Tab::Lens},
                                                        {"Attribution", ModelUi::Tab::Attribution},
-                                                       {"Patching", ModelUi::Tab::Patching}};
+                                                       {"Patching", ModelUi::Tab::Patching},
+                                                       {"Quantization", ModelUi::Tab::Quantization}};
   const char* const probes[] = {"model_tab_overview", "model_tab_heads", "model_tab_lens", "model_tab_attribution",
-                                "model_tab_patching"};
+                                "model_tab_patching", "model_tab_quantization"};
   for (std::size_t i = 0; i < std::size(tabs); ++i) {
     if (i > 0) same_line_if_room(radio_width(tabs[i].first));
     if (ImGui::RadioButton(tabs[i].first, ui.tab == tabs[i].second)) ui.tab = tabs[i].second;
@@ -198,7 +199,7 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
     model_problem(d.session, ui, pal, probe, "_right");
   } else if (!d.session.before()) {
     wrapped_text(d.session.checkpoint() ? "Type a text on the left: the model runs on it and every head shows here."
-                                        : "Open a model folder (a Hugging Face folder with config.json and model.safetensors).");
+                                        : "Open a model: a Hugging Face folder (config.json and model.safetensors) or a GGUF file.");
   } else if (ui.tab == ModelUi::Tab::Overview) {
     draw_model_overview(d, ui, pal, probe);
   } else if (ui.tab == ModelUi::Tab::Lens) {
@@ -207,6 +208,8 @@ void draw_model_view(ImVec2 pos, ImVec2 size, const ModelViewData& d, AppState& 
     draw_model_attribution(d, state.view.colour.signed_map, pal, probe);
   } else if (ui.tab == ModelUi::Tab::Patching) {
     draw_model_patching(d, state.view.colour.signed_map, pal, probe);
+  } else if (ui.tab == ModelUi::Tab::Quantization) {
+    draw_model_quant(d, state.view.colour.signed_map, pal, probe);
   } else {
     draw_head_view(d, ui, pal, probe);
   }

@@ -72,6 +72,8 @@ void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette
 void draw_model_attribution(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 // The Patching tab (model_patching_view.cpp), in the signed colours `map`.
 void draw_model_patching(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
+// The Quantization tab (model_quant_view.cpp), in the signed colours `map`.
+void draw_model_quant(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 void draw_token_strip(const ModelSession& session, ModelUi& ui, WidgetProbe* probe);
 void draw_model_predictions(const ModelSession& session, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe);
 

@@ -34,6 +34,12 @@ void App::apply_model_options() {
     if (options_.model_tab.empty()) ui.tab = ModelUi::Tab::Patching;
   }
   if (options_.model_tab == "patching") ui.tab = ModelUi::Tab::Patching;
+  if (!options_.model_beside.empty()) {
+    ui.beside = options_.model_beside;
+    ui.run_quant = true;
+    if (options_.model_tab.empty()) ui.tab = ModelUi::Tab::Quantization;
+  }
+  if (options_.model_tab == "quantization") ui.tab = ModelUi::Tab::Quantization;
   if (options_.patch_site == "positions") ui.patch_site = attn::hf::PatchSite::ResidualStream;
   if (options_.model_layer >= 0) ui.layer = options_.model_layer;
   if (options_.head_measure == "first") ui.measure = HeadMeasure::First;
@@ -44,7 +50,8 @@ void App::apply_model_options() {
   ui.keep_first_tokens = options_.keep_first_tokens;
   if (options_.model_open_layer) {
     const attn::hf::HeadRef head{*options_.model_open_layer, options_.head.value_or(0)};
-    if (options_.model_corrupted.empty()) ui.open_in_pipeline = head;
+    if (!options_.model_beside.empty()) ui.open_quant = head;  // this model against the one beside, once compared
+    else if (options_.model_corrupted.empty()) ui.open_in_pipeline = head;
     else ui.open_patched = head;  // clean against corrupted, once patching is done
   }
 }

@@ -190,8 +190,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"zero", "mean"}));
   app.add_option("--model-tab", o.model_tab,
                  "With --model: overview (every head), heads (one layer's head view), lens (the logit lens) or "
-                 "attribution (each head's part of the top guess's logit) or patching (clean against --corrupted)")
-      ->check(CLI::IsMember({"overview", "heads", "lens", "attribution", "patching"}));
+                 "attribution (each head's part of the top guess's logit), patching (clean against --corrupted) or "
+                 "quantization (against --beside)")
+      ->check(CLI::IsMember({"overview", "heads", "lens", "attribution", "patching", "quantization"}));
+  app.add_option("--beside", o.model_beside,
+                 "With --model: compare each head's attention with this same model at higher precision (a GGUF in "
+                 "F16 or F32, or the folder), in the Quantization tab; with --layer, open that layer A against B");
   app.add_option("--corrupted", o.model_corrupted,
                  "With --model: patch the text (clean) against this corrupted prompt of as many tokens, in the "
                  "Patching tab; with --layer, open that layer clean against corrupted in the compare view");
@@ -274,10 +278,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   const bool model_companion = !o.model_text.empty() || o.keep_first_tokens || o.model_open_layer || !o.heads_off.empty() || !o.ablate.empty() ||
                                !o.model_tab.empty() || o.model_layer >= 0 || !o.head_measure.empty() || o.sort_heads ||
                                o.show_switched_off || !o.model_corrupted.empty() || !o.patch_site.empty() ||
-                               !o.patch_answer.empty() || !o.patch_wrong.empty();
+                               !o.patch_answer.empty() || !o.patch_wrong.empty() || !o.model_beside.empty();
   if (model_companion && o.model_dir.empty()) {
     std::fprintf(stderr, "attnviz: --text, --keep-first-tokens, --layer, --heads-off, --ablate, --model-tab, --model-layer, --measure, "
-                         "--sort-heads, --show-switched-off, --corrupted and --patch-* go with --model DIR\n");
+                         "--sort-heads, --show-switched-off, --corrupted, --patch-* and --beside go with --model DIR\n");
     return 2;
   }
   if (o.show_switched_off && o.heads_off.empty()) {

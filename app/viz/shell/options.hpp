@@ -94,6 +94,7 @@ struct Options {
   std::string ablate;                             // --ablate zero|mean
   std::string model_tab;                          // --model-tab overview|heads
   std::string model_corrupted;                    // --corrupted: patching's corrupted prompt
+  std::string model_beside;                       // --beside: the same model at higher precision
   std::string patch_site;                         // --patch-site heads|positions
   std::string patch_answer, patch_wrong;          // --patch-answer, --patch-wrong: the metric's tokens as text
   int model_layer = -1;                           // --model-layer: the head view's layer

@@ -50,6 +50,20 @@ ModelSession::Scene ModelSession::open_scene(const SceneInput& in, TaskContext<S
   file->description = scene.description;
   Scene out{file, in.folder_name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head),
             in.head.head, nullptr, "", "all heads on", layer, in.ids};
+  // Quantization: the compare view's B is this layer of the model beside.
+  if (in.beside) {
+    attn::hf::ForwardOptions options;
+    options.keep_inputs = true;
+    options.keep_attentions = false;
+    options.stop_after_layer = layer;
+    options.progress = in.counts ? in.counts->pass<double>(go_on) : go_on;
+    const attn::hf::ForwardResult<double> beside = attn::hf::run_forward<double>(*in.beside, in.ids, options);
+    control.throw_if_cancelled();
+    out.switched_off = std::make_shared<const attn::Scenario>(attn::hf::layer_scene(*in.beside, beside, layer, in.labels).scenario);
+    out.off_label = in.beside_label;
+    out.on_label = in.own_label;
+    return out;
+  }
   // Patching: the compare view's B is this layer on the corrupted prompt.
   if (!in.corrupted.empty()) {
     attn::hf::ForwardOptions options;

@@ -30,6 +30,7 @@ const char* tab_name(ModelUi::Tab tab) {
     case ModelUi::Tab::Lens: return "lens";
     case ModelUi::Tab::Attribution: return "attribution";
     case ModelUi::Tab::Patching: return "patching";
+    case ModelUi::Tab::Quantization: return "quantization";
     case ModelUi::Tab::Overview: break;
   }
   return "overview";
@@ -89,6 +90,15 @@ nlohmann::json ModelSession::dump(const ModelUi& ui) const {
                      {"corrupted_ids", p->corrupted}, {"answer", p->result.answer}, {"wrong", p->result.wrong},
                      {"clean", p->result.clean}, {"corrupted", p->result.corrupted},
                      {"patched", p->result.patched}, {"recovered", p->result.recovered}};
+  j["beside"] = ui.beside;
+  if (!quant_.error().empty()) j["quant_error"] = quant_.error();
+  if (const QuantMap* q = quant_.result(ids_)) {
+    nlohmann::json heads = nlohmann::json::array();
+    for (const attn::hf::HeadDivergence& h : q->divergence.heads)
+      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"mean_bits", h.mean}, {"worst_bits", h.worst},
+                       {"worst_query", h.worst_row}});
+    j["quant"] = {{"types", q->types}, {"beside_types", q->beside_types}, {"heads", heads}};
+  }
   if (ui.in_pipeline) j["in_pipeline"] = {{"layer", ui.in_pipeline->layer}, {"revision", ui.in_pipeline->revision}};
   if (const ModelSourceSplit* s = sources_.latest()) {
     nlohmann::json by_key = nlohmann::json::object(), by_query = nlohmann::json::object();

@@ -52,6 +52,7 @@ void ModelSession::set_wake(const std::function<void()>& wake) {
   lens_.set_wake(wake);
   attribution_.set_wake(wake);
   patching_.set_wake(wake);
+  quant_.set_wake(wake);
   sources_.set_wake(wake);
 }
 
@@ -68,6 +69,7 @@ void ModelSession::forget_model() {
   lens_.forget();
   attribution_.forget();
   patching_.forget();
+  quant_.forget();
   sources_.forget();
   checkpoint_.reset();
   tokens_.reset();
@@ -242,8 +244,16 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   lens_.update(ui.tab == ModelUi::Tab::Lens, checkpoint_, tokens_, before_.get());
   attribution_.update(ui.tab == ModelUi::Tab::Attribution, checkpoint_, tokens_, before_.get());
   patching_.update();
+  quant_.update();
   sources_.update();
   if (std::exchange(ui.cancel_patching, false)) patching_.cancel();
+  if (std::exchange(ui.cancel_quant, false)) quant_.cancel();
+  if (ui.run_quant && checkpoint_ && !ids_.empty()) {
+    ui.run_quant = false;
+    quant_.start({checkpoint_, ids_, ui.beside});
+  } else if (ui.run_quant && !load_.busy() && !error_.empty()) {
+    ui.run_quant = false;
+  }
   // A run asked for waits for the text's ids (the command line asks before the folder is open).
   if (ui.run_patching && checkpoint_ && tokens_ && !ids_.empty()) {
     ui.run_patching = false;
@@ -261,7 +271,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   // A head to open waits for the ids (the command line asks before the folder is open).
   if (ui.open_in_pipeline && checkpoint_ && !ids_.empty()) {
     scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_in_pipeline, std::nullopt),
-                   ui.heads_off, ui.mode, float64_of_text(), &counts_, {}, {}, {}});
+                   ui.heads_off, ui.mode, float64_of_text(), &counts_, {}, {}, {}, nullptr, "", ""});
   } else if (ui.open_in_pipeline && !load_.busy() && !error_.empty()) {
     ui.open_in_pipeline.reset();  // no model or no tokens: the error says why
   }
@@ -271,7 +281,16 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   if (const PatchMap* p = patching_.result(ids_); ui.open_patched && checkpoint_ && p)
     scene_.submit({checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_patched, std::nullopt),
                    {}, ui.mode, float64_of_text(), &counts_, p->corrupted, p->corrupted_labels,
-                   "corrupted: " + p->corrupted_text});
+                   "corrupted: " + p->corrupted_text, nullptr, "", ""});
+  // A head of the quantization map: its layer in this model against the one beside it.
+  if (ui.open_quant && !ui.run_quant && !quant_.pending() && !quant_.result(ids_)) ui.open_quant.reset();
+  if (const QuantMap* q = quant_.result(ids_); ui.open_quant && checkpoint_ && q) {
+    SceneInput in{checkpoint_, model_folder_name(folder_), ids_, labels_, *std::exchange(ui.open_quant, std::nullopt),
+                  {}, ui.mode, float64_of_text(), &counts_, {}, {}, {}, q->beside_checkpoint, "", ""};
+    in.own_label = model_folder_name(folder_) + " (" + q->types + ")";
+    in.beside_label = model_folder_name(q->beside) + " (" + q->beside_types + ")";
+    scene_.submit(std::move(in));
+  }
   if (auto o = scene_.take()) {
     if (o->done() && o->result) {
       HeadToShow h;
@@ -297,7 +316,7 @@ std::shared_ptr<const attn::hf::ForwardResult<double>> ModelSession::float64_of_
 
 bool ModelSession::pending(const ModelUi& ui) const {
   if (load_.busy() || before_runner_.busy() || after_runner_.busy() || predict_.busy() || scene_.busy() ||
-      precision_.pending() || lens_.pending() || attribution_.pending() || patching_.pending() ||
+      precision_.pending() || lens_.pending() || attribution_.pending() || patching_.pending() || quant_.pending() ||
       sources_.pending())
     return true;
   if (load_.has_outcome() || before_runner_.has_outcome() || after_runner_.has_outcome() || predict_.has_outcome() ||
@@ -306,6 +325,7 @@ bool ModelSession::pending(const ModelUi& ui) const {
   if (ui.folder != folder_) return true;
   if (ui.open_in_pipeline && (checkpoint_ || load_.busy())) return true;
   if (ui.run_patching || ui.cancel_patching || ui.open_patched) return true;
+  if (ui.run_quant || ui.cancel_quant || ui.open_quant) return true;
   if (ui.lens_request != JobRequest::None || ui.attribution_request != JobRequest::None) return true;
   return checkpoint_ && (!text_asked_ || ui.text != text_ || ui.keep_first_tokens != keep_first_);
 }
@@ -320,6 +340,7 @@ void ModelSession::wait_idle() {
   lens_.wait_idle();
   attribution_.wait_idle();
   patching_.wait_idle();
+  quant_.wait_idle();
   sources_.wait_idle();
 }
 

@@ -22,6 +22,7 @@
 #include "model/hf/model_attribution.hpp"
 #include "model/hf/model_lens.hpp"
 #include "model/hf/model_patching.hpp"
+#include "model/hf/model_quant.hpp"
 #include "model/hf/model_sources.hpp"
 #include "model/hf/model_ui.hpp"
 #include "model/hf/precision_check.hpp"
@@ -96,6 +97,8 @@ class ModelSession {
   const ModelAttribution& attribution() const { return attribution_; }
   // Activation patching between the text and a corrupted one (the Patching tab runs it).
   const ModelPatching& patching() const { return patching_; }
+  // Each head's attention against the same model at higher precision (the Quantization tab runs it).
+  const ModelQuant& quant() const { return quant_; }
   // A pinned score of a layer this view opened, split by source (the
   // inspector shows it); asking again for the same cell starts nothing.
   void ask_sources(const std::vector<int>& ids, const ModelScoreCell& cell) { sources_.ask(checkpoint_, ids, cell); }
@@ -136,6 +139,10 @@ class ModelSession {
     std::vector<int> corrupted;
     std::vector<std::string> corrupted_labels;
     std::string corrupted_label;
+    // Quantization: the compare view's B is this layer of the model beside
+    // (at higher precision) on the same ids.
+    std::shared_ptr<const attn::hf::Checkpoint> beside;
+    std::string beside_label, own_label;
   };
   struct Scene {
     std::shared_ptr<const attn::io::ScenarioFile> file;
@@ -168,6 +175,7 @@ class ModelSession {
   ModelLens lens_;
   ModelAttribution attribution_;
   ModelPatching patching_;
+  ModelQuant quant_;
   ModelSources sources_;
 
   std::string folder_;  // asked for

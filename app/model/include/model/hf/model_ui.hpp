@@ -26,7 +26,7 @@ struct ModelUi {
   std::string folder_draft;            // the path typed in the view
   std::string text;                    // what the model reads (token ids until the tokenizer lands)
   bool keep_first_tokens = false;      // a text longer than the model's positions runs on its first ones
-  enum class Tab { Overview, Heads, Lens, Attribution, Patching };
+  enum class Tab { Overview, Heads, Lens, Attribution, Patching, Quantization };
   Tab tab = Tab::Overview;
   int layer = 0;                       // the head view's layer
   std::vector<int> heads_hidden;       // head view: heads whose lines are not drawn
@@ -48,6 +48,13 @@ struct ModelUi {
   bool run_patching = false;
   bool cancel_patching = false;
   std::optional<attn::hf::HeadRef> open_patched;
+  // Quantization: the same model at higher precision beside this one (a
+  // path, as typed), and the requests: compare, cancel, open a head's layer
+  // with this model (A) against that one (B) in the compare view.
+  std::string beside;
+  bool run_quant = false;
+  bool cancel_quant = false;
+  std::optional<attn::hf::HeadRef> open_quant;
   // The layer the pipeline shows, opened from here, on these ids, and the
   // document's revision then: while it is unedited, a pinned score of it is
   // split by source in the residual stream (ModelSources).
