@@ -16,27 +16,22 @@ namespace viz {
 
 namespace {
 
-void probe_last(WidgetProbe* probe, const std::string& name) {
-  if (probe) (*probe)[name] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
-                                     ImGui::GetItemRectMax().y);
-}
-
 void patching_controls(const ModelPatching& job, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe) {
   wrapped_text("Corrupted prompt (as many tokens as the text)");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
   const bool entered = ImGui::InputText("##model_corrupted", &ui.corrupted, ImGuiInputTextFlags_EnterReturnsTrue);
-  probe_last(probe, "patch_corrupted");
+  probe_item(probe, "patch_corrupted");
   // The metric's two tokens: typed, or left empty for the runs' own top guesses.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float labels = ImGui::CalcTextSize("answer").x + ImGui::CalcTextSize("wrong").x + 2 * style.ItemInnerSpacing.x;
   const float half = (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x - labels) / 2;
   ImGui::SetNextItemWidth(half);
   ImGui::InputTextWithHint("answer##patch_answer", "the clean run's guess", &ui.patch_answer);
-  probe_last(probe, "patch_answer");
+  probe_item(probe, "patch_answer");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(half);
   ImGui::InputTextWithHint("wrong##patch_wrong", "the corrupted run's guess", &ui.patch_wrong);
-  probe_last(probe, "patch_wrong");
+  probe_item(probe, "patch_wrong");
   if (ImGui::RadioButton("each head's output", ui.patch_site == attn::hf::PatchSite::HeadOutput))
     ui.patch_site = attn::hf::PatchSite::HeadOutput;
   const char* stream = "the stream at each layer and token";
@@ -46,22 +41,13 @@ void patching_controls(const ModelPatching& job, ModelUi& ui, const ThemePalette
   const bool can_run = !job.running() && !ui.corrupted.empty();
   if (!can_run) ImGui::BeginDisabled();
   if (ImGui::Button("Patch") || (entered && can_run)) ui.run_patching = true;
-  probe_last(probe, "patch_run");
+  probe_item(probe, "patch_run");
   if (!can_run) ImGui::EndDisabled();
-  if (job.running()) {
-    ImGui::SameLine();
-    const TaskProgress p = job.progress();
-    ImGui::ProgressBar(static_cast<float>(p.fraction()), ImVec2(ImGui::GetFontSize() * 12, 0),
-                       (std::to_string(p.done) + " of " + std::to_string(p.total) + " runs").c_str());
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel##patching")) ui.cancel_patching = true;
-    probe_last(probe, "patch_cancel");
-  }
-  if (!job.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.error));
-    wrapped_text("Patching failed: " + job.error());
-    ImGui::PopStyleColor();
-  }
+  const TaskProgress p = job.progress();
+  if (job.running() && job_progress_row(p, std::to_string(p.done) + " of " + std::to_string(p.total) + " runs",
+                                        "Cancel##patching", probe, "patch_cancel"))
+    ui.cancel_patching = true;
+  job_error_line("Patching failed: ", job.error(), pal);
 }
 
 }  // namespace

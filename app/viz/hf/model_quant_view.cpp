@@ -28,20 +28,10 @@ void quant_controls(const ModelQuant& job, ModelUi& ui, const ThemePalette& pal,
   if (ImGui::Button("Compare") || (entered && can_run)) ui.run_quant = true;
   probe_item(probe, "quant_run");
   if (!can_run) ImGui::EndDisabled();
-  if (job.running()) {
-    ImGui::SameLine();
-    const TaskProgress p = job.progress();
-    ImGui::ProgressBar(static_cast<float>(p.fraction()), ImVec2(ImGui::GetFontSize() * 12, 0),
-                       (std::to_string(p.done) + " of 2 passes").c_str());
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel##quant")) ui.cancel_quant = true;
-    probe_item(probe, "quant_cancel");
-  }
-  if (!job.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.error));
-    wrapped_text("Cannot compare: " + job.error());
-    ImGui::PopStyleColor();
-  }
+  if (job.running() &&
+      job_progress_row(job.progress(), std::to_string(job.progress().done) + " of 2 passes", "Cancel##quant", probe, "quant_cancel"))
+    ui.cancel_quant = true;
+  job_error_line("Cannot compare: ", job.error(), pal);
 }
 
 }  // namespace

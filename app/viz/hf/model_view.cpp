@@ -141,6 +141,23 @@ bool pass_job_waiting(const char* what, const PassJobState& job, bool has_result
   return true;
 }
 
+bool job_progress_row(const TaskProgress& progress, const std::string& what, const char* cancel_id, WidgetProbe* probe,
+                      const char* cancel_probe) {
+  ImGui::SameLine();
+  ImGui::ProgressBar(static_cast<float>(progress.fraction()), ImVec2(ImGui::GetFontSize() * 12, 0), what.c_str());
+  ImGui::SameLine();
+  const bool pressed = ImGui::Button(cancel_id);
+  probe_item(probe, cancel_probe);
+  return pressed;
+}
+
+void job_error_line(const std::string& prefix, const std::string& error, const ThemePalette& pal) {
+  if (error.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.error));
+  wrapped_text(prefix + error);
+  ImGui::PopStyleColor();
+}
+
 float radio_width(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }

@@ -72,6 +72,12 @@ void draw_model_lens(const ModelViewData& d, ColourmapId map, const ThemePalette
 void draw_model_attribution(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 // The Patching tab (model_patching_view.cpp), in the signed colours `map`.
 void draw_model_patching(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
+// A running job's line, beside its Run button: the progress bar (`what`,
+// "3 of 144 runs") and Cancel (probed as `cancel_probe`); true when pressed.
+bool job_progress_row(const TaskProgress& progress, const std::string& what, const char* cancel_id, WidgetProbe* probe,
+                      const char* cancel_probe);
+// A failed job's message, in the error colour: `prefix` + `error` ("" draws nothing).
+void job_error_line(const std::string& prefix, const std::string& error, const ThemePalette& pal);
 // The Quantization tab (model_quant_view.cpp), in the signed colours `map`.
 void draw_model_quant(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe);
 void draw_token_strip(const ModelSession& session, ModelUi& ui, WidgetProbe* probe);

@@ -50,34 +50,24 @@ ModelSession::Scene ModelSession::open_scene(const SceneInput& in, TaskContext<S
   file->description = scene.description;
   Scene out{file, in.folder_name + ", layer " + std::to_string(layer) + ", head " + std::to_string(in.head.head),
             in.head.head, nullptr, "", "all heads on", layer, in.ids};
-  // Quantization: the compare view's B is this layer of the model beside.
-  if (in.beside) {
+  // The compare view's B from another pass up to this layer: the model
+  // beside (quantization), or the corrupted prompt (patching).
+  const auto other_side = [&](const attn::hf::Checkpoint& checkpoint, const std::vector<int>& ids,
+                              const std::vector<std::string>& labels, std::string own, std::string other) {
     attn::hf::ForwardOptions options;
     options.keep_inputs = true;
     options.keep_attentions = false;
     options.stop_after_layer = layer;
     options.progress = in.counts ? in.counts->pass<double>(go_on) : go_on;
-    const attn::hf::ForwardResult<double> beside = attn::hf::run_forward<double>(*in.beside, in.ids, options);
+    const attn::hf::ForwardResult<double> pass = attn::hf::run_forward<double>(checkpoint, ids, options);
     control.throw_if_cancelled();
-    out.switched_off = std::make_shared<const attn::Scenario>(attn::hf::layer_scene(*in.beside, beside, layer, in.labels).scenario);
-    out.off_label = in.beside_label;
-    out.on_label = in.own_label;
+    out.switched_off = std::make_shared<const attn::Scenario>(attn::hf::layer_scene(checkpoint, pass, layer, labels).scenario);
+    out.on_label = std::move(own);
+    out.off_label = std::move(other);
     return out;
-  }
-  // Patching: the compare view's B is this layer on the corrupted prompt.
-  if (!in.corrupted.empty()) {
-    attn::hf::ForwardOptions options;
-    options.keep_inputs = true;
-    options.keep_attentions = false;
-    options.stop_after_layer = layer;
-    options.progress = in.counts ? in.counts->pass<double>(go_on) : go_on;
-    const attn::hf::ForwardResult<double> corrupted = attn::hf::run_forward<double>(*in.checkpoint, in.corrupted, options);
-    control.throw_if_cancelled();
-    out.switched_off = std::make_shared<const attn::Scenario>(attn::hf::layer_scene(*in.checkpoint, corrupted, layer, in.corrupted_labels).scenario);
-    out.off_label = in.corrupted_label;
-    out.on_label = "clean";
-    return out;
-  }
+  };
+  if (in.beside) return other_side(*in.beside, in.ids, in.labels, in.own_label, in.beside_label);
+  if (!in.corrupted.empty()) return other_side(*in.checkpoint, in.corrupted, in.corrupted_labels, "clean", in.corrupted_label);
   // Heads switched off at or before this layer change it: the same
   // layer from a pass with them off is the compare view's B.
   std::vector<attn::hf::HeadRef> reaching;

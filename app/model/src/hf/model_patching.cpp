@@ -42,30 +42,6 @@ PatchMap compute_patching(const PatchInput& in, TaskControl& control) {
 
 }  // namespace
 
-ModelPatching::ModelPatching()
-    : runner_([](const PatchInput& in, TaskContext<PatchMap>& c) { return compute_patching(in, c); }, TaskPolicy::Replace) {}
-
-void ModelPatching::start(PatchInput input) {
-  error_.clear();
-  runner_.submit(std::move(input));
-}
-
-void ModelPatching::update() {
-  if (auto o = runner_.take()) {
-    if (o->done() && o->result) result_ = std::make_shared<const PatchMap>(std::move(*o->result));
-    else if (o->failed()) error_ = o->error;
-  }
-}
-
-const PatchMap* ModelPatching::result(const std::vector<int>& clean) const {
-  return result_ && result_->clean == clean ? result_.get() : nullptr;
-}
-
-void ModelPatching::forget() {
-  runner_.cancel();
-  runner_.discard();
-  result_.reset();
-  error_.clear();
-}
+ModelPatching::ModelPatching() : MapJob(compute_patching) {}
 
 }  // namespace model

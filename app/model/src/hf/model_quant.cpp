@@ -41,30 +41,6 @@ QuantMap compute_quant(const QuantInput& in, TaskControl& control) {
 
 }  // namespace
 
-ModelQuant::ModelQuant()
-    : runner_([](const QuantInput& in, TaskContext<QuantMap>& c) { return compute_quant(in, c); }, TaskPolicy::Replace) {}
-
-void ModelQuant::start(QuantInput input) {
-  error_.clear();
-  runner_.submit(std::move(input));
-}
-
-void ModelQuant::update() {
-  if (auto o = runner_.take()) {
-    if (o->done() && o->result) result_ = std::make_shared<const QuantMap>(std::move(*o->result));
-    else if (o->failed()) error_ = o->error;
-  }
-}
-
-const QuantMap* ModelQuant::result(const std::vector<int>& ids) const {
-  return result_ && result_->ids == ids ? result_.get() : nullptr;
-}
-
-void ModelQuant::forget() {
-  runner_.cancel();
-  runner_.discard();
-  result_.reset();
-  error_.clear();
-}
+ModelQuant::ModelQuant() : MapJob(compute_quant) {}
 
 }  // namespace model

@@ -14,7 +14,7 @@
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/why/patching.hpp"
 #include "model/hf/model_tokens.hpp"
-#include "model/tasks/task_runner.hpp"
+#include "model/hf/map_job.hpp"
 
 namespace model {
 
@@ -36,26 +36,9 @@ struct PatchMap {
   std::string answer_text, wrong_text;  // the metric's tokens, as text
 };
 
-class ModelPatching {
+class ModelPatching : public MapJob<PatchInput, PatchMap, &PatchMap::clean> {
  public:
   ModelPatching();
-  void set_wake(const std::function<void()>& wake) { runner_.set_wake(wake); }
-  void start(PatchInput input);
-  void update();  // one frame: a finished run is taken in
-  // The last finished run on the clean ids `clean` (the overview's text), or null.
-  const PatchMap* result(const std::vector<int>& clean) const;
-  bool running() const { return runner_.busy(); }
-  bool pending() const { return runner_.busy() || runner_.has_outcome(); }
-  TaskProgress progress() const { return runner_.progress(); }
-  const std::string& error() const { return error_; }
-  void cancel() { runner_.cancel(); }
-  void forget();
-  void wait_idle() { runner_.wait_idle(); }
-
- private:
-  TaskRunner<PatchInput, PatchMap> runner_;
-  std::shared_ptr<const PatchMap> result_;
-  std::string error_;
 };
 
 }  // namespace model

@@ -13,7 +13,7 @@
 
 #include "attn/hf/checkpoint/checkpoint.hpp"
 #include "attn/hf/quant/quant_divergence.hpp"
-#include "model/tasks/task_runner.hpp"
+#include "model/hf/map_job.hpp"
 
 namespace model {
 
@@ -34,26 +34,9 @@ struct QuantMap {
 // "Q4_K, Q6_K": the types of a checkpoint's 2-D weights, most weights first.
 std::string weight_types(const attn::hf::Checkpoint& checkpoint);
 
-class ModelQuant {
+class ModelQuant : public MapJob<QuantInput, QuantMap, &QuantMap::ids> {
  public:
   ModelQuant();
-  void set_wake(const std::function<void()>& wake) { runner_.set_wake(wake); }
-  void start(QuantInput input);
-  void update();  // one frame: a finished run is taken in
-  // The last finished run on `ids` (the overview's text), or null.
-  const QuantMap* result(const std::vector<int>& ids) const;
-  bool running() const { return runner_.busy(); }
-  bool pending() const { return runner_.busy() || runner_.has_outcome(); }
-  TaskProgress progress() const { return runner_.progress(); }
-  const std::string& error() const { return error_; }
-  void cancel() { runner_.cancel(); }
-  void forget();
-  void wait_idle() { runner_.wait_idle(); }
-
- private:
-  TaskRunner<QuantInput, QuantMap> runner_;
-  std::shared_ptr<const QuantMap> result_;
-  std::string error_;
 };
 
 }  // namespace model
