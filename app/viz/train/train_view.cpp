@@ -113,8 +113,7 @@ void run_buttons(const TrainSession& session, TrainUi& ui, WidgetProbe* probe) {
   same_line_if_room(steps_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("Steps").x);
   ImGui::SetNextItemWidth(steps_w);
   ImGui::InputInt("Steps", &ui.max_steps, 100, 500);
-  if (probe) (*probe)["train_steps"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                              ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  probe_item(probe, "train_steps");
   ui.max_steps = std::clamp(ui.max_steps, 10, 100000);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A run pauses by itself after this many steps.");
 }
@@ -203,8 +202,7 @@ void header(const TrainViewData& d, bool slide, float width, WidgetProbe* probe)
     return;
   }
   if (view_title(d.fonts, "Train a tiny attention model", width)) d.ui.open = false;
-  if (probe) (*probe)["train_close"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                              ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  probe_item(probe, "train_close");
 }
 
 // Where the run stands: its status, the view's last message and any problem.

@@ -17,8 +17,7 @@ void draw_train_why(const TrainWhy& why, const FontSet& fonts, const ThemePalett
   ImGui::PushFont(fonts.bold());
   wrapped_text(train_why_headline(why));
   ImGui::PopFont();
-  if (probe) (*probe)["train_why"] = ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                            ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+  probe_item(probe, "train_why");
   if (!compact)
     wrapped_text("Its score there, q · k = " + attn::format_number(why.split.score, 4) + " (weight " +
                  attn::format_number(why.weight, 3) + "), is a sum over pairs of sources: what each part of the "
