@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iomanip>
 #include <string>
 #include <vector>
@@ -127,5 +130,30 @@ TEST_CASE("gguf models: an architecture attnviz does not run is refused by name"
     FAIL("opened");
   } catch (const ModelError& e) {
     CHECK(std::string(e.what()).find("architecture \"attnviz-blocks\" is not one attnviz runs") != std::string::npos);
+  }
+}
+
+TEST_CASE("gguf models: a tensor in a type attnviz does not read (IQ2_XXS) is refused, naming the tensor and its type") {
+  // wide_f16.gguf with blk.0.attn_q.weight's type changed to IQ2_XXS (its
+  // rows of 256 are whole blocks, and the smaller size still fits).
+  std::ifstream in(kGguf + "wide_f16.gguf", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string name = "blk.0.attn_q.weight";
+  const std::size_t at = bytes.find(name);
+  REQUIRE(at != std::string::npos);
+  const std::size_t type_at = at + name.size() + 4 + 2 * 8;  // after the dimension count and two dimensions
+  REQUIRE(static_cast<unsigned char>(bytes[type_at]) == 1);  // F16
+  bytes[type_at] = 16;                                       // IQ2_XXS
+  std::filesystem::create_directories(ATTN_HF_TEST_TMP);
+  const std::string path = std::string(ATTN_HF_TEST_TMP) + "/iq2.gguf";
+  std::ofstream(path, std::ios::binary) << bytes;
+  const auto ck = Checkpoint::open(path);
+  try {
+    run_forward<double>(*ck, {1, 2, 3});
+    FAIL("ran");
+  } catch (const ModelError& e) {
+    const std::string message = e.what();
+    CHECK(message.find("blk.0.attn_q.weight") != std::string::npos);
+    CHECK(message.find("IQ2_XXS") != std::string::npos);
   }
 }
