@@ -380,7 +380,7 @@ TEST_SUITE("model") {
     CHECK(widgets.contains("why_source_query_0"));
   }
 
-  TEST_CASE("ui: presenting at 1024x768, every tab of the Model view and the Patching tab's fields stay in the window") {
+  TEST_CASE("ui: presenting at 1024x768, every tab of the Model view, the Patching tab's fields and the Quantization map stay in the window") {
     const ModelShot s = shoot_model("model_present_patching", "--presentation --model-tab patching", "1024x768");
     const nlohmann::json& w = s.layout["widgets"];
     for (const char* n : {"model_tab_overview", "model_tab_heads", "model_tab_lens", "model_tab_attribution",
@@ -389,5 +389,16 @@ TEST_SUITE("model") {
       REQUIRE_MESSAGE(w.contains(n), n);
       CHECK_MESSAGE(inside(w[n], 1024, 768), n << " at " << w[n].dump());
     }
+    // The Quantization tab's map, the folder beside its own F32 GGUF: every head in view (it sat under a
+    // child window one row high).
+    const ModelShot q = shoot_model("model_present_quant", "--presentation --beside \"" + std::string(ATTNVIZ_TEST_DATA_DIR) +
+                                                               "/gguf/gpt2_f32.gguf\"", "1024x768");
+    REQUIRE_MESSAGE(q.state["model"].contains("quant"), q.state["model"].value("quant_error", std::string("no map")));
+    for (int l = 0; l < 2; ++l)
+      for (int h = 0; h < 4; ++h) {
+        const std::string n = "quant_" + std::to_string(l) + "_" + std::to_string(h);
+        REQUIRE_MESSAGE(q.layout["widgets"].contains(n), n);
+        CHECK_MESSAGE(inside(q.layout["widgets"][n], 1024, 768), n << " at " << q.layout["widgets"][n].dump());
+      }
   }
 }

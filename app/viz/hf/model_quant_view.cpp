@@ -19,7 +19,7 @@ namespace viz {
 namespace {
 
 void quant_controls(const ModelQuant& job, ModelUi& ui, const ThemePalette& pal, WidgetProbe* probe) {
-  wrapped_text("The same model at higher precision (a GGUF in F16 or F32, or the Hugging Face folder)");
+  wrapped_text("Beside it (a GGUF in F16 or F32, or the folder):");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
   const bool entered = ImGui::InputText("##model_beside", &ui.beside, ImGuiInputTextFlags_EnterReturnsTrue);
   probe_item(probe, "quant_beside");
@@ -39,9 +39,8 @@ void quant_controls(const ModelQuant& job, ModelUi& ui, const ThemePalette& pal,
 void draw_model_quant(const ModelViewData& d, ColourmapId map, const ThemePalette& pal, WidgetProbe* probe) {
   const ModelSession& s = d.session;
   ModelUi& ui = d.ui;
-  wrapped_text("What quantization does to each head: the text runs through this model and through the same model "
-               "at higher precision, and each head's attention rows are compared. A cell is the mean Jensen-Shannon "
-               "divergence of its queries' weights, in bits: 0 where nothing moved, 1 where no key is shared.");
+  wrapped_text("How far each head's attention moved from the same model at higher precision: the mean Jensen-Shannon "
+               "divergence of its queries' weights, in bits (0: unchanged, 1: no key shared).");
   quant_controls(s.quant(), ui, pal, probe);
   const QuantMap* q = s.quant().result(s.ids());
   if (!q) return;
@@ -63,7 +62,8 @@ void draw_model_quant(const ModelViewData& d, ColourmapId map, const ThemePalett
   for (const attn::hf::HeadDivergence& h : dv.heads)
     grid.values[static_cast<std::size_t>(h.layer)][static_cast<std::size_t>(h.head)] = h.mean;
   grid.probe_prefix = "quant";
-  ImGui::BeginChild("##quant_map", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
+  // Drawn in the tab itself, not a child: a head per column fits the width,
+  // and the tab scrolls where the height does not (presenting at 1024x768).
   const LayerGridHit hit = draw_layer_grid(grid, map, pal, probe);
   if (hit.hovered) {
     const attn::hf::HeadDivergence& h = dv.at(hit.hovered->first, hit.hovered->second);
@@ -76,9 +76,10 @@ void draw_model_quant(const ModelViewData& d, ColourmapId map, const ThemePalett
   }
   if (hit.clicked) ui.open_quant = attn::hf::HeadRef{hit.clicked->first, hit.clicked->second};
   ImGui::Spacing();
-  ImGui::TextColored(to_imvec4(pal.muted), "Click a head to open its layer in the pipeline: this model (A) against the "
-                                           "one beside it (B) in the compare view.");
-  ImGui::EndChild();
+  ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(pal.muted));
+  wrapped_text("Click a head to open its layer in the pipeline: this model (A) against the one beside it (B) in the "
+               "compare view.");
+  ImGui::PopStyleColor();
 }
 
 }  // namespace viz
