@@ -11,7 +11,7 @@ namespace model {
 std::string weight_types(const attn::hf::Checkpoint& checkpoint) {
   std::map<std::string, std::uint64_t> weights;
   for (const attn::hf::Checkpoint::StoredTensor& t : checkpoint.stored_tensors())
-    if (t.elements > 1u << 12) weights[t.type] += t.elements;  // the matrices, not the norms
+    if (t.dims >= 2) weights[t.type] += t.elements;  // the matrices, not the norms and biases
   std::vector<std::pair<std::uint64_t, std::string>> order;
   for (const auto& [type, count] : weights) order.emplace_back(count, type);
   std::sort(order.rbegin(), order.rend());

@@ -72,6 +72,7 @@ void ModelSession::forget_model() {
   quant_.forget();
   sources_.forget();
   checkpoint_.reset();
+  family_line_.clear();
   tokens_.reset();
   error_.clear();
   text_asked_ = false;
@@ -232,6 +233,7 @@ std::optional<HeadToShow> ModelSession::update(ModelUi& ui, ColourmapId map) {
   if (auto o = load_.take()) {
     if (o->done() && o->result) {
       checkpoint_ = o->result->checkpoint;
+      family_line_ = describe_family(*checkpoint_);
       tokens_ = o->result->tokens;
     } else if (o->failed()) {
       error_ = "Cannot open the model: " + o->error;
@@ -356,22 +358,14 @@ const std::vector<TokenPrediction>* ModelSession::predictions_at(int position) c
   return it == hovered_.end() ? nullptr : &it->second;
 }
 
-std::string ModelSession::family_line() const {
-  if (!checkpoint_) return "";
-  const attn::hf::ModelConfig& c = checkpoint_->config();
-  std::map<std::string, std::uint64_t> by_dtype;
-  for (const attn::hf::Checkpoint::StoredTensor& t : checkpoint_->stored_tensors()) by_dtype[t.type] += t.elements;
-  std::string dtype;
-  std::uint64_t most = 0;
-  for (const auto& [name, count] : by_dtype)
-    if (count > most || dtype.empty()) {
-      most = count;
-      dtype = name;
-    }
+// Once per model: the view draws it every frame.
+std::string ModelSession::describe_family(const attn::hf::Checkpoint& checkpoint) {
+  const attn::hf::ModelConfig& c = checkpoint.config();
+  const std::string types = weight_types(checkpoint);
   std::string line = c.family_name() + ", " + std::to_string(c.n_layers) + " layers x " + std::to_string(c.n_heads) +
                      " heads, d " + std::to_string(c.d_model);
   if (c.n_kv_heads != c.n_heads) line += ", " + std::to_string(c.n_kv_heads) + " key/value heads";
-  return line + (dtype.empty() ? "" : ", " + dtype);
+  return line + (types.empty() ? "" : ", " + types.substr(0, types.find(',')));
 }
 
 

@@ -143,10 +143,11 @@ std::size_t Checkpoint::weight_bytes() const {
 std::vector<Checkpoint::StoredTensor> Checkpoint::stored_tensors() const {
   std::vector<StoredTensor> out;
   if (gguf_)
-    for (const GgufTensor& t : gguf_->tensors()) out.push_back({t.name, ggml_type_name(t.type), t.elements(), t.bytes});
+    for (const GgufTensor& t : gguf_->tensors())
+      out.push_back({t.name, ggml_type_name(t.type), t.elements(), t.bytes, t.dims.size()});
   for (const auto& f : files_)
     for (const TensorInfo& t : f->tensors())
-      out.push_back({t.name, t.dtype_name, static_cast<std::uint64_t>(t.elements()), t.end - t.begin});
+      out.push_back({t.name, t.dtype_name, static_cast<std::uint64_t>(t.elements()), t.end - t.begin, t.shape.size()});
   return out;
 }
 

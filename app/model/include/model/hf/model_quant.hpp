@@ -31,7 +31,8 @@ struct QuantMap {
   attn::hf::QuantDivergence divergence;
 };
 
-// "Q4_K, Q6_K": the types of a checkpoint's 2-D weights, most weights first.
+// "Q4_K, Q6_K": the types of a checkpoint's weight matrices, most weights
+// first (the Model view's family line names the first).
 std::string weight_types(const attn::hf::Checkpoint& checkpoint);
 
 class ModelQuant : public MapJob<QuantInput, QuantMap, &QuantMap::ids> {

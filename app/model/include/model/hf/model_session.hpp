@@ -62,7 +62,7 @@ class ModelSession {
   bool opening_scene() const { return scene_.busy(); }
 
   const attn::hf::Checkpoint* checkpoint() const { return checkpoint_.get(); }
-  std::string family_line() const;  // "GPT-2, 12 layers x 12 heads, d 768, F32"
+  const std::string& family_line() const { return family_line_; }  // "GPT-2, 12 layers x 12 heads, d 768, F32"
   // Which precision the overview, head view and predictions are in, and how
   // closely they agree with float64 on this text, once measured (the
   // pipeline's scenes are float64).
@@ -180,6 +180,8 @@ class ModelSession {
 
   std::string folder_;  // asked for
   std::shared_ptr<const attn::hf::Checkpoint> checkpoint_;
+  std::string family_line_;  // of checkpoint_, made when it lands
+  static std::string describe_family(const attn::hf::Checkpoint& checkpoint);
   std::shared_ptr<const ModelTokens> tokens_;
   std::string error_;
   std::string notice_;

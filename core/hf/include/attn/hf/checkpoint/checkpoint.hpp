@@ -53,6 +53,7 @@ class Checkpoint {
   struct StoredTensor {
     std::string name, type;
     std::uint64_t elements = 0, bytes = 0;
+    std::size_t dims = 0;  // 1: a norm or bias; 2: a weight matrix
   };
   std::vector<StoredTensor> stored_tensors() const;
   // The files holding the weights: the shards, or the GGUF file.
