@@ -31,16 +31,18 @@ QuantDivergence quant_divergence(const Checkpoint& quantized, const Checkpoint& 
   out.ids = ids;
   out.n_layers = a.n_layers;
   out.n_heads = a.n_heads;
-  const ForwardResult<double> rq = run_forward<double>(quantized, ids);
+  ForwardResult<double> rq = run_forward<double>(quantized, ids);
   if (progress && !progress(1)) {
     out.cancelled = true;
     return out;
   }
-  const ForwardResult<double> rr = run_forward<double>(reference, ids);
-  for (int l = 0; l < a.n_layers; ++l)
+  // The reference pass is compared layer by layer as it goes, and both
+  // layers' weights are dropped then: only one pass's attentions are held.
+  const LayerSink<double> compare = [&](int l, LayerRecord<double>& record) {
+    std::vector<AttentionMap<double>>& quantized_layer = rq.layers[static_cast<std::size_t>(l)].attentions;
     for (int h = 0; h < a.n_heads; ++h) {
-      const AttentionMap<double>& x = rq.layers[static_cast<std::size_t>(l)].attentions[static_cast<std::size_t>(h)];
-      const AttentionMap<double>& y = rr.layers[static_cast<std::size_t>(l)].attentions[static_cast<std::size_t>(h)];
+      const AttentionMap<double>& x = quantized_layer[static_cast<std::size_t>(h)];
+      const AttentionMap<double>& y = record.attentions[static_cast<std::size_t>(h)];
       HeadDivergence d{l, h, 0, 0, 0};
       for (Eigen::Index r = 0; r < x.rows(); ++r) {
         const double js = js_divergence_bits(x.row(r).data(), y.row(r).data(), static_cast<long>(x.cols()));
@@ -50,6 +52,10 @@ QuantDivergence quant_divergence(const Checkpoint& quantized, const Checkpoint& 
       d.mean /= static_cast<double>(std::max<Eigen::Index>(1, x.rows()));
       out.heads.push_back(d);
     }
+    quantized_layer.clear();
+    record.attentions.clear();
+  };
+  run_forward<double>(reference, ids, ForwardOptions{}, compare);
   if (progress) progress(2);
   return out;
 }
