@@ -100,6 +100,16 @@ std::vector<CaseSpec> table() {
   c = named("temperature 3");
   c.scale = ScaleMode::Temperature, c.temperature = 3.0;
   push(c);
+  c = named("soft cap 0.6, two heads, causal");
+  c.softcap = 0.6, c.n_heads = 2, c.mask = MaskKind::Causal, c.n_q = 5, c.d_out = 3;
+  push(c);
+  c = named("soft cap 0.4, temperature 0.5, alibi");
+  c.softcap = 0.4, c.scale = ScaleMode::Temperature, c.temperature = 0.5, c.positional = Positional::Alibi;
+  c.n_heads = 1, c.n_q = 4;
+  push(c);
+  c = named("soft cap 0.5, queries axis, mask after");
+  c.softcap = 0.5, c.axis = SoftmaxAxis::Queries, c.mask = MaskKind::Causal, c.mode = MaskMode::AfterSoftmax;
+  push(c);
   c = named("additive, default params");
   c.score = ScoreFn::Additive;
   push(c);
@@ -209,6 +219,7 @@ TEST_CASE("reference: seeded sweep over masks, modes, scales, scores, positions,
                 c.d_att = score == 2 ? 3 : 0;
                 c.positional = pos, c.axis = axis, c.seed = ++seed;
                 c.output_bias = seed % 2 == 0;  // half the W_O layouts carry b_O
+                c.softcap = seed % 3 == 0 ? 0.7 : 0;  // a third cap their scaled scores
                 ++cases;
                 const auto problems = run_case(c);
                 if (problems.empty()) continue;
@@ -234,16 +245,18 @@ TEST_CASE("masks over several row blocks: the skipped blocked columns change no 
     MaskKind mask;
     Positional positional;
     int padded_keys;  // the last this many keys blocked
+    double softcap;   // Gemma 2's cap, applied inside the fused pass
   };
-  const BlockCase cases[] = {{"causal", MaskKind::Causal, Positional::None, 0},
-                             {"last 350 keys padded", MaskKind::None, Positional::None, 350},
+  const BlockCase cases[] = {{"causal", MaskKind::Causal, Positional::None, 0, 0},
+                             {"last 350 keys padded", MaskKind::None, Positional::None, 350, 0},
                              {"custom: rows 256-511 fully masked, rows 0-255 see 100 keys", MaskKind::Custom,
-                              Positional::None, 0},
-                             {"causal with ALiBi", MaskKind::Causal, Positional::Alibi, 0}};
+                              Positional::None, 0, 0},
+                             {"causal with ALiBi", MaskKind::Causal, Positional::Alibi, 0, 0},
+                             {"causal with a soft cap of 0.5", MaskKind::Causal, Positional::None, 0, 0.5}};
   for (const BlockCase& bc : cases) {
     CaseSpec c = named(bc.name);
     c.n_q = 600, c.d_model = 12, c.n_heads = 2, c.d_k = 6, c.d_v = 5, c.d_out = 7;
-    c.mask = bc.mask, c.positional = bc.positional, c.seed = 4242;
+    c.mask = bc.mask, c.positional = bc.positional, c.softcap = bc.softcap, c.seed = 4242;
     attn::Scenario s = ref::make_scenario(c);
     if (bc.padded_keys) {
       s.key_padding.assign(600, false);

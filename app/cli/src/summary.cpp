@@ -58,6 +58,7 @@ std::string summarize(const Scenario& s) {
   os << ", " << mask_text(s);
   if (s.scale == ScaleMode::None) os << ", no scaling";
   if (s.scale == ScaleMode::Temperature) os << ", temperature " << format_number(s.temperature, 6);
+  if (s.softcap > 0) os << ", scores soft-capped at " << format_number(s.softcap, 6);
   if (s.score == ScoreFn::Additive) os << ", additive score";
   if (s.positional == Positional::Sinusoidal) os << ", sinusoidal positions";
   if (s.positional == Positional::Alibi) os << ", ALiBi bias";

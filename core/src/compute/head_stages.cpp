@@ -69,7 +69,7 @@ struct ScaleInfo {
   std::string formula;
 };
 
-ScaleInfo scale_info(const Scenario& s, int d_k) {
+ScaleInfo plain_scale_info(const Scenario& s, int d_k) {
   switch (s.scale) {
     case ScaleMode::SqrtDk:
       return {score_divisor(s, d_k), plain_formula(StageKind::scaled) + " (√" + std::to_string(d_k) + ")"};
@@ -77,6 +77,18 @@ ScaleInfo scale_info(const Scenario& s, int d_k) {
     case ScaleMode::Temperature: return {score_divisor(s, d_k), "scaled = scores / τ"};
   }
   return {};
+}
+
+// The division, then the soft cap when the scenario has one ("scaled =
+// c·tanh(scores / √d_k / c), c = 50").
+ScaleInfo scale_info(const Scenario& s, int d_k) {
+  ScaleInfo info = plain_scale_info(s, d_k);
+  if (s.softcap <= 0) return info;
+  const std::size_t eq = info.formula.find("= ");
+  std::string divided = info.formula.substr(eq + 2);
+  if (const std::size_t note = divided.find(" ("); note != std::string::npos) divided.resize(note);
+  info.formula = "scaled = c·tanh(" + divided + " / c), c = " + format_number(s.softcap);
+  return info;
 }
 
 // Q, K and V of one head. In self-attention of a long sequence the three
@@ -200,6 +212,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
   const ScaleInfo sc = scale_info(s, d.d_k);
   Derivation scaled;
   scaled.divisor = sc.divisor;
+  scaled.cap = s.softcap;
   Derivation logits = scaled;
   if (s.positional == Positional::Alibi)
     logits.bias = std::make_shared<const Mat>(alibi_bias(d.n_q, d.n_k, alibi_slope(h, d.n_heads)));
@@ -233,7 +246,7 @@ void compute(HeadStages& out, const Scenario& s, const Dims& d, int h, const Hea
                  {q_ref, k_ref}, ValueKind::Signed, in.queries, in.keys}, std::move(scores_m), {}, false,
              std::isfinite(largest));
   const std::shared_ptr<const Mat> scores = t.stages.back().value.shared();
-  double bound = largest / sc.divisor;
+  double bound = s.softcap > 0 && std::isfinite(largest) ? std::min(largest / sc.divisor, s.softcap) : largest / sc.divisor;
   push_stage(t, {K::scaled, h, plain_title(K::scaled), sc.formula, {{K::scores, h}}, ValueKind::Signed, in.queries, in.keys},
              StageValues(scores, scaled), {}, false, std::isfinite(bound));
   K pre_mask = K::scaled;

@@ -121,6 +121,8 @@ void logits_segment(const ScoreRows& scores, const Derivation& d, Eigen::Index c
   double reciprocal = 0;
   if (exact_reciprocal(d.divisor, reciprocal)) col = source * reciprocal;
   else col = source / d.divisor;
+  if (d.cap > 0)
+    for (Eigen::Index r = 0; r < rows; ++r) out[r] = soft_capped(out[r], d.cap);
   if (d.bias) col += d.bias->col(c).segment(r0, rows).array();
   if (d.mask.size()) {
     // Read as bytes in a plain loop, which the compiler turns into vector
@@ -330,7 +332,7 @@ void softmax_row_stats(const Mat& scores, const Derivation& d, Eigen::Index i, d
   Eigen::ArrayXd shifted(m), e(m);
   double mx = kMinusInf;
   for (Eigen::Index c = 0; c < m; ++c) {
-    double v = scores(i, c) / d.divisor;
+    double v = soft_capped(scores(i, c) / d.divisor, d.cap);
     if (d.bias) v += (*d.bias)(i, c);
     if (d.mask.size() && d.mask(i, c)) v = d.blocked_value;
     shifted(c) = v;

@@ -38,6 +38,7 @@ Mat StageValues::dense() const {
   // Whole-array steps, each the same IEEE operation per cell as operator()
   // (a division, then an addition, then the mask), so the results are equal.
   Mat out = d_.divisor == 1 ? matrix() : Mat(matrix().array() / d_.divisor);
+  if (d_.cap > 0) out = out.unaryExpr([cap = d_.cap](double v) { return soft_capped(v, cap); });
   if (d_.bias) out += *d_.bias;
   if (d_.mask.size()) out = d_.mask.mat().select(d_.blocked_value, out);
   return out;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "attn/compute/masks.hpp"
+#include "attn/text/format_number.hpp"
 #include "attn/compute/rope.hpp"
 #include "attn/compute/score_scale.hpp"
 #include "compute/positions/positional.hpp"
@@ -80,7 +81,9 @@ void key_value_head(DecodeStep& step, const StepScene& sc, const Row& x, int h, 
 std::string logits_formula(const Scenario& s) {
   const std::string scale = s.scale == ScaleMode::SqrtDk ? " / √d_k" : s.scale == ScaleMode::Temperature ? " / τ" : "";
   const std::string bias = s.positional == Positional::Alibi ? " − m·(t − j)" : "";
-  return "l_t[j] = blocked ? −∞ : s_t[j]" + scale + bias;
+  const std::string scaled = "s_t[j]" + scale;
+  return "l_t[j] = blocked ? −∞ : " + (s.softcap > 0 ? "c·tanh(" + scaled + " / c)" : scaled) + bias +
+         (s.softcap > 0 ? ", c = " + format_number(s.softcap) : "");
 }
 
 // The new query against the cache of its key/value head.
@@ -106,7 +109,7 @@ Row query_head(DecodeStep& step, const StepScene& sc, const Row& x, int h) {
   double max = kBlockedLogit;
   for (int j = 0; j < L; ++j) {
     blocked(0, j) = mask_blocks(s, t, j);
-    double v = scores(0, j) / divisor;
+    double v = soft_capped(scores(0, j) / divisor, s.softcap);
     if (s.positional == Positional::Alibi) v += -slope * std::abs(t - j);
     logits(0, j) = blocked(0, j) ? kBlockedLogit : v;
     if (!blocked(0, j) && v > max) max = v;

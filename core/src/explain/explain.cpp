@@ -185,6 +185,11 @@ void explain_scaled(const Context& x) {
       x.e.steps.push_back({"no scaling", {}, format_number(s), s});
       break;
   }
+  if (x.s.softcap > 0) {
+    const double c = x.s.softcap;
+    x.e.formula = "scaled[i,j] = c·tanh(" + x.e.formula.substr(x.e.formula.find("= ") + 2) + " / c), c = " + format_number(c);
+    detail::explain_soft_cap(x.e, x.e.steps.back().result, c);
+  }
 }
 
 void explain_masked(const Context& x) {

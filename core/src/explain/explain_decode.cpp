@@ -47,6 +47,7 @@ void logit(const Cell& x) {
                          format_number(s) + " ÷ " + format_number(by) + " = " + format_number(v),
                          v});
   }
+  if (x.s.softcap > 0) v = detail::explain_soft_cap(x.e, v, x.s.softcap);
   if (x.s.positional == Positional::Alibi) {
     const double m = alibi_slope(h, static_cast<int>(x.s.heads.empty() ? 1 : x.s.heads.size()));
     const double bias = -m * std::abs(t - j);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "attn/compute/stage_values.hpp"
 #include "attn/text/format_number.hpp"
 
 namespace attn::detail {
@@ -46,6 +47,15 @@ void explain_plus_bias(Explanation& e, const std::string& bias_label, double bia
   step.equation = format_number(sum) + (bias < 0 ? " − " : " + ") + format_number(std::abs(bias)) + " = " +
                   format_number(total);
   e.steps.push_back(std::move(step));
+}
+
+double explain_soft_cap(Explanation& e, double before, double cap) {
+  const double after = soft_capped(before, cap);
+  e.steps.push_back({"soft cap", {}, format_number(cap) + " · tanh(" + format_number(before) + " ÷ " + format_number(cap) +
+                                         ") = " + format_number(after), after});
+  e.note = "the cap keeps every score between −" + format_number(cap) + " and " + format_number(cap) +
+           ": small scores pass almost unchanged, large ones are squeezed";
+  return after;
 }
 
 }  // namespace attn::detail

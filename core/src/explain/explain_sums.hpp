@@ -22,4 +22,9 @@ void explain_sum_of_products(Explanation& e, int n, const std::function<double(i
 // "+ b_O[c]": the bias step after a product's sum (a checkpoint's W_O bias).
 void explain_plus_bias(Explanation& e, const std::string& bias_label, double bias);
 
+// "c · tanh(v ÷ c)": the soft-cap step after a score's division (Gemma 2's
+// cap, Scenario::softcap), with the note that says what it does. Returns the
+// capped value.
+double explain_soft_cap(Explanation& e, double before, double cap);
+
 }  // namespace attn::detail

@@ -4,6 +4,7 @@
 // an independent retelling that a test can hold against the stored cell.
 #include "attn/explain/flash_explain.hpp"
 #include "attn/text/format_number.hpp"
+#include "explain/explain_sums.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -64,9 +65,13 @@ void explain_scores(const Cell& x) {
     dot += p;
   }
   x.step("Q_i · K_j", products, std::to_string(q.cols()) + " products summed = " + format_number(dot), dot);
-  const double divisor = x.trace.find(StageKind::scaled, x.fa.head)->value.derivation().divisor;
+  const Derivation& scaled = x.trace.find(StageKind::scaled, x.fa.head)->value.derivation();
+  const double divisor = scaled.divisor;
   double logit = dot / divisor;
   x.step("÷ d", {{"q·k", dot, "÷", "d", divisor, logit}}, format_number(dot) + " ÷ " + format_number(divisor) + " = " + format_number(logit), logit);
+  if (scaled.cap > 0) {
+    logit = detail::explain_soft_cap(x.e, logit, scaled.cap);
+  }
   if (const Stage* alibi = x.trace.find(StageKind::alibi, x.fa.head)) {
     const double b = alibi->value(qi, kj);
     const double sum = logit + b;

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "attn/text/format_number.hpp"
 #include "flash/flash_limits.hpp"
 
 namespace attn {
@@ -53,6 +54,7 @@ Stage grid(StageKind kind, int head, const std::string& where, std::vector<Stage
 struct HeadSource {
   Mat q, k, v;   // (n_q, d_k), (n_k, d_k), (n_k, d_v)
   double divisor = 1;
+  double cap = 0;     // the scaled stage's soft cap (Scenario::softcap), 0 for none
   std::string scale;  // how the scaled stage divides: " / √d_k", " / τ", or "" (no scaling)
   Mat bias;      // (n_q, n_k) ALiBi, or empty
   SharedMask blocked;
@@ -69,9 +71,13 @@ HeadSource source_of(const Trace& trace, int h, FlashAttention& fa) {
   s.v = stage_of(trace, fa.v).value.dense();
   const Stage& scaled = stage_of(trace, {StageKind::scaled, h});
   s.divisor = scaled.value.derivation().divisor;
+  s.cap = scaled.value.derivation().cap;
   // The tile's formula names the same divisor as the scaled stage's ("scaled
-  // = scores / √d_k", "scaled = scores / τ", "scaled = scores (no scaling)").
-  if (const size_t slash = scaled.formula.find(" / "); slash != std::string::npos) s.scale = scaled.formula.substr(slash);
+  // = scores / √d_k (√64)", "scaled = scores / τ", "scaled = scores (no
+  // scaling)", "scaled = c·tanh(scores / √d_k / c), c = 50").
+  std::string after = scaled.formula.substr(std::min(scaled.formula.size(), scaled.formula.find("scores") + 6));
+  if (const size_t at = after.find(" / c)"); at != std::string::npos) after.resize(at);
+  if (after.rfind(" / ", 0) == 0) s.scale = after;
   if (const Stage* alibi = trace.find(StageKind::alibi, h)) s.bias = alibi->value.dense();
   const Stage& masked = stage_of(trace, {StageKind::masked, h});
   s.blocked = masked.blocked;
@@ -99,7 +105,7 @@ FlashTile run_tile(const HeadSource& src, FlashTile t, int h, const Vec& m_old, 
       }
       double dot = 0;
       for (Eigen::Index e = 0; e < src.q.cols(); ++e) dot += src.q(t.row0 + r, e) * src.k(t.col0 + c, e);
-      double logit = dot / src.divisor;
+      double logit = soft_capped(dot / src.divisor, src.cap);
       if (src.bias.size()) logit += src.bias(t.row0 + r, t.col0 + c);
       s(r, c) = logit;
     }
@@ -124,7 +130,10 @@ FlashTile run_tile(const HeadSource& src, FlashTile t, int h, const Vec& m_old, 
     }
   }
   t.scores = grid(K::flash_scores, h, where, {}, std::move(s), rows, cols);
-  t.scores.formula = "S_ij = Q_i · K_jᵀ" + src.scale + (src.bias.size() ? " + ALiBi bias" : "") + ", −∞ where blocked";
+  const std::string product = "Q_i · K_jᵀ" + src.scale;
+  t.scores.formula = "S_ij = " + (src.cap > 0 ? "c·tanh(" + product + " / c)" : product) +
+                     (src.bias.size() ? " + ALiBi bias" : "") + ", −∞ where blocked" +
+                     (src.cap > 0 ? ", c = " + format_number(src.cap) : "");
   t.scores.blocked = blocked;
   t.max_old = grid(K::flash_max_old, h, where, {}, m_old, rows, column(K::flash_max_old));
   t.max_new = grid(K::flash_max, h, where, {{K::flash_max_old, h}, {K::flash_scores, h}}, m_new, rows,

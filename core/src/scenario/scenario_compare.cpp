@@ -35,6 +35,7 @@ std::string scenario_difference(const Scenario& a, const Scenario& b) {
   if (a.output_bias.size() != b.output_bias.size() || a.output_bias != b.output_bias) return "output_bias differs";
   if (a.scale != b.scale) return "scale differs";
   if (a.scale == ScaleMode::Temperature && a.temperature != b.temperature) return "temperature differs";
+  if (a.softcap != b.softcap) return "softcap differs";
   if (a.mask != b.mask) return "mask kind differs";
   if (!same(a.custom_mask, b.custom_mask)) return "custom mask differs";
   if (a.window != b.window || a.sinks != b.sinks || a.stride != b.stride) return "mask window, sinks or stride differs";

@@ -252,6 +252,11 @@ std::string validate(const Scenario& s, const Limits& limits) {
     os << "scale: the temperature must be a positive number, got " << s.temperature;
     return os.str();
   }
+  if (!(std::isfinite(s.softcap) && s.softcap >= 0)) {
+    std::ostringstream os;
+    os << "softcap: must be a positive number (or 0 for no cap), got " << s.softcap;
+    return os.str();
+  }
   if (!(e = check_mask(s, d)).empty()) return e;
   if (!(e = check_mask_kind(s, d)).empty()) return e;
   if (!(e = check_rope(s, d)).empty()) return e;

@@ -46,6 +46,11 @@ std::vector<Case> decodable_cases() {
     c.output_bias = true;
     out.push_back({"causal, 2 heads, W_O with its bias b_O", ref::make_scenario(c)});
   }
+  {
+    attn::Scenario s = ref::make_scenario(spec(17, 2, 3, 3, 4));
+    s.softcap = 0.5;
+    out.push_back({"causal, 2 heads, scores soft-capped at 0.5", s});
+  }
   out.push_back({"causal, no W_O, d_k != d_v", ref::make_scenario(spec(12, 2, 4, 2, 0))});
   out.push_back({"causal, no projections", ref::make_scenario(spec(13, 0, 3, 3, 0))});
   {

@@ -49,6 +49,7 @@ attn::Scenario make_flash_scene(const SceneSpec& c) {
   }
   s.positional = c.positional;
   s.rope.on = c.rope;
+  s.softcap = c.softcap;
   return s;
 }
 
@@ -103,6 +104,10 @@ std::vector<SceneSpec> flash_cases() {
   gqa.name = "grouped-query heads with RoPE";
   gqa.n_heads = 4, gqa.n_kv_heads = 2, gqa.rope = true;
   add(gqa);
+  SceneSpec capped;
+  capped.name = "soft cap 0.5, causal";
+  capped.softcap = 0.5, capped.mask = MaskKind::Causal, capped.n_q = 6;
+  add(capped);
   SceneSpec mqa;
   mqa.name = "multi-query, sliding window";
   mqa.n_heads = 3, mqa.n_kv_heads = 1, mqa.mask = MaskKind::SlidingWindow, mqa.window = 3;

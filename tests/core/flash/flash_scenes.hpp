@@ -23,6 +23,7 @@ struct SceneSpec {
   bool key_padding = false;      // a random key or two blocked for every query
   attn::Positional positional = attn::Positional::None;
   bool rope = false;
+  double softcap = 0;  // Gemma 2's cap on the scaled scores; 0 for none
   unsigned seed = 1;
 };
 

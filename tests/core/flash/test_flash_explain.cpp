@@ -75,12 +75,15 @@ TEST_CASE("flash explain: a tile's score formula names the divisor the scaled st
     attn::ScaleMode scale;
     attn::Positional positional;
     const char* formula;
+    double softcap = 0;
   };
   const Case cases[] = {
       {attn::ScaleMode::SqrtDk, attn::Positional::None, /* d_k = 4 */ "S_ij = Q_i · K_jᵀ / √d_k (√4), −∞ where blocked"},
       {attn::ScaleMode::Temperature, attn::Positional::None, "S_ij = Q_i · K_jᵀ / τ, −∞ where blocked"},
       {attn::ScaleMode::None, attn::Positional::None, "S_ij = Q_i · K_jᵀ, −∞ where blocked"},
       {attn::ScaleMode::SqrtDk, attn::Positional::Alibi, "S_ij = Q_i · K_jᵀ / √d_k (√4) + ALiBi bias, −∞ where blocked"},
+      {attn::ScaleMode::SqrtDk, attn::Positional::None, "S_ij = c·tanh(Q_i · K_jᵀ / √d_k / c), −∞ where blocked, c = 0.5",
+       0.5},
   };
   for (const Case& c : cases) {
     flash_test::SceneSpec spec;
@@ -88,6 +91,7 @@ TEST_CASE("flash explain: a tile's score formula names the divisor the scaled st
     attn::Scenario scene = flash_test::make_flash_scene(spec);
     scene.scale = c.scale;
     scene.temperature = 2.5;
+    scene.softcap = c.softcap;
     const attn::Trace trace = attn::compute_trace(scene);
     const attn::FlashAttention fa = attn::compute_flash(trace, {0, 2, 2});
     CHECK(fa.blocks.at(0).tiles.at(0).scores.formula == c.formula);

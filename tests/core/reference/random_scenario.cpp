@@ -75,6 +75,7 @@ attn::Scenario make_scenario(const CaseSpec& c) {
   }
   s.positional = c.positional;
   s.softmax_axis = c.axis;
+  s.softcap = c.softcap;
   if (c.output_bias && c.d_out > 0) s.output_bias = f.vec(c.d_out);
   return s;
 }
@@ -86,7 +87,7 @@ std::string describe(const CaseSpec& c) {
      << " d_out=" << c.d_out << " b_O=" << c.output_bias << " cross=" << c.cross << " mask=" << static_cast<int>(c.mask)
      << " full_row=" << c.full_row << " padding=" << static_cast<int>(c.padding)
      << " mode=" << static_cast<int>(c.mode) << " scale=" << static_cast<int>(c.scale)
-     << " tau=" << c.temperature << " score=" << static_cast<int>(c.score) << " d_att=" << c.d_att
+     << " tau=" << c.temperature << " softcap=" << c.softcap << " score=" << static_cast<int>(c.score) << " d_att=" << c.d_att
      << " positional=" << static_cast<int>(c.positional) << " axis=" << static_cast<int>(c.axis)
      << " kv_heads=" << c.n_kv_heads << " rope=" << c.rope << "/" << static_cast<int>(c.pairing) << "/"
      << c.rope_fraction << "/" << c.rope_offset << " window=" << c.window << " sinks=" << c.sinks

@@ -28,6 +28,7 @@ struct CaseSpec {
   attn::MaskMode mode = attn::MaskMode::BeforeSoftmax;
   attn::ScaleMode scale = attn::ScaleMode::SqrtDk;
   double temperature = 1.0;
+  double softcap = 0;  // the scaled scores' soft cap (Gemma 2's), 0 for none
   attn::ScoreFn score = attn::ScoreFn::Dot;
   int d_att = 0;      // additive: 0 uses the default W = U = I, v = 1
   attn::Positional positional = attn::Positional::None;

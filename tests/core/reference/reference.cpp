@@ -47,13 +47,22 @@ RMat scores_for_head(const attn::Scenario& s, int h, const RMat& q, const RMat& 
   return additive_scores(q, k, from_eigen(p.w), from_eigen(p.u), vector_from_eigen(p.v));
 }
 
-RMat scale_scores(const attn::Scenario& s, const RMat& scores, int d_k) {
+RMat divide_scores(const attn::Scenario& s, const RMat& scores, int d_k) {
   switch (s.scale) {
     case attn::ScaleMode::SqrtDk: return scale(scores, 1.0 / std::sqrt(static_cast<double>(d_k)));
     case attn::ScaleMode::Temperature: return scale(scores, 1.0 / s.temperature);
     case attn::ScaleMode::None: break;
   }
   return scores;
+}
+
+// Divided, then capped as Gemma 2 writes it: c · tanh(x / c).
+RMat scale_scores(const attn::Scenario& s, const RMat& scores, int d_k) {
+  RMat out = divide_scores(s, scores, d_k);
+  if (s.softcap > 0)
+    for (auto& row : out)
+      for (double& v : row) v = s.softcap * std::tanh(v / s.softcap);
+  return out;
 }
 
 }  // namespace

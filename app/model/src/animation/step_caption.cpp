@@ -98,6 +98,8 @@ std::string weights_caption(const attn::Trace& trace, const attn::Stage& s) {
 }
 
 std::string scaled_caption(const attn::Scenario& scenario) {
+  if (scenario.softcap > 0)
+    return "divided, then capped: c·tanh(s / c) keeps every score within ±" + attn::format_number(scenario.softcap, 3);
   switch (scenario.scale) {
     case attn::ScaleMode::None: return "no scaling (scaled = scores)";
     case attn::ScaleMode::Temperature:

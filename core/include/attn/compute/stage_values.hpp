@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -45,13 +46,18 @@ struct SoftmaxStats {
   Vec sum;  // sum of exp over the normalised line (0 when every entry is blocked)
 };
 
-// How a derived stage's cell is made from its source: source ÷ divisor,
-// plus bias when there is one, then `blocked_value` where the mask blocks.
+// A scaled score under a soft cap (Scenario::softcap): every path that
+// makes a logit calls this, so a cell read and the softmax agree bit for bit.
+inline double soft_capped(double v, double cap) { return cap > 0 ? cap * std::tanh(v / cap) : v; }
+
+// How a derived stage's cell is made from its source: source ÷ divisor
+// (then the soft cap, if any), plus bias when there is one, then `blocked_value` where the mask blocks.
 // With `softmax`, that logit then becomes its weight: exp(logit − max) ÷ sum
 // of its line (a row when softmax_over_rows, else a column), through the
 // softmax's own exp, so the weight equals the one the softmax wrote.
 struct Derivation {
   double divisor = 1;
+  double cap = 0;                   // after the division: cap · tanh(v / cap); 0 for none
   std::shared_ptr<const Mat> bias;  // ALiBi; null for none
   SharedMask mask;                  // cells replaced by blocked_value
   double blocked_value = 0;
@@ -129,7 +135,7 @@ class StageValues {
   // before any softmax.
   double logit(Eigen::Index r, Eigen::Index c) const {
     if (d_.mask.size() && d_.mask(r, c)) return d_.blocked_value;
-    double v = matrix()(r, c) / d_.divisor;
+    double v = soft_capped(matrix()(r, c) / d_.divisor, d_.cap);
     if (d_.bias) v += (*d_.bias)(r, c);
     return v;
   }

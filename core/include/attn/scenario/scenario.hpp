@@ -83,6 +83,9 @@ struct Scenario {
 
   ScaleMode scale = ScaleMode::SqrtDk;
   double temperature = 1.0;  // used when scale == Temperature
+  // A soft cap on the scaled scores, softcap · tanh(scaled / softcap), as
+  // Gemma 2 bounds its logits at ±50 (attn_logit_softcapping); 0 = none.
+  double softcap = 0;
 
   MaskKind mask = MaskKind::None;
   BoolMat custom_mask;            // (n_q, n_k), true = blocked; used when mask == Custom

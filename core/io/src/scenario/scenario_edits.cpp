@@ -60,7 +60,7 @@ void set_path(json& doc, const ScenarioEdit& e, const std::string& where) {
       walked = path_key(walked, p.key);
       if (!at->is_object()) fail(where, walked + ": no such field in the scenario");
       // Optional top-level fields may be absent from a file; nested ones must exist.
-      static const char* const optional[] = {"tokens", "context", "context_tokens", "heads", "w_o", "output_bias", "scale", "mask",
+      static const char* const optional[] = {"tokens", "context", "context_tokens", "heads", "w_o", "output_bias", "scale", "softcap", "mask",
                                              "key_padding", "mask_mode", "score", "additive", "positional",
                                              "softmax_axis", "title", "description", "rope", "n_kv_heads"};
       const bool may_add = last && k == 0 &&

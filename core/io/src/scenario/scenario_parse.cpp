@@ -180,6 +180,11 @@ void read_mask(const json& j, Scenario& s, const Limits& lim) {
 
 void read_options(const json& doc, Scenario& s, const Limits& lim) {
   if (const json* v = member(doc, "scale")) read_scale(*v, s);
+  if (const json* v = member(doc, "softcap")) {
+    if (!v->is_number() || !(v->get<double>() > 0) || !std::isfinite(v->get<double>()))
+      fail("softcap", "expected a positive number (the cap c in c·tanh(scaled / c)), got " + describe(*v));
+    s.softcap = v->get<double>();
+  }
   if (const json* v = member(doc, "mask")) read_mask(*v, s, lim);
   if (const json* v = member(doc, "key_padding")) s.key_padding = read_flags(*v, "key_padding", lim.max_tokens);
   if (const json* v = member(doc, "mask_mode")) {
@@ -248,7 +253,7 @@ void read_extras(const json& doc, ScenarioFile& f) {
 void warn_unknown_keys(const json& doc, ScenarioFile& f) {
   static const char* const known[] = {
       "format", "version", "title", "description", "attnviz", "x", "tokens", "context", "context_tokens",
-      "heads", "w_o", "output_bias", "scale", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
+      "heads", "w_o", "output_bias", "scale", "softcap", "mask", "key_padding", "mask_mode", "score", "additive", "positional",
       "softmax_axis", "rope", "n_kv_heads"};
   for (const auto& item : doc.items()) {
     const bool ok = std::any_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; });

@@ -80,6 +80,10 @@ void write_numbers(const Scenario& s, json& out) {
 
 void write_options(const Scenario& s, json& out) {
   out["scale"] = scale_json(s);
+  if (s.softcap != 0) {
+    if (!(std::isfinite(s.softcap) && s.softcap > 0)) throw FormatError("softcap: must be a positive number to save it");
+    out["softcap"] = s.softcap;
+  }
   out["mask"] = mask_json(s);
   if (!s.key_padding.empty()) {
     json flags = json::array();
@@ -117,7 +121,7 @@ void write_options(const Scenario& s, json& out) {
 
 bool uses_version_2(const Scenario& s) {
   return s.rope.on || s.n_kv_heads > 0 || s.mask == MaskKind::SlidingWindow || s.mask == MaskKind::Strided ||
-         s.output_bias.size() > 0;
+         s.output_bias.size() > 0 || s.softcap != 0;
 }
 
 json scenario_to_json(const ScenarioFile& file) {
