@@ -200,3 +200,40 @@ TEST_CASE("config keys: hostile values get one short line") {
   nested["n_head"] = json::array({json::array({1})});
   CHECK(config_refusal(nested) == "config.json: \"n_head\" must be an integer, not an array of 1 entry");
 }
+
+TEST_CASE("config keys: Gemma 2's caps, query scalar, alternating window and (1 + w) norms") {
+  json c = llama_keys();
+  c["model_type"] = "gemma2";
+  c.erase("hidden_act");
+  c.erase("tie_word_embeddings");
+  c["head_dim"] = 16;
+  c["hidden_activation"] = "gelu_pytorch_tanh";
+  c["query_pre_attn_scalar"] = 24;
+  c["attn_logit_softcapping"] = 50.0;
+  c["final_logit_softcapping"] = nullptr;  // written as null: no cap
+  c["sliding_window"] = 8;
+  const ModelConfig m = parse_model_config(c.dump());
+  CHECK(m.family == Family::Gemma2);
+  CHECK(m.family_name() == "Gemma 2");
+  CHECK(m.activation == Activation::GeluTanhGated);
+  CHECK(m.norm_adds_one);
+  CHECK(m.sandwich_norms);
+  CHECK(m.tied_embeddings);  // Gemma 2's default
+  CHECK(m.embed_scale == doctest::Approx(std::sqrt(32.0)).epsilon(1e-15));
+  CHECK(m.score_divisor(0) == doctest::Approx(std::sqrt(24.0)).epsilon(1e-15));
+  CHECK(m.attn_softcap == 50.0);
+  CHECK(m.final_softcap == 0.0);
+  CHECK(m.window_at(0) == 8);
+  CHECK(m.window_at(1) == 0);
+  CHECK(m.window_at(2) == 8);
+  c.erase("query_pre_attn_scalar");
+  c.erase("final_logit_softcapping");
+  const ModelConfig defaults = parse_model_config(c.dump());
+  CHECK(defaults.score_divisor(0) == doctest::Approx(4.0).epsilon(1e-15));  // sqrt(head_dim)
+  CHECK(defaults.final_softcap == 30.0);
+  c["hidden_activation"] = "silu";
+  CHECK(config_refusal(c).find("hidden_activation") != std::string::npos);
+  json llama = llama_keys();
+  llama["attn_logit_softcapping"] = 50.0;
+  CHECK(config_refusal(llama).find("attn_logit_softcapping") != std::string::npos);
+}

@@ -65,3 +65,22 @@ TEST_CASE("why: direct logit attribution refuses BERT, positions and tokens out 
   CHECK_THROWS_WITH_AS(direct_logit_attribution(*gpt2, bare, 2, 5),
                        "the forward pass kept no details of every layer to attribute a logit with", ModelError);
 }
+
+// Gemma 2: the parts go through the norms after attention and the MLP and
+// the final (1 + w) norm, and add up to the logit before its cap.
+TEST_CASE("why: Gemma 2's direct logit attribution adds up to the logit before the cap") {
+  const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/gemma2");
+  ForwardOptions o;
+  o.keep_details = true;
+  const ForwardResult<double> pass = run_forward<double>(*ck, {2, 17, 40, 3, 150, 120, 64, 9, 33}, o);
+  for (const int token : {5, 77, 200}) {
+    const LogitAttribution a = direct_logit_attribution(*ck, pass, 8, token);
+    double sum = 0;
+    for (double p : a.parts) sum += p;
+    INFO("token " << token << ": parts sum to " << sum << ", the logit is " << a.logit);
+    CHECK(std::abs(sum - a.logit) <= 1e-9 * std::max(1.0, std::abs(a.logit)));
+    // The model's own (capped) logit is the cap applied to this one.
+    const std::vector<double> capped = logits_at(*ck, pass, 8);
+    CHECK(std::abs(capped[static_cast<std::size_t>(token)] - 3.0 * std::tanh(a.logit / 3.0)) <= 1e-12);
+  }
+}

@@ -59,7 +59,7 @@ void check_lens(const std::string& name, double tolerance) {
 }  // namespace
 
 TEST_CASE("logit lens: every row and position's top five match PyTorch, in float64 and float32") {
-  for (const char* name : {"gpt2", "llama_gqa_bf16", "qwen2_bias_f16", "mistral_window"}) {
+  for (const char* name : {"gpt2", "llama_gqa_bf16", "qwen2_bias_f16", "mistral_window", "gemma2"}) {
     check_lens<double>(name, 1e-9);
     check_lens<float>(name, kFloatWeightsAgreement);
   }

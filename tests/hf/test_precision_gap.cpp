@@ -13,7 +13,7 @@
 using namespace attn::hf;
 
 TEST_CASE("precision gap: layer by layer equals the whole-pass comparison, for every family") {
-  for (const char* name : {"gpt2", "bert", "llama_gqa_bf16", "qwen2_bias_f16", "mistral_window", "llama_yarn_biases"}) {
+  for (const char* name : {"gpt2", "bert", "llama_gqa_bf16", "qwen2_bias_f16", "mistral_window", "llama_yarn_biases", "gemma2"}) {
     INFO("model " << name);
     const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/" + name);
     const std::vector<int> ids{3, 17, 42, 99, 5, 64, 7, 120};

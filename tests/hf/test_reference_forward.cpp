@@ -32,10 +32,10 @@ constexpr double kFloatTolerance = kFloatWeightsAgreement;
 // The last four are the config keys that change the math, each against its
 // own reference: GPT-2 scaled by layer and not by sqrt(d), transformers 5's
 // rope_parameters (theta 500000), YaRN with attention and MLP biases, and
-// Qwen2's window from max_window_layers on with linear RoPE scaling.
+// Qwen2's window from max_window_layers on with linear RoPE scaling; and Gemma 2.
 const char* kFolders[] = {"gpt2",           "gpt2_prefixed",     "gpt2_sharded",          "bert",
                           "llama_gqa_bf16", "qwen2_bias_f16",    "mistral_window",        "gpt2_layer_scaled",
-                          "llama_rope_parameters", "llama_yarn_biases", "qwen2_window_layers"};
+                          "llama_rope_parameters", "llama_yarn_biases", "qwen2_window_layers", "gemma2"};
 
 std::string dir_of(const std::string& name) { return std::string(ATTN_HF_DATA_DIR) + "/" + name; }
 

@@ -16,7 +16,7 @@ using namespace attn::hf;
 namespace {
 
 const char* const kResumeFamilies[] = {"gpt2", "bert", "llama_gqa_bf16", "qwen2_bias_f16", "mistral_window",
-                                       "llama_yarn_biases"};
+                                       "llama_yarn_biases", "gemma2"};
 
 // The largest |a - b| and where it is, for a message when it is not 0.
 template <class M>

@@ -65,3 +65,18 @@ TEST_CASE("why: a real model's source split refuses BERT, cells out of range and
   const auto mistral = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/mistral_window");
   CHECK_THROWS_AS(split_score_by_source(*mistral, {1, 2, 3, 4, 5, 6, 7, 8}, 1, 0, 7, 0), ModelError);
 }
+
+// Gemma 2 norms attention's and the MLP's outputs before the stream gets
+// them, and scales by (1 + w): each source goes through those norms held at
+// the row's value, so the parts must still add up to the score the layer
+// computed (and the capped weight follows from that score).
+TEST_CASE("why: Gemma 2's score split adds up to its score through the norms after attention and the MLP") {
+  const auto ck = Checkpoint::open(std::string(ATTN_HF_DATA_DIR) + "/gemma2");
+  const std::vector<int> ids{2, 17, 40, 3, 150, 120, 64, 9, 33};
+  for (const auto& [h, i, j] : {std::tuple{0, 8, 5}, std::tuple{3, 6, 0}, std::tuple{1, 8, 8}}) {
+    const attn::SourceSplit s = split_score_by_source(*ck, ids, 1, h, i, j);
+    INFO("head " << h << " [" << i << "," << j << "]: parts sum to " << s.terms.sum() << ", the score is " << s.score);
+    CHECK(s.query_sources.size() == 1 + 4 + 1);  // the embedding, then layer 0's 4 heads and MLP
+    CHECK(std::abs(s.terms.sum() - s.score) <= 1e-9 * std::max(1.0, std::abs(s.score)));
+  }
+}

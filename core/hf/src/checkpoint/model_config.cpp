@@ -34,8 +34,11 @@ Activation activation_named(const ConfigReader& r, const char* key, const std::s
 // Keys of other model families that change the math. Found in a config of
 // ours, they mean the file is not what its model_type says, or a variant
 // the forward does not implement: refused, never ignored.
-void refuse_foreign_keys(const ConfigReader& r) {
-  for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping", "query_pre_attn_scalar", "use_qk_norm",
+void refuse_foreign_keys(const ConfigReader& r, const ModelConfig& m) {
+  if (m.family != Family::Gemma2)
+    for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping", "query_pre_attn_scalar"})
+      if (r.has(key)) r.refuse(key, "changes the attention or the blocks in a way this family's forward does not implement");
+  for (const char* key : {"use_qk_norm",
                           "qk_layernorm", "rotary_pct", "use_parallel_residual", "alibi", "embedding_multiplier",
                           "attention_multiplier", "residual_multiplier", "logits_scaling", "no_rope_layers",
                           "rope_interleaved", "moe_intermediate_size", "num_experts", "num_local_experts"})
@@ -104,6 +107,7 @@ void read_windows(const ConfigReader& r, ModelConfig& m) {
     if (r.has("sliding_window")) r.note("sliding_window is not used by Llama models (every layer sees all keys)");
     return;
   }
+  const bool gemma = m.model_type == "gemma2";
   if (!r.json().contains("sliding_window")) {
     // transformers' Mistral and Qwen2 default a window left out to 4096
     // keys; one written as null means none.
@@ -129,7 +133,27 @@ void read_windows(const ConfigReader& r, ModelConfig& m) {
   }
   long long first = 0;
   if (qwen) first = r.integer_or("max_window_layers", 0, kMaxLayers, 28, "28, Qwen2's default: layers from 28 on use the window");
-  for (long long l = first; l < m.n_layers; ++l) m.windowed_layers[static_cast<std::size_t>(l)] = true;
+  // Gemma 2 alternates: layers 0, 2, 4, ... see the window, the others every key.
+  for (long long l = first; l < m.n_layers; l += gemma ? 2 : 1) m.windowed_layers[static_cast<std::size_t>(l)] = true;
+}
+
+// What Gemma 2 does differently from Llama (transformers' modeling_gemma2).
+void read_gemma2(const ConfigReader& r, ModelConfig& m) {
+  m.family = Family::Gemma2;
+  // transformers reads hidden_activation (hidden_act is a leftover of Gemma 1).
+  const char* key = r.has("hidden_activation") ? "hidden_activation" : "hidden_act";
+  const std::string act = r.string_or(key, "gelu_pytorch_tanh", "gelu_pytorch_tanh, Gemma 2's default");
+  if (act != "gelu_pytorch_tanh" && act != "gelu_new" && act != "gelu_fast")
+    r.refuse(key, "is not supported for gemma2 (gelu_pytorch_tanh is)");
+  m.activation = Activation::GeluTanhGated;
+  m.norm_adds_one = true;
+  m.sandwich_norms = true;
+  const auto cap = [&](const char* name, double fallback) {
+    if (r.json().contains(name) && r.json().at(name).is_null()) return 0.0;  // written as null: no cap
+    return r.positive_or(name, fallback, (std::to_string(static_cast<int>(fallback)) + ", Gemma 2's").c_str());
+  };
+  m.attn_softcap = cap("attn_logit_softcapping", 50);
+  m.final_softcap = cap("final_logit_softcapping", 30);
 }
 
 void read_llama(const ConfigReader& r, ModelConfig& m) {
@@ -142,13 +166,19 @@ void read_llama(const ConfigReader& r, ModelConfig& m) {
   m.d_ff = static_cast<int>(r.integer("intermediate_size", 1, kMaxFf));
   m.max_positions = static_cast<int>(r.integer_or("max_position_embeddings", 1, kMaxPositions, 2048, "2048 positions"));
   m.norm_eps = r.positive_or("rms_norm_eps", 1e-6, "1e-06, the default of transformers' Llama, Mistral and Qwen2");
-  const std::string act = r.string_or("hidden_act", "silu", "silu, the family's default");
-  if (act != "silu") r.refuse("hidden_act", "is not supported for " + m.model_type + " (silu is)");
-  m.activation = Activation::SiluGated;
+  if (m.model_type == "gemma2") {
+    read_gemma2(r, m);
+  } else {
+    const std::string act = r.string_or("hidden_act", "silu", "silu, the family's default");
+    if (act != "silu") r.refuse("hidden_act", "is not supported for " + m.model_type + " (silu is)");
+    m.activation = Activation::SiluGated;
+  }
   m.norm = NormKind::RmsNorm;
   m.pre_norm = true;
   m.causal = true;
-  if (m.model_type == "qwen2") {
+  if (m.model_type == "gemma2") {
+    m.qkv_bias = m.o_bias = r.boolean_or("attention_bias", false);
+  } else if (m.model_type == "qwen2") {
     // Qwen2 always has q/k/v biases and no output bias; it reads no attention_bias.
     m.qkv_bias = true;
     if (r.has("attention_bias")) r.note("attention_bias is not read by Qwen2 (its q, k and v always have biases, o none)");
@@ -159,7 +189,9 @@ void read_llama(const ConfigReader& r, ModelConfig& m) {
     m.mlp_bias = r.boolean_or("mlp_bias", false);
   else if (r.boolean_or("mlp_bias", false))
     r.refuse("mlp_bias", "is not read by " + m.model_type + ", whose MLP has no biases");
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false, "false: lm_head.weight is its own tensor");
+  m.tied_embeddings = m.model_type == "gemma2"
+                          ? r.boolean_or("tie_word_embeddings", true, "true: Gemma 2's output head is its embedding table")
+                          : r.boolean_or("tie_word_embeddings", false, "false: lm_head.weight is its own tensor");
   if (r.has("pretraining_tp") && r.integer("pretraining_tp", 1, 1024) > 1)
     r.note("pretraining_tp only splits the products into slices; the sums are the same");
   m.prefix_hint = "model.";
@@ -175,12 +207,15 @@ std::string ModelConfig::family_name() const {
     case Family::Gpt2: return "GPT-2";
     case Family::Bert: return "BERT";
     case Family::Llama: return "Llama";
+    case Family::Gemma2: return "Gemma 2";
   }
   return "?";
 }
 
 double ModelConfig::score_divisor(int layer) const {
-  double d = scale_by_sqrt_head_dim ? std::sqrt(static_cast<double>(head_dim)) : 1.0;
+  double d = !scale_by_sqrt_head_dim ? 1.0
+             : query_pre_attn_scalar > 0 ? std::sqrt(query_pre_attn_scalar)
+                                         : std::sqrt(static_cast<double>(head_dim));
   if (scale_by_layer) d *= layer + 1;
   return d / (rope_attention_factor * rope_attention_factor);
 }
@@ -201,11 +236,11 @@ ModelConfig parse_model_config(const std::string& json_text) {
     read_gpt2(r, m);
   else if (m.model_type == "bert")
     read_bert(r, m);
-  else if (m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2")
+  else if (m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2" || m.model_type == "gemma2")
     read_llama(r, m);
   else
-    r.refuse("model_type", "is not supported (gpt2, distilgpt2, bert, llama, mistral, qwen2 are)");
-  refuse_foreign_keys(r);
+    r.refuse("model_type", "is not supported (gpt2, distilgpt2, bert, llama, mistral, qwen2, gemma2 are)");
+  refuse_foreign_keys(r, m);
   m.vocab = static_cast<int>(r.integer("vocab_size", 1, kMaxVocab));
   m.torch_dtype = r.string_or("torch_dtype", r.string_or("dtype", ""));
   if (m.n_kv_heads == 0) m.n_kv_heads = m.n_heads;
@@ -218,6 +253,10 @@ ModelConfig parse_model_config(const std::string& json_text) {
   if (m.n_heads % m.n_kv_heads != 0)
     r.fail("num_key_value_heads = " + std::to_string(m.n_kv_heads) + " does not divide the " + std::to_string(m.n_heads) +
            " attention heads");
+  if (m.family == Family::Gemma2) {
+    m.embed_scale = std::sqrt(static_cast<double>(m.d_model));
+    m.query_pre_attn_scalar = r.positive_or("query_pre_attn_scalar", m.head_dim, "head_dim, as in Gemma 2's 2B and 9B");
+  }
   if (static_cast<long long>(m.n_heads) * m.head_dim > kMaxWidth)
     r.fail("heads x head_dim = " + std::to_string(static_cast<long long>(m.n_heads) * m.head_dim) + " is absurd");
   if (m.rope) {

@@ -16,7 +16,9 @@ Rope checkpoint_rope(const ModelConfig& c) {
 
 template <class S>
 MatX<S> family_norm(const ModelConfig& c, const MatX<S>& x, const RowX<S>& w, const RowX<S>& b) {
-  return c.norm == NormKind::RmsNorm ? rms_norm<S>(x, w, c.norm_eps) : layer_norm<S>(x, w, b, c.norm_eps);
+  if (c.norm == NormKind::LayerNorm) return layer_norm<S>(x, w, b, c.norm_eps);
+  // Gemma's RMSNorm scales by (1 + w), computed first as transformers does.
+  return rms_norm<S>(x, c.norm_adds_one ? RowX<S>((w.array() + S(1)).matrix()) : w, c.norm_eps);
 }
 
 template <class S>

@@ -40,7 +40,8 @@ void activate(MatX<S>& x, Activation a) {
   // GPT-2 at 1024 tokens.
   auto v = x.array();
   switch (a) {
-    case Activation::GeluTanh: {  // GPT-2's gelu_new
+    case Activation::GeluTanh:  // GPT-2's gelu_new
+    case Activation::GeluTanhGated: {  // Gemma 2's gate
       const S k = static_cast<S>(std::sqrt(2.0 / std::acos(-1.0)));
       v = S(0.5) * v * (S(1) + (k * (v + S(0.044715) * v.cube())).tanh());
       return;

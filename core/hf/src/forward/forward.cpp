@@ -50,6 +50,8 @@ template <class S>
 MatX<S> embed(const Checkpoint& ck, const detail::EmbeddingTensors& e, const std::vector<int>& ids) {
   const auto& c = ck.config();
   MatX<S> x = detail::load_rows<S>(e.tokens, c.d_model, ids);
+  // Gemma scales the embeddings by sqrt(d_model), rounded to the pass's precision as transformers does.
+  if (c.embed_scale != 1) x *= static_cast<S>(c.embed_scale);
   if (e.positions.info) {
     std::vector<int> positions(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) positions[i] = static_cast<int>(i);
@@ -68,7 +70,7 @@ MatX<S> embed(const Checkpoint& ck, const detail::EmbeddingTensors& e, const std
 template <class S>
 MatX<S> mlp(const ModelConfig& c, const detail::LayerWeights<S>& w, const MatX<S>& x, int threads) {
   MatX<S> up = detail::affine<S>(x, w.w_up, w.b_up, threads);
-  if (c.activation == Activation::SiluGated) {
+  if (c.activation == Activation::SiluGated || c.activation == Activation::GeluTanhGated) {
     MatX<S> gate = detail::affine<S>(x, w.w_gate, w.b_gate, threads);
     detail::activate(gate, c.activation);
     up = gate.cwiseProduct(up);
@@ -128,7 +130,7 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
       rotate_rope_rows(kb, rope, c.n_kv_heads);
     }
     const detail::AttentionShape shape{c.n_heads, c.n_kv_heads, c.head_dim, c.causal,
-                                       c.window_at(l), c.score_divisor(l), q0};
+                                       c.window_at(l), c.score_divisor(l), q0, c.attn_softcap};
     MatX<S> concat;
     if (passes == 1) {
       concat = detail::multi_head_attention<S>(q, k, v, shape, off, o.mode, o.keep_attentions, rec.attentions, threads);
@@ -146,7 +148,11 @@ void run_layers(const Checkpoint& ck, const detail::EmbeddingTensors& e, const F
           concat.block(b * nq, p.head.head * c.head_dim, nq, c.head_dim) = p.output->middleRows(q0, nq).template cast<S>();
     const MatX<S> attn_out = detail::affine<S>(concat, w.w_o, w.b_o, threads);
     if (one_row) h = rows_each(h, passes, nk, q0, 1);
-    if (c.pre_norm) {
+    if (c.sandwich_norms) {  // Gemma 2: each sub-block's output is normed before it joins the stream
+      h += detail::family_norm<S>(c, attn_out, w.post_attn_norm_w, RowX<S>());
+      h += detail::family_norm<S>(c, mlp<S>(c, w, detail::family_norm<S>(c, h, w.norm2_w, w.norm2_b), threads),
+                                  w.post_mlp_norm_w, RowX<S>());
+    } else if (c.pre_norm) {
       h += attn_out;
       h += mlp<S>(c, w, detail::family_norm<S>(c, h, w.norm2_w, w.norm2_b), threads);
     } else {  // BERT: add, then norm, around each sub-block
@@ -285,7 +291,7 @@ std::vector<S> logits_at(const Checkpoint& ck, const ForwardResult<S>& r, int po
     for (int v = b * kRows; v < std::min(c.vocab, (b + 1) * kRows); ++v) {
       detail::convert_elements(e.lm_head, static_cast<std::size_t>(v) * c.d_model, static_cast<std::size_t>(c.d_model),
                                row.data());
-      logits[static_cast<std::size_t>(v)] = row.dot(hidden);
+      logits[static_cast<std::size_t>(v)] = detail::capped_logit(c, row.dot(hidden));
     }
   });
   ck.check_unchanged();
@@ -313,6 +319,7 @@ MatX<S> logits_of(const Checkpoint& ck, const MatX<S>& hidden) {
     detail::convert_elements(e.lm_head, static_cast<std::size_t>(v0) * c.d_model,
                              static_cast<std::size_t>(rows) * c.d_model, head.data());
     logits.middleCols(v0, rows).noalias() = hidden * head.transpose();
+    if (c.final_softcap > 0) logits.middleCols(v0, rows) = logits.middleCols(v0, rows).unaryExpr([&](S l) { return detail::capped_logit(c, l); });
   });
   ck.check_unchanged();
   if (!logits.allFinite()) throw ModelError("the next-token scores are not finite: the output head's weights hold NaN or infinity");

@@ -47,6 +47,10 @@ void attention_rows(const MatX<S>& q, const MatX<S>& k, const MatX<S>& v, int qc
   for (int i = 0; i < rows; ++i) {
     const auto [first, last] = visible(at + i, n, shape);
     auto seen = p.row(i).segment(first, last - first + 1).array();
+    if (shape.softcap > 0) {
+      const S cap = static_cast<S>(shape.softcap);
+      seen = cap * (seen / cap).tanh();
+    }
     seen = (seen - seen.maxCoeff()).exp();
     seen /= seen.sum();
     p.row(i).head(first).setZero();

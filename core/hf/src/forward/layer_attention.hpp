@@ -16,6 +16,7 @@ struct AttentionShape {
   // The position of q's first row (k and v always start at position 0): a
   // pass that wants one position's output asks with that query alone.
   int first_query = 0;
+  double softcap = 0;   // Gemma 2: each divided score becomes c·tanh(s / c); 0 = none
 };
 
 // q: (m, heads * hd) for the positions first_query.., k and v: (n, kv_heads * hd).

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "attn/hf/model_error.hpp"
+#include "attn/text/format_number.hpp"
 #include "forward/attention_input.hpp"
 #include "forward/layer_weights.hpp"
 
@@ -83,6 +84,7 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
   } else {
     s.scale = ScaleMode::SqrtDk;
   }
+  s.softcap = c.attn_softcap;  // Gemma 2's cap on the scaled scores
   if (c.causal) s.mask = MaskKind::Causal;
   if (const int window = c.window_at(layer); window > 0 && window < n) {
     s.mask = MaskKind::SlidingWindow;
@@ -103,6 +105,7 @@ LayerScene layer_scene(const Checkpoint& ck, const ForwardResult<double>& r, int
                     "; computed in float64; X is the attention input after the layer's norm" +
                     (out.bias_column ? "; its last column is a constant 1 whose weights are the biases" : "") +
                     (s.output_bias.size() > 0 ? "; the output adds W_O's bias b_O" : "") +
+                    (s.softcap > 0 ? "; scaled scores are soft-capped at ±" + format_number(s.softcap) : "") +
                     (off_note.empty() ? ""
                                       : "; switched off: head " + off_note +
                                             " (their rows of W_O are zero; a mean replacement joins b_O)");

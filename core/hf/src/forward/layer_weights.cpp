@@ -90,7 +90,13 @@ void load_llama(const Checkpoint& ck, int l, LayerWeights<S>& w) {
   linear(ck, p + "self_attn.k_proj", d, kv, c.qkv_bias, w.w_k, w.b_k, w.sources);
   linear(ck, p + "self_attn.v_proj", d, kv, c.qkv_bias, w.w_v, w.b_v, w.sources);
   linear(ck, p + "self_attn.o_proj", q, d, c.o_bias, w.w_o, w.b_o, w.sources);
-  w.norm2_w = load_vector<S>(ck.tensor(p + "post_attention_layernorm.weight", {d}));
+  if (c.sandwich_norms) {  // Gemma 2: post_attention_layernorm follows attention; its own norm precedes the MLP
+    w.post_attn_norm_w = load_vector<S>(ck.tensor(p + "post_attention_layernorm.weight", {d}));
+    w.norm2_w = load_vector<S>(ck.tensor(p + "pre_feedforward_layernorm.weight", {d}));
+    w.post_mlp_norm_w = load_vector<S>(ck.tensor(p + "post_feedforward_layernorm.weight", {d}));
+  } else {
+    w.norm2_w = load_vector<S>(ck.tensor(p + "post_attention_layernorm.weight", {d}));
+  }
   linear(ck, p + "mlp.gate_proj", d, ff, c.mlp_bias, w.w_gate, w.b_gate, w.sources);
   linear(ck, p + "mlp.up_proj", d, ff, c.mlp_bias, w.w_up, w.b_up, w.sources);
   linear(ck, p + "mlp.down_proj", ff, d, c.mlp_bias, w.w_down, w.b_down, w.sources);
@@ -104,7 +110,8 @@ LayerWeights<S> load_layer(const Checkpoint& ck, int layer) {
   switch (ck.config().family) {
     case Family::Gpt2: load_gpt2(ck, layer, w); break;
     case Family::Bert: load_bert(ck, layer, w); break;
-    case Family::Llama: load_llama(ck, layer, w); break;
+    case Family::Llama:
+    case Family::Gemma2: load_llama(ck, layer, w); break;
   }
   return w;
 }
@@ -132,6 +139,7 @@ EmbeddingTensors embedding_tensors(const Checkpoint& ck) {
       e.embed_norm_b = norm_param(ck, "embeddings.LayerNorm", false, d);
       break;
     case Family::Llama:
+    case Family::Gemma2:
       e.tokens = ck.tensor("embed_tokens.weight", {vocab, d});
       e.final_norm_w = ck.tensor("norm.weight", {d});
       e.lm_head = c.tied_embeddings ? e.tokens : ck.tensor("lm_head.weight", {vocab, d});

@@ -14,6 +14,7 @@ struct LayerWeights {
   Weight<S> w_o;             // (heads * hd, d)
   RowX<S> b_o;
   RowX<S> norm2_w, norm2_b;  // before the MLP (pre-norm) or after it (BERT)
+  RowX<S> post_attn_norm_w, post_mlp_norm_w;  // Gemma 2's norms after attention and after the MLP
   Weight<S> w_up, w_gate, w_down;  // w_gate only for SwiGLU
   RowX<S> b_up, b_gate, b_down;  // b_gate only for Llama's mlp_bias
   std::vector<TensorRef> sources;  // every tensor read, to release once the layer is done

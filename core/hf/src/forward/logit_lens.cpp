@@ -16,6 +16,7 @@
 #include "attn/execution/progress.hpp"
 #include "attn/hf/model_error.hpp"
 #include "forward/attention_input.hpp"
+#include "forward/block_math.hpp"
 #include "forward/layer_weights.hpp"
 #include "forward/tensor_load.hpp"
 
@@ -76,7 +77,8 @@ BlockSummary summarise_block(const Checkpoint& ck, const TensorRef& head_tensor,
   // (rows, cells): each cell's logits a contiguous column, which the max,
   // the exponentials and the scan below read in order (its rows, strided
   // by the number of cells, made the scan twice as slow as the product).
-  const MatX<S> logits = head * hidden.transpose();
+  MatX<S> logits = head * hidden.transpose();
+  if (c.final_softcap > 0) logits = logits.unaryExpr([&](S l) { return detail::capped_logit(c, l); });
   if (!logits.allFinite())
     throw ModelError("the next-token scores are not finite: the output head's weights hold NaN or infinity");
   const auto cells = static_cast<std::size_t>(hidden.rows());

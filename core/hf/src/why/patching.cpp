@@ -9,6 +9,7 @@
 
 #include "attn/execution/progress.hpp"
 #include "attn/hf/model_error.hpp"
+#include "forward/block_math.hpp"
 #include "forward/layer_weights.hpp"
 #include "forward/tensor_load.hpp"
 #include "why/stream_sources.hpp"
@@ -19,15 +20,16 @@ namespace {
 
 constexpr int kBatchRows = 2048;  // rows of the stacked runs a batch holds (each pass's tokens)
 
-// logit(answer) − logit(wrong) from a final state's row; `rows` holds the
-// two tokens' rows of the output head.
-double logit_difference(const Eigen::RowVectorXd& h, const MatX<double>& rows) {
-  return h.dot(rows.row(0)) - h.dot(rows.row(1));
+// logit(answer) − logit(wrong) from a final state's row, each logit as the
+// model gives it (Gemma 2's capped); `rows` holds the two tokens' rows of
+// the output head.
+double logit_difference(const ModelConfig& c, const Eigen::RowVectorXd& h, const MatX<double>& rows) {
+  return detail::capped_logit(c, h.dot(rows.row(0))) - detail::capped_logit(c, h.dot(rows.row(1)));
 }
 
 template <class S>
-double metric_of(const ForwardResult<S>& r, const MatX<double>& rows, int position) {
-  return logit_difference(r.final.row(position).template cast<double>(), rows);
+double metric_of(const ModelConfig& c, const ForwardResult<S>& r, const MatX<double>& rows, int position) {
+  return logit_difference(c, r.final.row(position).template cast<double>(), rows);
 }
 
 }  // namespace
@@ -70,8 +72,8 @@ PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& c
     throw ModelError("the right and the wrong token are both token " + std::to_string(out.answer) +
                      ", so their logit difference is 0: choose two tokens");
   const MatX<double> rows = detail::load_rows<double>(e.lm_head, c.d_model, {out.answer, out.wrong});
-  out.clean = metric_of(clean_run, rows, position);
-  out.corrupted = metric_of(corrupted_run, rows, position);
+  out.clean = metric_of(c, clean_run, rows, position);
+  out.corrupted = metric_of(c, corrupted_run, rows, position);
   const int columns = site == PatchSite::HeadOutput ? c.n_heads : n;
   out.patched.assign(static_cast<std::size_t>(c.n_layers), std::vector<double>(static_cast<std::size_t>(columns), 0.0));
   out.recovered = out.patched;
@@ -106,7 +108,7 @@ PatchingResult patch_activations(const Checkpoint& ck, const std::vector<int>& c
       }
       const std::vector<MatX<S>> finals = resume_forward_batch<S>(ck, corrupted, l, inputs, patches, resume);
       for (int b = 0; b < count; ++b) {
-        const double value = logit_difference(finals[static_cast<std::size_t>(b)].row(0).template cast<double>(), rows);
+        const double value = logit_difference(c, finals[static_cast<std::size_t>(b)].row(0).template cast<double>(), rows);
         const std::size_t at = static_cast<std::size_t>(first + b);
         out.patched[static_cast<std::size_t>(l)][at] = value;
         out.recovered[static_cast<std::size_t>(l)][at] = gap != 0 ? (value - out.corrupted) / gap : 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "attn/hf/model_error.hpp"
+#include "forward/attention_input.hpp"
 #include "forward/layer_weights.hpp"
 
 namespace attn::hf::detail {
@@ -29,7 +30,8 @@ Sources stream_sources(const Checkpoint& ck, const ForwardResult<double>& r, int
   Sources s;
   s.names.push_back("token embedding");
   s.origins.push_back({});
-  s.parts.push_back(load_rows<double>(e.tokens, c.d_model, {ids[static_cast<std::size_t>(a)], ids[static_cast<std::size_t>(b)]}));
+  s.parts.push_back(load_rows<double>(e.tokens, c.d_model, {ids[static_cast<std::size_t>(a)], ids[static_cast<std::size_t>(b)]}) *
+                    c.embed_scale);  // Gemma scales its embeddings by sqrt(d_model), as the float64 pass does
   if (e.positions.info) {
     s.names.push_back("position embedding");
     s.origins.push_back({});
@@ -43,6 +45,16 @@ Sources stream_sources(const Checkpoint& ck, const ForwardResult<double>& r, int
     const LayerWeights<float> w = load_layer<float>(ck, l);
     const std::string name = "L" + std::to_string(l);
     const Weight<float>& w_o = w.w_o;
+    // Gemma 2 norms attention's output before the stream gets it: each part
+    // goes through that norm held at the row's value, as the final norm's
+    // parts are (held_by_norm); summed, they are what attention added.
+    const Mat64 attn_out = two_rows(rec.attn_output, a, b);
+    const Row64 post_gamma = w.post_attn_norm_w.cast<double>();
+    const auto added = [&](Mat64 part) {
+      if (c.sandwich_norms)
+        for (int i = 0; i < 2; ++i) part.row(i) = held_by_norm(c, attn_out.row(i), part.row(i), post_gamma);
+      return part;
+    };
     for (int h = 0; h < c.n_heads; ++h) {
       s.names.push_back(name + " H" + std::to_string(h));
       s.origins.push_back({l, h, false});
@@ -51,19 +63,20 @@ Sources stream_sources(const Checkpoint& ck, const ForwardResult<double>& r, int
       const Mat64 rows = w_o.transposed
                              ? Mat64(w_o.stored_t().middleCols(h * c.head_dim, c.head_dim).transpose().cast<double>())
                              : Mat64(w_o.plain().middleRows(h * c.head_dim, c.head_dim).cast<double>());
-      s.parts.push_back(out * rows);
+      s.parts.push_back(added(out * rows));
     }
     if (w.b_o.size() > 0) {
       s.names.push_back(name + " attention bias");
       s.origins.push_back({l, -1, false});
       Mat64 bias(2, c.d_model);
       bias.rowwise() = w.b_o.cast<double>();
-      s.parts.push_back(bias);
+      s.parts.push_back(added(bias));
     }
     // What the MLP added: the layer's output less what entered and what attention added.
     s.names.push_back(name + " MLP");
     s.origins.push_back({l, -1, true});
-    s.parts.push_back(two_rows(rec.output, a, b) - two_rows(rec.input, a, b) - two_rows(rec.attn_output, a, b));
+    const Mat64 attn_added = c.sandwich_norms ? Mat64(family_norm<double>(c, attn_out, post_gamma, Row64())) : attn_out;
+    s.parts.push_back(two_rows(rec.output, a, b) - two_rows(rec.input, a, b) - attn_added);
     w.release();
   }
   return s;
@@ -77,7 +90,7 @@ void check_index(const char* what, int value, int count) {
 Row64 held_by_norm(const ModelConfig& c, const Row64& stream, const Row64& part, const Row64& gamma) {
   if (c.norm == NormKind::RmsNorm) {
     const double rms = std::sqrt(stream.squaredNorm() / static_cast<double>(stream.size()) + c.norm_eps);
-    return (part / rms).cwiseProduct(gamma);
+    return (part / rms).cwiseProduct(c.norm_adds_one ? Row64((gamma.array() + 1).matrix()) : gamma);
   }
   const double mean = stream.mean();
   const double sigma = std::sqrt((stream.array() - mean).square().mean() + c.norm_eps);

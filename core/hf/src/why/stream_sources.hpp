@@ -39,7 +39,8 @@ void check_index(const char* what, int value, int count);
 
 // `part` of a token's `stream`, through the family's norm held at that
 // token's value: (part − mean(part)) / σ(stream) ⊙ γ for LayerNorm (its bias
-// left out, a source of its own), part / rms(stream) ⊙ γ for RMSNorm. Summed
+// left out, a source of its own), part / rms(stream) ⊙ γ for RMSNorm (γ is
+// the stored weight: 1 + γ for Gemma's, as family_norm reads it). Summed
 // over the parts this is the norm of the stream, less the bias.
 Row64 held_by_norm(const ModelConfig& c, const Row64& stream, const Row64& part, const Row64& gamma);
 

@@ -7,9 +7,11 @@
 
 namespace attn::hf {
 
-enum class Family { Gpt2, Bert, Llama };
+// Gemma 2 is the Llama family's layout with its own arithmetic (the fields
+// under "Gemma 2" below), so most code treats the two alike.
+enum class Family { Gpt2, Bert, Llama, Gemma2 };
 enum class NormKind { LayerNorm, RmsNorm };
-enum class Activation { GeluTanh, GeluErf, Relu, SiluGated };
+enum class Activation { GeluTanh, GeluErf, Relu, SiluGated, GeluTanhGated };
 
 struct ModelConfig {
   std::string model_type;  // as config.json spells it ("gpt2", "qwen2", ...)
@@ -38,6 +40,17 @@ struct ModelConfig {
   double rope_attention_factor = 1;   // YaRN scales cos and sin by it, so scores by its square
   std::optional<int> sliding_window;  // keys each query sees, itself included, in the layers that use it
   std::vector<bool> windowed_layers;  // per layer: does it use sliding_window (Qwen2: from max_window_layers on)
+  // Gemma 2: RMSNorm scales by (1 + w) (false again for a GGUF, whose
+  // converter stored 1 + w); the embeddings are multiplied by sqrt(d_model);
+  // a norm also follows attention and the MLP (post_attention_layernorm,
+  // post_feedforward_layernorm); scores are divided by
+  // sqrt(query_pre_attn_scalar), then capped as c·tanh(s / c), and so are
+  // the logits (0 = no cap).
+  bool norm_adds_one = false;
+  double embed_scale = 1;
+  bool sandwich_norms = false;
+  double query_pre_attn_scalar = 0;  // 0: head_dim
+  double attn_softcap = 0, final_softcap = 0;
   std::string prefix_hint;            // "transformer.", "bert.", "model."
   std::string torch_dtype;            // as config.json says, for `attn model info`
   // Keys that change the math but are absent (and the default taken), and
