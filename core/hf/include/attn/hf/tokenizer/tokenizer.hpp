@@ -28,8 +28,9 @@ class Tokenizer {  // immutable after load, cheap to copy (shares its tables)
   static Tokenizer load_folder(const std::filesystem::path& dir);
   // The same errors, named "tokenizer.json", for tests and fuzzing.
   static Tokenizer from_json(std::string_view tokenizer_json_text);
-  // A GGUF file's own tokenizer, from its tokenizer.ggml.* metadata
-  // (gguf_tokenizer.cpp); load_folder on a .gguf file's path calls it.
+  // A GGUF file's own tokenizer, from its tokenizer.ggml.* metadata:
+  // byte-level BPE ("gpt2", gguf_tokenizer.cpp) or SentencePiece ("llama",
+  // gguf_sentencepiece.cpp); load_folder on a .gguf file's path calls it.
   static Tokenizer load_gguf(const GgufFile& file);
 
   // = HF input_ids, special tokens included. Invalid UTF-8 bytes are read
