@@ -126,6 +126,23 @@ TEST_CASE("attn model: bad input exits 2 with one line naming the problem") {
   refused({"model", "attention", kModels + "/gpt2", "-o", scratch("x.json")}, "give the text to run the model on");
 }
 
+namespace {
+
+// The largest difference between a reference.json's attention weights and
+// those `attn model attention -o` wrote.
+double worst_attention_difference(const json& ref, const json& got) {
+  double worst = 0;
+  for (std::size_t l = 0; l < ref["layers"].size(); ++l)
+    for (std::size_t h = 0; h < ref["layers"][l]["attentions"].size(); ++h)
+      for (std::size_t i = 0; i < ref["ids"].size(); ++i)
+        for (std::size_t j = 0; j < ref["ids"].size(); ++j)
+          worst = std::max(worst, std::abs(ref["layers"][l]["attentions"][h][i][j].get<double>() -
+                                           got["attentions"][l][h][i][j].get<double>()));
+  return worst;
+}
+
+}  // namespace
+
 // The same commands on a GGUF file: info lists its ggml types with their
 // bytes, tokens reads the file's own tokenizer, attention gives the weights
 // PyTorch computed for the folder it was converted from (F32: within 1e-9),
@@ -146,13 +163,7 @@ TEST_CASE("attn model on a GGUF file: info lists the types and their bytes, toke
   const auto r = run_attn({"model", "attention", gguf + "gpt2_f32.gguf", "--ids", ids_text(ref["ids"]), "-o", out});
   REQUIRE_MESSAGE(r.status == 0, r.err);
   const json got = read_json(out);
-  double worst = 0;
-  for (std::size_t l = 0; l < ref["layers"].size(); ++l)
-    for (std::size_t h = 0; h < ref["layers"][l]["attentions"].size(); ++h)
-      for (std::size_t i = 0; i < ref["ids"].size(); ++i)
-        for (std::size_t j = 0; j < ref["ids"].size(); ++j)
-          worst = std::max(worst, std::abs(ref["layers"][l]["attentions"][h][i][j].get<double>() -
-                                           got["attentions"][l][h][i][j].get<double>()));
+  const double worst = worst_attention_difference(ref, got);
   CHECK_MESSAGE(worst <= 1e-9, "worst difference from PyTorch's " << worst);
   const auto over = run_attn({"model", "attention", gguf + "gpt2_f32.gguf", "--ids", "1,2", "-o", gguf + "gpt2_f32.gguf"});
   CHECK(over.status == 2);
@@ -180,4 +191,27 @@ TEST_CASE("attn model quant: a Q4_K_M GGUF beside its F16 prints each head's div
   const auto other = run_attn({"model", "quant", gguf + "wide_q4_k.gguf", "--beside", gguf + "llama_f32.gguf", "--ids", "1,2"});
   CHECK(other.status == 2);
   CHECK(other.err.find("not the same model") != std::string::npos);
+}
+
+// Gemma 2 from its GGUF: info names the family and its caps, tokens reads
+// its SentencePiece vocabulary as the folder's tokenizer.json does, and the
+// attention is PyTorch's for the folder (F32, whose norm weights the
+// converter rounded as 1 + w: within 1e-6).
+TEST_CASE("attn model on Gemma 2's GGUF: the family, its tokens and its attention") {
+  const std::string gguf = std::string(ATTN_CLI_DATA_DIR) + "/../../data/gguf/";
+  const auto info = run_attn({"model", "info", gguf + "gemma2_f32.gguf"});
+  REQUIRE_MESSAGE(info.status == 0, info.err);
+  CHECK(info.out.find("Gemma 2") != std::string::npos);
+  CHECK(info.out.find("scores divided by sqrt(16), then soft-capped at 2; next-token scores capped at 3") != std::string::npos);
+  const auto tokens = run_attn({"model", "tokens", gguf + "gemma2_f32.gguf", "--text", "Hello world, déjà vu"});
+  REQUIRE_MESSAGE(tokens.status == 0, tokens.err);
+  CHECK(tokens.out == run_attn({"model", "tokens", kModels + "/gemma2", "--text", "Hello world, déjà vu"}).out);
+  const json ref = read_json(kModels + "/gemma2/reference.json");
+  const std::string out = scratch("attention_gemma2_gguf.json");
+  const auto r = run_attn({"model", "attention", gguf + "gemma2_f32.gguf", "--ids", ids_text(ref["ids"]), "-o", out});
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const json got = read_json(out);
+  const double worst = worst_attention_difference(ref, got);
+  MESSAGE("Gemma 2 GGUF against PyTorch's folder: worst attention difference " << worst);
+  CHECK(worst <= 1e-6);
 }

@@ -102,9 +102,12 @@ int run_info(const ModelCommandOptions& o) {
     std::cout << ", sliding window of " << *c.sliding_window << " in "
               << (windowed == c.n_layers ? std::string("every layer") : std::to_string(windowed) + " of " + std::to_string(c.n_layers) + " layers");
   }
-  std::cout << "; scores divided by " << (c.scale_by_sqrt_head_dim ? "sqrt(" + std::to_string(c.head_dim) + ")" : std::string("1"))
+  const std::string root_of = c.query_pre_attn_scalar > 0 ? number_text(c.query_pre_attn_scalar) : std::to_string(c.head_dim);
+  std::cout << "; scores divided by " << (c.scale_by_sqrt_head_dim ? "sqrt(" + root_of + ")" : std::string("1"))
             << (c.scale_by_layer ? " x (layer + 1)" : "")
-            << (c.rope_attention_factor != 1 ? " / " + number_text(c.rope_attention_factor) + "^2" : "");
+            << (c.rope_attention_factor != 1 ? " / " + number_text(c.rope_attention_factor) + "^2" : "")
+            << (c.attn_softcap > 0 ? ", then soft-capped at " + number_text(c.attn_softcap) : "")
+            << (c.final_softcap > 0 ? "; next-token scores capped at " + number_text(c.final_softcap) : "");
   std::cout << "\nparameters:  " << parameters << "\ndtypes:     ";
   for (const auto& [name, total] : by_dtype)
     std::cout << " " << name << " (" << total.weights << " weights, " << size_text(total.bytes) << ")";

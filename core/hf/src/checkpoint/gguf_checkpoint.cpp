@@ -2,7 +2,8 @@
 // renamed every tensor ("model.layers.3.self_attn.q_proj.weight" became
 // "blk.3.attn_q.weight"), moved the settings from config.json into the
 // metadata ("llama.attention.head_count"), interleaved the rotary halves of
-// Q's and K's rows for Llama, and transposed GPT-2's Conv1D weights. This
+// Q's and K's rows for Llama, transposed GPT-2's Conv1D weights and added 1
+// to Gemma's norm weights. This
 // file undoes each: the settings are written back as the config.json they
 // came from and read by the same parser as a folder's (so every check and
 // default is the same), and each tensor is listed under its Hugging Face
@@ -25,6 +26,7 @@ const char* model_type_of(const std::string& arch) {
   if (arch == "llama") return "llama";  // Llama 2 and 3, Mistral and their fine-tunes
   if (arch == "qwen2") return "qwen2";
   if (arch == "gpt2") return "gpt2";
+  if (arch == "gemma2") return "gemma2";
   return nullptr;
 }
 
@@ -56,7 +58,22 @@ json config_of(const GgufFile& f, const std::string& arch, const std::string& mo
     if (auto eps = gguf_float(f, a + "attention.layer_norm_epsilon")) c["layer_norm_epsilon"] = *eps;
     return c;
   }
-  c["hidden_act"] = "silu";  // llama.cpp's llama and qwen2 have no other
+  if (arch == "gemma2") {
+    c["hidden_activation"] = "gelu_pytorch_tanh";  // llama.cpp's gemma2 has no other
+    if (auto cap = gguf_float(f, a + "attn_logit_softcapping")) c["attn_logit_softcapping"] = *cap;
+    if (auto cap = gguf_float(f, a + "final_logit_softcapping")) c["final_logit_softcapping"] = *cap;
+    if (auto window = gguf_uint(f, a + "attention.sliding_window")) c["sliding_window"] = *window;
+    // The converter drops query_pre_attn_scalar; llama.cpp divides by
+    // sqrt(head_dim), except for the 27B model (46 layers): d_model / heads.
+    const std::uint64_t layers = required(f, a + "block_count");
+    const std::uint64_t heads = required(f, a + "attention.head_count");
+    if (layers == 46 && heads > 0)
+      c["query_pre_attn_scalar"] = required(f, a + "embedding_length") / heads;
+    else if (auto key_length = gguf_uint(f, a + "attention.key_length"))
+      c["query_pre_attn_scalar"] = *key_length;
+  } else {
+    c["hidden_act"] = "silu";  // llama.cpp's llama and qwen2 have no other
+  }
   c["hidden_size"] = required(f, a + "embedding_length");
   c["num_hidden_layers"] = required(f, a + "block_count");
   c["num_attention_heads"] = required(f, a + "attention.head_count");
@@ -113,7 +130,13 @@ std::vector<Named> names_of(const ModelConfig& m, const std::string& arch) {
   for (int l = 0; l < m.n_layers; ++l) {
     const std::string h = "layers." + std::to_string(l) + ".", b = "blk." + std::to_string(l) + ".";
     out.push_back({h + "input_layernorm.weight", b + "attn_norm.weight"});
-    out.push_back({h + "post_attention_layernorm.weight", b + "ffn_norm.weight"});
+    if (m.sandwich_norms) {  // Gemma 2's four norms a layer
+      out.push_back({h + "post_attention_layernorm.weight", b + "post_attention_norm.weight"});
+      out.push_back({h + "pre_feedforward_layernorm.weight", b + "ffn_norm.weight"});
+      out.push_back({h + "post_feedforward_layernorm.weight", b + "post_ffw_norm.weight"});
+    } else {
+      out.push_back({h + "post_attention_layernorm.weight", b + "ffn_norm.weight"});
+    }
     for (const char* part : {"weight", "bias"}) {
       const std::string p = part;
       const bool w = p == "weight";
@@ -162,7 +185,7 @@ std::shared_ptr<const Checkpoint> Checkpoint::open_gguf(const std::filesystem::p
   const char* model_type = model_type_of(arch);
   if (!model_type)
     throw ModelError(f.what() + ": architecture " + io::quoted_excerpt(arch.empty() ? std::string("(none)") : arch) +
-                     " is not one attnviz runs (llama, qwen2 and gpt2 are)");
+                     " is not one attnviz runs (llama, qwen2, gpt2 and gemma2 are)");
   try {
     ck->config_ = parse_model_config(config_of(f, arch, model_type).dump());
   } catch (const ModelError& e) {
@@ -170,6 +193,10 @@ std::shared_ptr<const Checkpoint> Checkpoint::open_gguf(const std::filesystem::p
     throw ModelError(f.what() + ": its settings, read as config.json: " + e.what());
   }
   ck->config_.torch_dtype.clear();
+  if (ck->config_.norm_adds_one) {  // Gemma: the converter stored each norm's weight as 1 + w
+    ck->config_.norm_adds_one = false;
+    ck->config_.notes.push_back("norm weights are stored as 1 + w, as llama.cpp's converter writes Gemma's");
+  }
   // Llama 3.1's frequency rescaling, which llama.cpp's converter writes as
   // one factor per rotated pair rather than as settings.
   if (const GgufTensor* rf = f.tensor("rope_freqs.weight")) {
