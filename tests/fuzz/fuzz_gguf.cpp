@@ -1,8 +1,9 @@
 // libFuzzer target for the GGUF reader (input = a whole file). A file
 // either is refused with a ModelError or opens, and then every metadata
 // array is read and every tensor of a type attnviz reads is dequantized
-// whole: a range or count the checks let through past the buffer is caught
-// by AddressSanitizer.
+// whole, and its tokenizer (byte-level BPE or SentencePiece) is rebuilt and
+// run on a few words: a range or count the checks let through past the
+// buffer is caught by AddressSanitizer.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "attn/hf/gguf/gguf_file.hpp"
 #include "attn/hf/model_error.hpp"
+#include "attn/hf/tokenizer/tokenizer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
@@ -27,6 +29,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::vector<float> out(static_cast<std::size_t>(t.elements()));
       attn::hf::dequantize(static_cast<attn::hf::GgmlType>(t.type), f->bytes(t), out.size(), out.data());
       for (float v : out) sum += v;
+    }
+    if (f->find("tokenizer.ggml.model")) {
+      try {
+        sum += static_cast<double>(attn::hf::Tokenizer::load_gguf(*f).encode("Hello world, déjà vu 12").size());
+      } catch (const std::exception&) {  // a ModelError, or the rebuilt tokenizer.json's own refusal
+      }
     }
     if (sum == 12345.678) std::fprintf(stderr, "%f\n", sum);  // keeps the reads
   } catch (const attn::hf::ModelError&) {
