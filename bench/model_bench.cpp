@@ -1,6 +1,7 @@
-// `make bench`, real models: a GPT-2-small-shaped checkpoint and a ~2 GB
-// Llama-shaped BF16 one, written with random weights into a scratch folder
-// (never committed), then opened and run as the app and `attn model` do.
+// `make bench`, real models: a GPT-2-small-shaped checkpoint, a ~2 GB
+// Llama-shaped BF16 one and a Llama-3.2-1B-shaped GGUF, written with random
+// weights into a scratch folder (never committed), then opened and run as
+// the app and `attn model` do.
 // Printed, never asserted:
 //  - GPT-2 at 1024 tokens: the float forward with every attention map kept,
 //    against the same forward in PyTorch float32 on the same threads (blocks
@@ -10,6 +11,11 @@
 //  - peak resident memory against 1.5 x the checkpoint + 300 MB;
 //  - Llama BF16 at 128 tokens: time, and the most anonymous memory (RssAnon,
 //    not the mapped file's pages) seen after any layer, against 1 GB;
+//  - a Llama-3.2-1B-shaped Q4_K GGUF (random_gguf.hpp, ~0.7 GB) at 256
+//    tokens, opened and run as the Model view's overview runs it: time
+//    against 15 s, the anonymous memory it adds (after any layer, and
+//    sampled every 5 ms) against 600 MB, and the same shape in BF16
+//    safetensors beside it, with the ratio (--only-gguf: these rows alone);
 //  - GPT-2's layer 5 at 1001 tokens opened as a scene, as the Model view's
 //    "open in the pipeline" does (float64 pass to that layer, the scene, its
 //    trace): time and the memory it adds;
@@ -31,6 +37,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -38,6 +45,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -54,6 +62,7 @@
 #include "peak_memory.hpp"
 #include "python_session.hpp"
 #include "random_checkpoint.hpp"
+#include "random_gguf.hpp"
 
 namespace fs = std::filesystem;
 
@@ -96,6 +105,7 @@ struct BenchOptions {
   std::vector<int> threads{2};
   bool skip_llama = false;
   bool only_why = false;
+  bool only_gguf = false;
   std::string python = "/usr/bin/python3";
   std::string bench_dir = ATTNVIZ_BENCH_DIR;
 };
@@ -197,25 +207,91 @@ void why_rows(const fs::path& dir, int threads) {
               static_cast<int>(p.patched.size() * p.patched.front().size()), patching / 1000, patching / median(forward));
 }
 
-void llama_rows(const fs::path& dir, int threads) {
-  const auto ck = attn::hf::Checkpoint::open(dir);
-  const double ckpt_mb = static_cast<double>(ck->weight_bytes()) / (1 << 20);
-  double most_anon = rss_anon_mb();
-  attn::hf::ForwardOptions o;
-  o.max_threads = threads;
+// One float forward: its time, and the anonymous memory (RssAnon, not the
+// mapped file's pages) before it, the most seen after any layer (through
+// the progress callback; a layer's weights converted to float are still
+// held then) and the most sampled every 5 ms while it ran, which would also
+// catch what a layer holds only while it computes.
+struct ForwardCost {
+  double ms = 0, anon_before_mb = 0, anon_after_layer_mb = 0, anon_sampled_mb = 0;
+};
+
+ForwardCost forward_cost(const attn::hf::Checkpoint& ck, const std::vector<int>& ids, attn::hf::ForwardOptions o) {
+  ForwardCost c;
+  c.anon_before_mb = c.anon_after_layer_mb = rss_anon_mb();
+  std::atomic<bool> done{false};
+  double sampled = c.anon_before_mb;
+  std::thread sampler([&] {
+    for (; !done; std::this_thread::sleep_for(std::chrono::milliseconds(5))) sampled = std::max(sampled, rss_anon_mb());
+  });
   o.progress = [&](int) {
-    most_anon = std::max(most_anon, rss_anon_mb());
+    c.anon_after_layer_mb = std::max(c.anon_after_layer_mb, rss_anon_mb());
     return true;
   };
   const double t0 = now_ms();
-  const auto r = attn::hf::run_forward<float>(*ck, some_ids(128, ck->config().vocab), o);
-  const double ms = now_ms() - t0;
-  most_anon = std::max(most_anon, rss_anon_mb());
+  const auto r = attn::hf::run_forward<float>(ck, ids, o);
+  c.ms = now_ms() - t0;
+  c.anon_after_layer_mb = std::max(c.anon_after_layer_mb, rss_anon_mb());  // with the result held
+  done = true;
+  sampler.join();
+  c.anon_sampled_mb = std::max(sampled, c.anon_after_layer_mb);
+  if (r.layers.empty() || r.layers.back().attentions.empty()) std::printf("(no attention kept?)\n");
+  return c;
+}
+
+void llama_rows(const fs::path& dir, int threads) {
+  const auto ck = attn::hf::Checkpoint::open(dir);
+  const double ckpt_mb = static_cast<double>(ck->weight_bytes()) / (1 << 20);
+  attn::hf::ForwardOptions o;
+  o.max_threads = threads;
+  const ForwardCost c = forward_cost(*ck, some_ids(128, ck->config().vocab), o);
   std::printf("Llama shape, BF16, %.0f MB on disk, %d layers x %d heads, 128 tokens: %.0f ms; most anonymous memory "
               "after any layer %.0f MB (target 1024 MB: %s)\n",
-              ckpt_mb, ck->config().n_layers, ck->config().n_heads, ms, most_anon,
-              most_anon <= 1024 ? "met" : "missed");
-  (void)r;
+              ckpt_mb, ck->config().n_layers, ck->config().n_heads, c.ms, c.anon_after_layer_mb,
+              c.anon_after_layer_mb <= 1024 ? "met" : "missed");
+}
+
+// Issue 44: a Llama-3.2-1B-shaped Q4_K GGUF (random_gguf.hpp) opened and
+// run at 256 tokens as the Model view's overview runs it (every head's map
+// and each layer's input kept), beside the same shape in BF16 safetensors.
+void gguf_rows(const fs::path& scratch, int threads) {
+  const bench::LlamaShape shape;
+  const fs::path gguf = scratch / "llama-3.2-1b-shape-q4_k.gguf";
+  if (!fs::exists(gguf)) {
+    std::printf("writing a Llama-3.2-1B-shaped Q4_K GGUF...\n");
+    fs::create_directories(scratch);
+    bench::write_random_llama_gguf(fs::path(gguf).concat(".part"), shape);
+    fs::rename(fs::path(gguf).concat(".part"), gguf);  // a cut-short write is not taken for the file next time
+  }
+  const fs::path bf16 = scratch / "llama-3.2-1b-shape-bf16";
+  if (!fs::exists(bf16 / "model.safetensors")) {
+    std::printf("writing the same shape in BF16 safetensors...\n");
+    bench::write_llama_checkpoint(bf16, shape.layers, shape.d, shape.heads, shape.kv_heads, shape.ff, shape.vocab, true);
+  }
+  const auto row = [&](const fs::path& path, const char* what) {
+    malloc_trim(0);  // what earlier rows freed is not counted in this one's starting point
+    const double t0 = now_ms();
+    const auto ck = attn::hf::Checkpoint::open(path);
+    const double open_ms = now_ms() - t0;
+    attn::hf::ForwardOptions o;
+    o.max_threads = threads;
+    o.keep_inputs = true;  // as model_analysis.cpp's pass with every head on
+    const ForwardCost c = forward_cost(*ck, some_ids(256, ck->config().vocab), o);
+    const double s = (open_ms + c.ms) / 1000;
+    const double layer = c.anon_after_layer_mb - c.anon_before_mb, sampled = c.anon_sampled_mb - c.anon_before_mb;
+    std::printf("| %s | %.0f MB | %.1f s (%s) | %.0f MB (%s) | %.0f MB (%s) |\n", what,
+                static_cast<double>(ck->weight_bytes()) / (1 << 20), s, s <= 15 ? "met" : "missed", layer,
+                layer <= 600 ? "met" : "missed", sampled, sampled <= 600 ? "met" : "missed");
+    return s;
+  };
+  std::printf("\nLlama-3.2-1B shape (16 layers x 32 heads, 8 key/value heads, vocab 128256, tied head), 256 tokens, "
+              "%d threads: opened and every head's map computed (the overview), and the anonymous memory added\n\n"
+              "| file | mapped | overview (target 15 s) | most after any layer (target 600 MB) | most sampled every "
+              "5 ms |\n|---|---|---|---|---|\n",
+              threads);
+  const double q4 = row(gguf, "GGUF, every matrix Q4_K");
+  const double bf = row(bf16, "safetensors, BF16");
+  std::printf("\nGGUF Q4_K beside BF16: %.2fx the time\n", q4 / bf);
 }
 
 // The session's scene job (app/model/src/hf/model_session.cpp), step by step.
@@ -331,6 +407,7 @@ int main(int argc, char** argv) {
   app.add_option("--threads", opt.threads, "Thread counts to time the GPT-2 forward at (default 2)");
   app.add_flag("--skip-llama", opt.skip_llama, "Leave out the ~2 GB Llama-shaped checkpoint");
   app.add_flag("--only-why", opt.only_why, "Only the rows of why a head attends (the logit lens)");
+  app.add_flag("--only-gguf", opt.only_gguf, "Only the Llama-3.2-1B-shaped GGUF rows (and their BF16 comparison)");
   app.add_option("--python", opt.python, "The Python that has torch");
   app.add_option("--bench-dir", opt.bench_dir, "Where gpt2_torch_peer.py is");
   CLI11_PARSE(app, argc, argv);
@@ -339,6 +416,10 @@ int main(int argc, char** argv) {
   const std::string kernels = bench::pin_openblas_kernels();
   std::printf("\n## Real models (random weights in each family's exact layout, %s)\n\n", scratch.c_str());
   if (!kernels.empty()) std::printf("OPENBLAS_CORETYPE=%s for the PyTorch peer\n\n", kernels.c_str());
+  if (opt.only_gguf) {
+    gguf_rows(scratch, opt.threads.front());
+    return 0;
+  }
   if (!fs::exists(scratch / "gpt2" / "model.safetensors")) {
     std::printf("writing a GPT-2-small-shaped checkpoint...\n");
     bench::write_gpt2_checkpoint(scratch / "gpt2");
@@ -366,5 +447,6 @@ int main(int argc, char** argv) {
     bench::write_llama_checkpoint(scratch / "llama");
   }
   llama_rows(scratch / "llama", opt.threads.front());
+  gguf_rows(scratch, opt.threads.front());
   return 0;
 }

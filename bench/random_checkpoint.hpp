@@ -129,15 +129,16 @@ inline void write_bert_checkpoint(const std::filesystem::path& dir, int layers =
 
 // A Llama-family model in BF16 (about 2 GB at the defaults: 16 layers,
 // d 2048, 32 heads, 8 key/value heads, MLP 8192, vocab 32000, untied head).
+// `tied`: no lm_head, the head read from the embedding (Llama 3.2).
 inline void write_llama_checkpoint(const std::filesystem::path& dir, int layers = 16, int d = 2048, int heads = 32,
-                                   int kv_heads = 8, int ff = 8192, int vocab = 32000) {
+                                   int kv_heads = 8, int ff = 8192, int vocab = 32000, bool tied = false) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "config.json") << nlohmann::json{{"model_type", "llama"}, {"hidden_size", d},
                                                        {"num_attention_heads", heads},
                                                        {"num_key_value_heads", kv_heads},
                                                        {"num_hidden_layers", layers}, {"intermediate_size", ff},
                                                        {"vocab_size", vocab}, {"rms_norm_eps", 1e-5},
-                                                       {"rope_theta", 500000.0}, {"tie_word_embeddings", false},
+                                                       {"rope_theta", 500000.0}, {"tie_word_embeddings", tied},
                                                        {"max_position_embeddings", 8192}, {"torch_dtype", "bfloat16"}}
                                             .dump(2);
   const int hd = d / heads;
@@ -155,7 +156,7 @@ inline void write_llama_checkpoint(const std::filesystem::path& dir, int layers 
     plan.push_back({p + "mlp.down_proj.weight", {d, ff}});
   }
   plan.push_back({"model.norm.weight", {d}, true});
-  plan.push_back({"lm_head.weight", {vocab, d}});
+  if (!tied) plan.push_back({"lm_head.weight", {vocab, d}});
   write_random_safetensors(dir / "model.safetensors", plan, "BF16", 2);
 }
 
