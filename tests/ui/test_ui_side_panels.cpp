@@ -2,7 +2,9 @@
 // canvas keeps at least half the width, and no label of the scenario editor
 // runs past the panel's edge (ImGui cut them: "softmax ove…", "learned
 // projections W_Q, W_K, W"). Read from --dump-layout: "panel:*" rectangles
-// and every editor label as "label:<text>" (widgets/fitted_label.hpp).
+// and every editor label as "label:<text>" (widgets/fitted_label.hpp). The
+// scenes cover the fields that appear only with an option: τ, RoPE's, the
+// window's and the soft cap's c.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -13,7 +15,8 @@ using namespace ui_test;
 
 namespace {
 
-void check_panels(const std::string& scenario, const std::string& name, const std::string& extra, int width, int height) {
+// Returns the layout's widgets for checks of a scene's own fields.
+nlohmann::json check_panels(const std::string& scenario, const std::string& name, const std::string& extra, int width, int height) {
   CAPTURE(name);
   const Shot shot = shoot(scenario, name, extra, width, height);
   const nlohmann::json& w = shot.layout["widgets"];
@@ -32,6 +35,7 @@ void check_panels(const std::string& scenario, const std::string& name, const st
     labels += key.rfind("label:", 0) == 0;
   }
   CHECK_MESSAGE(labels >= 10, "only " << labels << " editor labels in the layout dump");
+  return w;
 }
 
 }  // namespace
@@ -39,10 +43,16 @@ void check_panels(const std::string& scenario, const std::string& name, const st
 TEST_SUITE("panels") {
   TEST_CASE("ui: at 1024x768 the canvas keeps half the width and every editor label fits its panel") {
     const std::string assets = ATTNVIZ_ASSETS_DIR;
-    // The default scene; RoPE's base, pairs and share; τ and the window's fields.
-    for (const char* scene : {"default", "rope_interleaved_partial", "temperature", "sliding_window"}) {
-      check_panels(assets + "/scenarios/" + scene + ".json", std::string("panels_") + scene, "", 1024, 768);
-      check_panels(assets + "/scenarios/" + scene + ".json", std::string("panels_150_") + scene, "--ui-scale 150", 1024, 768);
+    // The default scene; RoPE's base, pairs and share; τ, the window's fields, the soft cap's c.
+    for (const char* scene : {"default", "rope_interleaved_partial", "temperature", "sliding_window", "soft_cap"}) {
+      for (const bool larger : {false, true}) {
+        const nlohmann::json w = check_panels(assets + "/scenarios/" + scene + ".json",
+                                              std::string(larger ? "panels_150_" : "panels_") + scene,
+                                              larger ? "--ui-scale 150" : "", 1024, 768);
+        // The soft cap's switch is on every scene; its c only where a cap is set.
+        CHECK(w.contains("label:soft-cap scores"));
+        CHECK(w.contains("label:cap c") == (std::string(scene) == "soft_cap"));
+      }
     }
   }
 

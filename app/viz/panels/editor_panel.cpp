@@ -208,6 +208,28 @@ void draw_window_options(AppState& state) {
   ImGui::Unindent();
 }
 
+// Gemma 2's soft cap on the scaled scores: on or off, and its c. Switched on
+// it starts at 2, not Gemma's 50: a toy scene's scores sit within a few
+// units, where a cap of 50 changes nothing anyone could see.
+void draw_soft_cap(AppState& state, WidgetProbe* probe) {
+  attn::Scenario& s = state.doc.scenario;
+  bool on = s.softcap > 0;
+  if (wrapped_checkbox("soft-cap scores", &on,
+                       "Gemma 2: each scaled score s becomes c·tanh(s / c), so none can pass ±c.\n"
+                       "Small scores hardly change; large ones are squeezed towards ±c (Gemma 2 uses c = 50)",
+                       probe))
+    actions::apply_edit(state, [&](attn::Scenario& x) { x.softcap = on ? 2.0 : 0.0; });
+  if (!(s.softcap > 0)) return;
+  ImGui::Indent();
+  const float font = ImGui::GetFontSize();
+  const FittedLabel cap = label_before("cap c", font * 10, font * 4, probe);
+  ImGui::SetNextItemWidth(cap.width);
+  value_cell(state, "##cap c", &s.softcap, 0.01f, "%.3g", 0.1, 1000.0, "cap c");
+  hover_tooltip("The cap: scores end within ±c. Drag, or double-click to type a value (0.1 to 1000)");
+  label_after(cap, probe);
+  ImGui::Unindent();
+}
+
 void draw_options(AppState& state, WidgetProbe* probe) {
   attn::Scenario& s = state.doc.scenario;
   const float font = ImGui::GetFontSize();
@@ -236,6 +258,7 @@ void draw_options(AppState& state, WidgetProbe* probe) {
     hover_tooltip("Temperature: small τ sharpens the softmax, large τ flattens it.\nDrag, or double-click to type a value (0.05 to 20)");
     label_after(tau, probe);
   }
+  draw_soft_cap(state, probe);
   combo("score", &s.score, "dot product q·k\0additive v·tanh(qW + kU)\0", "How a query and a key are compared");
   combo("positions", &s.positional, "none\0sinusoidal encoding\0ALiBi bias\0",
         "Position information: added to X (sinusoidal) or as a distance penalty on scores (ALiBi)");

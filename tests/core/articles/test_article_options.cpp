@@ -1,6 +1,7 @@
 // Scenes for the options of the last two articles: additive (Bahdanau)
 // scores, ALiBi, sinusoidal positions, and the large 1024-token scene used
-// for speed. Each checks the stage the option adds and its defining formula.
+// for speed, and Gemma 2's soft cap. Each checks the stage the option adds
+// and its defining formula.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -82,4 +83,31 @@ TEST_CASE("scene large_1024x8: 1024 tokens, d_model 64, 8 heads of 8, W_O 64x64,
   CHECK(l.at(attn::StageKind::output).rows() == 1024);
   CHECK(l.at(attn::StageKind::output).cols() == 64);
   CHECK(l.at(attn::StageKind::weights, 7)(0, 0) == 1.0);
+}
+
+// The scene's description quotes these numbers; they are worked out here
+// from X alone (no projections: Q = K = X, d_k = 4, so scores / 2).
+TEST_CASE("scene soft_cap: every scaled score is 3 tanh(s / 3), and the cap flattens the weights the description quotes") {
+  const Loaded l = load("soft_cap");
+  const attn::Scenario& s = l.scenario();
+  REQUIRE(s.softcap == 3.0);
+  REQUIRE(s.heads.empty());
+  const attn::Mat plain = s.x * s.x.transpose() / 2.0;
+  const attn::Mat& scaled = l.at(attn::StageKind::scaled, 0);
+  for (int i = 0; i < plain.rows(); ++i)
+    for (int j = 0; j < plain.cols(); ++j) {
+      CHECK(std::abs(scaled(i, j)) < 3.0);
+      CHECK(std::abs(scaled(i, j) - 3.0 * std::tanh(plain(i, j) / 3.0)) <= kTol);
+    }
+  const int truck = 3;
+  CHECK(std::abs(plain(truck, truck) - 7.11) < 0.005);
+  CHECK(std::abs(scaled(truck, truck) - 2.95) < 0.005);
+  attn::Scenario uncapped = s;
+  uncapped.softcap = 0;
+  const attn::Trace free_trace = attn::compute_trace(uncapped);
+  const attn::Mat w_free = free_trace.find(attn::StageKind::weights, 0)->value.dense();
+  const attn::Mat& w = l.at(attn::StageKind::weights, 0);
+  CHECK(std::abs(w_free(truck, truck) - 0.97) < 0.005);
+  CHECK(std::abs(w(truck, truck) - 0.44) < 0.005);
+  for (int i = 0; i < w.rows(); ++i) CHECK(w.row(i).maxCoeff() < w_free.row(i).maxCoeff());
 }
