@@ -320,14 +320,15 @@ TEST_SUITE("typing") {
 
 TEST_SUITE("typing") {
   TEST_CASE("ui: the mouse wheel over a tall value table scrolls the Scenario panel, not the table") {
-    // 14 tokens: X's table shows 10 rows and scrolls the rest.
+    // 14 tokens: X's table shows 10 rows and scrolls the rest. Its first row is
+    // hovered: the table starts near the foot of the panel at 1400x900.
     const std::string scene = default_lesson_with_tokens(14, "wheel_tokens.json");
     RunningApp app("\"" + scene + "\"", "wheel");
-    const nlohmann::json before = settled(app.layout, "x[3,0]");
+    const nlohmann::json before = settled(app.layout, "x[0,0]");
     REQUIRE(before.is_object());
     REQUIRE(before["widgets"].contains("header:Tokens"));
     const double header_y = before["widgets"]["header:Tokens"][1].get<double>();
-    hover_widget(before, "x[3,0]");
+    hover_widget(before, "x[0,0]");
     for (int i = 0; i < 3; ++i) xdo("click 5");  // wheel down
     const nlohmann::json after = wait_for(app.layout, [&](const nlohmann::json& j) {
       return j["widgets"].contains("header:Tokens") && j["widgets"]["header:Tokens"][1].get<double>() < header_y - 10;
