@@ -27,7 +27,7 @@ using trace_diff::threaded_scene;
 
 // One random edit of the kinds a user makes; returns its name.
 std::string random_edit(Rng& r, attn::Scenario& s) {
-  switch (r.pick(0, 5)) {
+  switch (r.pick(0, 6)) {
     case 0: s.x(r.pick(0, (int)s.x.rows() - 1), r.pick(0, (int)s.x.cols() - 1)) = r.value(); return "X value";
     case 1: {
       attn::HeadWeights& w = s.heads[(size_t)r.pick(0, (int)s.heads.size() - 1)];
@@ -50,6 +50,9 @@ std::string random_edit(Rng& r, attn::Scenario& s) {
         s.custom_mask(i, j) = !s.custom_mask(i, j);
       }
       return "mask cell";
+    case 5:  // the editor's soft cap: on at 2, a new c, or off
+      s.softcap = s.softcap > 0 ? (r.pick(0, 1) ? 0.0 : s.softcap * 1.5) : 2.0;
+      return "soft cap";
     default:
       s.tokens[(size_t)r.pick(0, (int)s.tokens.size() - 1)] += "'";
       return "rename";
@@ -288,7 +291,7 @@ TEST_CASE("scores on demand: the head on screen keeps its scores stored, the oth
   check_bit_identical(slim, full);
 }
 
-TEST_CASE("recomputes_everything: X, options and shapes yes, weights, mask cells and names no") {
+TEST_CASE("recomputes_everything: X, options (the soft cap too) and shapes yes, weights, mask cells and names no") {
   Rng r(14);
   attn::Scenario s;
   s.x = r.mat(5, 4);
@@ -297,15 +300,18 @@ TEST_CASE("recomputes_everything: X, options and shapes yes, weights, mask cells
   s.w_o = r.mat(2, 4);
   s.mask = attn::MaskKind::Custom;
   s.custom_mask = attn::BoolMat::Constant(5, 5, false);
-  attn::Scenario x = s, temp = s, wq = s, wo = s, mask = s, name = s;
+  attn::Scenario x = s, temp = s, cap = s, wq = s, wo = s, mask = s, name = s;
   x.x(1, 1) += 1;
   temp.scale = attn::ScaleMode::Temperature;
+  cap.softcap = 2;  // an edit of the cap alone was once taken for no change at all
   wq.heads[0].w_q(0, 0) += 1;
   (*wo.w_o)(0, 0) += 1;
   mask.custom_mask(2, 1) = true;
   name.tokens[0] = "z";
   CHECK(attn::recomputes_everything(s, x));
   CHECK(attn::recomputes_everything(s, temp));
+  CHECK(attn::recomputes_everything(s, cap));
+  CHECK(attn::recomputes_everything(cap, s));
   CHECK_FALSE(attn::recomputes_everything(s, wq));
   CHECK_FALSE(attn::recomputes_everything(s, wo));
   CHECK_FALSE(attn::recomputes_everything(s, mask));

@@ -41,7 +41,8 @@ std::optional<Change> classify(const Scenario& a, const Scenario& b) {
   if (dims_of(a) != dims_of(b) || !same(a.x, b.x) || a.context.has_value() != b.context.has_value() ||
       (a.context && !same(*a.context, *b.context)))
     return std::nullopt;
-  if (a.scale != b.scale || a.temperature != b.temperature || a.mask != b.mask || a.key_padding != b.key_padding ||
+  if (a.scale != b.scale || a.temperature != b.temperature || a.softcap != b.softcap || a.mask != b.mask ||
+      a.key_padding != b.key_padding ||
       a.mask_mode != b.mask_mode || a.score != b.score || a.positional != b.positional ||
       a.softmax_axis != b.softmax_axis || !a.additive.empty() || !b.additive.empty() || a.rope != b.rope ||
       a.n_kv_heads != b.n_kv_heads || a.window != b.window || a.sinks != b.sinks || a.stride != b.stride ||

@@ -144,6 +144,12 @@ TEST_CASE("undo history: every step has a name read off the two states, kept thr
   attn::Scenario f = c;
   f.temperature = 2;
   CHECK(model::describe_change(c, f) == "τ 0.5 → 2");
+  attn::Scenario capped = a, recapped = a;
+  capped.softcap = 2;
+  recapped.softcap = 3.5;
+  CHECK(model::describe_change(a, capped) == "soft cap on (c = 2)");
+  CHECK(model::describe_change(capped, recapped) == "soft cap 2 → 3.5");
+  CHECK(model::describe_change(recapped, a) == "soft cap off");
   CHECK(model::describe_change(a, a) == "edit");
   attn::Scenario g = a;
   g.w_o = attn::Mat::Zero(static_cast<Eigen::Index>(g.heads.size()) * g.heads[0].w_v.cols(), 2);

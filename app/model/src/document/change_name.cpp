@@ -81,6 +81,10 @@ std::string describe_change(const attn::Scenario& a, const attn::Scenario& b) {
   if (a.scale != b.scale) add("scaling");
   else if (a.scale == attn::ScaleMode::Temperature && a.temperature != b.temperature)
     add("τ " + num(a.temperature) + " → " + num(b.temperature));
+  if (a.softcap != b.softcap)
+    add(a.softcap <= 0   ? "soft cap on (c = " + num(b.softcap) + ")"
+        : b.softcap <= 0 ? std::string("soft cap off")
+                         : "soft cap " + num(a.softcap) + " → " + num(b.softcap));
   if (a.mask != b.mask) add(std::string("mask ") + mask_name(b.mask));
   else if (a.mask == attn::MaskKind::Custom && !(a.custom_mask.rows() == b.custom_mask.rows() && a.custom_mask.cols() == b.custom_mask.cols() &&
                                                  (a.custom_mask.size() == 0 || a.custom_mask == b.custom_mask)))
