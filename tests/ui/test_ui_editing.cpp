@@ -411,3 +411,64 @@ TEST_SUITE("typing") {
     CHECK(restored["dirty"] == true);  // still unsaved: Save keeps it
   }
 }
+
+namespace {
+
+// The soft_cap scene's last row of weights worked out here from its X (no
+// projections: scores x_3 · x_j / √4), under a cap c (0: none).
+std::vector<double> truck_weights(const nlohmann::json& x, double cap) {
+  std::vector<double> w(4);
+  double total = 0;
+  for (int j = 0; j < 4; ++j) {
+    double s = 0;
+    for (int a = 0; a < 4; ++a) s += x[3][a].get<double>() * x[j][a].get<double>();
+    s /= 2.0;
+    if (cap > 0) s = cap * std::tanh(s / cap);
+    w[static_cast<size_t>(j)] = std::exp(s);
+    total += w[static_cast<size_t>(j)];
+  }
+  for (double& v : w) v /= total;
+  return w;
+}
+
+// Largest difference between the app's reported row and `expected`.
+double row_gap(const nlohmann::json& row, const std::vector<double>& expected) {
+  double worst = 0;
+  for (size_t j = 0; j < expected.size(); ++j) worst = std::max(worst, std::abs(row[j].get<double>() - expected[j]));
+  return worst;
+}
+
+}  // namespace
+
+TEST_SUITE("typing") {
+  TEST_CASE("ui: 'soft-cap scores' switches the cap off and on (at c = 2) and the weights follow; Undo brings c = 3 back") {
+    RunningApp app("\"" + std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/soft_cap.json\"", "soft_cap");
+    const nlohmann::json first = app.first_state();
+    REQUIRE(first.is_object());
+    REQUIRE(first["scenario"]["softcap"] == 3.0);
+    const nlohmann::json x = first["scenario"]["x"];
+    CHECK_MESSAGE(row_gap(first["weights_row_last"], truck_weights(x, 3)) < 1e-9, first["weights_row_last"]);
+    REQUIRE(settled(app.layout, "label:cap c").is_object());
+
+    const nlohmann::json off = click_until(app, "label:soft-cap scores", [](const nlohmann::json& j) {
+      return j["scenario"].is_object() && !j["scenario"].contains("softcap") && j["weights_row_last"][3].get<double>() > 0.9;
+    });
+    REQUIRE_MESSAGE(off.is_object(), "switching the cap off did not reach the weights");
+    CHECK_MESSAGE(row_gap(off["weights_row_last"], truck_weights(x, 0)) < 1e-9, off["weights_row_last"]);
+
+    const nlohmann::json on = click_until(app, "label:soft-cap scores", [](const nlohmann::json& j) {
+      return j["scenario"].is_object() && j["scenario"].value("softcap", 0.0) == 2.0 && j["weights_row_last"][3].get<double>() < 0.5;
+    });
+    REQUIRE_MESSAGE(on.is_object(), "switching the cap on did not set c = 2 and cap the weights");
+    CHECK_MESSAGE(row_gap(on["weights_row_last"], truck_weights(x, 2)) < 1e-9, on["weights_row_last"]);
+
+    xdo("mousemove 800 500");  // over the canvas, not a field
+    chord("ctrl", "z");
+    chord("ctrl", "z");
+    const nlohmann::json undone = wait_for(app.state, [](const nlohmann::json& j) {
+      return j["scenario"].is_object() && j["scenario"].value("softcap", 0.0) == 3.0;
+    });
+    REQUIRE_MESSAGE(undone.is_object(), "two undos did not bring the scene's cap of 3 back");
+    CHECK_MESSAGE(row_gap(undone["weights_row_last"], truck_weights(x, 3)) < 1e-9, undone["weights_row_last"]);
+  }
+}
