@@ -441,7 +441,7 @@ double row_gap(const nlohmann::json& row, const std::vector<double>& expected) {
 }  // namespace
 
 TEST_SUITE("typing") {
-  TEST_CASE("ui: 'soft-cap scores' switches the cap off and on (at c = 2) and the weights follow; Undo brings c = 3 back") {
+  TEST_CASE("ui: 'soft-cap scores' switches the cap off and on (at c = 2) with the weights following and Undo brings c = 3 back") {
     RunningApp app("\"" + std::string(ATTNVIZ_ASSETS_DIR) + "/scenarios/soft_cap.json\"", "soft_cap");
     const nlohmann::json first = app.first_state();
     REQUIRE(first.is_object());
