@@ -36,8 +36,8 @@ run: build
 # server, where an input event is occasionally lost; a real failure fails both runs.
 # Tests run two per core: the UI suites spend much of their time waiting for
 # their app to draw, and at one per core the two cores were 40% idle while
-# the tests ran. Measured on the 2-core machine: -j2 242 s, -j4 202 s (no
-# retries), -j6 about as long as -j4 with two UI suites needing their retry.
+# the tests ran. Measured on the 2-core machine: -j2 242 s, -j4 202 and
+# 200 s (no retries), -j6 261 s with ui_export_window failing both tries.
 TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 test: browser-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) --repeat until-pass:2
